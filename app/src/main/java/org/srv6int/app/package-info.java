@@ -1,0 +1,4 @@
+/**
+ * Placeholder until the part lands.
+ */
+package org.srv6int.app;
