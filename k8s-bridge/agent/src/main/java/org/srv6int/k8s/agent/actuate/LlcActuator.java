@@ -129,8 +129,7 @@ public final class LlcActuator implements ResourceActuator {
                 continue;
             }
             Path f = groups.get(k).resolve("schemata");
-            Map<Integer, String> domains = Resctrl.readLine(f, "L3");
-            HostFiles.write(f, Resctrl.formatLine("L3", domains.keySet(), Long.toHexString(masks[k])));
+            Resctrl.writeLine(f, "L3", Long.toHexString(masks[k]));
             written[k] = masks[k];
         }
     }

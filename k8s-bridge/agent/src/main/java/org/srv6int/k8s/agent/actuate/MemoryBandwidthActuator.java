@@ -74,7 +74,6 @@ public final class MemoryBandwidthActuator implements ResourceActuator {
     @Override
     public void write(int vnf, long percent, long[] allocations) throws IOException {
         Path f = groups.get(vnf).resolve("schemata");
-        Map<Integer, String> domains = Resctrl.readLine(f, "MB");
-        HostFiles.write(f, Resctrl.formatLine("MB", domains.keySet(), Long.toString(percent)));
+        Resctrl.writeLine(f, "MB", Long.toString(percent));
     }
 }

@@ -139,6 +139,34 @@ public final class Resctrl {
     }
 
     /**
+     * Rewrites one resource line of a schemata file, keeping the other lines
+     * as read, in a single write (the kernel applies a multi-line write as
+     * one update; a crash leaves either the old or the new schemata).
+     *
+     * @param schemata the file
+     * @param resource "L3" or "MB"
+     * @param value value for every domain the line has now
+     * @throws IOException if the line is missing or the kernel refused the value
+     */
+    public static void writeLine(Path schemata, String resource, String value) throws IOException {
+        Map<Integer, String> domains = readLine(schemata, resource);
+        StringBuilder sb = new StringBuilder();
+        for (String line : HostFiles.read(schemata).split("\n")) {
+            int colon = line.indexOf(':');
+            String name = colon < 0 ? "" : line.substring(0, colon).trim();
+            if (name.isEmpty()) {
+                continue;
+            }
+            if (sb.length() > 0) {
+                sb.append('\n');
+            }
+            sb.append(name.equals(resource) ? formatLine(resource, domains.keySet(), value)
+                    : name + ":" + line.substring(colon + 1).trim());
+        }
+        HostFiles.write(schemata, sb.toString());
+    }
+
+    /**
      * Formats one schemata line with the same value in every domain.
      *
      * @param resource "L3" or "MB"
