@@ -20,6 +20,15 @@ public final class FakeHost {
     /** Cgroupfs cgroup driver layout. */
     public static final boolean CGROUPFS = false;
 
+    /** Pod UID of the worker preset's first vNF (systemd driver). */
+    public static final String UID_A = "2f0e8a4c-1b7d-4e0a-9c1e-5d6f7a8b9c0d";
+    /** Pod UID of the worker preset's second vNF (cgroupfs driver). */
+    public static final String UID_B = "7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+    /** Container id of the first vNF. */
+    public static final String ID_A = "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
+    /** Container id of the second vNF. */
+    public static final String ID_B = "0f9e8d7c6b5a49382716f5e4d3c2b1a00f9e8d7c6b5a49382716f5e4d3c2b1a0";
+
     private final Path root;
 
     /**
@@ -31,6 +40,22 @@ public final class FakeHost {
         this.root = root;
         file("/sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory hugetlb pids rdma misc");
         file("/sys/devices/system/cpu/online", "0-39");
+    }
+
+    /**
+     * A worker like the paper's: two NUMA nodes of 10 cores (+HT), NIC eth1 on
+     * node 0, vNF "fwd" (systemd driver) and "snort" (cgroupfs driver), resctrl
+     * with their groups, cpufreq on every core.
+     *
+     * @param root temp directory
+     * @return the tree
+     */
+    public static FakeHost worker(Path root) {
+        return new FakeHost(root).numa("eth1")
+                .container(SYSTEMD, UID_A, ID_A, "4242", "4243")
+                .container(CGROUPFS, UID_B, ID_B, "5151")
+                .resctrl("srv6int-fwd", "srv6int-snort")
+                .cpufreq(0, 39);
     }
 
     /**

@@ -20,21 +20,16 @@ import static org.junit.Assert.fail;
 
 public class HostSetupTest {
 
-    static final String UID_A = "2f0e8a4c-1b7d-4e0a-9c1e-5d6f7a8b9c0d";
-    static final String UID_B = "7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
-    static final String ID_A = "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
-    static final String ID_B = "0f9e8d7c6b5a49382716f5e4d3c2b1a00f9e8d7c6b5a49382716f5e4d3c2b1a0";
+    static final String UID_A = FakeHost.UID_A;
+    static final String UID_B = FakeHost.UID_B;
+    static final String ID_A = FakeHost.ID_A;
+    static final String ID_B = FakeHost.ID_B;
 
     @Rule
     public TemporaryFolder tmp = new TemporaryFolder();
 
-    /** A worker like the paper's: two NUMA nodes, NIC on node 0, resctrl and cpufreq. */
     static FakeHost fullHost(Path root) {
-        return new FakeHost(root).numa("eth1")
-                .container(FakeHost.SYSTEMD, UID_A, ID_A, "4242", "4243")
-                .container(FakeHost.CGROUPFS, UID_B, ID_B, "5151")
-                .resctrl("srv6int-fwd", "srv6int-snort")
-                .cpufreq(0, 39);
+        return FakeHost.worker(root);
     }
 
     static AgentConfig config(Path root) throws IOException {

@@ -44,8 +44,8 @@ public class NodeAgentTest {
             assertEquals(ReplayFixture.NO_MEASUREMENT, agent.metrics().packets(Packet.NO_MEASUREMENT));
             assertEquals(ReplayFixture.MALFORMED, agent.metrics().packets(Packet.MALFORMED));
             // fwd got +100 millicores per round from the free pool, snort gave 300 and had 1 free reverted
-            assertEquals("180000 100000", ReplayFixture.cpuMax(root, true, HostSetupTest.UID_A, HostSetupTest.ID_A));
-            assertEquals("70000 100000", ReplayFixture.cpuMax(root, false, HostSetupTest.UID_B, HostSetupTest.ID_B));
+            assertEquals("180000 100000", ReplayFixture.cpuMax(root, true, FakeHost.UID_A, FakeHost.ID_A));
+            assertEquals("70000 100000", ReplayFixture.cpuMax(root, false, FakeHost.UID_B, FakeHost.ID_B));
             assertEquals(ResourceType.CPU_QUOTA, agent.loop().resourceType(0));
             assertEquals(ResourceType.LLC, agent.loop().resourceType(1));
             assertEquals(8, agent.metrics().decisions(0, Action.ADD));

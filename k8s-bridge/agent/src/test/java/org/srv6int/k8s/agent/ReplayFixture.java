@@ -196,7 +196,7 @@ public final class ReplayFixture {
      */
     public static Path build(Path dir, String metricsAddress) throws IOException {
         Path root = dir.resolve("host");
-        HostSetupTest.fullHost(root);
+        FakeHost.worker(root);
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("node", "worker1");
         c.put("iface", "eth1");
@@ -205,8 +205,8 @@ public final class ReplayFixture {
         c.put("decisionLog", dir.resolve("decisions.jsonl").toString());
         c.put("trialTimeoutMs", 60_000);
         c.put("vnfs", List.of(
-                vnf("fwd", "fc00:2::10", 1, HostSetupTest.UID_A, "containerd://" + HostSetupTest.ID_A, "2-3"),
-                vnf("snort", "fc00:2::11", 2, HostSetupTest.UID_B, HostSetupTest.ID_B, "4-5")));
+                vnf("fwd", "fc00:2::10", 1, FakeHost.UID_A, "containerd://" + FakeHost.ID_A, "2-3"),
+                vnf("snort", "fc00:2::11", 2, FakeHost.UID_B, FakeHost.ID_B, "4-5")));
         Path config = dir.resolve("agent.json");
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(config.toFile(), c);
         writePcap(dir.resolve("replay.pcap"), frames());
@@ -253,9 +253,9 @@ public final class ReplayFixture {
         Files.createDirectories(dir);
         build(dir, args.length > 1 ? args[1] : "127.0.0.1:9464");
         Path root = dir.resolve("host/sys/fs/cgroup");
-        System.out.println(root.resolve(FakeHost.containerCgroup(true, HostSetupTest.UID_A, HostSetupTest.ID_A)
+        System.out.println(root.resolve(FakeHost.containerCgroup(true, FakeHost.UID_A, FakeHost.ID_A)
                 + "/cpu.max"));
-        System.out.println(root.resolve(FakeHost.containerCgroup(false, HostSetupTest.UID_B, HostSetupTest.ID_B)
+        System.out.println(root.resolve(FakeHost.containerCgroup(false, FakeHost.UID_B, FakeHost.ID_B)
                 + "/cpu.max"));
     }
 }
