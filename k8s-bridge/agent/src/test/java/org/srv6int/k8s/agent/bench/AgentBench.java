@@ -53,7 +53,7 @@ public final class AgentBench {
         System.out.println("== node agent benchmark (1 thread = 1 core) ==");
         System.out.printf(Locale.ROOT, "samples ingested through windows + Algorithms 1-3: %.1f M/s (± %.1f); target >= 20 M/s: %s%n",
                 ingest / 1e6, error.get("ingest") / 1e6, ingest >= 20e6 ? "MET" : "NOT MET");
-        System.out.printf(Locale.ROOT, "L95 of 1500 samples, quickselect: %.1f us/window (%.0f windows/s)%n",
+        System.out.printf(Locale.ROOT, "L95 of 1500 samples, selection:   %.1f us/window (%.0f windows/s)%n",
                 1e6 / select, select);
         System.out.printf(Locale.ROOT, "L95 of 1500 samples, full sort:   %.1f us/window (%.0f windows/s)%n",
                 1e6 / sort, sort);
