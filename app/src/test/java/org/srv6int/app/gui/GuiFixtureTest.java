@@ -51,7 +51,10 @@ public class GuiFixtureTest {
         step(steps, h, conn, "next chain, before replica", Srv6intTopoMessageHandler.CYCLE, "{\"step\":1}");
         chains.set(GuiTestbed.after());
         step(steps, h, conn, "live refresh, after replica", null, null);
-        step(steps, h, conn, "decision history, after replica", Srv6intTopoMessageHandler.HISTORY, "{}");
+        step(steps, h, conn, "decision history, after replica", Srv6intTopoMessageHandler.HISTORY,
+                "{\"chainId\":\"2\"}");
+        step(steps, h, conn, "back to telemetry, after replica", Srv6intTopoMessageHandler.SELECT,
+                "{\"chainId\":\"2\"}");
         step(steps, h, conn, "previous chain, after replica", Srv6intTopoMessageHandler.CYCLE, "{\"step\":-1}");
         step(steps, h, conn, "stop", Srv6intTopoMessageHandler.STOP, "{}");
         return doc;
