@@ -139,14 +139,14 @@ test('activating the overlay starts it and draws SFC 1 before the replica', asyn
     assert.equal(v.nodes['device:sw3'].badge.fill, AMBER);
     assert.equal(v.nodes['device:sw1'].badge, null);
     assert.match(v.links['device:sw1/2-device:sw2/1'].cls, /primary animated/);
-    assert.equal(v.links['device:sw1/2-device:sw2/1'].label, '1.00 Gb/s');
+    assert.equal(v.links['device:sw1/2-device:sw2/1'].label, '122.1 kpps');
     assert.equal(v.panel.title, 'SFC 1');
     assert.equal(v.panel.rows['Path :'].value, 'SW1 → SW2 → SW3 → SW4');
-    assert.equal(v.panel.rows['Throughput :'].value, '1.00 Gb/s');
+    assert.equal(v.panel.rows['Throughput :'].value, '122.1 kpps');
     assert.equal(v.panel.rows['E2E p95 :'].value, '1.45 ms');
     assert.equal(v.panel.rows['Replicas :'].value, '2');
-    assert.equal(v.panel.rows['Last decision :'].value, '10:00:02 NONE vnf-2: p95 below Lmax');
-    assert.equal(v.panel.rows['vnf-2 (nDPI) :'].cls, 'value srv6int-amber');
+    assert.equal(v.panel.rows['Last decision :'].value, '10:00:02 HOLD 1/1: succeeded; L_i below Lmax_i');
+    assert.equal(v.panel.rows['1/1 (nDPI) :'].cls, 'value srv6int-amber');
     assert.deepEqual(v.panel.buttons, ['topo-p-detail-srv6int-overlay-prevChain',
         'topo-p-detail-srv6int-overlay-nextChain', 'topo-p-detail-srv6int-overlay-history']);
     assert.ok(v.flashes.includes('SRv6-INT chains: on'));
@@ -162,8 +162,8 @@ test("']' cycles to SFC 2, whose Snort is over its bound", async () => {
     assertDrawn(v, s.messages[0].payload);
     assert.equal(v.panel.title, 'SFC 2');
     assert.equal(v.panel.rows['Replicas :'].value, '1');
-    assert.equal(v.panel.rows['vnf-3 (Snort) :'].cls, 'value srv6int-red');
-    assert.equal(v.panel.rows['vnf-3 (Snort) :'].color, RED);
+    assert.equal(v.panel.rows['2/0 (Snort) :'].cls, 'value srv6int-red');
+    assert.equal(v.panel.rows['2/0 (Snort) :'].color, RED);
     assert.equal(v.nodes['00:00:00:00:02:01/None'].badge.txt, '1');
     assert.equal(v.nodes['00:00:00:00:03:01/None'].badge, null, 'no SFC 2 replica on Worker 2 yet');
 });
@@ -182,8 +182,9 @@ test('live refresh after the replica: SW2 turns green, panel shows the scale-out
     assert.match(v.nodes['00:00:00:00:03:01/None'].badge.msg, /snort-1/);
     assert.equal(v.panel.rows['Replicas :'].value, '2');
     assert.equal(v.panel.rows['Segment lists :'].value, '2');
-    assert.equal(v.panel.rows['Last decision :'].value, '10:00:29 SCALE_OUT vnf-3: n = 2 replicas, new on worker-2');
-    assert.equal(v.panel.rows['vnf-3 (Snort) :'].cls, 'value srv6int-green');
+    assert.equal(v.panel.rows['Last decision :'].value,
+        '10:00:29 SCALE_OUT 2/0: 1 → 2 replicas, succeeded; n = ceil(C_i / C*_i) = 2, new replica on worker-2');
+    assert.equal(v.panel.rows['2/0 (Snort) :'].cls, 'value srv6int-green');
     await page.screenshot({ path: path.join(shots, 'overlay.png') });
 });
 
@@ -194,8 +195,9 @@ test("'V' shows the decision history; ESC returns to the telemetry", async () =>
     await deliver(s);
     let v = await view();
     assert.equal(v.panel.title, 'SFC 2 loop decisions');
-    assert.equal(v.panel.rows['10:00:29 :'].value, 'SCALE_OUT vnf-3: n = 2 replicas, new on worker-2');
-    assert.equal(v.panel.rows['10:00:25 :'].value, 'NONE vnf-3: over Lmax for 0.0 s < t̂ 4 s');
+    assert.equal(v.panel.rows['10:00:29 :'].value,
+        'SCALE_OUT 2/0: 1 → 2 replicas, succeeded; n = ceil(C_i / C*_i) = 2, new replica on worker-2');
+    assert.equal(v.panel.rows['10:00:25 :'].value, 'HOLD 2/0: succeeded; over Lmax_i for 0.0 s < t̂ 4 s');
     assert.ok(v.panel.buttons.includes('topo-p-detail-srv6int-overlay-telemetry'));
     await page.screenshot({ path: path.join(shots, 'overlay-history.png') });
 

@@ -49,18 +49,19 @@ public final class ChainHighlighter {
      * Worst vNF (lowest slack) attached to each switch over all chains.
      *
      * @param chains all chains
-     * @return per switch, the worst measured replica and its vNF, in first-seen order
+     * @return per switch hosting a replica, the vNF with the least slack (null value:
+     *         none measured yet), in first-seen order
      */
     public static Map<DeviceId, Worst> worstPerDevice(List<ChainView> chains) {
         Map<DeviceId, Worst> worst = new LinkedHashMap<>();
         for (ChainView c : chains) {
             for (VnfView v : c.vnfs()) {
                 for (ReplicaView r : v.replicas()) {
-                    if (r.p95Ns() < 0) {
+                    if (v.p95Ns() < 0) {
                         worst.putIfAbsent(r.attachment(), null);
                         continue;
                     }
-                    Worst cand = new Worst(c, v, r);
+                    Worst cand = new Worst(c, v);
                     Worst cur = worst.get(r.attachment());
                     if (cur == null || cand.slackShare() < cur.slackShare()) {
                         worst.put(r.attachment(), cand);
@@ -110,7 +111,7 @@ public final class ChainHighlighter {
 
     private void addLinks(Highlights h, ChainView chain) {
         Map<String, LinkHighlight> links = new LinkedHashMap<>();
-        String label = Format.bitRate(chain.throughputBps());
+        String label = Format.packetRate(chain.throughputPps());
         for (int i = 0; i < chain.paths().size(); i++) {
             List<DeviceId> path = chain.paths().get(i);
             boolean primary = i == 0;
@@ -196,54 +197,47 @@ public final class ChainHighlighter {
         return Optional.of(a.toString().compareTo(b.toString()) < 0 ? ab : ba);
     }
 
-    /** The worst replica on a switch: its chain, vNF and measured p95. */
+    /** The vNF with the least slack among those with a replica on a switch. */
     public static final class Worst {
         private final ChainView chain;
         private final VnfView vnf;
-        private final ReplicaView replica;
 
-        Worst(ChainView chain, VnfView vnf, ReplicaView replica) {
+        Worst(ChainView chain, VnfView vnf) {
             this.chain = chain;
             this.vnf = vnf;
-            this.replica = replica;
         }
 
-        /** @return chain of the worst replica */
+        /** @return chain of the vNF */
         public ChainView chain() {
             return chain;
         }
 
-        /** @return vNF of the worst replica */
+        /** @return the vNF */
         public VnfView vnf() {
             return vnf;
         }
 
-        /** @return the worst replica */
-        public ReplicaView replica() {
-            return replica;
-        }
-
         /** @return (Lmax − p95) / Lmax */
         public double slackShare() {
-            return SlackLevel.slackShare(replica.p95Ns(), vnf.lmaxNs());
+            return SlackLevel.slackShare(vnf.p95Ns(), vnf.lmaxNs());
         }
 
         /** @return the slack colour class */
         public SlackLevel level() {
-            return SlackLevel.of(replica.p95Ns(), vnf.lmaxNs());
+            return vnf.level();
         }
 
         /** @return badge: p95 as a percentage of Lmax, coloured by slack */
         public NodeBadge badge() {
-            long pct = Math.round(100.0 * replica.p95Ns() / vnf.lmaxNs());
+            long pct = Math.round(100.0 * vnf.p95Ns() / vnf.lmaxNs());
             return NodeBadge.text(level().badgeStatus(), pct + "%", tooltip());
         }
 
         /** @return the badge's tooltip */
         public String tooltip() {
-            return String.format("worst vNF %s (%s, %s, %s): p95 %s / Lmax %s, slack %s (%s)",
-                    vnf.id(), vnf.type(), chain.name(), replica.name(),
-                    Format.latency(replica.p95Ns()), Format.latency(vnf.lmaxNs()),
+            return String.format("worst vNF %s (%s, %s): p95 %s / Lmax %s, slack %s (%s)",
+                    vnf.id(), vnf.type(), chain.name(),
+                    Format.latency(vnf.p95Ns()), Format.latency(vnf.lmaxNs()),
                     Format.percent(slackShare()), level().word());
         }
     }

@@ -50,18 +50,18 @@ public final class ChainPanel {
         pp.addProp("chain", "Chain", (index + 1) + " of " + count + " (id " + chain.id() + ")");
         pp.addProp("path", "Path", path(chain.paths().isEmpty() ? List.of() : chain.paths().get(0)));
         pp.addProp("segLists", "Segment lists", chain.paths().size());
-        pp.addProp("throughput", "Throughput", Format.bitRate(chain.throughputBps()));
+        pp.addProp("throughput", "Throughput", Format.packetRate(chain.throughputPps()));
         pp.addProp("e2eP95", "E2E p95", Format.latency(chain.e2eP95Ns()));
         pp.addProp("replicas", "Replicas", chain.replicaCount());
         pp.addSeparator();
         for (VnfView v : chain.vnfs()) {
-            SlackLevel level = SlackLevel.of(v.p95Ns(), v.lmaxNs());
+            SlackLevel level = v.level();
             pp.addProp("vnf:" + v.id(), v.id() + " (" + v.type() + ")",
                     "p95 " + Format.latency(v.p95Ns()) + " / Lmax " + Format.latency(v.lmaxNs())
                             + " [" + level.word() + "]");
             StringJoiner reps = new StringJoiner(", ");
             for (ReplicaView r : v.replicas()) {
-                reps.add(r.name() + "@" + r.worker() + " " + Format.latency(r.p95Ns()));
+                reps.add(r.name() + "@" + r.worker() + " " + r.state() + " w" + r.weight());
             }
             pp.addProp("rep:" + v.id(), "  replicas", v.replicas().size() + ": " + reps);
         }

@@ -20,7 +20,7 @@ public final class ChainView {
     private final String name;
     private final List<List<DeviceId>> paths;
     private final List<VnfView> vnfs;
-    private final double throughputBps;
+    private final double throughputPps;
     private final long e2eP95Ns;
     private final List<LoopDecisionView> history;
 
@@ -31,12 +31,12 @@ public final class ChainView {
      * @param name          operator's name of the chain
      * @param paths         switch paths, one per segment list; the first is the primary
      * @param vnfs          vNFs in chain order
-     * @param throughputBps measured throughput in bit/s, negative if unknown
+     * @param throughputPps measured throughput in packets/s, negative if unknown
      * @param e2eP95Ns      end-to-end p95 latency in ns, or {@link #UNKNOWN}
      * @param history       global loop decisions about this chain, oldest first
      */
     public ChainView(String id, String name, List<List<DeviceId>> paths, List<VnfView> vnfs,
-                     double throughputBps, long e2eP95Ns, List<LoopDecisionView> history) {
+                     double throughputPps, long e2eP95Ns, List<LoopDecisionView> history) {
         this.id = Objects.requireNonNull(id, "id");
         this.name = Objects.requireNonNull(name, "name");
         ImmutableList.Builder<List<DeviceId>> b = ImmutableList.builder();
@@ -45,7 +45,7 @@ public final class ChainView {
         }
         this.paths = b.build();
         this.vnfs = ImmutableList.copyOf(vnfs);
-        this.throughputBps = throughputBps;
+        this.throughputPps = throughputPps;
         this.e2eP95Ns = e2eP95Ns < 0 ? UNKNOWN : e2eP95Ns;
         this.history = ImmutableList.copyOf(history);
     }
@@ -70,9 +70,9 @@ public final class ChainView {
         return vnfs;
     }
 
-    /** @return throughput in bit/s, negative if unknown */
-    public double throughputBps() {
-        return throughputBps;
+    /** @return throughput in packets/s, negative if unknown */
+    public double throughputPps() {
+        return throughputPps;
     }
 
     /** @return end-to-end p95 in ns, or {@link #UNKNOWN} */

@@ -21,18 +21,18 @@ final class Format {
         return String.format(Locale.ROOT, "%.2f ms", ns / 1e6);
     }
 
-    /** Bit rate in decimal units (network convention). */
-    static String bitRate(double bps) {
-        if (bps < 0 || Double.isNaN(bps)) {
+    /** Packet rate (the INT reports' Port_Counter gives packets, not bytes). */
+    static String packetRate(double pps) {
+        if (pps < 0 || Double.isNaN(pps)) {
             return "n/a";
         }
-        if (bps >= 1e9) {
-            return String.format(Locale.ROOT, "%.2f Gb/s", bps / 1e9);
+        if (pps >= 1e6) {
+            return String.format(Locale.ROOT, "%.2f Mpps", pps / 1e6);
         }
-        if (bps >= 1e6) {
-            return String.format(Locale.ROOT, "%.1f Mb/s", bps / 1e6);
+        if (pps >= 1e3) {
+            return String.format(Locale.ROOT, "%.1f kpps", pps / 1e3);
         }
-        return String.format(Locale.ROOT, "%.0f kb/s", bps / 1e3);
+        return String.format(Locale.ROOT, "%.0f pps", pps);
     }
 
     /** Share as a whole percentage. */

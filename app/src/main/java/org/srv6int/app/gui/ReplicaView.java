@@ -5,17 +5,15 @@ import org.onosproject.net.DeviceId;
 import java.util.Objects;
 
 /**
- * One running replica of a vNF as the overlay draws it: the switch its worker
- * hangs off (where the switch measures its latency) and its measured tail latency.
+ * One replica of a vNF as the overlay draws it: the worker it runs on and the
+ * switch that worker hangs off (where the switch measures the vNF's latency).
  */
 public final class ReplicaView {
-    /** Marker for "no latency window yet". */
-    public static final long UNKNOWN = -1;
-
     private final String name;
     private final String worker;
     private final DeviceId attachment;
-    private final long p95Ns;
+    private final String state;
+    private final int weight;
 
     /**
      * Creates a replica view.
@@ -23,13 +21,15 @@ public final class ReplicaView {
      * @param name       replica (pod) name
      * @param worker     Kubernetes worker the replica runs on
      * @param attachment switch the worker hangs off
-     * @param p95Ns      95th percentile vNF latency in ns, or {@link #UNKNOWN}
+     * @param state      replica state (PENDING, ACTIVE, DRAINING)
+     * @param weight     multipath weight of the replica
      */
-    public ReplicaView(String name, String worker, DeviceId attachment, long p95Ns) {
+    public ReplicaView(String name, String worker, DeviceId attachment, String state, int weight) {
         this.name = Objects.requireNonNull(name, "name");
         this.worker = Objects.requireNonNull(worker, "worker");
         this.attachment = Objects.requireNonNull(attachment, "attachment");
-        this.p95Ns = p95Ns < 0 ? UNKNOWN : p95Ns;
+        this.state = Objects.requireNonNull(state, "state");
+        this.weight = weight;
     }
 
     /** @return replica (pod) name */
@@ -47,8 +47,13 @@ public final class ReplicaView {
         return attachment;
     }
 
-    /** @return 95th percentile latency in ns, or {@link #UNKNOWN} */
-    public long p95Ns() {
-        return p95Ns;
+    /** @return replica state */
+    public String state() {
+        return state;
+    }
+
+    /** @return multipath weight */
+    public int weight() {
+        return weight;
     }
 }

@@ -39,7 +39,7 @@ public class Srv6intTopoOverlay extends UiTopoOverlay {
         for (ChainView c : all) {
             replicas += c.replicaCount();
             for (VnfView v : c.vnfs()) {
-                SlackLevel l = SlackLevel.of(v.p95Ns(), v.lmaxNs());
+                SlackLevel l = v.level();
                 over += l == SlackLevel.RED ? 1 : 0;
                 near += l == SlackLevel.AMBER ? 1 : 0;
             }

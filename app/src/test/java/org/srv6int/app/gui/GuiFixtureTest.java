@@ -16,8 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
@@ -36,10 +34,9 @@ public class GuiFixtureTest {
 
     /** Runs the scripted session and returns the fixture document. */
     static ObjectNode record() throws Exception {
-        GuiTestbed tb = new GuiTestbed();
-        AtomicReference<List<ChainView>> chains = new AtomicReference<>(GuiTestbed.before());
+        GuiTestbed tb = new GuiTestbed().before();
         FakeUiConnection conn = new FakeUiConnection();
-        Srv6intTopoMessageHandler h = new Srv6intTopoMessageHandler(chains::get, 0);
+        Srv6intTopoMessageHandler h = new Srv6intTopoMessageHandler(tb.app.chainViews(), 0);
         h.init(conn, tb.directory());
 
         ObjectNode doc = MAPPER.createObjectNode();
@@ -49,7 +46,7 @@ public class GuiFixtureTest {
         ArrayNode steps = doc.putArray("steps");
         step(steps, h, conn, "start, before replica", Srv6intTopoMessageHandler.START, "{}");
         step(steps, h, conn, "next chain, before replica", Srv6intTopoMessageHandler.CYCLE, "{\"step\":1}");
-        chains.set(GuiTestbed.after());
+        tb.addSnortReplica();
         step(steps, h, conn, "live refresh, after replica", null, null);
         step(steps, h, conn, "decision history, after replica", Srv6intTopoMessageHandler.HISTORY,
                 "{\"chainId\":\"2\"}");

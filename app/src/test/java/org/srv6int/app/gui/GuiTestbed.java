@@ -1,8 +1,11 @@
 package org.srv6int.app.gui;
 
 import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
 import com.google.common.collect.ImmutableSet;
 import org.onlab.osgi.TestServiceDirectory;
+import org.onlab.packet.Ip6Address;
+import org.onlab.packet.IpPrefix;
 import org.onlab.packet.MacAddress;
 import org.onlab.packet.VlanId;
 import org.onosproject.net.ConnectPoint;
@@ -24,6 +27,19 @@ import org.onosproject.net.link.LinkService;
 import org.onosproject.net.link.LinkServiceAdapter;
 import org.onosproject.net.provider.ProviderId;
 import org.onlab.packet.ChassisId;
+import org.srv6int.app.api.FlowClassifier;
+import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.ReplicaState;
+import org.srv6int.app.api.SegmentList;
+import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.SfcPaths;
+import org.srv6int.app.api.SfcTelemetry;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.api.VnfSpec;
+import org.srv6int.app.api.VnfTelemetry;
 
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
@@ -38,7 +54,8 @@ import java.util.stream.Collectors;
  * inventory): SW1–SW4 in a row, Worker 1 on SW2, Worker 2 on SW3; SFC 1 through
  * vNF 1 (Fwd) on Worker 1 and vNF 2 (nDPI) on Worker 2; SFC 2 through vNF 3
  * (Snort) on Worker 1, which the global loop scales out with a replica on Worker 2
- * (the paper's Fig. 8 event).
+ * (the paper's Fig. 8 event). The app's state lives in fakes of its services
+ * ({@link FakeSrv6intServices}); the overlay reads it through {@link ChainViews}.
  */
 final class GuiTestbed {
     static final ProviderId PID = new ProviderId("p4runtime", "org.srv6int.test");
@@ -131,43 +148,83 @@ final class GuiTestbed {
         return SWITCHES;
     }
 
-    /** SFC 1: vNF 1 (Fwd) on Worker 1, vNF 2 (nDPI) on Worker 2; nDPI near its bound. */
-    static ChainView sfc1() {
-        return new ChainView("1", "SFC 1", ImmutableList.of(row()), ImmutableList.of(
-                new VnfView("vnf-1", "Fwd", MS, ImmutableList.of(
-                        new ReplicaView("fwd-0", WORKER1, SW2, 420_000))),
-                new VnfView("vnf-2", "nDPI", MS, ImmutableList.of(
-                        new ReplicaView("ndpi-0", WORKER2, SW3, 880_000)))),
-                1e9, 1_450_000, ImmutableList.of(
-                        new LoopDecisionView(T0 + 2_000, "vnf-2", "NONE", "p95 below Lmax")));
+    // ---- the app's state, in fakes of its services
+
+    final FakeSrv6intServices app = new FakeSrv6intServices();
+
+    static final SfcId SFC1 = SfcId.of(1);
+    static final SfcId SFC2 = SfcId.of(2);
+    static final VnfKey FWD = VnfKey.of(SFC1, 0);
+    static final VnfKey NDPI = VnfKey.of(SFC1, 1);
+    static final VnfKey SNORT = VnfKey.of(SFC2, 0);
+    /** 1 Gb/s of 1024-byte packets. */
+    static final double PPS_1G = 1e9 / 8 / 1024;
+
+    /** Puts the testbed's state before the global loop scales Snort out (paper, Fig. 8, t ≈ 27 s). */
+    GuiTestbed before() {
+        app.sfcService.addSfc(sfc(SFC1, "SFC 1", new VnfSpec("Fwd", MS), new VnfSpec("nDPI", MS)));
+        app.sfcService.addSfc(sfc(SFC2, "SFC 2", new VnfSpec("Snort", MS)));
+        app.inventory.registerReplica(replica(FWD, "fwd-0", WORKER1, SW2, 0x21));
+        app.inventory.registerReplica(replica(NDPI, "ndpi-0", WORKER2, SW3, 0x31));
+        app.inventory.registerReplica(replica(SNORT, "snort-0", WORKER1, SW2, 0x22));
+        app.paths.put(SFC1, new SfcPaths(SFC1, ImmutableList.of(segmentList(1, "fwd-0", "ndpi-0"))));
+        app.paths.put(SFC2, new SfcPaths(SFC2, ImmutableList.of(segmentList(2, "snort-0"))));
+        app.sfcTelemetry.put(SFC1, new SfcTelemetry(SFC1, PPS_1G, 1_450_000, 12, 5000, T0 + 27_000));
+        app.sfcTelemetry.put(SFC2, new SfcTelemetry(SFC2, 3 * PPS_1G, 7_600_000, 180, 9000, T0 + 27_000));
+        app.vnfTelemetry.put(FWD, new VnfTelemetry(FWD, PPS_1G, 420_000, 3, 1500, T0 + 27_000));
+        app.vnfTelemetry.put(NDPI, new VnfTelemetry(NDPI, PPS_1G, 880_000, 9, 1500, T0 + 27_000));
+        app.vnfTelemetry.put(SNORT, new VnfTelemetry(SNORT, 3 * PPS_1G, 7_200_000, 170, 1500, T0 + 27_000));
+        app.decisions.add(decision(T0 + 2_000, NDPI, 880_000, LoopDecision.Action.HOLD, 1, 1, "L_i below Lmax_i"));
+        app.decisions.add(decision(T0 + 25_000, SNORT, 7_200_000, LoopDecision.Action.HOLD, 1, 1,
+                "over Lmax_i for 0.0 s < t̂ 4 s"));
+        app.decisions.add(decision(T0 + 27_000, SNORT, 7_200_000, LoopDecision.Action.HOLD, 1, 1,
+                "over Lmax_i for 2.0 s < t̂ 4 s"));
+        return this;
     }
 
-    /** SFC 2 before scale-out: Snort on Worker 1 far over its bound for longer than t̂. */
-    static ChainView sfc2Before() {
-        return new ChainView("2", "SFC 2", ImmutableList.of(row()), ImmutableList.of(
-                new VnfView("vnf-3", "Snort", MS, ImmutableList.of(
-                        new ReplicaView("snort-0", WORKER1, SW2, 7_200_000)))),
-                3e9, 7_600_000, ImmutableList.of(
-                        new LoopDecisionView(T0 + 25_000, "vnf-3", "NONE", "over Lmax for 0.0 s < t̂ 4 s"),
-                        new LoopDecisionView(T0 + 27_000, "vnf-3", "NONE", "over Lmax for 2.0 s < t̂ 4 s")));
+    /** The global loop adds a Snort replica on Worker 2 and re-routes SFC 2 over both (t ≈ 29 s). */
+    GuiTestbed addSnortReplica() {
+        app.decisions.add(decision(T0 + 29_000, SNORT, 7_300_000, LoopDecision.Action.SCALE_OUT, 1, 2,
+                "n = ceil(C_i / C*_i) = 2, new replica on worker-2"));
+        app.inventory.registerReplica(replica(SNORT, "snort-1", WORKER2, SW3, 0x32));
+        app.paths.put(SFC2, new SfcPaths(SFC2, ImmutableList.of(
+                segmentList(2, "snort-0"), segmentList(2, "snort-1"))));
+        app.sfcTelemetry.put(SFC2, new SfcTelemetry(SFC2, 3 * PPS_1G, 1_100_000, 20, 12000, T0 + 35_000));
+        app.vnfTelemetry.put(SNORT, new VnfTelemetry(SNORT, 3 * PPS_1G, 610_000, 6, 1500, T0 + 35_000));
+        return this;
     }
 
-    /** SFC 2 after the global loop added a Snort replica on Worker 2 (two segment lists). */
-    static ChainView sfc2After() {
-        List<LoopDecisionView> history = new ArrayList<>(sfc2Before().history());
-        history.add(new LoopDecisionView(T0 + 29_000, "vnf-3", "SCALE_OUT", "n = 2 replicas, new on worker-2"));
-        return new ChainView("2", "SFC 2", ImmutableList.of(row(), row()), ImmutableList.of(
-                new VnfView("vnf-3", "Snort", MS, ImmutableList.of(
-                        new ReplicaView("snort-0", WORKER1, SW2, 610_000),
-                        new ReplicaView("snort-1", WORKER2, SW3, 540_000)))),
-                3e9, 1_100_000, history);
+    private static Sfc sfc(SfcId id, String name, VnfSpec... vnfs) {
+        return Sfc.builder().id(id).name(name)
+                .ingress(new ConnectPoint(SW1, SERVER)).egress(new ConnectPoint(SW4, SERVER))
+                .classifier(FlowClassifier.between(IpPrefix.valueOf("10.0.1.0/24"), IpPrefix.valueOf("10.0.4.0/24")))
+                .vnfs(ImmutableList.copyOf(vnfs)).build();
     }
 
-    static List<ChainView> before() {
-        return ImmutableList.of(sfc1(), sfc2Before());
+    private static VnfReplica replica(VnfKey vnf, String name, String node, DeviceId sw, int low) {
+        return new VnfReplica(VnfReplicaId.of(vnf, name), node, sw, SERVER,
+                Ip6Address.valueOf("2001:db8:f::" + Integer.toHexString(low)),
+                MacAddress.valueOf(String.format("00:00:00:00:%02x:%02x", low >> 4, low & 0xf)),
+                ReplicaState.ACTIVE, 1);
     }
 
-    static List<ChainView> after() {
-        return ImmutableList.of(sfc1(), sfc2After());
+    /** SW1 → SW4 through the named replicas (a row has one switch path). */
+    private SegmentList segmentList(int chain, String... replicaNames) {
+        ImmutableList.Builder<VnfReplicaId> reps = ImmutableList.builder();
+        ImmutableList.Builder<Ip6Address> sids = ImmutableList.builder();
+        sids.add(Ip6Address.valueOf("2001:db8:0:1::1"));
+        for (int i = 0; i < replicaNames.length; i++) {
+            VnfReplicaId id = VnfReplicaId.of(VnfKey.of(SfcId.of(chain), i), replicaNames[i]);
+            reps.add(id);
+            sids.add(app.replicas.get(id).sid());
+        }
+        sids.add(Ip6Address.valueOf("2001:db8:0:4::1"));
+        return new SegmentList(sids.build(), row(), reps.build(), 1);
+    }
+
+    private static LoopDecision decision(long t, VnfKey vnf, long latency, LoopDecision.Action action,
+                                         int before, int after, String detail) {
+        return new LoopDecision(t, vnf, ImmutableMap.of(LoopDecision.IN_LATENCY, (double) latency,
+                LoopDecision.IN_LMAX, (double) MS), action, before, after, LoopDecision.Outcome.SUCCEEDED, detail);
     }
 }

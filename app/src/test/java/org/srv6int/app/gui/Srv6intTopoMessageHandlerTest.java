@@ -11,7 +11,6 @@ import org.onosproject.ui.JsonUtils;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -24,14 +23,14 @@ import static org.junit.Assert.assertTrue;
 public class Srv6intTopoMessageHandlerTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private final AtomicReference<List<ChainView>> chains = new AtomicReference<>(GuiTestbed.before());
+    private final GuiTestbed tb = new GuiTestbed();
     private final FakeUiConnection conn = new FakeUiConnection();
     private Srv6intTopoMessageHandler handler;
 
     @Before
     public void setUp() {
-        handler = new Srv6intTopoMessageHandler(chains::get, 0);
-        handler.init(conn, new GuiTestbed().directory());
+        handler = new Srv6intTopoMessageHandler(tb.app.chainViews(), 0);
+        handler.init(conn, tb.directory());
     }
 
     private List<ObjectNode> send(String type, String payloadJson) throws Exception {
@@ -73,6 +72,7 @@ public class Srv6intTopoMessageHandlerTest {
 
     @Test
     public void startBeforeReplicaShowsSfc1PathBadgesAndTelemetry() throws Exception {
+        tb.before();
         List<ObjectNode> out = send(Srv6intTopoMessageHandler.START, "{}");
         assertEquals(2, out.size());
         assertEquals("showHighlights", out.get(0).path("event").asText());
@@ -87,14 +87,14 @@ public class Srv6intTopoMessageHandlerTest {
         JsonNode b2 = device(hl, "device:sw2").path("badge");
         assertEquals("e", b2.path("status").asText());
         assertEquals("720%", b2.path("txt").asText());
-        assertTrue(b2.path("msg").asText(), b2.path("msg").asText().contains("vnf-3 (Snort, SFC 2, snort-0)"));
+        assertTrue(b2.path("msg").asText(), b2.path("msg").asText().contains("worst vNF 2/0 (Snort, SFC 2): p95 7.20 ms / Lmax 1.00 ms"));
         // SW3: nDPI at 880 µs, 12 % slack → amber
         JsonNode b3 = device(hl, "device:sw3").path("badge");
         assertEquals("w", b3.path("status").asText());
         assertEquals("88%", b3.path("txt").asText());
         assertEquals(ImmutableSet.of("device:sw1/2-device:sw2/1", "device:sw2/2-device:sw3/1",
                 "device:sw3/2-device:sw4/1"), ImmutableSet.copyOf(linkIds(hl, "primary animated")));
-        assertEquals("1.00 Gb/s", hl.path("links").get(0).path("label").asText());
+        assertEquals("122.1 kpps", hl.path("links").get(0).path("label").asText());
         // each worker runs one SFC 1 replica
         assertEquals("1", host(hl, "00:00:00:00:02:01").path("badge").path("txt").asText());
         assertEquals("1", host(hl, "00:00:00:00:03:01").path("badge").path("txt").asText());
@@ -107,27 +107,28 @@ public class Srv6intTopoMessageHandlerTest {
         JsonNode panel = data.path("panel");
         assertEquals("SFC 1", panel.path("title").asText());
         assertEquals("SW1 → SW2 → SW3 → SW4", prop(panel, "path"));
-        assertEquals("1.00 Gb/s", prop(panel, "throughput"));
+        assertEquals("122.1 kpps", prop(panel, "throughput"));
         assertEquals("1.45 ms", prop(panel, "e2eP95"));
         assertEquals("2", prop(panel, "replicas"));
-        assertEquals("p95 420 µs / Lmax 1.00 ms [ok]", prop(panel, "vnf:vnf-1"));
-        assertEquals("p95 880 µs / Lmax 1.00 ms [near bound]", prop(panel, "vnf:vnf-2"));
-        assertEquals("10:00:02 NONE vnf-2: p95 below Lmax", prop(panel, "lastDecision"));
+        assertEquals("p95 420 µs / Lmax 1.00 ms [ok]", prop(panel, "vnf:1/0"));
+        assertEquals("p95 880 µs / Lmax 1.00 ms [near bound]", prop(panel, "vnf:1/1"));
+        assertEquals("10:00:02 HOLD 1/1: succeeded; L_i below Lmax_i", prop(panel, "lastDecision"));
     }
 
     @Test
     public void cycleThenReplicaAddedTurnsSw2GreenAndShowsScaleOut() throws Exception {
+        tb.before();
         send(Srv6intTopoMessageHandler.START, "{}");
         List<ObjectNode> out = send(Srv6intTopoMessageHandler.CYCLE, "{\"step\":1}");
         JsonNode panel = out.get(1).path("payload").path("panel");
         assertEquals("SFC 2", panel.path("title").asText());
         assertEquals("1", prop(panel, "replicas"));
-        assertEquals("p95 7.20 ms / Lmax 1.00 ms [over bound]", prop(panel, "vnf:vnf-3"));
+        assertEquals("p95 7.20 ms / Lmax 1.00 ms [over bound]", prop(panel, "vnf:2/0"));
         JsonNode hl = out.get(0).path("payload");
         assertEquals("1", host(hl, "00:00:00:00:02:01").path("badge").path("txt").asText());
         assertEquals(null, host(hl, "00:00:00:00:03:01"));
 
-        chains.set(GuiTestbed.after());
+        tb.addSnortReplica();
         handler.refresh();
         out = conn.drain();
         hl = out.get(0).path("payload");
@@ -143,13 +144,14 @@ public class Srv6intTopoMessageHandlerTest {
         assertEquals("2", prop(panel, "replicas"));
         assertEquals("2", prop(panel, "segLists"));
         assertEquals("1.10 ms", prop(panel, "e2eP95"));
-        assertEquals("2: snort-0@worker-1 610 µs, snort-1@worker-2 540 µs", prop(panel, "rep:vnf-3"));
-        assertEquals("10:00:29 SCALE_OUT vnf-3: n = 2 replicas, new on worker-2", prop(panel, "lastDecision"));
+        assertEquals("2: snort-0@worker-1 ACTIVE w1, snort-1@worker-2 ACTIVE w1", prop(panel, "rep:2/0"));
+        assertEquals("10:00:29 SCALE_OUT 2/0: 1 → 2 replicas, succeeded; n = ceil(C_i / C*_i) = 2, "
+                + "new replica on worker-2", prop(panel, "lastDecision"));
     }
 
     @Test
     public void historyListsDecisionsNewestFirst() throws Exception {
-        chains.set(GuiTestbed.after());
+        tb.before().addSnortReplica();
         send(Srv6intTopoMessageHandler.START, "{\"chainId\":\"2\"}");
         List<ObjectNode> out = send(Srv6intTopoMessageHandler.HISTORY, "{}");
         assertEquals(Srv6intTopoMessageHandler.HISTORY_DATA, out.get(1).path("event").asText());
@@ -158,7 +160,9 @@ public class Srv6intTopoMessageHandlerTest {
         assertEquals(ImmutableList.of("d0", "d1", "d2"),
                 ImmutableList.copyOf(MAPPER.convertValue(panel.path("propOrder"), String[].class)));
         assertEquals("10:00:29", panel.path("propLabels").path("d0").asText());
-        assertEquals("SCALE_OUT vnf-3: n = 2 replicas, new on worker-2", prop(panel, "d0"));
+        assertEquals("SCALE_OUT 2/0: 1 → 2 replicas, succeeded; n = ceil(C_i / C*_i) = 2, new replica on worker-2",
+                prop(panel, "d0"));
+        assertEquals("HOLD 2/0: succeeded; over Lmax_i for 0.0 s < t̂ 4 s", prop(panel, "d2"));
         // the live refresh keeps showing the history until the operator selects again
         handler.refresh();
         assertEquals(Srv6intTopoMessageHandler.HISTORY_DATA, conn.drain().get(1).path("event").asText());
@@ -168,6 +172,7 @@ public class Srv6intTopoMessageHandlerTest {
 
     @Test
     public void cycleWrapsBothWaysAndUnknownChainFallsBackToFirst() throws Exception {
+        tb.before();
         send(Srv6intTopoMessageHandler.START, "{}");
         List<ObjectNode> out = send(Srv6intTopoMessageHandler.CYCLE, "{\"step\":-1}");
         assertEquals("2", out.get(1).path("payload").path("chainId").asText());
@@ -179,6 +184,7 @@ public class Srv6intTopoMessageHandlerTest {
 
     @Test
     public void stopClearsHighlightsAndSilencesRefresh() throws Exception {
+        tb.before();
         send(Srv6intTopoMessageHandler.START, "{}");
         List<ObjectNode> out = send(Srv6intTopoMessageHandler.STOP, "{}");
         assertEquals(1, out.size());
@@ -192,7 +198,6 @@ public class Srv6intTopoMessageHandlerTest {
 
     @Test
     public void noChainsSendsEmptyListAndNoPanel() throws Exception {
-        chains.set(ImmutableList.of());
         List<ObjectNode> out = send(Srv6intTopoMessageHandler.START, "{}");
         assertEquals(0, out.get(0).path("payload").path("devices").size());
         JsonNode data = out.get(1).path("payload");
