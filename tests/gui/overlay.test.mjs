@@ -209,6 +209,22 @@ test("'V' shows the decision history; ESC returns to the telemetry", async () =>
     assert.equal(v.panel.title, 'SFC 2');
 });
 
+test("selecting a switch keeps its details against live refreshes; deselecting brings the chain back", async () => {
+    // what topoSelect.js does for a single selection: device details, then the overlay's hook
+    await page.evaluate(() => {
+        const inj = angular.element(document.body).injector();
+        inj.get('TopoPanelService').displaySingle({ title: 'SW2', propOrder: ['id'],
+            propLabels: { id: 'ID' }, propValues: { id: 'device:sw2' } });
+        inj.get('TopoOverlayService').hooks.singleSelect({ id: 'device:sw2', type: 'device' });
+    });
+    await deliver(step('back to telemetry, after replica'));  // a live refresh arrives
+    assert.equal((await view()).panel.title, 'SW2');
+    await page.evaluate(() => angular.element(document.body).injector().get('TopoOverlayService').hooks.emptySelect());
+    const v = await view();
+    assert.equal(v.panel.title, 'SFC 2');
+    assert.equal(v.panel.buttons.length, 3);
+});
+
 test("the panel's previous-chain button cycles back to SFC 1", async () => {
     await page.click('#topo-p-detail-srv6int-overlay-prevChain');
     const s = step('previous chain, after replica');

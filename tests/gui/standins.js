@@ -7,7 +7,7 @@
    WebSocketService  (fw/remote/websocket.js)  sendEvent/bindHandlers/unbindHandlers;
                      messages from the "server" are injected with harness.deliver()
    TopoOverlayService(view/topo/topoOverlay.js) register, tbSelection, addDetailButton,
-                     hooks.escape, showHighlights (same algorithm as ONOS's
+                     hooks.escape/emptySelect/singleSelect/multiSelect, showHighlights (same algorithm as ONOS's
                      _showHighlights, over the mini topology drawing below)
    TopoPanelService  (view/topo/topoPanel.js)  displaySingle/addAction/
                      displaySomething/displayNothing with ONOS's detail-panel markup
@@ -294,6 +294,13 @@
             }
         }
 
+        function hook(name, arg) {
+            var h = H.current && fs.isO(H.current.hooks);
+            if (h && fs.isF(h[name])) {
+                h[name](arg);
+            }
+        }
+
         function addDetailButton(id) {
             var cur = H.current, b = cur && fs.isO(cur.buttons) && fs.isO(cur.buttons[id]);
             if (!b) {
@@ -350,7 +357,10 @@
                 escape: function () {
                     var h = H.current && fs.isO(H.current.hooks);
                     return h && fs.isF(h.escape) ? h.escape() : false;
-                }
+                },
+                emptySelect: function () { hook('empty'); },
+                singleSelect: function (data) { hook('single', data); },
+                multiSelect: function (order) { hook('multi', order); }
             },
             showHighlights: showHighlights
         };

@@ -36,6 +36,8 @@
         chainId = '',
         chainName = '',
         showingHistory = false,
+        nodeSelected = false,   // the topology view shows a node's details
+        lastPanel = null,
         handlers = {};
 
     // === ---------------------------
@@ -86,7 +88,11 @@
             return;
         }
         chainName = data.panel.title;
-        showPanel(data.panel);
+        lastPanel = data.panel;
+        // live refreshes must not replace the details of a node the operator selected
+        if (!nodeSelected) {
+            showPanel(data.panel);
+        }
     }
 
     function onChainData(data) {
@@ -122,6 +128,7 @@
         active = false;
         chainId = '';
         chainName = '';
+        lastPanel = null;
         markTopo(false);
         wss.sendEvent(stopReq, {});
         wss.unbindHandlers(handlers);
@@ -159,6 +166,15 @@
         }
     }
 
+    // selection hooks: a selected node owns the details panel; when the
+    // selection is emptied, the chain's panel comes back
+    function selectNode(selected) {
+        nodeSelected = selected;
+        if (!selected && active && lastPanel) {
+            showPanel(lastPanel);
+        }
+    }
+
     // ESC leaves the history for the telemetry; returns true if consumed
     function escape() {
         if (active && showingHistory) {
@@ -192,6 +208,7 @@
                 history: history,
                 telemetry: telemetry,
                 escape: escape,
+                selectNode: selectNode,
                 selectedChain: function () { return chainId; }
             };
         }]);

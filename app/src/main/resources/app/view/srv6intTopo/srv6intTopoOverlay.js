@@ -101,6 +101,16 @@
             // ESC: back from the history to the telemetry (true = consumed)
             escape: function () {
                 return sts.escape();
+            },
+            // selection changes in the topology view
+            empty: function () {
+                sts.selectNode(false);
+            },
+            single: function () {
+                sts.selectNode(true);
+            },
+            multi: function () {
+                sts.selectNode(true);
             }
         }
     };
