@@ -9,7 +9,10 @@ import org.srv6int.k8s.agent.loop.Decision.Action;
 import org.srv6int.k8s.agent.loop.ResourceType;
 import org.srv6int.k8s.agent.obs.AgentMetrics.Packet;
 
+import com.sun.net.httpserver.HttpServer;
+
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.io.InputStream;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +20,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
@@ -76,6 +82,52 @@ public class NodeAgentTest {
         assertEquals(700, revert.get("to").asLong());
         assertEquals(1_500_000, revert.get("l95Ns").asLong());
         assertEquals("worker1", revert.get("node").asText());
+    }
+
+    @Test
+    public void vnfStillOverAfterEveryOfferedTypeIsEscalatedToTheOnosApp() throws Exception {
+        HttpServer onos = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        BlockingQueue<String> posts = new LinkedBlockingQueue<>();
+        onos.createContext("/onos/srv6int/v1/escalations", ex -> {
+            posts.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            ex.sendResponseHeaders(200, -1);
+            ex.close();
+        });
+        onos.start();
+        try {
+            Path dir = tmp.getRoot().toPath();
+            // a host without resctrl and cpufreq: CPU quota is the only type the loop can use
+            new FakeHost(dir.resolve("host")).numa("eth1")
+                    .container(FakeHost.SYSTEMD, FakeHost.UID_A, FakeHost.ID_A);
+            AgentConfig c = new AgentConfig();
+            c.node = "worker1";
+            c.iface = "eth1";
+            c.hostRoot = dir.resolve("host").toString();
+            c.metricsAddress = "127.0.0.1:0";
+            c.decisionLog = "";
+            c.escalationUrl = "http://127.0.0.1:" + onos.getAddress().getPort() + "/onos/srv6int/v1/escalations";
+            c.vnfs.add(HostSetupTest.vnf("fwd", "fc00:2::10", 1, 3, FakeHost.UID_A, FakeHost.ID_A, "2-3"));
+            c.vnfs.get(0).initial.put(ResourceType.CPU_QUOTA, 1000L);
+            c.validate();
+            List<byte[]> frames = new ArrayList<>();
+            for (int k = 0; k < 14 * ReplayFixture.N; k++) {
+                frames.add(ReplayFixture.frame(ReplayFixture.FWD_SID, 1, true, 3_000_000 - k / 100));
+            }
+            ReplayFixture.writePcap(dir.resolve("over.pcap"), frames);
+            try (NodeAgent agent = new NodeAgent(c)) {
+                agent.run(dir.resolve("over.pcap"));
+                assertEquals(ResourceType.CPU_QUOTA.bit(), agent.loop().availableMask());
+                assertEquals(2000, agent.loop().pool(ResourceType.CPU_QUOTA).allocation(0)); // ceiling: 2 cpus
+                String body = posts.poll(10, TimeUnit.SECONDS);
+                // sent when the window after reaching the ceiling found no step (window 11 of 14)
+                assertTrue(body, body.matches("\\{\"chainId\":1,\"vnfIndex\":3,\"node\":\"worker1\",\"l95Ns\":2999\\d{3},"
+                        + "\"lmaxNs\":1000000,\"triedResources\":\\[\"CPU_QUOTA\"\\]\\}"));
+                assertTrue(new ObjectMapper().readTree(body).get("l95Ns").asLong() > 1_000_000);
+                assertEquals(1, agent.metrics().decisions(0, Action.ESCALATE));
+            }
+        } finally {
+            onos.stop(0);
+        }
     }
 
     static String get(String url) throws IOException {
