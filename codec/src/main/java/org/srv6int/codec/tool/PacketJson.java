@@ -45,15 +45,17 @@ public final class PacketJson {
                     return report(f, off, len, true);
                 }
             }
-            if (et != WireFormat.ETHERTYPE_IPV6 || !hasRoutingHeader(f, off, len)) {
+            // IPv6 without a Routing header is a plain frame; a cut IPv6 header is an error.
+            if (et != WireFormat.ETHERTYPE_IPV6 || hasOtherNextHeader(f, off, len)) {
                 return plain(f, off, len);
             }
         }
         return srv6(f, off, len);
     }
 
-    private static boolean hasRoutingHeader(byte[] f, int off, int len) {
-        return len > WireFormat.ETH_LEN + 6 && (f[off + WireFormat.ETH_LEN + 6] & 0xFF) == WireFormat.PROTO_ROUTING;
+    private static boolean hasOtherNextHeader(byte[] f, int off, int len) {
+        return len >= WireFormat.ETH_LEN + WireFormat.IPV6_LEN
+                && (f[off + WireFormat.ETH_LEN + 6] & 0xFF) != WireFormat.PROTO_ROUTING;
     }
 
     /**
