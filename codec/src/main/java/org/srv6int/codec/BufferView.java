@@ -1,12 +1,23 @@
 package org.srv6int.codec;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * Big-endian reads over either a byte array or a ByteBuffer (absolute gets, so
  * the buffer's position is never touched). Base of the flyweight views.
  */
 abstract class BufferView {
+
+    // Big-endian multi-byte reads from byte[] with one bounds check each (hot path).
+    private static final VarHandle SHORT_BE =
+            MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT_BE =
+            MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG_BE =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     byte[] array;
     ByteBuffer buffer;
@@ -44,14 +55,22 @@ abstract class BufferView {
     }
 
     final int u16(int i) {
-        return (u8(i) << 8) | u8(i + 1);
+        byte[] a = array;
+        if (a != null) {
+            return (short) SHORT_BE.get(a, i) & 0xFFFF;
+        }
+        return ((buffer.get(i) & 0xFF) << 8) | (buffer.get(i + 1) & 0xFF);
     }
 
     final int u24(int i) {
-        return (u8(i) << 16) | (u8(i + 1) << 8) | u8(i + 2);
+        return (u8(i) << 16) | u16(i + 1);
     }
 
     final long u32(int i) {
+        byte[] a = array;
+        if (a != null) {
+            return (int) INT_BE.get(a, i) & 0xFFFFFFFFL;
+        }
         return ((long) u16(i) << 16) | u16(i + 2);
     }
 
@@ -60,6 +79,10 @@ abstract class BufferView {
     }
 
     final long u64(int i) {
+        byte[] a = array;
+        if (a != null) {
+            return (long) LONG_BE.get(a, i);
+        }
         return (u32(i) << 32) | u32(i + 4);
     }
 

@@ -658,8 +658,11 @@ public final class Srv6IntPacketView extends BufferView {
         int n = Math.min(Math.max(hops, 0), lastEntry + 1);
         for (int h = 0; h < n; h++) {
             int o = segOff + SEGMENT_LEN * (lastEntry - h);
-            visitor.onEntry(h, u16(o + MD_DEVICE_ID), u8(o + MD_Q_ID), u24(o + MD_Q_LENGTH),
-                    u32(o + MD_IN_TIME), u32(o + MD_VNF_LATENCY), u16(o + MD_PORT_COUNTER));
+            // Two 64-bit reads per entry; field layout as in WireFormat.MD_*.
+            long hi = u64(o);
+            long lo = u64(o + 8);
+            visitor.onEntry(h, (int) (hi >>> 48), (int) (hi >>> 40) & 0xFF, (int) (hi >>> 16) & 0xFFFFFF,
+                    ((hi & 0xFFFF) << 16) | (lo >>> 48), (lo >>> 16) & 0xFFFFFFFFL, (int) lo & 0xFFFF);
         }
         return n;
     }

@@ -3,6 +3,7 @@ package org.srv6int.codec;
 import org.junit.Test;
 import org.srv6int.codec.tool.VectorGenerator;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,6 +29,7 @@ public class DecoderFuzzTest {
     private final IntReportView report = new IntReportView(errors);
     private final EndpointBehaviours behaviours = new EndpointBehaviours(new DecodeErrors());
     private final byte[] out = new byte[4096];
+    private final ByteBuffer direct = ByteBuffer.allocateDirect(4096);
     private long rejected;
     private long accepted;
     private long sink;
@@ -49,6 +51,9 @@ public class DecoderFuzzTest {
             byte[] seed = seeds.get(rnd.nextInt(seeds.size()));
             byte[] m = mutate(seed, rnd);
             exercise(m);
+            if ((i & 7) == 0) {
+                viaDirectBuffer(m);
+            }
         }
         assertEquals(rejected, errors.total());
         assertTrue("some mutants must still decode", accepted > INPUTS / 20);
@@ -94,6 +99,36 @@ public class DecoderFuzzTest {
         behaviours.endT(c, 0, c.length, 3, 0, 1, 9, 1);
         behaviours.endDt(c, 0, c.length, 4, 0, 1, 9, 1);
         behaviours.decapsulate(c, 0, c.length, 1, 2, out, 0);
+    }
+
+    /** The ByteBuffer path (direct, at an offset) must give the same verdicts and values. */
+    private void viaDirectBuffer(byte[] m) {
+        int off = 3;
+        direct.clear();
+        direct.position(off);
+        direct.put(m);
+        long before = errors.total();
+        DecodeStatus a = packet.wrap(m, 0, m.length);
+        check(a, before);
+        long fromArray = a.isOk() ? packet.dstLo() ^ packet.detectionResult() ^ packet.intInTime(0) : 0;
+        before = errors.total();
+        DecodeStatus b = packet.wrap(direct, off, m.length);
+        check(b, before);
+        assertEquals(a, b);
+        if (b.isOk()) {
+            assertEquals(fromArray, packet.dstLo() ^ packet.detectionResult() ^ packet.intInTime(0));
+            readAll(packet);
+        }
+        before = errors.total();
+        a = report.wrapFrame(m, 0, m.length);
+        check(a, before);
+        before = errors.total();
+        b = report.wrapFrame(direct, off, m.length);
+        check(b, before);
+        assertEquals(a, b);
+        if (b.isOk()) {
+            report.visitIntMetadata(visitor);
+        }
     }
 
     private void readAll(Srv6IntPacketView v) {

@@ -13,7 +13,7 @@ import java.util.List;
  * sends, wrapped in ONOS's {event, payload} envelope (JsonUtils.envelope).
  */
 final class FakeUiConnection implements UiConnection {
-    final List<ObjectNode> sent = new ArrayList<>();
+    final List<ObjectNode> sent = java.util.Collections.synchronizedList(new ArrayList<>());
 
     @Override
     public String userName() {
@@ -50,8 +50,10 @@ final class FakeUiConnection implements UiConnection {
 
     /** @return messages sent since the last call, then forgets them */
     List<ObjectNode> drain() {
-        List<ObjectNode> out = new ArrayList<>(sent);
-        sent.clear();
-        return out;
+        synchronized (sent) {
+            List<ObjectNode> out = new ArrayList<>(sent);
+            sent.clear();
+            return out;
+        }
     }
 }

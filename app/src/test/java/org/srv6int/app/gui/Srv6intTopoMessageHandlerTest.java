@@ -205,4 +205,31 @@ public class Srv6intTopoMessageHandlerTest {
         assertEquals("", data.path("chainId").asText());
         assertFalse(data.has("panel"));
     }
+
+    @Test
+    public void liveRefreshRunsWhileOnAndStopsWithTheOverlay() throws Exception {
+        tb.before();
+        Srv6intTopoMessageHandler live = new Srv6intTopoMessageHandler(tb.app.chainViews(), 20);
+        FakeUiConnection c = new FakeUiConnection();
+        live.init(c, tb.directory());
+        live.process(JsonUtils.envelope(Srv6intTopoMessageHandler.START, MAPPER.createObjectNode()));
+        tb.addSnortReplica();  // the app changes while the overlay is on
+        long deadline = System.currentTimeMillis() + 10_000;
+        boolean sawReplica = false;
+        while (!sawReplica && System.currentTimeMillis() < deadline) {
+            for (ObjectNode m : c.drain()) {
+                // SW2's badge turns green once the refresh reads the replica's effect
+                JsonNode sw2 = m.path("event").asText().equals("showHighlights")
+                        ? device(m.path("payload"), "device:sw2") : null;
+                sawReplica |= sw2 != null && "61%".equals(sw2.path("badge").path("txt").asText());
+            }
+            Thread.sleep(10);
+        }
+        assertTrue("a periodic refresh was sent", sawReplica);
+        live.process(JsonUtils.envelope(Srv6intTopoMessageHandler.STOP, MAPPER.createObjectNode()));
+        c.drain();
+        Thread.sleep(100);
+        assertTrue("no refresh after stop", c.drain().isEmpty());
+        live.destroy();
+    }
 }
