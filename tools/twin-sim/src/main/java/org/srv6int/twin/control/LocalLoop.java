@@ -16,7 +16,8 @@ import org.srv6int.twin.model.VnfInstance;
  *
  * <p>Parameters the paper leaves open are ours: a vNF gives resources back only while its
  * slack exceeds {@link #FREE_SLACK} of its bound (so a healthy vNF is not squeezed to the edge
- * every window); a violating vNF takes from the largest-slack vNF only while that one's slack
+ * every window); a vNF whose trial was reverted gives nothing for
+ * {@link #DONOR_COOLDOWN_WINDOWS} of its windows; a violating vNF takes from the largest-slack vNF only while that one's slack
  * exceeds {@link #STEAL_SLACK} of its bound (so one overloaded vNF cannot drag its neighbours
  * over their bounds); at most one Algorithm 2 trial per vNF is pending at a time, and a
  * reverted trial gives the resource back from the pool or, failing that, from the vNF that
@@ -29,6 +30,8 @@ public final class LocalLoop implements Fabric.DetectionSink {
     public static final double FREE_SLACK = 0.5;
     /** A violating vNF takes resources only from a vNF whose tau > STEAL_SLACK * Lmax. */
     public static final double STEAL_SLACK = 0.5;
+    /** After a reverted trial a vNF gives nothing for this many of its windows. */
+    public static final int DONOR_COOLDOWN_WINDOWS = 1000;
 
     private final NodeResources node;
     private final ToDoubleFunction<String> boundUs;
@@ -61,17 +64,30 @@ public final class LocalLoop implements Fabric.DetectionSink {
         }
     }
 
+    private static final boolean TRACE = Boolean.getBoolean("twin.trace");
+
     private void onWindow(State st, double l95) {
+        if (TRACE) {
+            System.err.printf("win %s l95=%.0f type=%s trial=%s alloc=%s/%s/%s/%s free=%s/%s/%s/%s%n", st.id, l95, st.type,
+                st.trialType, node.get(st.id, Resource.CPU_QUOTA), node.get(st.id, Resource.LLC_WAYS),
+                node.get(st.id, Resource.MEM_BW_PCT), node.get(st.id, Resource.CPU_FREQ_MHZ),
+                node.free(Resource.CPU_QUOTA), node.free(Resource.LLC_WAYS), node.free(Resource.MEM_BW_PCT),
+                node.free(Resource.CPU_FREQ_MHZ));
+        }
         if (st.trialType != null) {
             // Algorithm 2, lines 3-7: judge the deallocation on this vNF's next window.
             Resource r = st.trialType;
             st.trialType = null;
             if (l95 > st.lmax) {
                 revert(st, r);
+                st.cooldown = DONOR_COOLDOWN_WINDOWS;
                 st.type = st.type.next();
             }
         }
         st.tau = st.lmax - l95;
+        if (st.cooldown > 0) {
+            st.cooldown--;
+        }
         State hat = largestSlack();
         if (l95 > st.lmax) {
             if (!Double.isNaN(st.lastL95) && l95 >= st.lastL95) {
@@ -92,7 +108,7 @@ public final class LocalLoop implements Fabric.DetectionSink {
     private State largestSlack() {
         State best = null;
         for (State s : states.values()) {
-            if (!Double.isNaN(s.tau) && (best == null || s.tau > best.tau)) {
+            if (!Double.isNaN(s.tau) && s.cooldown == 0 && (best == null || s.tau > best.tau)) {
                 best = s;
             }
         }
@@ -112,6 +128,7 @@ public final class LocalLoop implements Fabric.DetectionSink {
         boolean ok = node.set(st.id, r, cur + r.step());
         if (ok) {
             actions++;
+            st.n = 0; // judge the next window on packets served after the change only
         }
         return ok;
     }
@@ -126,6 +143,7 @@ public final class LocalLoop implements Fabric.DetectionSink {
             from.trialType = r;
             from.trialAmount = r.step();
             from.borrower = null;
+            from.n = 0; // Algorithm 2, line 2: N packets after the deallocation
             return true;
         }
         return false;
@@ -161,6 +179,7 @@ public final class LocalLoop implements Fabric.DetectionSink {
         Resource trialType;
         double trialAmount;
         String borrower;
+        int cooldown;
 
         State(String id, double lmax) {
             this.id = id;
