@@ -73,7 +73,7 @@ public final class Scenarios {
             Host w1 = f.addHost(new Host("worker1", "sw2"));
             Host w2 = f.addHost(new Host("worker2", "sw3"));
             w1.addInstance("vnf1", VnfType.FWD, new Allocation(0.5, 1, 10, 1500), 0);
-            w1.addInstance("vnf3", VnfType.SNORT, new Allocation(4.0, 4, 40, 2100), 0);
+            w1.addInstance("vnf3", VnfType.SNORT, new Allocation(4.5, 4, 40, 2100), 0);
             w1.addInstance("vnf5", VnfType.NDPI, new Allocation(2.0, 3, 25, 2000), 0);
             w1.addInstance("vnf7", VnfType.NTOPNG, new Allocation(2.0, 3, 25, 2000), 0);
             w2.addInstance("vnf2", VnfType.NDPI, new Allocation(2.5, 4, 30, 2000), 0);
@@ -89,7 +89,7 @@ public final class Scenarios {
         return new Scenario("fig8", "Horizontal scaling of a vNF (paper Fig. 8)", List.of(b));
     }
 
-    /** Fig. 9: one vNF per server, each type, starting starved. */
+    /** Fig. 9: one vNF per server, each type, starting starved (Fwd at 3 Gbps, the others at 1 Gbps). */
     public static Scenario fig9() {
         List<Supplier<Experiment>> exps = new ArrayList<>();
         for (VnfType t : VnfType.values()) {
@@ -98,7 +98,8 @@ public final class Scenarios {
                 Host w1 = f.addHost(new Host("worker1", "sw2"));
                 String v = t.label().toLowerCase(Locale.ROOT);
                 w1.addInstance(v, t, STARVED, 0);
-                f.addChain(new Chain(t.label(), List.of(v), x -> 1.0, SIZE, BOUND_US));
+                double gbps = t == VnfType.FWD ? 3.0 : 1.0;
+                f.addChain(new Chain(t.label(), List.of(v), x -> gbps, SIZE, BOUND_US));
                 return new Experiment(t.label(), f, 20);
             });
         }
