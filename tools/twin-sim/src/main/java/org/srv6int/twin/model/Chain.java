@@ -64,9 +64,12 @@ public final class Chain {
         return boundUs;
     }
 
-    /** Each vNF's own bound: the chain's bound split evenly over its vNFs. */
+    /** Share of the E2E bound kept for links, switches and the tail of a sum of latencies. */
+    public static final double NETWORK_RESERVE = 0.1;
+
+    /** Each vNF's own bound Lmax: the chain's bound less the reserve, split evenly over its vNFs. */
     public double vnfBoundUs() {
-        return boundUs / vnfs.size();
+        return boundUs * (1 - NETWORK_RESERVE) / vnfs.size();
     }
 
     /** Current weighted paths. */
