@@ -80,6 +80,11 @@ public final class RunResult {
         this.label = label;
     }
 
+    /** Name of a chain in the outputs: prefixed by the experiment when their names differ. */
+    public String chainKey(String chainId) {
+        return label.isEmpty() || label.equals(chainId) ? chainId : label + ":" + chainId;
+    }
+
     /** Experiment label. */
     public String label() {
         return label;

@@ -91,7 +91,7 @@ public final class Runner {
             for (String v : c.vnfs()) {
                 replicas = Math.max(replicas, exp.orchestrator().readyReplicas(v, t));
             }
-            out.rows.add(new RunResult.Row(t, c.id(), p95, g, c.gbps(t - BUCKET_S / 2), replicas));
+            out.rows.add(new RunResult.Row(t, out.chainKey(c.id()), p95, g, c.gbps(t - BUCKET_S / 2), replicas));
         }
         for (VnfInstance i : fabric.instances()) {
             double[] v = new double[Resource.values().length];
@@ -106,13 +106,13 @@ public final class Runner {
         Map<String, Double> triggers = global == null ? Map.of() : global.triggers();
         for (Chain c : exp.fabric().chains()) {
             RunResult.ChainSummary s = new RunResult.ChainSummary();
-            s.sfc = c.id();
+            s.sfc = out.chainKey(c.id());
             s.boundUs = c.boundUs();
             s.globalTriggerS = triggers.getOrDefault(c.id(), Double.NaN);
             double start = Double.NaN;
             RunResult.Row last = null;
             for (RunResult.Row r : out.rows) {
-                if (!r.sfc.equals(c.id())) {
+                if (!r.sfc.equals(s.sfc)) {
                     continue;
                 }
                 last = r;
@@ -138,19 +138,19 @@ public final class Runner {
             s.finalReplicas = last == null ? 0 : last.replicas;
             Double step = exp.ramps().get(c.id());
             if (step != null) {
-                s.maxThroughputGbps = rampMax(out.rows, c, step);
+                s.maxThroughputGbps = rampMax(out.rows, s.sfc, c.boundUs(), step);
             }
-            out.chains.put(c.id(), s);
+            out.chains.put(s.sfc, s);
         }
     }
 
     /** Fig. 11: the largest step whose last second stayed within bound with under 1 % loss. */
-    private static double rampMax(List<RunResult.Row> rows, Chain c, double stepS) {
+    private static double rampMax(List<RunResult.Row> rows, String key, double boundUs, double stepS) {
         double best = 0;
         Map<Long, boolean[]> ok = new LinkedHashMap<>();
         Map<Long, double[]> rate = new LinkedHashMap<>();
         for (RunResult.Row r : rows) {
-            if (!r.sfc.equals(c.id())) {
+            if (!r.sfc.equals(key)) {
                 continue;
             }
             double mid = r.t - BUCKET_S / 2;
@@ -158,7 +158,7 @@ public final class Runner {
             if (mid - step * stepS < stepS - 1.0) {
                 continue;
             }
-            boolean good = !Double.isNaN(r.p95Us) && r.p95Us <= c.boundUs() && r.gbps >= 0.99 * r.offeredGbps;
+            boolean good = !Double.isNaN(r.p95Us) && r.p95Us <= boundUs && r.gbps >= 0.99 * r.offeredGbps;
             ok.computeIfAbsent(step, x -> new boolean[] {true})[0] &= good;
             rate.put(step, new double[] {r.offeredGbps});
         }

@@ -14,7 +14,8 @@ import org.srv6int.twin.model.VnfInstance;
  * evicting the pod (Kubernetes 1.23, the paper's version, has no in-place resize). Time scale
  * shrunk so it acts within an experiment: recommender every {@link #RECOMMEND_S} s (VPA: 1 min),
  * usage histogram half-life {@link #HALF_LIFE_S} s (VPA: 24 h), updater every {@link #UPDATE_S} s
- * (VPA: 1 min), pod restart {@link #RESTART_S} s. Target = 1.15 x P90 of CPU usage; the pod is
+ * (VPA: 1 min), pod restart {@link #RESTART_S} s, at most one eviction per pod per
+ * {@link #EVICTION_GAP_S} s. Target = 1.15 x P90 of CPU usage; the pod is
  * evicted when its quota is outside [1.15 x P50 x 0.95, 1.15 x P95 x 1.5]. It only uses free
  * cores, never takes them from another pod, and never touches LLC, MBA or frequency. Memory
  * requests do not change any modelled resource (the vNFs never run short of memory capacity).
@@ -28,10 +29,13 @@ public final class Vpa {
     public static final double UPDATE_S = 2.0;
     /** Pod restart after an eviction. */
     public static final double RESTART_S = 1.0;
+    /** At most one eviction per pod per this many seconds (VPA's eviction rate limit, scaled). */
+    public static final double EVICTION_GAP_S = 10.0;
     static final double MARGIN = 1.15;
 
     private final List<Host> hosts;
     private final Map<String, List<double[]>> usage = new LinkedHashMap<>();
+    private final Map<String, Double> lastEviction = new LinkedHashMap<>();
     private double nextRecommend;
     private double nextUpdate = UPDATE_S;
     private long evictions;
@@ -71,7 +75,8 @@ public final class Vpa {
 
     private void update(Host h, VnfInstance i, double nowS) {
         List<double[]> hist = usage.get(i.id());
-        if (hist == null || hist.size() < 2 || i.down(nowS)) {
+        if (hist == null || hist.size() < 2 || i.down(nowS)
+                || nowS - lastEviction.getOrDefault(i.id(), -EVICTION_GAP_S) < EVICTION_GAP_S) {
             return;
         }
         double target = MARGIN * weighted(hist, nowS, 0.90);
@@ -88,6 +93,7 @@ public final class Vpa {
         }
         if (h.set(i.id(), Resource.CPU_QUOTA, want)) {
             i.restart(nowS + RESTART_S);
+            lastEviction.put(i.id(), nowS);
             evictions++;
         }
     }

@@ -182,7 +182,7 @@ public final class Plots {
             List<String> xs = new ArrayList<>();
             List<Double> ys = new ArrayList<>();
             for (RunResult r : e.getValue()) {
-                RunResult.ChainSummary cs = r.chains().get(r.label());
+                RunResult.ChainSummary cs = r.chains().get(r.chainKey(r.label()));
                 xs.add(r.label());
                 ys.add(cs == null || Double.isNaN(cs.maxThroughputGbps) ? 0.0 : cs.maxThroughputGbps);
             }

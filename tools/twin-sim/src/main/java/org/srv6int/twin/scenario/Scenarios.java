@@ -20,8 +20,13 @@ public final class Scenarios {
     public static final double BOUND_US = 1000;
     /** An allocation that makes every vNF's latency abnormally long (Figs. 9-10 start). */
     static final Allocation STARVED = new Allocation(0.5, 1, 10, 1000);
-    /** Even split of a NUMA node between four co-located vNFs (Figs. 11-12 start). */
-    static final Allocation EVEN = new Allocation(2.5, 2, 25, 1900);
+    /**
+     * Requests of four co-located vNFs (Figs. 11-12 start), in VnfType order: 6.5 of 10 cores
+     * sized for about 1 Gbps each at the even LLC/MBA split (Snort needs the most cycles).
+     */
+    static final Allocation[] REQUESTS = {
+        new Allocation(1.0, 2, 25, 1900), new Allocation(2.5, 3, 25, 1900),
+        new Allocation(1.5, 3, 25, 1900), new Allocation(1.5, 3, 25, 1900)};
 
     private Scenarios() {
     }
@@ -135,7 +140,7 @@ public final class Scenarios {
         Host w1 = f.addHost(new Host("worker1", "sw2"));
         for (VnfType t : VnfType.values()) {
             String v = t.label().toLowerCase(Locale.ROOT);
-            w1.addInstance(v, t, EVEN, 0);
+            w1.addInstance(v, t, REQUESTS[t.ordinal()], 0);
             f.addChain(new Chain(t.label(), List.of(v), rates[t.ordinal()], SIZE, BOUND_US));
         }
         return f;
