@@ -8,7 +8,7 @@ import java.util.SplittableRandom;
  */
 public final class VnfInstance {
     /** Receive ring of the vNF's interface, packets (a full ring drops). */
-    public static final double RING_PACKETS = 1024;
+    public static final double RING_PACKETS = 1200;
     /** Batch size of the NIC/OVS path: packets arrive in bursts of this many. */
     static final double BURST = 4;
 
