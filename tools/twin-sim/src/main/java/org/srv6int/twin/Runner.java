@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.DoubleConsumer;
+import java.util.function.ToDoubleFunction;
+import org.srv6int.twin.control.AgentLocalLoop;
 import org.srv6int.twin.control.GlobalLoop;
 import org.srv6int.twin.control.HostResources;
 import org.srv6int.twin.control.LocalLoop;
@@ -36,6 +38,21 @@ public final class Runner {
      * @return rows and summaries
      */
     public static RunResult run(Experiment exp, Policy policy, long seed, DoubleConsumer progress) {
+        return run(exp, policy, seed, false, progress);
+    }
+
+    /**
+     * Runs.
+     *
+     * @param exp the experiment (fresh; it is consumed)
+     * @param policy which controllers run
+     * @param seed random seed (same seed, same result)
+     * @param agentLoop use the node agent's LocalLoop instead of the twin's own
+     * @param progress receives simulated seconds done, may be null
+     * @return rows and summaries
+     */
+    public static RunResult run(Experiment exp, Policy policy, long seed, boolean agentLoop,
+                                DoubleConsumer progress) {
         Fabric fabric = exp.fabric();
         SplittableRandom rnd = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + exp.label().hashCode());
         exp.orchestrator().routeAll(0);
@@ -46,12 +63,15 @@ public final class Runner {
             }
         }
         Map<String, Fabric.DetectionSink> detections = new LinkedHashMap<>();
+        double[] clock = {0};
         GlobalLoop global = null;
         Vpa vpa = null;
         if (policy == Policy.OURS) {
             for (Host h : fabric.hosts()) {
-                detections.put(h.name(), new LocalLoop(new HostResources(h),
-                        id -> vnfBound.get(h.instance(id).vnf())));
+                ToDoubleFunction<String> bound = id -> vnfBound.get(h.instance(id).vnf());
+                detections.put(h.name(), agentLoop
+                        ? new AgentLocalLoop(h, bound, () -> Math.round(clock[0] * 1e9))
+                        : new LocalLoop(new HostResources(h), bound));
             }
             global = new GlobalLoop(exp.orchestrator(), fabric.chains(), exp.tHatS());
         } else if (policy == Policy.VPA) {
@@ -61,6 +81,7 @@ public final class Runner {
         long ticks = Math.round(exp.durationS() / DT_S);
         for (long k = 0; k < ticks; k++) {
             double now = k * DT_S;
+            clock[0] = now;
             fabric.tick(now, DT_S, rnd, detections, global);
             double next = (k + 1) * DT_S;
             exp.orchestrator().tick(next);
