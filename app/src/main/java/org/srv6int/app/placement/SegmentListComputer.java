@@ -85,7 +85,7 @@ public final class SegmentListComputer {
                 weight *= r.weight();
             }
             reachable &= extend(switches, sfc.egress().deviceId(), routing);
-            segments.add(out.get().mySid());
+            segments.add(out.get().dtSid());
             if (!reachable) {
                 continue;
             }

@@ -115,6 +115,8 @@ public class Srv6IntProgrammingManager {
     /** Seconds between safety reconcile passes. */
     private int reconcilePeriodSeconds = RECONCILE_PERIOD_DEFAULT;
     private final AtomicBoolean scheduled = new AtomicBoolean();
+    // switches that may still hold entries or groups of ours
+    private final Set<DeviceId> touched = new HashSet<>();
 
     private final SfcListener sfcListener = (SfcEvent e) -> schedule();
     private final VnfReplicaListener replicaListener = (VnfReplicaEvent e) -> schedule();
@@ -222,14 +224,24 @@ public class Srv6IntProgrammingManager {
         Map<DeviceId, DeviceProgram> programs = Srv6IntTranslator.translate(
                 sfcService.getSfcs(), pathsService.getAllPaths(), replicas, devices,
                 configService.appConfig().orElse(null), new SidRouting(pathService), appId);
-        Set<DeviceId> targets = new HashSet<>(programs.keySet());
-        // switches that lost their config keep our entries until we remove them
-        StreamSupport.stream(flowRuleService.getFlowEntriesById(appId).spliterator(), false)
-                .map(FlowEntry::deviceId).forEach(targets::add);
+        // switches that lost their config keep our entries and groups until we remove them
+        Set<DeviceId> targets;
+        synchronized (touched) {
+            touched.addAll(programs.keySet());
+            StreamSupport.stream(flowRuleService.getFlowEntriesById(appId).spliterator(), false)
+                    .map(FlowEntry::deviceId).forEach(touched::add);
+            targets = new HashSet<>(touched);
+        }
         int ops = 0;
         for (DeviceId d : targets) {
             if (mastershipService.isLocalMaster(d)) {
-                ops += reconciler.step(d, programs.get(d), replicas, devices);
+                int n = reconciler.step(d, programs.get(d), replicas, devices);
+                ops += n;
+                if (n == 0 && !programs.containsKey(d) && reconciler.isClean(d)) {
+                    synchronized (touched) {
+                        touched.remove(d);
+                    }
+                }
             }
         }
         return ops;

@@ -165,6 +165,16 @@ public final class Srv6IntReconciler {
         return ops;
     }
 
+    /**
+     * Returns whether the app has no flow rule and no group left on a switch.
+     *
+     * @param device switch
+     * @return true if clean
+     */
+    public boolean isClean(DeviceId device) {
+        return entries(device).isEmpty() && groups(device).isEmpty();
+    }
+
     private int reconcileGroup(DeviceId device, GroupDescription g, List<SegmentList> lists,
                                Collection<VnfReplica> replicas, Srv6Devices devices) {
         Group cur = groupService.getGroup(device, g.appCookie());

@@ -51,6 +51,11 @@ public class DistributedSfcStore extends AbstractStore<SfcEvent, SfcStoreDelegat
     }
 
     private void onMapEvent(MapEvent<SfcId, Sfc> e) {
+        // a removal of an absent key carries no value: nothing happened
+        if ((e.type() == MapEvent.Type.REMOVE && e.oldValue() == null)
+                || (e.type() != MapEvent.Type.REMOVE && e.newValue() == null)) {
+            return;
+        }
         switch (e.type()) {
             case INSERT:
                 notifyDelegate(new SfcEvent(SfcEvent.Type.SFC_ADDED, e.newValue().value()));

@@ -53,6 +53,11 @@ public class DistributedVnfReplicaStore extends AbstractStore<VnfReplicaEvent, V
     }
 
     private void onMapEvent(MapEvent<VnfReplicaId, VnfReplica> e) {
+        // a removal of an absent key carries no value: nothing happened
+        if ((e.type() == MapEvent.Type.REMOVE && e.oldValue() == null)
+                || (e.type() != MapEvent.Type.REMOVE && e.newValue() == null)) {
+            return;
+        }
         switch (e.type()) {
             case INSERT:
                 notifyDelegate(new VnfReplicaEvent(VnfReplicaEvent.Type.REPLICA_ADDED, e.newValue().value()));

@@ -77,8 +77,8 @@ public class SfcManager extends AbstractListenerManager<SfcEvent, SfcListener> i
 
     @Override
     public void updateSfc(Sfc sfc) {
-        check(sfc);
         Sfc old = store.getSfc(sfc.id()).orElseThrow(() -> notFound(sfc.id()));
+        check(sfc);
         if (old.vnfs().size() > sfc.vnfs().size()) {
             // replicas of vNFs that no longer exist would be left behind
             replicaStore.getReplicas().stream()

@@ -1,0 +1,40 @@
+package org.srv6int.app.rest;
+
+import org.glassfish.jersey.server.ResourceConfig;
+import org.glassfish.jersey.test.JerseyTest;
+import org.glassfish.jersey.test.TestProperties;
+import org.glassfish.jersey.test.jetty.JettyTestContainerFactory;
+import org.glassfish.jersey.test.spi.TestContainerFactory;
+import org.onlab.junit.TestUtils;
+import org.onlab.osgi.ServiceDirectory;
+import org.onlab.rest.AuthorizationFilter;
+import org.onlab.rest.BaseResource;
+
+/**
+ * JerseyTest on Jetty set up like ONOS's own ResourceTest (onos-rest tests):
+ * a free port, authorization off, services from a test directory. ResourceTest
+ * itself cannot be used outside ONOS's tree because it needs AuditFilter,
+ * which onos-rest ships inside WEB-INF/classes (it is a web bundle).
+ */
+public abstract class JerseyResourceTest extends JerseyTest {
+
+    protected JerseyResourceTest(ResourceConfig config) {
+        super(config);
+        set(TestProperties.CONTAINER_PORT, 0);
+        AuthorizationFilter.disableForTests();
+    }
+
+    @Override
+    protected TestContainerFactory getTestContainerFactory() {
+        return new JettyTestContainerFactory();
+    }
+
+    /**
+     * Sets the services resources get.
+     *
+     * @param directory services
+     */
+    protected void setServiceDirectory(ServiceDirectory directory) {
+        TestUtils.setField(BaseResource.class, "services", directory);
+    }
+}

@@ -1,0 +1,138 @@
+package org.srv6int.app.testing;
+
+import org.onlab.junit.TestUtils;
+import org.onosproject.mastership.MastershipServiceAdapter;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.MastershipRole;
+import org.onosproject.net.config.NetworkConfigServiceAdapter;
+import org.onosproject.net.topology.TopologyServiceAdapter;
+import org.onosproject.store.service.TestStorageService;
+import org.srv6int.app.placement.SfcPathManager;
+import org.srv6int.app.program.Srv6IntProgrammingManager;
+import org.srv6int.app.program.Srv6IntReconciler;
+import org.srv6int.app.store.DistributedSfcStore;
+import org.srv6int.app.store.DistributedVnfReplicaStore;
+import org.srv6int.app.store.SfcManager;
+import org.srv6int.app.store.VnfInventoryManager;
+
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * The app's core components wired together the way OSGi wires them, over
+ * ONOS test adapters and the fakes of this package on the paper's testbed:
+ * real stores (TestStorageService), real chain, inventory, path and
+ * programming managers; fake flow rule and group services that stand for the
+ * switches. One harness is one ONOS instance; two harnesses may share the
+ * same flow rule and group services and storage to act as a cluster.
+ */
+public final class AppHarness {
+
+    /** Flow rules of all switches. */
+    public final FakeFlowRuleService flows;
+    /** Groups of all switches. */
+    public final FakeGroupService groups;
+    /** Topology paths. */
+    public final GraphPathService paths;
+    /** Netcfg. */
+    public final FakeConfigService config;
+    /** Chain service. */
+    public final SfcManager sfcs = new SfcManager();
+    /** Inventory. */
+    public final VnfInventoryManager inventory = new VnfInventoryManager();
+    /** Paths and placement. */
+    public final SfcPathManager pathManager = new SfcPathManager();
+    /** Flow programming. */
+    public final Srv6IntProgrammingManager programmer = new Srv6IntProgrammingManager();
+    /** Devices this instance masters (all by default). */
+    public final Set<DeviceId> mastered = new HashSet<>(PaperTestbed.SWITCHES);
+
+    /** Creates a single-instance harness on the paper's testbed. */
+    public AppHarness() {
+        this(new TestStorageService(), new FakeFlowRuleService(), new FakeGroupService());
+    }
+
+    /**
+     * Creates an instance sharing storage and switches with others.
+     *
+     * @param storage storage service
+     * @param flows   flow rules
+     * @param groups  groups
+     */
+    public AppHarness(TestStorageService storage, FakeFlowRuleService flows, FakeGroupService groups) {
+        this.flows = flows;
+        this.groups = groups;
+        this.paths = PaperTestbed.pathService();
+        this.config = new FakeConfigService(PaperTestbed.devices(), PaperTestbed.appConfig());
+
+        DistributedSfcStore sfcStore = new DistributedSfcStore();
+        TestUtils.setField(sfcStore, "storageService", storage);
+        sfcStore.activate();
+        DistributedVnfReplicaStore replicaStore = new DistributedVnfReplicaStore();
+        TestUtils.setField(replicaStore, "storageService", storage);
+        replicaStore.activate();
+
+        TestUtils.setField(sfcs, "store", sfcStore);
+        TestUtils.setField(sfcs, "replicaStore", replicaStore);
+        TestUtils.setField(sfcs, "configService", config);
+        TestUtils.setField(sfcs, "eventDispatcher", new SyncEventDispatcher());
+        sfcs.activate();
+
+        TestUtils.setField(inventory, "store", replicaStore);
+        TestUtils.setField(inventory, "sfcService", sfcs);
+        TestUtils.setField(inventory, "configService", config);
+        TestUtils.setField(inventory, "eventDispatcher", new SyncEventDispatcher());
+        inventory.activate();
+
+        TestUtils.setField(pathManager, "sfcService", sfcs);
+        TestUtils.setField(pathManager, "inventoryService", inventory);
+        TestUtils.setField(pathManager, "configService", config);
+        TestUtils.setField(pathManager, "networkConfigService", new NetworkConfigServiceAdapter());
+        TestUtils.setField(pathManager, "topologyService", new TopologyServiceAdapter());
+        TestUtils.setField(pathManager, "pathService", paths);
+        pathManager.activate();
+
+        // the programmer's event wiring and executor are left out: tests drive reconcile() directly
+        TestUtils.setField(programmer, "flowRuleService", flows);
+        TestUtils.setField(programmer, "groupService", groups);
+        TestUtils.setField(programmer, "mastershipService", new MastershipServiceAdapter() {
+            @Override
+            public MastershipRole getLocalRole(DeviceId deviceId) {
+                return mastered.contains(deviceId) ? MastershipRole.MASTER : MastershipRole.STANDBY;
+            }
+
+            @Override
+            public boolean isLocalMaster(DeviceId deviceId) {
+                return mastered.contains(deviceId);
+            }
+        });
+        TestUtils.setField(programmer, "pathService", paths);
+        TestUtils.setField(programmer, "sfcService", sfcs);
+        TestUtils.setField(programmer, "inventoryService", inventory);
+        TestUtils.setField(programmer, "pathsService", pathManager);
+        TestUtils.setField(programmer, "configService", config);
+        TestUtils.setField(programmer, "appId", PaperTestbed.APP_ID);
+        TestUtils.setField(programmer, "reconciler", new Srv6IntReconciler(flows, groups, PaperTestbed.APP_ID));
+    }
+
+    /**
+     * Runs reconcile passes until one issues no operation.
+     *
+     * @return number of passes that issued operations
+     */
+    public int settle() {
+        for (int pass = 0; pass < 20; pass++) {
+            if (programmer.reconcile() == 0) {
+                return pass;
+            }
+        }
+        throw new AssertionError("programming did not converge in 20 passes");
+    }
+
+    /** Adds SFC 1 and SFC 2 with their initial replicas (Fig. 5). */
+    public void deployFig5() {
+        sfcs.addSfc(PaperTestbed.sfc1());
+        sfcs.addSfc(PaperTestbed.sfc2());
+        PaperTestbed.initialReplicas().forEach(inventory::registerReplica);
+    }
+}
