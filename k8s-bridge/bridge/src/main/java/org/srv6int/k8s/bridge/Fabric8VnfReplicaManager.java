@@ -85,11 +85,20 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
      * @return manager; close it to release the client
      */
     public static Fabric8VnfReplicaManager fromKubeconfig(File kubeconfig, BridgeConfig config) {
-        Config c = tune(Config.fromKubeconfig(kubeconfig), config);
-        // Explicit factory: ServiceLoader discovery of the HTTP client does not work across OSGi bundles.
-        KubernetesClient client = new KubernetesClientBuilder().withConfig(c)
-                .withHttpClientFactory(new VertxHttpClientFactory()).build();
-        return new Fabric8VnfReplicaManager(client, config, true);
+        // In OSGi the caller's context class loader is not this bundle's (or is null), but fabric8
+        // and Vert.x look up services and logging through it while the client is built.
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(Fabric8VnfReplicaManager.class.getClassLoader());
+        try {
+            Config c = tune(Config.fromKubeconfig(kubeconfig), config);
+            // Explicit factory: ServiceLoader discovery of the HTTP client is not relied upon.
+            KubernetesClient client = new KubernetesClientBuilder().withConfig(c)
+                    .withHttpClientFactory(new VertxHttpClientFactory()).build();
+            return new Fabric8VnfReplicaManager(client, config, true);
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
     }
 
     /**
