@@ -1,7 +1,7 @@
 package org.srv6int.app.telemetry;
 
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.SingleWriterRecorder;
+import org.HdrHistogram.WriterReaderPhaser;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.codec.DecodeStatus;
 import org.srv6int.codec.IntMetadataVisitor;
@@ -23,7 +23,9 @@ import java.util.function.LongSupplier;
 /**
  * Turns INT reports into telemetry windows. One receiver thread calls
  * {@link #onReport(ByteBuffer, int, int, int)} (allocation-free: flyweight codec views,
- * open-addressing lookups, HdrHistogram single-writer recorders, preallocated arrays); any other
+ * open-addressing lookups, preallocated arrays, HdrHistogram histograms double-buffered with
+ * HdrHistogram's {@link WriterReaderPhaser} as its Recorder does, but with one critical section
+ * per report instead of one per recorded value); any other
  * thread may call {@link #setReporters(Map)}, {@link #setBindings(Collection)},
  * {@link #roll()} and {@link #counters()}. Memory is fixed by {@link Limits}.
  */
@@ -107,16 +109,17 @@ public final class TelemetryEngine implements IntMetadataVisitor {
     private volatile Bindings bindings;
 
     // Slot state. Slots are assigned under the lock; the receiver only indexes them.
-    private final SingleWriterRecorder[] vnfLatency;
-    private final Histogram[] vnfInterval;
+    private final WriterReaderPhaser phaser = new WriterReaderPhaser();
+    private volatile Histogram[] vnfActive;
+    private Histogram[] vnfInactive;
+    private volatile Histogram[] chainActive;
+    private Histogram[] chainInactive;
     private final VnfKey[] vnfKeys;
     private final int[] lastReplicaCounter;
     private final AtomicLongArray replicaPackets;
     private final long[] rolledReplicaPackets;
     private final String[] replicaIds;
     private final int[] replicaVnf;
-    private final SingleWriterRecorder[] chainE2e;
-    private final Histogram[] chainInterval;
     private final int[] chainTags;
     private final int[] lastChainCounter;
     private final AtomicLongArray chainPackets;
@@ -136,6 +139,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
 
     // Per-report scratch, receiver thread only.
     private Bindings cur;
+    private Histogram[] curVnf;
     private int curTag;
     private int curMap;
     private int curLastHop;
@@ -152,16 +156,16 @@ public final class TelemetryEngine implements IntMetadataVisitor {
     public TelemetryEngine(Limits limits, LongSupplier clock) {
         this.limits = limits;
         this.clock = clock;
-        vnfLatency = new SingleWriterRecorder[limits.maxVnfs];
-        vnfInterval = new Histogram[limits.maxVnfs];
+        vnfActive = new Histogram[limits.maxVnfs];
+        vnfInactive = new Histogram[limits.maxVnfs];
         vnfKeys = new VnfKey[limits.maxVnfs];
         lastReplicaCounter = new int[limits.maxReplicas];
         replicaPackets = new AtomicLongArray(limits.maxReplicas);
         rolledReplicaPackets = new long[limits.maxReplicas];
         replicaIds = new String[limits.maxReplicas];
         replicaVnf = new int[limits.maxReplicas];
-        chainE2e = new SingleWriterRecorder[limits.maxChains];
-        chainInterval = new Histogram[limits.maxChains];
+        chainActive = new Histogram[limits.maxChains];
+        chainInactive = new Histogram[limits.maxChains];
         chainTags = new int[limits.maxChains];
         lastChainCounter = new int[limits.maxChains];
         chainPackets = new AtomicLongArray(limits.maxChains);
@@ -270,8 +274,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
             vnfSlots.computeIfAbsent(v, k -> {
                 int s = freeVnf.pop();
                 vnfKeys[s] = k;
-                vnfLatency[s] = new SingleWriterRecorder(1, limits.highestLatencyNanos, 2);
-                vnfInterval[s] = null;
+                installHistograms(vnfActive, vnfInactive, s);
                 return s;
             });
         }
@@ -292,8 +295,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
             int s = chainSlots.computeIfAbsent(t, k -> {
                 int c = freeChain.pop();
                 chainTags[c] = k;
-                chainE2e[c] = new SingleWriterRecorder(1, limits.highestLatencyNanos, 2);
-                chainInterval[c] = null;
+                installHistograms(chainActive, chainInactive, c);
                 lastChainCounter[c] = -1;
                 rolledChainPackets[c] = chainPackets.get(c);
                 return c;
@@ -305,6 +307,18 @@ public final class TelemetryEngine implements IntMetadataVisitor {
             replicaByHop.put(b.key(), replicaSlots.get(replicaKey(b)));
         }
         bindings = new Bindings(replicaByHop, chainByTag, vnfOfReplica);
+    }
+
+    private void installHistograms(Histogram[] active, Histogram[] inactive, int slot) {
+        phaser.readerLock();
+        try {
+            active[slot] = new Histogram(1, limits.highestLatencyNanos, 2);
+            inactive[slot] = new Histogram(1, limits.highestLatencyNanos, 2);
+            // Wait out a writer that may still hold the slot's previous histogram.
+            phaser.flipPhase();
+        } finally {
+            phaser.readerUnlock();
+        }
     }
 
     private static String replicaKey(HopBinding b) {
@@ -369,7 +383,20 @@ public final class TelemetryEngine implements IntMetadataVisitor {
             counters[C_DUPLICATE]++;
             return false;
         }
+        long epoch = phaser.writerCriticalSectionEnter();
+        try {
+            update();
+        } finally {
+            phaser.writerCriticalSectionExit(epoch);
+        }
+        counters[C_ACCEPTED]++;
+        return true;
+    }
+
+    private void update() {
         cur = bindings;
+        curVnf = vnfActive;
+        Histogram[] chainHist = chainActive;
         curTag = report.packet().tag();
         curMap = report.packet().mapInfo();
         curLastHop = report.hopCount() - 1;
@@ -378,14 +405,12 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         int chain = cur.chainByTag.get(curTag, -1);
         if (chain >= 0) {
             if ((curMap & WireFormat.MAP_IN_TIME) != 0 && curLastHop > 0) {
-                record(chainE2e[chain], (egressInTime - ingressInTime) & 0xFFFFFFFFL);
+                record(chainHist[chain], (egressInTime - ingressInTime) & 0xFFFFFFFFL);
             }
             if (egressPortCounter >= 0) {
                 lastChainCounter[chain] = advance(lastChainCounter[chain], egressPortCounter, chainPackets, chain);
             }
         }
-        counters[C_ACCEPTED]++;
-        return true;
     }
 
     @Override
@@ -417,20 +442,16 @@ public final class TelemetryEngine implements IntMetadataVisitor {
             return;
         }
         if ((curMap & WireFormat.MAP_VNF_LATENCY) != 0 && vnfLatency != 0) {
-            record(vnfLatency(cur.vnfOfReplica[replica]), vnfLatency);
+            record(curVnf[cur.vnfOfReplica[replica]], vnfLatency);
         }
         if ((curMap & WireFormat.MAP_PORT_COUNTER) != 0) {
             lastReplicaCounter[replica] = advance(lastReplicaCounter[replica], portCounter, replicaPackets, replica);
         }
     }
 
-    private SingleWriterRecorder vnfLatency(int slot) {
-        return vnfLatency[slot];
-    }
-
-    private void record(SingleWriterRecorder rec, long value) {
-        if (rec != null) {
-            rec.recordValue(Math.max(1, Math.min(value, limits.highestLatencyNanos)));
+    private void record(Histogram h, long value) {
+        if (h != null) {
+            h.recordValue(Math.max(1, Math.min(value, limits.highestLatencyNanos)));
         }
     }
 
@@ -480,30 +501,43 @@ public final class TelemetryEngine implements IntMetadataVisitor {
             perVnfPackets.merge(replicaVnf[r], d, Long::sum);
         }
         List<VnfWindow> vnfs = new ArrayList<>();
-        for (Map.Entry<VnfKey, Integer> e : vnfSlots.entrySet()) {
-            int s = e.getValue();
-            Histogram h = vnfLatency[s].getIntervalHistogram(vnfInterval[s]);
-            vnfInterval[s] = h;
-            long n = h.getTotalCount();
-            vnfs.add(new VnfWindow(e.getKey(), n, n == 0 ? 0 : h.getValueAtPercentile(50),
-                                   n == 0 ? 0 : h.getValueAtPercentile(95),
-                                   n == 0 ? 0 : h.getValueAtPercentile(99), n == 0 ? 0 : h.getMaxValue(),
-                                   perVnfPackets.getOrDefault(s, 0L) / secs,
-                                   perVnfReplicas.getOrDefault(s, Map.of())));
+        List<ChainWindow> chains = new ArrayList<>();
+        phaser.readerLock();
+        try {
+            Histogram[] v = vnfActive;
+            vnfActive = vnfInactive;
+            vnfInactive = v;
+            Histogram[] c = chainActive;
+            chainActive = chainInactive;
+            chainInactive = c;
+            phaser.flipPhase();
+            // The inactive halves now hold the closed window and no writer touches them.
+            for (Map.Entry<VnfKey, Integer> e : vnfSlots.entrySet()) {
+                int s = e.getValue();
+                Histogram h = vnfInactive[s];
+                long n = h.getTotalCount();
+                vnfs.add(new VnfWindow(e.getKey(), n, n == 0 ? 0 : h.getValueAtPercentile(50),
+                                       n == 0 ? 0 : h.getValueAtPercentile(95),
+                                       n == 0 ? 0 : h.getValueAtPercentile(99), n == 0 ? 0 : h.getMaxValue(),
+                                       perVnfPackets.getOrDefault(s, 0L) / secs,
+                                       perVnfReplicas.getOrDefault(s, Map.of())));
+                h.reset();
+            }
+            for (Map.Entry<Integer, Integer> e : chainSlots.entrySet()) {
+                int s = e.getValue();
+                Histogram h = chainInactive[s];
+                long total = chainPackets.get(s);
+                long d = total - rolledChainPackets[s];
+                rolledChainPackets[s] = total;
+                long n = h.getTotalCount();
+                chains.add(new ChainWindow(e.getKey(), n, n == 0 ? 0 : h.getValueAtPercentile(95),
+                                           n == 0 ? 0 : h.getMaxValue(), d / secs));
+                h.reset();
+            }
+        } finally {
+            phaser.readerUnlock();
         }
         vnfs.sort((a, b) -> a.vnf().compareTo(b.vnf()));
-        List<ChainWindow> chains = new ArrayList<>();
-        for (Map.Entry<Integer, Integer> e : chainSlots.entrySet()) {
-            int c = e.getValue();
-            Histogram h = chainE2e[c].getIntervalHistogram(chainInterval[c]);
-            chainInterval[c] = h;
-            long total = chainPackets.get(c);
-            long d = total - rolledChainPackets[c];
-            rolledChainPackets[c] = total;
-            long n = h.getTotalCount();
-            chains.add(new ChainWindow(e.getKey(), n, n == 0 ? 0 : h.getValueAtPercentile(95),
-                                       n == 0 ? 0 : h.getMaxValue(), d / secs));
-        }
         chains.sort((a, b) -> Integer.compare(a.chainTag(), b.chainTag()));
         List<HopQueue> hops = new ArrayList<>();
         for (int w = 0; w < DEVICES / 64; w++) {

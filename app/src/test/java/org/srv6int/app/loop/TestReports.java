@@ -13,17 +13,17 @@ import java.util.List;
  * Builds INT report payloads (report header + mirrored frame) with the project's codec: an
  * encapsulated packet of a chain whose every hop wrote INT metadata, as the egress mirrors it.
  */
-final class TestReports {
+public final class TestReports {
 
     /** Per-hop values of one report: Device_ID, Q_Length, In_Time, vNF_Latency, Port_Counter. */
-    static final class Hop {
+    public static final class Hop {
         final int device;
         final int queue;
         final long inTime;
         final long latency;
         final int counter;
 
-        Hop(int device, int queue, long inTime, long latency, int counter) {
+        public Hop(int device, int queue, long inTime, long latency, int counter) {
             this.device = device;
             this.queue = queue;
             this.inTime = inTime;
@@ -36,7 +36,7 @@ final class TestReports {
     private final IntReportEncoder encoder;
     private final byte[] inner;
 
-    TestReports(int tag, int reporterDevice, int hops) {
+    public TestReports(int tag, int reporterDevice, int hops) {
         List<byte[]> path = new ArrayList<>();
         for (int i = 1; i < hops; i++) {
             path.add(sid(i));
@@ -66,7 +66,7 @@ final class TestReports {
      * @param hops values per hop, ingress first
      * @return payload bytes
      */
-    byte[] payload(long seq, Hop... hops) {
+    public byte[] payload(long seq, Hop... hops) {
         byte[] frame = new byte[512];
         Hop h0 = hops[0];
         int len = encap.encapsulate(inner, 0, inner.length, 0x0000aabbccddeeL, 0x000011223344L, true,
