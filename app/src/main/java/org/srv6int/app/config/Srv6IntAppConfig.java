@@ -3,6 +3,7 @@ package org.srv6int.app.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onlab.packet.IpAddress;
+import org.onlab.packet.MacAddress;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.config.Config;
 import org.onosproject.net.config.InvalidFieldException;
@@ -19,7 +20,7 @@ import static org.srv6int.app.config.ConfigChecks.onlyFields;
  * App-wide settings, netcfg {@code apps/org.srv6int.app/srv6int}:
  * <pre>
  * {
- *   "collector": { "address": "192.168.0.10", "port": 32766, "truncateBytes": 256 },
+ *   "collector": { "address": "192.168.0.10", "mac": "00:00:00:00:00:fe", "port": 32766, "truncateBytes": 256 },
  *   "loop": { "enabled": true, "tHatMs": 4000, "windowPackets": 1500, "evaluationPeriodMs": 500 },
  *   "resourceSteps": { "cpuQuotaPercent": 10, "llcWays": 1, "memBandwidthPercent": 10, "cpuFreqMhz": 100 }
  * }
@@ -46,6 +47,7 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
     static final String COLLECTOR = "collector";
     static final String ADDRESS = "address";
     static final String PORT = "port";
+    static final String MAC = "mac";
     static final String TRUNCATE = "truncateBytes";
     static final String LOOP = "loop";
     static final String ENABLED = "enabled";
@@ -76,8 +78,9 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
         onlyFields(object, "", COLLECTOR, LOOP, STEPS);
         ObjectNode c = object(object, "", COLLECTOR, false);
         if (c != null) {
-            onlyFields(c, COLLECTOR, ADDRESS, PORT, TRUNCATE);
+            onlyFields(c, COLLECTOR, ADDRESS, MAC, PORT, TRUNCATE);
             ip(c, COLLECTOR, ADDRESS, false, IpAddress.Version.INET);
+            ConfigChecks.mac(c, COLLECTOR, MAC, c.has(ADDRESS));
             integer(c, COLLECTOR, PORT, false, 1, 65535);
             integer(c, COLLECTOR, TRUNCATE, false, 64, 9000);
         }
@@ -118,6 +121,20 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
             return Optional.empty();
         }
         return Optional.of(IpAddress.valueOf(c.get(ADDRESS).asText()));
+    }
+
+    /**
+     * Returns the MAC the switches address INT reports to (the collector's,
+     * or its next hop's).
+     *
+     * @return MAC, empty if not configured
+     */
+    public Optional<MacAddress> collectorMac() {
+        JsonNode c = object.get(COLLECTOR);
+        if (c == null || !c.has(MAC)) {
+            return Optional.empty();
+        }
+        return Optional.of(MacAddress.valueOf(c.get(MAC).asText()));
     }
 
     /**
