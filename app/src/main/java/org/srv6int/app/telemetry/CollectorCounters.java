@@ -20,11 +20,12 @@ public final class CollectorCounters {
     private final long resyncs;
     private final long unmappedEntries;
     private final long staleCounters;
+    private final long unknownChain;
     private final Map<DecodeStatus, Long> decodeErrors;
 
     CollectorCounters(long datagrams, long accepted, long forgedSource, long forgedDevice, long malformed,
                       long lost, long late, long duplicates, long resyncs, long unmappedEntries,
-                      long staleCounters, Map<DecodeStatus, Long> decodeErrors) {
+                      long staleCounters, long unknownChain, Map<DecodeStatus, Long> decodeErrors) {
         this.datagrams = datagrams;
         this.accepted = accepted;
         this.forgedSource = forgedSource;
@@ -36,6 +37,7 @@ public final class CollectorCounters {
         this.resyncs = resyncs;
         this.unmappedEntries = unmappedEntries;
         this.staleCounters = staleCounters;
+        this.unknownChain = unknownChain;
         this.decodeErrors = Map.copyOf(decodeErrors);
     }
 
@@ -94,6 +96,11 @@ public final class CollectorCounters {
         return staleCounters;
     }
 
+    /** @return accepted reports whose Tag is no known chain (telemetry per hop only) */
+    public long unknownChain() {
+        return unknownChain;
+    }
+
     /** @return codec rejections by reason */
     public Map<DecodeStatus, Long> decodeErrors() {
         return decodeErrors;
@@ -104,6 +111,6 @@ public final class CollectorCounters {
         return "datagrams=" + datagrams + " accepted=" + accepted + " forgedSource=" + forgedSource
                 + " forgedDevice=" + forgedDevice + " malformed=" + malformed + " lost=" + lost
                 + " late=" + late + " duplicates=" + duplicates + " resyncs=" + resyncs
-                + " unmappedEntries=" + unmappedEntries + " staleCounters=" + staleCounters;
+                + " unmappedEntries=" + unmappedEntries + " staleCounters=" + staleCounters + " unknownChain=" + unknownChain;
     }
 }

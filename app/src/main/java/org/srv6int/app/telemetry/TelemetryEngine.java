@@ -71,7 +71,8 @@ public final class TelemetryEngine implements IntMetadataVisitor {
     private static final int C_DUPLICATE = 5;
     private static final int C_UNMAPPED = 6;
     private static final int C_STALE = 7;
-    private static final int C_COUNT = 8;
+    private static final int C_UNKNOWN_CHAIN = 8;
+    private static final int C_COUNT = 9;
     private static final int DEVICES = 1 << 16;
 
     /** Allow-list snapshot: address to reporter slot; trackers survive reconfiguration. */
@@ -403,7 +404,9 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         egressPortCounter = -1;
         report.visitIntMetadata(this);
         int chain = cur.chainByTag.get(curTag, -1);
-        if (chain >= 0) {
+        if (chain < 0) {
+            counters[C_UNKNOWN_CHAIN]++;
+        } else {
             if ((curMap & WireFormat.MAP_IN_TIME) != 0 && curLastHop > 0) {
                 record(chainHist[chain], (egressInTime - ingressInTime) & 0xFFFFFFFFL);
             }
@@ -572,6 +575,6 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         Map<DecodeStatus, Long> errors = report.errors().snapshot();
         return new CollectorCounters(counters[C_DATAGRAMS], counters[C_ACCEPTED], counters[C_FORGED_SOURCE],
                                      counters[C_FORGED_DEVICE], counters[C_MALFORMED], lost, late, dups, resyncs,
-                                     counters[C_UNMAPPED], counters[C_STALE], errors);
+                                     counters[C_UNMAPPED], counters[C_STALE], counters[C_UNKNOWN_CHAIN], errors);
     }
 }
