@@ -1,7 +1,6 @@
 package org.srv6int.app.program;
 
 import org.onlab.packet.Ip6Address;
-import org.onlab.packet.IpPrefix;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.DefaultTrafficTreatment;
@@ -175,15 +174,5 @@ public final class ChainProgrammer {
         s += c.l4SrcPort() != FlowClassifier.ANY ? 16 : 0;
         s += c.l4DstPort() != FlowClassifier.ANY ? 16 : 0;
         return s;
-    }
-
-    /**
-     * Returns the prefix an IP classifier field matches, for display.
-     *
-     * @param p prefix
-     * @return text
-     */
-    static String show(IpPrefix p) {
-        return p.toString();
     }
 }

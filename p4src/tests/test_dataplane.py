@@ -1,0 +1,390 @@
+"""Data-plane tests of the SRv6-INT program on BMv2 (simple_switch_grpc).
+
+Each test configures the one switch as a node of the golden vectors' scenario
+(tests/vectors/README.md: SFC 1 over SW1..SW4) over P4Runtime, sends the
+vector's input frame and compares the output byte for byte with the golden
+vector, with the masks of kind timestamp / queue / sequence applied (the Flow
+Label is not masked: the program computes the spec's CRC-32).
+
+Ports: 1 upstream, 2 downstream, 3 the vNF server, 4 the collector.
+They skip, with the reason printed, where simple_switch_grpc is not on PATH.
+"""
+import ipaddress
+import json
+import os
+import select
+import socket
+import struct
+import time
+
+import pytest
+
+from bmv2_harness import Bmv2Switch, skip_reason
+from p4rt_client import P4RuntimeClient
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+VECTORS = os.environ.get("SRV6INT_VECTORS", os.path.join(REPO, "tests", "vectors"))
+OUT = os.path.join(REPO, "pipeconf", "src", "main", "resources", "p4c-out", "bmv2")
+P4INFO = os.path.join(OUT, "p4info.txt")
+BMV2_JSON = os.path.join(OUT, "bmv2.json")
+
+ING = "Srv6IntIngress"
+EGR = "Srv6IntEgress"
+MASKED_KINDS = ("timestamp", "queue", "sequence")
+
+UPSTREAM, DOWNSTREAM, VNF_PORT, COLLECTOR_PORT = 1, 2, 3, 4
+
+
+def ip6(s):
+    return int(ipaddress.IPv6Address(s))
+
+
+def ip4(s):
+    return int(ipaddress.IPv4Address(s))
+
+
+def mac(s):
+    return int(s.replace(":", ""), 16)
+
+
+def sw_mac(n):
+    return mac(f"02:00:00:00:00:0{n}")
+
+
+PLAIN_PATH = ["fc00:0:2::1", "fc00:0:3::1", "fc00:0:4::d4"]
+SFC_PATH = ["fc00:0:2::f1", "fc00:0:3::f2", "fc00:0:4::d4"]
+VNF = {2: (1, "fc00:0:2::f1", "02:00:00:00:02:01"), 3: (2, "fc00:0:3::f2", "02:00:00:00:02:02")}
+
+
+def load(name):
+    with open(os.path.join(VECTORS, name + ".json")) as f:
+        return json.load(f)
+
+
+def masked(frame, vector, kinds=MASKED_KINDS):
+    b = bytearray(frame)
+    for m in vector["masks"]:
+        if m["kind"] not in kinds:
+            continue
+        bitmask = bytes.fromhex(m.get("bitmask", "ff" * m["length"]))
+        for i in range(m["length"]):
+            if m["offset"] + i < len(b):
+                b[m["offset"] + i] &= ~bitmask[i] & 0xFF
+    return bytes(b)
+
+
+def assert_matches(actual, vector):
+    expected = bytes.fromhex(vector["hex"])
+    assert actual is not None, f"no frame where {vector['name']} was expected"
+    a, e = masked(actual, vector), masked(expected, vector)
+    diffs = [i for i in range(min(len(a), len(e))) if a[i] != e[i]]
+    assert len(a) == len(e) and not diffs, (
+        f"{vector['name']}: length {len(a)} vs {len(e)}, differing offsets {diffs[:40]}\n"
+        f"got      {actual.hex()}\nexpected {expected.hex()}")
+
+
+def int_entry(frame, index):
+    """Segment List[index] of an encapsulated frame as a dict of INT fields."""
+    off = 62 + 16 * index
+    dev, qid = struct.unpack_from("!HB", frame, off)
+    qlen = int.from_bytes(frame[off + 3:off + 6], "big")
+    t_in, lat, pc = struct.unpack_from("!IIH", frame, off + 6)
+    return dict(device_id=dev, q_id=qid, q_length=qlen, in_time=t_in, vnf_latency=lat,
+                port_counter=pc)
+
+
+def detection_result(frame):
+    last_entry = frame[58]
+    return struct.unpack_from("!I", frame, 62 + 16 * (last_entry + 1) + 4)[0]
+
+
+class Ports:
+    """Raw sockets on the test side of each veth."""
+
+    def __init__(self):
+        self.socks = {}
+        for p in (1, 2, 3, 4):
+            s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0003))
+            s.bind((f"t{p}", 0))
+            self.socks[p] = s
+
+    def drain(self):
+        for s in self.socks.values():
+            while select.select([s], [], [], 0)[0]:
+                s.recv(65535)
+
+    def send(self, port, frame):
+        self.socks[port].send(frame)
+
+    def recv_all(self, timeout=1.0):
+        """Frames the switch sent, per port, until `timeout` s pass without one."""
+        got = {}
+        deadline = time.time() + timeout
+        while True:
+            left = deadline - time.time()
+            if left <= 0:
+                return got
+            ready, _, _ = select.select(list(self.socks.values()), [], [], left)
+            for s in ready:
+                data, addr = s.recvfrom(65535)
+                if addr[2] == socket.PACKET_OUTGOING:
+                    continue
+                port = next(p for p, x in self.socks.items() if x is s)
+                got.setdefault(port, []).append(data)
+                deadline = time.time() + 0.3
+
+    def exchange(self, port, frame, timeout=2.0):
+        self.drain()
+        self.send(port, frame)
+        return self.recv_all(timeout)
+
+    def close(self):
+        for s in self.socks.values():
+            s.close()
+
+
+@pytest.fixture(scope="module")
+def rig():
+    reason = skip_reason()
+    if reason is None and not os.path.exists(os.path.join(VECTORS, "index.json")):
+        reason = f"golden vectors not found in {VECTORS}"
+    if reason is None and not os.path.exists(BMV2_JSON):
+        reason = "compiled program missing: run tools/p4-build"
+    if reason is not None:
+        print(f"\nSKIP data-plane tests: {reason}")
+        pytest.skip(reason)
+    sw = Bmv2Switch()
+    sw.start()
+    client = ports = None
+    try:
+        client = P4RuntimeClient("127.0.0.1:50051", 1, P4INFO, BMV2_JSON)
+        ports = Ports()
+        yield Rig(client, ports)
+    finally:
+        if ports:
+            ports.close()
+        if client:
+            client.close()
+        sw.stop()
+
+
+class Rig:
+    def __init__(self, client, ports):
+        self.c = client
+        self.ports = ports
+
+    def switch(self, n, my_sid):
+        """Fresh pipeline (empty tables/registers) with SW<n>'s identity."""
+        self.c.set_pipeline()
+        self.c.set_default(f"{ING}.switch_info", f"{ING}.set_switch_info",
+                           dict(device_id=n, my_sid=ip6(my_sid), router_mac=sw_mac(n)))
+
+    def route6(self, prefix, plen, port, dmac):
+        self.c.insert(f"{ING}.routing.ipv6_routing", {"ipv6_dst": (ip6(prefix), plen)},
+                      f"{ING}.routing.set_next_hop", dict(port=port, dmac=dmac))
+
+    def ingress_sw1(self, sfc, path, int_period=1, weights=None, extra_paths=()):
+        self.switch(1, "fc00:0:1::1")
+        self.c.insert(f"{ING}.classifier.sfc_classifier",
+                      {"ipv4_dst": (ip4("10.0.4.1"), 0xFFFFFFFF)},
+                      f"{ING}.classifier.set_chain",
+                      dict(chain_id=1, sfc_mode=int(sfc), map_info=0x1F, int_period=int_period),
+                      priority=10)
+        paths = [path] + list(extra_paths)
+        weights = weights or [1] * len(paths)
+        members = []
+        for i, (p, w) in enumerate(zip(paths, weights)):
+            params = dict(last_entry=len(p))
+            for k in range(7):
+                params[f"s{k}"] = ip6(p[len(p) - 1 - k]) if k < len(p) else 0
+            members.append((i + 1, f"{ING}.encap.h_encaps_int", params, w))
+        self.c.insert_group_entry(f"{ING}.encap.srv6_encap", f"{ING}.encap.srv6_encap_selector",
+                                  {"chain_id": 1}, members, group_id=1)
+        self.route6("fc00:0:2::", 48, DOWNSTREAM, sw_mac(2))
+        self.route6("fc00:0:5::", 48, 3, mac("02:00:00:00:00:05"))
+
+    def endpoint(self, n):
+        self.switch(n, f"fc00:0:{n}::1")
+        self.c.insert(f"{ING}.endpoint.my_sid", {"ipv6_dst": (ip6(f"fc00:0:{n}::1"), 128)},
+                      f"{ING}.endpoint.end_t_int")
+        vnf_id, sid, vmac = VNF[n]
+        self.c.insert(f"{ING}.endpoint.my_sid", {"ipv6_dst": (ip6(sid), 128)},
+                      f"{ING}.endpoint.end_t_int_sfc",
+                      dict(vnf_id=vnf_id, vnf_port=VNF_PORT, vnf_mac=mac(vmac)))
+        self.route6(f"fc00:0:{n + 1}::", 48, DOWNSTREAM, sw_mac(n + 1))
+
+    def egress_sw4(self, trunc_len=256):
+        self.switch(4, "fc00:0:4::1")
+        self.c.insert(f"{ING}.endpoint.my_sid", {"ipv6_dst": (ip6("fc00:0:4::d4"), 128)},
+                      f"{ING}.endpoint.end_dt_int")
+        self.c.insert(f"{ING}.routing.ipv4_routing", {"ipv4_dst": (ip4("10.0.4.1"), 32)},
+                      f"{ING}.routing.set_next_hop",
+                      dict(port=DOWNSTREAM, dmac=mac("02:00:00:00:01:04")))
+        self.c.set_default(f"{EGR}.report.report_config", f"{EGR}.report.set_report_config",
+                           dict(src_mac=sw_mac(4), dst_mac=mac("02:00:00:00:03:01"),
+                                src_ip=ip4("10.0.100.4"), dst_ip=ip4("10.0.100.1"),
+                                udp_sport=32770, udp_dport=32766, trunc_len=trunc_len))
+        self.c.insert_clone_session(100, COLLECTOR_PORT)
+
+    def one(self, port, frame, out_port):
+        got = self.ports.exchange(port, frame)
+        frames = got.get(out_port, [])
+        others = {p: len(f) for p, f in got.items() if p != out_port}
+        assert len(frames) == 1 and not others, f"expected one frame on port {out_port}, got {got}"
+        return frames[0]
+
+
+def frame(name):
+    return bytes.fromhex(load(name)["hex"])
+
+
+# --- H.Encaps.INT --------------------------------------------------------------
+
+def test_h_encaps_int_plain(rig):
+    rig.ingress_sw1(sfc=False, path=PLAIN_PATH)
+    out = rig.one(UPSTREAM, frame("input-h1"), DOWNSTREAM)
+    assert_matches(out, load("plain-1-sw1-encap"))
+
+
+def test_h_encaps_int_sfc_second_packet(rig):
+    rig.ingress_sw1(sfc=True, path=SFC_PATH)
+    rig.one(UPSTREAM, frame("input-h1"), DOWNSTREAM)
+    out = rig.one(UPSTREAM, frame("input-h1"), DOWNSTREAM)   # Port_Counter 2
+    assert_matches(out, load("sfc-1-sw1-encap"))
+
+
+def test_int_on_one_in_k_packets(rig):
+    rig.ingress_sw1(sfc=False, path=PLAIN_PATH, int_period=3)
+    flags = [rig.one(UPSTREAM, frame("input-h1"), DOWNSTREAM)[59] for _ in range(7)]
+    assert [f & 1 for f in flags] == [1, 0, 0, 1, 0, 0, 1]
+
+
+def test_weighted_multipath_keeps_flows_and_follows_weights(rig):
+    other = ["fc00:0:5::1", "fc00:0:4::d4"]
+    rig.ingress_sw1(sfc=False, path=PLAIN_PATH, weights=[3, 1], extra_paths=[other])
+    base = bytearray(frame("input-h1"))
+    picks = {}
+    for sport in range(1000, 1160):
+        f = bytearray(base)
+        struct.pack_into("!H", f, 34, sport)
+        f[40:42] = b"\x00\x00"        # UDP checksum 0: not checked
+        got = rig.ports.exchange(UPSTREAM, bytes(f))
+        port = next(iter(got))
+        again = rig.ports.exchange(UPSTREAM, bytes(f))
+        assert next(iter(again)) == port, "a flow changed segment list"
+        picks[port] = picks.get(port, 0) + 1
+    share = picks.get(DOWNSTREAM, 0) / 160
+    assert 0.6 < share < 0.9, f"weight 3:1 gave {picks}"
+
+
+# --- End.T.INT -----------------------------------------------------------------
+
+@pytest.mark.parametrize("n,inp,exp", [(2, "plain-1-sw1-encap", "plain-2-sw2-end-t"),
+                                       (3, "plain-2-sw2-end-t", "plain-3-sw3-end-t")])
+def test_end_t_int_plain(rig, n, inp, exp):
+    rig.endpoint(n)
+    assert_matches(rig.one(UPSTREAM, frame(inp), DOWNSTREAM), load(exp))
+
+
+@pytest.mark.parametrize("n,inp,to_vnf,out", [
+    (2, "sfc-1-sw1-encap", "sfc-2-sw2-to-vnf1", "sfc-3-sw2-end-t"),
+    (3, "sfc-3-sw2-end-t", "sfc-4-sw3-to-vnf2", "sfc-5-sw3-end-t")])
+def test_end_t_int_sfc_vnf_round_trip_and_detection_result(rig, n, inp, to_vnf, out):
+    rig.endpoint(n)
+    sl = frame(inp)[57]
+    # Packet 1: no measurement yet, Detection Result 0.
+    a1 = rig.one(UPSTREAM, frame(inp), VNF_PORT)
+    assert detection_result(a1) == 0
+    time.sleep(0.02)                      # the vNF takes >= 20 ms
+    b1 = rig.one(VNF_PORT, a1, DOWNSTREAM)
+    lat1 = int_entry(b1, sl)["vnf_latency"]
+    assert 20_000_000 <= lat1 < 2_000_000_000, lat1
+    # Packet 2 carries packet 1's latency to the vNF; compared with the vectors.
+    a2 = rig.one(UPSTREAM, frame(inp), VNF_PORT)
+    assert detection_result(a2) == lat1
+    assert_matches(a2, load(to_vnf))
+    b2 = rig.one(VNF_PORT, a2, DOWNSTREAM)
+    assert_matches(b2, load(out))
+    e = int_entry(b2, sl)
+    assert e["device_id"] == n and e["port_counter"] == 2
+    assert e["in_time"] == int_entry(a2, sl)["in_time"]      # the parked arrival time
+    assert e["vnf_latency"] < 1_000_000_000
+
+
+# --- End.DT.INT and the report -------------------------------------------------
+
+@pytest.mark.parametrize("inp,dt,report,sends", [
+    ("plain-3-sw3-end-t", "plain-4-sw4-end-dt", "plain-5-sw4-report", 1),
+    ("sfc-5-sw3-end-t", "sfc-6-sw4-end-dt", "sfc-7-sw4-report", 2)])
+def test_end_dt_int_decap_and_report(rig, inp, dt, report, sends):
+    rig.egress_sw4()
+    seqs = []
+    for _ in range(sends):
+        got = rig.ports.exchange(UPSTREAM, frame(inp))
+        assert sorted(got) == [DOWNSTREAM, COLLECTOR_PORT], got
+        assert len(got[DOWNSTREAM]) == 1 and len(got[COLLECTOR_PORT]) == 1
+        seqs.append(struct.unpack_from("!I", got[COLLECTOR_PORT][0], 46)[0])
+    assert_matches(got[DOWNSTREAM][0], load(dt))
+    assert_matches(got[COLLECTOR_PORT][0], load(report))
+    assert seqs == list(range(sends)), seqs
+
+
+def test_report_truncated(rig):
+    rig.egress_sw4(trunc_len=160)
+    for _ in range(2):
+        got = rig.ports.exchange(UPSTREAM, frame("sfc-5-sw3-end-t"))
+    assert_matches(got[COLLECTOR_PORT][0], load("sfc-8-sw4-report-truncated"))
+
+
+# --- errors ---------------------------------------------------------------------
+
+def test_malformed_srh_is_dropped_and_counted(rig):
+    rig.endpoint(2)
+    bad = bytearray(frame("plain-1-sw1-encap"))
+    bad[126] = 124                         # not the SRv6-INT TLV type
+    assert rig.ports.exchange(UPSTREAM, bytes(bad)) == {}
+    assert rig.c.read_counter(f"{ING}.drop_reasons", 2) == 1
+
+
+def test_end_dt_int_with_segments_left_is_dropped(rig):
+    rig.egress_sw4()
+    bad = bytearray(frame("plain-3-sw3-end-t"))
+    bad[57] = 1
+    assert rig.ports.exchange(UPSTREAM, bytes(bad)) == {}
+    assert rig.c.read_counter(f"{ING}.drop_reasons", 3) == 1
+
+
+def test_more_than_max_segments_is_a_parser_drop(rig):
+    rig.endpoint(2)
+    f = bytearray(frame("plain-1-sw1-encap"))
+    # 9 segments: LastEntry 8, Hdr Ext Len 19, five more SIDs before the TLV.
+    srh_end = 62 + 16 * 4
+    f = f[:srh_end] + bytes(16 * 5) + f[srh_end:]
+    f[55] = 19
+    f[58] = 8
+    struct.pack_into("!H", f, 18, struct.unpack_from("!H", f, 18)[0] + 80)
+    assert rig.ports.exchange(UPSTREAM, bytes(f)) == {}
+    assert rig.c.read_counter(f"{ING}.drop_reasons", 1) == 1
+
+
+# --- NDP ------------------------------------------------------------------------
+
+def test_ndp_solicitation_for_switch_address_is_answered(rig):
+    from scapy.layers.inet6 import ICMPv6ND_NA, ICMPv6ND_NS, ICMPv6NDOptSrcLLAddr, IPv6
+    from scapy.layers.l2 import Ether
+    rig.switch(2, "fc00:0:2::1")
+    rig.c.insert(f"{ING}.ndp.ndp_reply", {"ndp_target": ip6("fc00:0:2::1")},
+                 f"{ING}.ndp.ndp_ns_to_na", dict(target_mac=sw_mac(2)))
+    ns = (Ether(src="02:00:00:00:00:01", dst="33:33:ff:00:00:01")
+          / IPv6(src="fc00:0:1::1", dst="ff02::1:ff00:1", hlim=255)
+          / ICMPv6ND_NS(tgt="fc00:0:2::1") / ICMPv6NDOptSrcLLAddr(lladdr="02:00:00:00:00:01"))
+    out = rig.one(UPSTREAM, bytes(ns), UPSTREAM)
+    na = Ether(out)
+    assert na[Ether].src == "02:00:00:00:00:02" and na[Ether].dst == "02:00:00:00:00:01"
+    assert na[IPv6].src == "fc00:0:2::1" and na[IPv6].dst == "fc00:0:1::1"
+    assert na.haslayer(ICMPv6ND_NA) and na[ICMPv6ND_NA].tgt == "fc00:0:2::1"
+    assert na[ICMPv6ND_NA].S == 1 and na[ICMPv6ND_NA].R == 1
+    # scapy recomputes the checksum: the switch's must be the same.
+    chk = na[ICMPv6ND_NA].cksum
+    del na[ICMPv6ND_NA].cksum
+    assert Ether(bytes(na))[ICMPv6ND_NA].cksum == chk
