@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -79,6 +80,8 @@ public class GlobalLoopManager implements GlobalLoopService {
     private final Consumer<TelemetrySnapshot> windowConsumer = this::onWindow;
     private final InventoryRouting routing = new InventoryRouting();
     private final PlatformProxy platformProxy = new PlatformProxy();
+    // Inventory replica name -> platform (bridge) replica id, learnt when a replica joins.
+    private final Map<VnfReplicaId, String> platformIds = new ConcurrentHashMap<>();
     private LoopClock clock = LoopClock.SYSTEM;
     private volatile GlobalLoop loop;
     private volatile long loopTHatMillis;
@@ -225,7 +228,8 @@ public class GlobalLoopManager implements GlobalLoopService {
         @Override
         public CompletionStage<Void> deleteReplica(VnfKey vnf, String replicaId) {
             try {
-                return target().deleteReplica(vnf, replicaId);
+                String id = platformIds.getOrDefault(VnfReplicaId.of(vnf, replicaId), replicaId);
+                return target().deleteReplica(vnf, id);
             } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(e);
             }
@@ -240,7 +244,8 @@ public class GlobalLoopManager implements GlobalLoopService {
         @Override
         public void addReplicas(VnfKey vnf, List<ReplicaInfo> replicas) {
             for (ReplicaInfo r : replicas) {
-                inventory.addReplica(vnf, r.node());
+                VnfReplica added = inventory.addReplica(vnf, r.node());
+                platformIds.put(added.id(), r.id());
             }
             for (VnfReplica r : inventory.getReplicas(vnf)) {
                 if (r.state() == ReplicaState.ACTIVE && r.weight() != 1) {
@@ -257,6 +262,7 @@ public class GlobalLoopManager implements GlobalLoopService {
         @Override
         public void removeReplica(VnfKey vnf, String replicaId) {
             inventory.removeReplica(VnfReplicaId.of(vnf, replicaId));
+            platformIds.remove(VnfReplicaId.of(vnf, replicaId));
         }
     }
 }
