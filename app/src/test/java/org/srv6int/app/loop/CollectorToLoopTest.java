@@ -26,36 +26,42 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 /**
- * A report stream sent through a real UDP socket on 127.0.0.1 drives the telemetry windows and
- * the global loop (simulated time) to the exact n, the exact platform calls and the exact group
- * update; lost, forged and repeated reports are counted and change nothing.
+ * A report stream built from the golden vector sfc-7-sw4-report (chain 1, vNF 1 behind SW2,
+ * vNF 2 behind SW3, reporter SW4) with varied latencies and counters, sent through a real UDP
+ * socket on 127.0.0.1, drives the telemetry windows and the global loop (simulated time) to the
+ * exact n, the exact platform calls and the exact group update for vNF 1 while vNF 2 stays
+ * within its bound; lost, forged and repeated reports are counted and change nothing.
  */
 public class CollectorToLoopTest {
 
-    private static final int TAG = 7;
+    private static final int TAG = GoldenReports.TAG;
     private static final int INGRESS = 1;
     private static final int VNF_SWITCH = 2;
-    private static final int EGRESS = 4;
+    private static final int VNF2_SWITCH = 3;
+    private static final int EGRESS = GoldenReports.REPORTER;
     private static final long SEC = TimeUnit.SECONDS.toNanos(1);
     private static final long LMAX = 600_000;
 
     private final VnfKey vnf = VnfKey.of(SfcId.of(TAG), 0);
+    private final VnfKey vnf2 = VnfKey.of(SfcId.of(TAG), 1);
     private final FakePorts.Clock clock = new FakePorts.Clock();
     private final LongSupplier engineClock = () -> clock.nanos;
     private TelemetryEngine engine;
     private UdpCollector collector;
     private DatagramChannel sender;
     private DatagramChannel forger;
-    private final TestReports reports = new TestReports(TAG, EGRESS, 3);
+    private GoldenReports reports;
     private long seq;
     private int counter = 65_000;
     private long sent;
 
     @Before
     public void setUp() throws Exception {
+        reports = new GoldenReports();
         engine = new TelemetryEngine(TelemetryEngine.Limits.DEFAULT, engineClock);
         engine.setReporters(Map.of(ipv4("127.0.0.1"), EGRESS));
-        engine.setBindings(List.of(new HopBinding(TAG, 1, VNF_SWITCH, vnf, "r0")));
+        engine.setBindings(List.of(new HopBinding(TAG, 1, VNF_SWITCH, vnf, "r0"),
+                                   new HopBinding(TAG, 2, VNF2_SWITCH, vnf2, "v2r0")));
         collector = new UdpCollector(engine, new InetSocketAddress("127.0.0.1", 0), 4 << 20);
         sender = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
         sender.connect(collector.localAddress());
@@ -84,7 +90,8 @@ public class CollectorToLoopTest {
             byte[] p = reports.payload(seq++,
                                        new TestReports.Hop(INGRESS, 3, t, 0, counter),
                                        new TestReports.Hop(VNF_SWITCH, 5 + i % 3, t + 2_000 + lat, lat, counter),
-                                       new TestReports.Hop(EGRESS, 1, t + 10_000 + lat, 0, counter));
+                                       new TestReports.Hop(VNF2_SWITCH, 2, t + 60_000 + lat, 50_000 + i, counter),
+                                       new TestReports.Hop(EGRESS, 1, t + 90_000 + lat, 0, counter));
             sender.write(ByteBuffer.wrap(p));
             sent++;
         }
@@ -107,8 +114,12 @@ public class CollectorToLoopTest {
         clock.nanos += SEC;
         TelemetrySnapshot s = engine.roll();
         VnfWindow w = s.vnfs().get(0);
+        VnfWindow w2 = s.vnfs().get(1);
+        assertEquals(vnf2, w2.vnf());
         loop.tick(List.of(new VnfObservation(vnf, LMAX, w.ratePps(), w.p95Nanos(), w.samples(),
-                                             routing.active(), w.replicaPackets())));
+                                             routing.active(), w.replicaPackets()),
+                          new VnfObservation(vnf2, LMAX, w2.ratePps(), w2.p95Nanos(), w2.samples(),
+                                             List.of("v2r0"), w2.replicaPackets())));
         return w;
     }
 
@@ -135,19 +146,20 @@ public class CollectorToLoopTest {
         byte[] forged = reports.payload(seq + 1000,
                                         new TestReports.Hop(INGRESS, 3, 0, 0, 1),
                                         new TestReports.Hop(VNF_SWITCH, 900, 50_000_000, 50_000_000, 2),
+                                        new TestReports.Hop(VNF2_SWITCH, 900, 55_000_000, 50_000_000, 2),
                                         new TestReports.Hop(EGRESS, 1, 60_000_000, 0, 3));
         forger.write(ByteBuffer.wrap(forged));
         sent++;
-        TestReports wrongDevice = new TestReports(TAG, 9, 3);
-        sender.write(ByteBuffer.wrap(wrongDevice.payload(seq + 2000,
-                                                         new TestReports.Hop(INGRESS, 3, 0, 0, 1),
-                                                         new TestReports.Hop(VNF_SWITCH, 900, 9, 50_000_000, 2),
-                                                         new TestReports.Hop(EGRESS, 1, 9, 0, 3))));
+        byte[] wrongDevice = forged.clone();
+        wrongDevice[2] = 0;
+        wrongDevice[3] = 9; // Reporter Device_ID 9, not SW4's 4
+        sender.write(ByteBuffer.wrap(wrongDevice));
         sent++;
-        byte[] replay = reports.payload(seq - 4,
-                                        new TestReports.Hop(INGRESS, 3, 0, 0, 1),
-                                        new TestReports.Hop(VNF_SWITCH, 900, 9, 50_000_000, 2),
-                                        new TestReports.Hop(EGRESS, 1, 9, 0, 3));
+        byte[] replay = forged.clone();
+        replay[4] = (byte) ((seq - 4) >>> 24);
+        replay[5] = (byte) ((seq - 4) >>> 16);
+        replay[6] = (byte) ((seq - 4) >>> 8);
+        replay[7] = (byte) (seq - 4);
         sender.write(ByteBuffer.wrap(replay));
         sent++;
         long t0 = clock.nanos;
@@ -165,12 +177,13 @@ public class CollectorToLoopTest {
         assertEquals(6, windows);
         assertEquals(t0 + 6 * SEC, clock.nanos);
         assertEquals(List.of("nodeFreeResources",
-                             "create 7/0 on worker-2", "create 7/0 on worker-1", "create 7/0 on worker-3"),
+                             "create 1/0 on worker-2", "create 1/0 on worker-1", "create 1/0 on worker-3"),
                      platform.calls);
-        assertEquals(List.of("add 7/0 [r1, r2, r3] -> weights {r0=1, r1=1, r2=1, r3=1}"), routing.calls);
+        assertEquals(List.of("add 1/0 [r1, r2, r3] -> weights {r0=1, r1=1, r2=1, r3=1}"), routing.calls);
         List<LoopDecision> h = loop.history();
         assertEquals(1, h.size());
         LoopDecision d = h.get(0);
+        assertEquals("only vNF 1 violates; vNF 2 runs at about 50 us", vnf, d.vnf());
         assertEquals(LoopDecision.Action.SCALE_OUT, d.action());
         assertEquals(LoopDecision.Outcome.SUCCEEDED, d.outcome());
         assertEquals(4.0, d.inputs().get(GlobalLoop.IN_N), 0);
@@ -196,6 +209,7 @@ public class CollectorToLoopTest {
     public void malformedReportIsCountedAndChangesNothing() throws Exception {
         byte[] p = reports.payload(0, new TestReports.Hop(INGRESS, 3, 0, 0, 1),
                                    new TestReports.Hop(VNF_SWITCH, 1, 5, 5, 2),
+                                   new TestReports.Hop(VNF2_SWITCH, 1, 7, 5, 2),
                                    new TestReports.Hop(EGRESS, 1, 9, 0, 3));
         p[0] = 0x24; // version 2
         sender.write(ByteBuffer.wrap(p));
@@ -207,5 +221,6 @@ public class CollectorToLoopTest {
         assertEquals(0, c.accepted());
         clock.nanos += SEC;
         assertEquals(0, engine.roll().vnfs().get(0).samples());
+        assertEquals(0, engine.roll().vnfs().get(1).samples());
     }
 }
