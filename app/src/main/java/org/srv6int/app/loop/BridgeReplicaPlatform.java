@@ -1,0 +1,110 @@
+package org.srv6int.app.loop;
+
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.k8s.bridge.ReplicaRequest;
+import org.srv6int.k8s.bridge.ReplicaStatus;
+import org.srv6int.k8s.bridge.VnfReplicaManager;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@link ReplicaPlatform} over the Kubernetes bridge's {@link VnfReplicaManager}: a replica is
+ * the bridge's StatefulSet {@code sfc-<chain>-vnf<i>-r<k>} (chain = the SFC id in decimal), k the
+ * smallest index the vNF does not use; creation is ensureReplica then awaitReady, off the loop's
+ * thread. Replica ids towards the loop are the bridge's names.
+ */
+public final class BridgeReplicaPlatform implements ReplicaPlatform {
+
+    private static final Pattern INDEX = Pattern.compile("-r(\\d+)$");
+
+    private final VnfReplicaManager bridge;
+    private final Function<VnfKey, ReplicaRequest.Builder> template;
+    private final Duration readyTimeout;
+    private final Executor executor;
+    private final Set<String> reserved = new HashSet<>();
+
+    /**
+     * Creates the adapter.
+     *
+     * @param bridge       the bridge
+     * @param template     per vNF: a request builder with vNF type, image, requests and limits set
+     * @param readyTimeout how long to wait for a pod to become Ready
+     * @param executor     runs the blocking bridge calls
+     */
+    public BridgeReplicaPlatform(VnfReplicaManager bridge, Function<VnfKey, ReplicaRequest.Builder> template,
+                                 Duration readyTimeout, Executor executor) {
+        this.bridge = bridge;
+        this.template = template;
+        this.readyTimeout = readyTimeout;
+        this.executor = executor;
+    }
+
+    private static String chainId(VnfKey vnf) {
+        return vnf.sfcId().toString();
+    }
+
+    @Override
+    public List<NodeResources> nodeFreeResources() {
+        List<NodeResources> out = new ArrayList<>();
+        for (Map.Entry<String, org.srv6int.k8s.bridge.NodeResources> e : bridge.nodeFreeResources().entrySet()) {
+            out.add(new NodeResources(e.getKey(), e.getValue().freeCpuMillis(), e.getValue().freeMemoryBytes()));
+        }
+        return out;
+    }
+
+    /** Picks the smallest replica index neither the cluster nor a create in flight uses. */
+    private synchronized int reserveIndex(VnfKey vnf) {
+        Set<Integer> used = new HashSet<>();
+        for (ReplicaStatus s : bridge.listReplicas(chainId(vnf), vnf.index())) {
+            used.add(s.replicaIndex());
+        }
+        int k = 0;
+        while (used.contains(k) || reserved.contains(vnf + "#" + k)) {
+            k++;
+        }
+        reserved.add(vnf + "#" + k);
+        return k;
+    }
+
+    private synchronized void release(VnfKey vnf, int k) {
+        reserved.remove(vnf + "#" + k);
+    }
+
+    @Override
+    public CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node) {
+        return CompletableFuture.supplyAsync(() -> {
+            int k = reserveIndex(vnf);
+            try {
+                ReplicaRequest req = template.apply(vnf).chainId(chainId(vnf)).vnfIndex(vnf.index())
+                        .replicaIndex(k).nodeName(node).build();
+                bridge.ensureReplica(req);
+                ReplicaStatus s = bridge.awaitReady(chainId(vnf), vnf.index(), k, readyTimeout);
+                return new ReplicaInfo(s.name(), s.nodeName() == null ? node : s.nodeName(), s.podIp());
+            } finally {
+                release(vnf, k);
+            }
+        }, executor);
+    }
+
+    @Override
+    public CompletionStage<Void> deleteReplica(VnfKey vnf, String replicaId) {
+        Matcher m = INDEX.matcher(replicaId);
+        if (!m.find()) {
+            return CompletableFuture.failedFuture(
+                    new IllegalArgumentException("not a bridge replica name: " + replicaId));
+        }
+        int k = Integer.parseInt(m.group(1));
+        return CompletableFuture.runAsync(() -> bridge.removeReplica(chainId(vnf), vnf.index(), k), executor);
+    }
+}

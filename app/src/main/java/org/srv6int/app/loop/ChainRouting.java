@@ -1,0 +1,36 @@
+package org.srv6int.app.loop;
+
+import org.srv6int.app.api.VnfKey;
+import java.util.List;
+
+/**
+ * The loop's port towards the chain's multipath group (the app's vNF inventory and flow
+ * programming in ONOS, a model in the testbed twin).
+ */
+public interface ChainRouting {
+
+    /**
+     * Adds ready replicas to the chain's multipath group and splits the vNF's traffic evenly over
+     * all its active replicas (make-before-break).
+     *
+     * @param vnf      vNF
+     * @param replicas ready replicas to add
+     */
+    void addReplicas(VnfKey vnf, List<ReplicaInfo> replicas);
+
+    /**
+     * Takes a replica out of the multipath group (no new traffic), keeping it known.
+     *
+     * @param vnf       vNF
+     * @param replicaId replica id
+     */
+    void drainReplica(VnfKey vnf, String replicaId);
+
+    /**
+     * Forgets a drained replica whose pod is gone.
+     *
+     * @param vnf       vNF
+     * @param replicaId replica id
+     */
+    void removeReplica(VnfKey vnf, String replicaId);
+}

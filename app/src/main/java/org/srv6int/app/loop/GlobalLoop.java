@@ -1,0 +1,436 @@
+package org.srv6int.app.loop;
+
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.LoopDecision;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Algorithm 4 of the paper plus scale-in with hysteresis and draining, a cool-down and a bounded
+ * decision history. Plain Java: feed it one {@link VnfObservation} per vNF per telemetry window
+ * through {@link #tick(List)}; it acts through the two ports. Thread-safe (one lock); port
+ * completions may arrive on any thread, or synchronously (simulated time).
+ *
+ * <p>Interpretation of the paper (docs/global-loop.md): R* and L* are the largest per-replica
+ * rate and the longest tail latency seen in windows that met the bound (maxima over violating
+ * windows would make C* &ge; C_i and n always 1); C* = R*·L*, C_i = R_i·L_i, and
+ * n = ⌈C_i / C*⌉ is the vNF's total replica count, at least one more than now and at most
+ * {@link LoopParams#maxReplicas()}.
+ */
+public final class GlobalLoop {
+
+    /** Decision input: R*, largest per-replica rate within the bound, packets/s. */
+    public static final String IN_R_STAR = "R*_i";
+    /** Decision input: L*, longest tail latency within the bound, ns. */
+    public static final String IN_L_STAR = "L*_i";
+    /** Decision input: n = ⌈C_i / C*_i⌉. */
+    public static final String IN_N = "n";
+
+    private static final long NONE = Long.MIN_VALUE;
+
+    private enum Phase { IDLE, SCALING, DRAINING, REMOVING }
+
+    /** A history record with the loop-clock times of its decision and its end. */
+    private static final class Entry {
+        final long id;
+        final long decidedNanos;
+        long finishedNanos;
+        LoopDecision decision;
+
+        Entry(long id, long decidedNanos, LoopDecision decision) {
+            this.id = id;
+            this.decidedNanos = decidedNanos;
+            this.decision = decision;
+        }
+    }
+
+    private static final class VnfState {
+        double rStar;
+        long lStar;
+        long violationSince = NONE;
+        long lowSince = NONE;
+        long cooldownUntil = NONE;
+        Phase phase = Phase.IDLE;
+        String drainingReplica;
+        long drainStart;
+        long quietSince = NONE;
+        long pendingDecision;
+    }
+
+    private final LoopParams params;
+    private final LoopClock clock;
+    private final ReplicaPlatform platform;
+    private final ChainRouting routing;
+    private final Map<VnfKey, VnfState> states = new HashMap<>();
+    private final ArrayDeque<Entry> history = new ArrayDeque<>();
+    private long nextId = 1;
+
+    /**
+     * Creates the loop.
+     *
+     * @param params   parameters
+     * @param clock    time source
+     * @param platform replica platform (Kubernetes bridge)
+     * @param routing  chain routing (multipath group)
+     */
+    public GlobalLoop(LoopParams params, LoopClock clock, ReplicaPlatform platform, ChainRouting routing) {
+        this.params = params;
+        this.clock = clock;
+        this.platform = platform;
+        this.routing = routing;
+    }
+
+    /**
+     * Runs one round of the loop over the vNFs' latest windows. vNFs absent from the list keep
+     * their state; call {@link #forget(VnfKey)} when a chain is removed.
+     *
+     * @param observations one per in-service vNF
+     */
+    public synchronized void tick(List<VnfObservation> observations) {
+        long now = clock.nanoTime();
+        for (VnfObservation o : observations) {
+            step(o, states.computeIfAbsent(o.vnf(), k -> new VnfState()), now);
+        }
+    }
+
+    /**
+     * Drops the state of a vNF (its chain was removed).
+     *
+     * @param vnf vNF
+     */
+    public synchronized void forget(VnfKey vnf) {
+        states.remove(vnf);
+    }
+
+    /**
+     * Returns the decision history, oldest first.
+     *
+     * @return decisions
+     */
+    public synchronized List<LoopDecision> history() {
+        List<LoopDecision> out = new ArrayList<>(history.size());
+        for (Entry e : history) {
+            out.add(e.decision);
+        }
+        return out;
+    }
+
+    /**
+     * Returns, for the most recent finished action, the loop-clock time from its decision to its
+     * end (for a scale-out: from "violation persisted t̂" to "multipath group updated").
+     *
+     * @return ns, or -1 if no action finished yet
+     */
+    public synchronized long lastActionNanos() {
+        for (java.util.Iterator<Entry> it = history.descendingIterator(); it.hasNext();) {
+            Entry e = it.next();
+            if (e.finishedNanos != 0) {
+                return e.finishedNanos - e.decidedNanos;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Returns the vNFs the loop has state for and their violation start, for status displays.
+     *
+     * @param vnf vNF
+     * @return loop-clock ns when L_i first exceeded Lmax_i in the current run, or
+     *         {@link Long#MIN_VALUE} if it does not
+     */
+    public synchronized long violatingSinceNanos(VnfKey vnf) {
+        VnfState s = states.get(vnf);
+        return s == null ? NONE : s.violationSince;
+    }
+
+    /**
+     * Returns R* of a vNF (largest per-replica rate within the bound), 0 if unknown.
+     *
+     * @param vnf vNF
+     * @return packets/s
+     */
+    public synchronized double rStar(VnfKey vnf) {
+        VnfState s = states.get(vnf);
+        return s == null ? 0 : s.rStar;
+    }
+
+    /**
+     * Returns L* of a vNF (longest tail latency within the bound), 0 if unknown.
+     *
+     * @param vnf vNF
+     * @return ns
+     */
+    public synchronized long lStarNanos(VnfKey vnf) {
+        VnfState s = states.get(vnf);
+        return s == null ? 0 : s.lStar;
+    }
+
+    /**
+     * Returns whether an action on the vNF is in progress.
+     *
+     * @param vnf vNF
+     * @return true while scaling or draining
+     */
+    public synchronized boolean busy(VnfKey vnf) {
+        VnfState s = states.get(vnf);
+        return s != null && s.phase != Phase.IDLE;
+    }
+
+    private void step(VnfObservation o, VnfState s, long now) {
+        int replicas = o.activeReplicas().size();
+        boolean data = o.samples() >= params.minSamples() && replicas > 0;
+        boolean within = data && o.latencyNanos() <= o.lmaxNanos();
+        if (within) {
+            // Lines 5-6: capacity of one replica as seen while meeting the bound.
+            s.rStar = Math.max(s.rStar, o.ratePps() / replicas);
+            s.lStar = Math.max(s.lStar, o.latencyNanos());
+        }
+        if (data && !within) {
+            if (s.violationSince == NONE) {
+                s.violationSince = now;
+            }
+        } else {
+            s.violationSince = NONE;
+        }
+        if (s.phase == Phase.DRAINING) {
+            progressDrain(o, s, now);
+            return;
+        }
+        if (s.phase != Phase.IDLE) {
+            return;
+        }
+        boolean cooled = s.cooldownUntil == NONE || now - s.cooldownUntil >= 0;
+        if (s.violationSince != NONE && now - s.violationSince > params.tHatNanos()) {
+            if (cooled) {
+                scaleOut(o, s, now);
+            }
+            return;
+        }
+        double cStar = s.rStar * s.lStar / 1e9;
+        double ci = o.ratePps() * o.latencyNanos() / 1e9;
+        if (within && replicas > 1 && cStar > 0
+                && ci <= params.scaleInFraction() * (replicas - 1) * cStar) {
+            if (s.lowSince == NONE) {
+                s.lowSince = now;
+            }
+            if (now - s.lowSince >= params.scaleInHoldNanos() && cooled) {
+                startDrain(o, s, now);
+            }
+        } else {
+            s.lowSince = NONE;
+        }
+    }
+
+    private void scaleOut(VnfObservation o, VnfState s, long now) {
+        int replicas = o.activeReplicas().size();
+        double cStar = s.rStar * s.lStar / 1e9;
+        double ci = o.ratePps() * o.latencyNanos() / 1e9;
+        // Line 9; without a healthy window C* is unknown and one more replica is the only guess.
+        int n = cStar > 0 ? (int) Math.min(Integer.MAX_VALUE, Math.ceil(ci / cStar)) : replicas + 1;
+        int target = Math.min(params.maxReplicas(), Math.max(n, replicas + 1));
+        s.violationSince = NONE;
+        Entry d = record(o, s, now, n, target, LoopDecision.Action.SCALE_OUT);
+        if (target <= replicas) {
+            s.cooldownUntil = now + params.cooldownNanos();
+            finish(d.id, LoopDecision.Outcome.FAILED, now,
+                   "already at max replicas " + params.maxReplicas());
+            return;
+        }
+        List<NodeResources> nodes;
+        try {
+            nodes = new ArrayList<>(platform.nodeFreeResources());
+        } catch (RuntimeException e) {
+            s.cooldownUntil = now + params.cooldownNanos();
+            finish(d.id, LoopDecision.Outcome.FAILED, now, "node resources unavailable: " + e.getMessage());
+            return;
+        }
+        if (nodes.isEmpty()) {
+            s.cooldownUntil = now + params.cooldownNanos();
+            finish(d.id, LoopDecision.Outcome.FAILED, now, "no schedulable node");
+            return;
+        }
+        // Line 10: the servers with the most free resources (CPU first, then memory).
+        nodes.sort(Comparator.comparingLong(NodeResources::freeCpuMillis)
+                           .thenComparingLong(NodeResources::freeMemoryBytes)
+                           .reversed()
+                           .thenComparing(NodeResources::node));
+        int add = target - replicas;
+        List<CompletableFuture<ReplicaInfo>> futures = new ArrayList<>(add);
+        StringBuilder where = new StringBuilder();
+        for (int i = 0; i < add; i++) {
+            String node = nodes.get(i % nodes.size()).node();
+            where.append(i == 0 ? "" : ",").append(node);
+            CompletionStage<ReplicaInfo> f;
+            try {
+                f = platform.createReplica(o.vnf(), node);
+            } catch (RuntimeException e) {
+                f = CompletableFuture.failedFuture(e);
+            }
+            futures.add(f.toCompletableFuture());
+        }
+        s.phase = Phase.SCALING;
+        s.pendingDecision = d.id;
+        String plan = "target " + target + " replicas: +" + add + " on " + where;
+        CompletableFuture.allOf(futures.toArray(new CompletableFuture[0]))
+                .whenComplete((v, err) -> scaleOutDone(o.vnf(), d.id, futures, plan));
+    }
+
+    private synchronized void scaleOutDone(VnfKey vnf, long decision, List<CompletableFuture<ReplicaInfo>> fs,
+                                           String plan) {
+        long now = clock.nanoTime();
+        List<ReplicaInfo> ready = new ArrayList<>();
+        String firstError = null;
+        for (CompletableFuture<ReplicaInfo> f : fs) {
+            try {
+                ready.add(f.join());
+            } catch (RuntimeException e) {
+                if (firstError == null) {
+                    Throwable c = e.getCause() != null ? e.getCause() : e;
+                    firstError = c.getClass().getSimpleName() + ": " + c.getMessage();
+                }
+            }
+        }
+        String outcome;
+        boolean ok = firstError == null;
+        if (!ready.isEmpty()) {
+            try {
+                // Line 11: the group spreads traffic evenly over all ready replicas.
+                routing.addReplicas(vnf, ready);
+                outcome = plan + "; added " + ready;
+            } catch (RuntimeException e) {
+                ok = false;
+                outcome = plan + "; group update failed: " + e.getMessage();
+            }
+        } else {
+            outcome = plan + "; no replica became ready";
+        }
+        if (firstError != null) {
+            outcome += "; " + firstError;
+        }
+        VnfState s = states.get(vnf);
+        if (s != null) {
+            s.phase = Phase.IDLE;
+            s.cooldownUntil = now + params.cooldownNanos();
+            s.lowSince = NONE;
+        }
+        finish(decision, ok ? LoopDecision.Outcome.SUCCEEDED : LoopDecision.Outcome.FAILED, now, outcome);
+    }
+
+    private void startDrain(VnfObservation o, VnfState s, long now) {
+        List<String> active = o.activeReplicas();
+        String victim = active.get(active.size() - 1);
+        Entry d = record(o, s, now, 0, active.size() - 1, LoopDecision.Action.SCALE_IN);
+        s.lowSince = NONE;
+        try {
+            routing.drainReplica(o.vnf(), victim);
+        } catch (RuntimeException e) {
+            s.cooldownUntil = now + params.cooldownNanos();
+            finish(d.id, LoopDecision.Outcome.FAILED, now, "drain " + victim + " failed: " + e.getMessage());
+            return;
+        }
+        finish(d.id, LoopDecision.Outcome.SUCCEEDED, now, "took " + victim + " out of the multipath group");
+        s.phase = Phase.DRAINING;
+        s.drainingReplica = victim;
+        s.drainStart = now;
+        s.quietSince = NONE;
+    }
+
+    private void progressDrain(VnfObservation o, VnfState s, long now) {
+        long moved = o.replicaPackets().getOrDefault(s.drainingReplica, 0L);
+        if (moved > 0) {
+            s.quietSince = NONE;
+        } else if (s.quietSince == NONE) {
+            s.quietSince = now;
+        }
+        boolean quiet = s.quietSince != NONE && now - s.quietSince >= params.drainQuietNanos();
+        boolean timedOut = now - s.drainStart >= params.drainTimeoutNanos();
+        if (!quiet && !timedOut) {
+            return;
+        }
+        String replica = s.drainingReplica;
+        Entry d = record(o, s, now, 0, o.activeReplicas().size(), LoopDecision.Action.SCALE_IN);
+        String why = quiet ? "Port_Counter still for " + (now - s.quietSince) / 1_000_000 + " ms"
+                : "forced after drain timeout, traffic still seen";
+        s.phase = Phase.REMOVING;
+        CompletionStage<Void> f;
+        try {
+            f = platform.deleteReplica(o.vnf(), replica);
+        } catch (RuntimeException e) {
+            f = CompletableFuture.failedFuture(e);
+        }
+        f.whenComplete((v, err) -> removeDone(o.vnf(), d.id, replica, why, err));
+    }
+
+    private synchronized void removeDone(VnfKey vnf, long decision, String replica, String why, Throwable err) {
+        long now = clock.nanoTime();
+        VnfState s = states.get(vnf);
+        if (err != null) {
+            // Keep draining: the next quiet period retries the delete.
+            if (s != null) {
+                s.phase = Phase.DRAINING;
+                s.quietSince = NONE;
+            }
+            finish(decision, LoopDecision.Outcome.FAILED, now, "delete " + replica + " failed: " + err);
+            return;
+        }
+        String outcome = why + "; deleted " + replica;
+        LoopDecision.Outcome o = LoopDecision.Outcome.SUCCEEDED;
+        try {
+            routing.removeReplica(vnf, replica);
+        } catch (RuntimeException e) {
+            o = LoopDecision.Outcome.FAILED;
+            outcome += "; inventory update failed: " + e.getMessage();
+        }
+        if (s != null) {
+            s.phase = Phase.IDLE;
+            s.drainingReplica = null;
+            s.cooldownUntil = now + params.cooldownNanos();
+        }
+        finish(decision, o, now, outcome);
+    }
+
+    private Entry record(VnfObservation o, VnfState s, long now, int n, int after, LoopDecision.Action a) {
+        Map<String, Double> in = new LinkedHashMap<>();
+        in.put(LoopDecision.IN_THROUGHPUT, o.ratePps());
+        in.put(LoopDecision.IN_LATENCY, (double) o.latencyNanos());
+        in.put(LoopDecision.IN_LMAX, (double) o.lmaxNanos());
+        in.put(LoopDecision.IN_DEMAND, o.ratePps() * o.latencyNanos() / 1e9);
+        in.put(LoopDecision.IN_CAPACITY, s.rStar * s.lStar / 1e9);
+        in.put(IN_R_STAR, s.rStar);
+        in.put(IN_L_STAR, (double) s.lStar);
+        if (s.violationSince != NONE) {
+            in.put(LoopDecision.IN_VIOLATION_MS, (now - s.violationSince) / 1e6);
+        }
+        if (a == LoopDecision.Action.SCALE_OUT) {
+            in.put(IN_N, (double) n);
+        }
+        LoopDecision d = new LoopDecision(clock.currentTimeMillis(), o.vnf(), in, a, o.activeReplicas().size(),
+                                          after, LoopDecision.Outcome.IN_PROGRESS, "");
+        Entry e = new Entry(nextId++, now, d);
+        history.addLast(e);
+        while (history.size() > params.historySize()) {
+            history.removeFirst();
+        }
+        return e;
+    }
+
+    private synchronized void finish(long id, LoopDecision.Outcome outcome, long now, String detail) {
+        for (Entry e : history) {
+            if (e.id == id) {
+                LoopDecision d = e.decision;
+                e.decision = new LoopDecision(d.timeMillis(), d.vnf(), d.inputs(), d.action(), d.replicasBefore(),
+                                              d.replicasAfter(), outcome, detail);
+                e.finishedNanos = now;
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,268 @@
+package org.srv6int.app.loop;
+
+import org.onosproject.cluster.ClusterService;
+import org.onosproject.cluster.LeadershipEvent;
+import org.onosproject.cluster.LeadershipEventListener;
+import org.onosproject.cluster.LeadershipService;
+import org.onosproject.cluster.NodeId;
+import org.srv6int.app.api.GlobalLoopService;
+import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.LoopStatus;
+import org.srv6int.app.api.ReplicaState;
+import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.SfcService;
+import org.srv6int.app.api.VnfInventoryService;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfLoopState;
+import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.config.Srv6IntAppConfig;
+import org.srv6int.app.config.Srv6IntConfigService;
+import org.srv6int.app.telemetry.TelemetrySnapshot;
+import org.srv6int.app.telemetry.TelemetryWindows;
+import org.srv6int.app.telemetry.VnfWindow;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * Runs {@link GlobalLoop} in ONOS: only on the cluster leader of {@link #TOPIC}, one tick per
+ * closed telemetry window, observations from the collector's windows, the chains' Lmax and the
+ * replica inventory; scale-out and scale-in through the {@link ReplicaPlatform} (the Kubernetes
+ * bridge's adapter, an optional service) and the app's {@link VnfInventoryService}.
+ */
+@Component(immediate = true, service = GlobalLoopService.class)
+public class GlobalLoopManager implements GlobalLoopService {
+
+    /** Leadership topic: the node leading it runs the loop. */
+    public static final String TOPIC = "org.srv6int.app.global-loop";
+
+    private final Logger log = LoggerFactory.getLogger(getClass());
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected LeadershipService leadershipService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected ClusterService clusterService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected TelemetryWindows telemetry;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected SfcService sfcService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected VnfInventoryService inventory;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected Srv6IntConfigService configService;
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    protected volatile ReplicaPlatform platform;
+
+    private final LeadershipEventListener leadershipListener = this::leadershipChanged;
+    private final Consumer<TelemetrySnapshot> windowConsumer = this::onWindow;
+    private final InventoryRouting routing = new InventoryRouting();
+    private final PlatformProxy platformProxy = new PlatformProxy();
+    // Inventory replica name -> platform (bridge) replica id, learnt when a replica joins.
+    private final Map<VnfReplicaId, String> platformIds = new ConcurrentHashMap<>();
+    private LoopClock clock = LoopClock.SYSTEM;
+    private volatile GlobalLoop loop;
+    private volatile long loopTHatMillis;
+    private volatile boolean leader;
+    private volatile long lastEvaluationMillis;
+    private volatile TelemetrySnapshot lastWindow;
+
+    @Activate
+    protected void activate() {
+        leadershipService.addListener(leadershipListener);
+        leadershipService.runForLeadership(TOPIC);
+        updateLeader();
+        telemetry.addWindowConsumer(windowConsumer);
+        log.info("Started (leader: {})", leader);
+    }
+
+    @Deactivate
+    protected void deactivate() {
+        telemetry.removeWindowConsumer(windowConsumer);
+        leadershipService.removeListener(leadershipListener);
+        leadershipService.withdraw(TOPIC);
+        log.info("Stopped");
+    }
+
+    void setClock(LoopClock c) {
+        clock = c;
+    }
+
+    private void leadershipChanged(LeadershipEvent e) {
+        if (TOPIC.equals(e.subject().topic())) {
+            updateLeader();
+        }
+    }
+
+    private void updateLeader() {
+        NodeId me = clusterService.getLocalNode().id();
+        boolean now = me.equals(leadershipService.getLeader(TOPIC));
+        if (now != leader) {
+            // A new leader starts afresh: R*, L* and timers are learnt again from telemetry.
+            loop = null;
+            leader = now;
+            log.info("Global loop {} on this node", now ? "runs" : "stops");
+        }
+    }
+
+    private long tHatMillis() {
+        return configService.appConfig().map(Srv6IntAppConfig::tHatMillis).orElse(Srv6IntAppConfig.DEFAULT_T_HAT_MS);
+    }
+
+    private boolean enabled() {
+        return configService.appConfig().map(Srv6IntAppConfig::loopEnabled).orElse(true);
+    }
+
+    private GlobalLoop loop() {
+        long tHat = tHatMillis();
+        GlobalLoop l = loop;
+        if (l == null || loopTHatMillis != tHat) {
+            LoopParams p = LoopParams.builder().tHatNanos(TimeUnit.MILLISECONDS.toNanos(tHat)).build();
+            l = new GlobalLoop(p, clock, platformProxy, routing);
+            loop = l;
+            loopTHatMillis = tHat;
+        }
+        return l;
+    }
+
+    /** One tick per closed window, leader only. */
+    void onWindow(TelemetrySnapshot s) {
+        lastWindow = s;
+        if (!leader || !enabled()) {
+            return;
+        }
+        loop().tick(observations(s));
+        lastEvaluationMillis = clock.currentTimeMillis();
+    }
+
+    private List<VnfObservation> observations(TelemetrySnapshot s) {
+        Map<VnfKey, VnfWindow> windows = s.vnfs().stream().collect(Collectors.toMap(VnfWindow::vnf, w -> w));
+        List<VnfObservation> out = new ArrayList<>();
+        for (Sfc sfc : sfcService.getSfcs()) {
+            for (int i = 0; i < sfc.vnfs().size(); i++) {
+                VnfKey k = VnfKey.of(sfc.id(), i);
+                VnfWindow w = windows.get(k);
+                List<String> active = inventory.getReplicas(k).stream().filter(VnfReplica::carriesTraffic)
+                        .map(r -> r.id().name()).sorted().collect(Collectors.toList());
+                out.add(w == null
+                        ? new VnfObservation(k, sfc.vnfs().get(i).lmaxNanos(), 0, 0, 0, active, Map.of())
+                        : new VnfObservation(k, sfc.vnfs().get(i).lmaxNanos(), w.ratePps(), w.p95Nanos(),
+                                             w.samples(), active, w.replicaPackets()));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public LoopStatus status() {
+        NodeId l = leadershipService.getLeader(TOPIC);
+        GlobalLoop g = loop;
+        List<VnfLoopState> states = new ArrayList<>();
+        TelemetrySnapshot s = lastWindow;
+        if (s != null) {
+            long nowNanos = clock.nanoTime();
+            long nowMillis = clock.currentTimeMillis();
+            for (VnfObservation o : observations(s)) {
+                long since = g == null ? Long.MIN_VALUE : g.violatingSinceNanos(o.vnf());
+                long sinceMillis = since == Long.MIN_VALUE ? 0 : nowMillis - (nowNanos - since) / 1_000_000;
+                states.add(new VnfLoopState(o.vnf(), o.lmaxNanos(), o.latencyNanos(), o.ratePps(), sinceMillis,
+                                            o.activeReplicas().size()));
+            }
+        }
+        return new LoopStatus(enabled(), leader, l == null ? "none" : l.toString(), tHatMillis(),
+                              lastEvaluationMillis, states);
+    }
+
+    @Override
+    public List<LoopDecision> decisions(int limit) {
+        GlobalLoop g = loop;
+        if (g == null || limit <= 0) {
+            return List.of();
+        }
+        List<LoopDecision> h = g.history();
+        return new ArrayList<>(h.subList(Math.max(0, h.size() - limit), h.size()));
+    }
+
+    /** Forwards to the bridge's platform when one is registered; fails cleanly otherwise. */
+    private final class PlatformProxy implements ReplicaPlatform {
+        private ReplicaPlatform target() {
+            ReplicaPlatform p = platform;
+            if (p == null) {
+                throw new IllegalStateException("no Kubernetes replica platform registered");
+            }
+            return p;
+        }
+
+        @Override
+        public List<NodeResources> nodeFreeResources() {
+            return target().nodeFreeResources();
+        }
+
+        @Override
+        public CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node) {
+            return target().createReplica(vnf, node);
+        }
+
+        @Override
+        public CompletionStage<Void> deleteReplica(VnfKey vnf, String replicaId) {
+            try {
+                String id = platformIds.getOrDefault(VnfReplicaId.of(vnf, replicaId), replicaId);
+                return target().deleteReplica(vnf, id);
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
+    }
+
+    /**
+     * The multipath group through the app's inventory: a new replica joins ACTIVE with weight 1
+     * and every active replica is set to weight 1 (even split); drain and remove map one to one.
+     */
+    private final class InventoryRouting implements ChainRouting {
+        @Override
+        public void addReplicas(VnfKey vnf, List<ReplicaInfo> replicas) {
+            for (ReplicaInfo r : replicas) {
+                VnfReplica added = inventory.addReplica(vnf, r.node());
+                platformIds.put(added.id(), r.id());
+            }
+            for (VnfReplica r : inventory.getReplicas(vnf)) {
+                if (r.state() == ReplicaState.ACTIVE && r.weight() != 1) {
+                    inventory.updateReplica(r.id(), ReplicaState.ACTIVE, 1);
+                }
+            }
+        }
+
+        @Override
+        public void drainReplica(VnfKey vnf, String replicaId) {
+            inventory.drainReplica(VnfReplicaId.of(vnf, Objects.requireNonNull(replicaId)));
+        }
+
+        @Override
+        public void removeReplica(VnfKey vnf, String replicaId) {
+            inventory.removeReplica(VnfReplicaId.of(vnf, replicaId));
+            platformIds.remove(VnfReplicaId.of(vnf, replicaId));
+        }
+    }
+}

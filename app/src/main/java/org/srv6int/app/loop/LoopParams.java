@@ -1,0 +1,224 @@
+package org.srv6int.app.loop;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Parameters of the global loop. Immutable; built with {@link #builder()}.
+ */
+public final class LoopParams {
+
+    private final long tHatNanos;
+    private final long cooldownNanos;
+    private final double scaleInFraction;
+    private final long scaleInHoldNanos;
+    private final long drainQuietNanos;
+    private final long drainTimeoutNanos;
+    private final int maxReplicas;
+    private final long minSamples;
+    private final int historySize;
+
+    private LoopParams(Builder b) {
+        this.tHatNanos = b.tHatNanos;
+        this.cooldownNanos = b.cooldownNanos;
+        this.scaleInFraction = b.scaleInFraction;
+        this.scaleInHoldNanos = b.scaleInHoldNanos;
+        this.drainQuietNanos = b.drainQuietNanos;
+        this.drainTimeoutNanos = b.drainTimeoutNanos;
+        this.maxReplicas = b.maxReplicas;
+        this.minSamples = b.minSamples;
+        this.historySize = b.historySize;
+    }
+
+    /**
+     * Returns a builder with the defaults (t̂ = 4 s as in the paper).
+     *
+     * @return builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return t̂: how long L_i &gt; Lmax_i must persist before scaling out, ns */
+    public long tHatNanos() {
+        return tHatNanos;
+    }
+
+    /** @return minimum time between two actions on one vNF, ns */
+    public long cooldownNanos() {
+        return cooldownNanos;
+    }
+
+    /** @return scale in when C_i &le; fraction · (replicas − 1) · C* */
+    public double scaleInFraction() {
+        return scaleInFraction;
+    }
+
+    /** @return how long the scale-in condition must hold, ns */
+    public long scaleInHoldNanos() {
+        return scaleInHoldNanos;
+    }
+
+    /** @return how long a draining replica's Port_Counter must stand still before its pod goes, ns */
+    public long drainQuietNanos() {
+        return drainQuietNanos;
+    }
+
+    /** @return when a drain is forced, ns after it started */
+    public long drainTimeoutNanos() {
+        return drainTimeoutNanos;
+    }
+
+    /** @return largest replica count of one vNF */
+    public int maxReplicas() {
+        return maxReplicas;
+    }
+
+    /** @return fewest latency samples for a window to count */
+    public long minSamples() {
+        return minSamples;
+    }
+
+    /** @return decisions kept in the history */
+    public int historySize() {
+        return historySize;
+    }
+
+    /**
+     * Builder of {@link LoopParams}.
+     */
+    public static final class Builder {
+        private long tHatNanos = TimeUnit.SECONDS.toNanos(4);
+        private long cooldownNanos = TimeUnit.SECONDS.toNanos(10);
+        private double scaleInFraction = 0.5;
+        private long scaleInHoldNanos = TimeUnit.SECONDS.toNanos(30);
+        private long drainQuietNanos = TimeUnit.SECONDS.toNanos(2);
+        private long drainTimeoutNanos = TimeUnit.SECONDS.toNanos(60);
+        private int maxReplicas = 8;
+        private long minSamples = 1;
+        private int historySize = 256;
+
+        private Builder() {
+        }
+
+        private static long positive(long v, String what) {
+            if (v <= 0) {
+                throw new IllegalArgumentException(what + " must be > 0, got " + v);
+            }
+            return v;
+        }
+
+        /**
+         * Sets t̂.
+         *
+         * @param v ns, &gt; 0
+         * @return this
+         */
+        public Builder tHatNanos(long v) {
+            tHatNanos = positive(v, "t-hat");
+            return this;
+        }
+
+        /**
+         * Sets the cool-down.
+         *
+         * @param v ns, &ge; 0
+         * @return this
+         */
+        public Builder cooldownNanos(long v) {
+            if (v < 0) {
+                throw new IllegalArgumentException("cool-down must be >= 0, got " + v);
+            }
+            cooldownNanos = v;
+            return this;
+        }
+
+        /**
+         * Sets the scale-in fraction.
+         *
+         * @param v in (0, 1)
+         * @return this
+         */
+        public Builder scaleInFraction(double v) {
+            if (!(v > 0 && v < 1)) {
+                throw new IllegalArgumentException("scale-in fraction must be in (0,1), got " + v);
+            }
+            scaleInFraction = v;
+            return this;
+        }
+
+        /**
+         * Sets the scale-in hold time.
+         *
+         * @param v ns, &gt; 0
+         * @return this
+         */
+        public Builder scaleInHoldNanos(long v) {
+            scaleInHoldNanos = positive(v, "scale-in hold");
+            return this;
+        }
+
+        /**
+         * Sets the drain quiet time.
+         *
+         * @param v ns, &gt; 0
+         * @return this
+         */
+        public Builder drainQuietNanos(long v) {
+            drainQuietNanos = positive(v, "drain quiet time");
+            return this;
+        }
+
+        /**
+         * Sets the drain timeout.
+         *
+         * @param v ns, &gt; 0
+         * @return this
+         */
+        public Builder drainTimeoutNanos(long v) {
+            drainTimeoutNanos = positive(v, "drain timeout");
+            return this;
+        }
+
+        /**
+         * Sets the replica cap.
+         *
+         * @param v &ge; 1
+         * @return this
+         */
+        public Builder maxReplicas(int v) {
+            maxReplicas = (int) positive(v, "max replicas");
+            return this;
+        }
+
+        /**
+         * Sets the minimum samples per window.
+         *
+         * @param v &ge; 1
+         * @return this
+         */
+        public Builder minSamples(long v) {
+            minSamples = positive(v, "min samples");
+            return this;
+        }
+
+        /**
+         * Sets the history size.
+         *
+         * @param v &ge; 1
+         * @return this
+         */
+        public Builder historySize(int v) {
+            historySize = (int) positive(v, "history size");
+            return this;
+        }
+
+        /**
+         * Builds the parameters.
+         *
+         * @return parameters
+         */
+        public LoopParams build() {
+            return new LoopParams(this);
+        }
+    }
+}

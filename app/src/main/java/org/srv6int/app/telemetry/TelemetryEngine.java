@@ -1,0 +1,580 @@
+package org.srv6int.app.telemetry;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.WriterReaderPhaser;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.codec.DecodeStatus;
+import org.srv6int.codec.IntMetadataVisitor;
+import org.srv6int.codec.IntReportView;
+import org.srv6int.codec.WireFormat;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongSupplier;
+
+/**
+ * Turns INT reports into telemetry windows. One receiver thread calls
+ * {@link #onReport(ByteBuffer, int, int, int)} (allocation-free: flyweight codec views,
+ * open-addressing lookups, preallocated arrays, HdrHistogram histograms double-buffered with
+ * HdrHistogram's {@link WriterReaderPhaser} as its Recorder does, but with one critical section
+ * per report instead of one per recorded value); any other
+ * thread may call {@link #setReporters(Map)}, {@link #setBindings(Collection)},
+ * {@link #roll()} and {@link #counters()}. Memory is fixed by {@link Limits}.
+ */
+public final class TelemetryEngine implements IntMetadataVisitor {
+
+    /** Size limits, fixed at construction. */
+    public static final class Limits {
+        final int maxReporters;
+        final int maxVnfs;
+        final int maxReplicas;
+        final int maxChains;
+        final long highestLatencyNanos;
+
+        /**
+         * Creates limits.
+         *
+         * @param maxReporters        switches on the allow-list
+         * @param maxVnfs             vNFs tracked
+         * @param maxReplicas         vNF replicas tracked
+         * @param maxChains           chains tracked
+         * @param highestLatencyNanos latency clamp of the histograms (larger samples count as it)
+         */
+        public Limits(int maxReporters, int maxVnfs, int maxReplicas, int maxChains, long highestLatencyNanos) {
+            if (maxReporters < 1 || maxVnfs < 1 || maxReplicas < 1 || maxChains < 1 || highestLatencyNanos < 1000) {
+                throw new IllegalArgumentException("telemetry limits must be positive (latency clamp >= 1000 ns)");
+            }
+            this.maxReporters = maxReporters;
+            this.maxVnfs = maxVnfs;
+            this.maxReplicas = maxReplicas;
+            this.maxChains = maxChains;
+            this.highestLatencyNanos = highestLatencyNanos;
+        }
+
+        /** Defaults: 256 reporters, 128 vNFs, 1024 replicas, 128 chains, 60 s clamp. */
+        public static final Limits DEFAULT = new Limits(256, 128, 1024, 128, 60_000_000_000L);
+    }
+
+    private static final int C_DATAGRAMS = 0;
+    private static final int C_ACCEPTED = 1;
+    private static final int C_FORGED_SOURCE = 2;
+    private static final int C_FORGED_DEVICE = 3;
+    private static final int C_MALFORMED = 4;
+    private static final int C_DUPLICATE = 5;
+    private static final int C_UNMAPPED = 6;
+    private static final int C_STALE = 7;
+    private static final int C_UNKNOWN_CHAIN = 8;
+    private static final int C_COUNT = 9;
+    private static final int DEVICES = 1 << 16;
+
+    /** Allow-list snapshot: address to reporter slot; trackers survive reconfiguration. */
+    private static final class Reporters {
+        final LongIntMap bySource;
+        final int[] deviceId;
+        final SequenceTracker[] trackers;
+
+        Reporters(LongIntMap bySource, int[] deviceId, SequenceTracker[] trackers) {
+            this.bySource = bySource;
+            this.deviceId = deviceId;
+            this.trackers = trackers;
+        }
+    }
+
+    /** Binding snapshot: (tag, hop, device) to replica slot; tag to chain slot. */
+    private static final class Bindings {
+        final LongIntMap replicaByHop;
+        final LongIntMap chainByTag;
+        final int[] vnfOfReplica;
+
+        Bindings(LongIntMap replicaByHop, LongIntMap chainByTag, int[] vnfOfReplica) {
+            this.replicaByHop = replicaByHop;
+            this.chainByTag = chainByTag;
+            this.vnfOfReplica = vnfOfReplica;
+        }
+    }
+
+    private final Limits limits;
+    private final LongSupplier clock;
+    private final IntReportView report = new IntReportView();
+    private final long[] counters = new long[C_COUNT];
+
+    private volatile Reporters reporters;
+    private volatile Bindings bindings;
+
+    // Slot state. Slots are assigned under the lock; the receiver only indexes them.
+    private final WriterReaderPhaser phaser = new WriterReaderPhaser();
+    private volatile Histogram[] vnfActive;
+    private Histogram[] vnfInactive;
+    private volatile Histogram[] chainActive;
+    private Histogram[] chainInactive;
+    private final VnfKey[] vnfKeys;
+    private final int[] lastReplicaCounter;
+    private final AtomicLongArray replicaPackets;
+    private final long[] rolledReplicaPackets;
+    private final String[] replicaIds;
+    private final int[] replicaVnf;
+    private final int[] chainTags;
+    private final int[] lastChainCounter;
+    private final AtomicLongArray chainPackets;
+    private final long[] rolledChainPackets;
+    private final AtomicIntegerArray queueLast = new AtomicIntegerArray(DEVICES);
+    private final AtomicIntegerArray queueMax = new AtomicIntegerArray(DEVICES);
+    private final AtomicLongArray devicesSeen = new AtomicLongArray(DEVICES / 64);
+
+    private final Map<VnfKey, Integer> vnfSlots = new HashMap<>();
+    private final Map<String, Integer> replicaSlots = new HashMap<>();
+    private final Map<Integer, Integer> chainSlots = new HashMap<>();
+    private final ArrayDeque<Integer> freeVnf = new ArrayDeque<>();
+    private final ArrayDeque<Integer> freeReplica = new ArrayDeque<>();
+    private final ArrayDeque<Integer> freeChain = new ArrayDeque<>();
+    private final Map<Integer, SequenceTracker> trackersBySource = new HashMap<>();
+    private long windowStart;
+
+    // Per-report scratch, receiver thread only.
+    private Bindings cur;
+    private Histogram[] curVnf;
+    private int curTag;
+    private int curMap;
+    private int curLastHop;
+    private long ingressInTime;
+    private long egressInTime;
+    private int egressPortCounter;
+
+    /**
+     * Creates an engine with nothing on the allow-list and no bindings.
+     *
+     * @param limits size limits
+     * @param clock  monotonic nanosecond clock used to time windows
+     */
+    public TelemetryEngine(Limits limits, LongSupplier clock) {
+        this.limits = limits;
+        this.clock = clock;
+        vnfActive = new Histogram[limits.maxVnfs];
+        vnfInactive = new Histogram[limits.maxVnfs];
+        vnfKeys = new VnfKey[limits.maxVnfs];
+        lastReplicaCounter = new int[limits.maxReplicas];
+        replicaPackets = new AtomicLongArray(limits.maxReplicas);
+        rolledReplicaPackets = new long[limits.maxReplicas];
+        replicaIds = new String[limits.maxReplicas];
+        replicaVnf = new int[limits.maxReplicas];
+        chainActive = new Histogram[limits.maxChains];
+        chainInactive = new Histogram[limits.maxChains];
+        chainTags = new int[limits.maxChains];
+        lastChainCounter = new int[limits.maxChains];
+        chainPackets = new AtomicLongArray(limits.maxChains);
+        rolledChainPackets = new long[limits.maxChains];
+        for (int i = limits.maxVnfs - 1; i >= 0; i--) {
+            freeVnf.push(i);
+        }
+        for (int i = limits.maxReplicas - 1; i >= 0; i--) {
+            freeReplica.push(i);
+        }
+        for (int i = limits.maxChains - 1; i >= 0; i--) {
+            freeChain.push(i);
+        }
+        reporters = new Reporters(new LongIntMap(1), new int[0], new SequenceTracker[0]);
+        bindings = new Bindings(new LongIntMap(1), new LongIntMap(1), new int[limits.maxReplicas]);
+        windowStart = clock.getAsLong();
+    }
+
+    /**
+     * Replaces the allow-list. A switch keeps its sequence state across calls.
+     *
+     * @param reportSources IPv4 source address (as an int, network order) to the reporter's
+     *                      Device_ID
+     * @throws IllegalArgumentException if more than the limit or a device id is out of range
+     */
+    public synchronized void setReporters(Map<Integer, Integer> reportSources) {
+        if (reportSources.size() > limits.maxReporters) {
+            throw new IllegalArgumentException("too many reporters: " + reportSources.size()
+                                                       + " > " + limits.maxReporters);
+        }
+        LongIntMap map = new LongIntMap(reportSources.size());
+        int[] devs = new int[reportSources.size()];
+        SequenceTracker[] trackers = new SequenceTracker[reportSources.size()];
+        Map<Integer, SequenceTracker> kept = new HashMap<>();
+        int i = 0;
+        for (Map.Entry<Integer, Integer> e : reportSources.entrySet()) {
+            int dev = e.getValue();
+            if (dev < 0 || dev > 0xFFFF) {
+                throw new IllegalArgumentException("reporter device id out of range: " + dev);
+            }
+            map.put(e.getKey() & 0xFFFFFFFFL, i);
+            devs[i] = dev;
+            trackers[i] = trackersBySource.getOrDefault(e.getKey(), new SequenceTracker());
+            kept.put(e.getKey(), trackers[i]);
+            i++;
+        }
+        trackersBySource.clear();
+        trackersBySource.putAll(kept);
+        reporters = new Reporters(map, devs, trackers);
+    }
+
+    /**
+     * Replaces the hop bindings (derived from the chains' segment lists and replicas). vNFs,
+     * replicas and chains keep their windows across calls; those no longer bound free their slot.
+     *
+     * @param all every binding of every chain
+     * @throws IllegalArgumentException if a limit would be exceeded or two bindings claim the
+     *                                  same (chain, hop, device) for different replicas
+     */
+    public synchronized void setBindings(Collection<HopBinding> all) {
+        Map<Long, HopBinding> byKey = new LinkedHashMap<>();
+        Map<VnfKey, Boolean> vnfs = new LinkedHashMap<>();
+        Map<String, VnfKey> replicas = new LinkedHashMap<>();
+        Map<Integer, Boolean> tags = new LinkedHashMap<>();
+        for (HopBinding b : all) {
+            HopBinding prev = byKey.putIfAbsent(b.key(), b);
+            if (prev != null && !prev.replicaId().equals(b.replicaId())) {
+                throw new IllegalArgumentException("INT metadata of " + b.replicaId() + " and " + prev.replicaId()
+                                                           + " cannot be told apart: same chain, hop and device");
+            }
+            VnfKey other = replicas.putIfAbsent(replicaKey(b), b.vnf());
+            vnfs.put(b.vnf(), Boolean.TRUE);
+            tags.put(b.chainTag(), Boolean.TRUE);
+            if (other != null && !other.equals(b.vnf())) {
+                throw new IllegalArgumentException("replica " + b.replicaId() + " bound to two vNFs");
+            }
+        }
+        if (vnfs.size() > limits.maxVnfs || replicas.size() > limits.maxReplicas || tags.size() > limits.maxChains) {
+            throw new IllegalArgumentException("telemetry limits exceeded: vNFs " + vnfs.size() + "/" + limits.maxVnfs
+                                                       + ", replicas " + replicas.size() + "/" + limits.maxReplicas
+                                                       + ", chains " + tags.size() + "/" + limits.maxChains);
+        }
+        // Free what is gone, then allocate what is new.
+        vnfSlots.keySet().removeIf(k -> {
+            if (!vnfs.containsKey(k)) {
+                freeVnf.push(vnfSlots.get(k));
+                return true;
+            }
+            return false;
+        });
+        replicaSlots.keySet().removeIf(k -> {
+            if (!replicas.containsKey(k)) {
+                freeReplica.push(replicaSlots.get(k));
+                return true;
+            }
+            return false;
+        });
+        chainSlots.keySet().removeIf(k -> {
+            if (!tags.containsKey(k)) {
+                freeChain.push(chainSlots.get(k));
+                return true;
+            }
+            return false;
+        });
+        for (VnfKey v : vnfs.keySet()) {
+            vnfSlots.computeIfAbsent(v, k -> {
+                int s = freeVnf.pop();
+                vnfKeys[s] = k;
+                installHistograms(vnfActive, vnfInactive, s);
+                return s;
+            });
+        }
+        int[] vnfOfReplica = new int[limits.maxReplicas];
+        for (Map.Entry<String, VnfKey> e : replicas.entrySet()) {
+            int s = replicaSlots.computeIfAbsent(e.getKey(), k -> {
+                int r = freeReplica.pop();
+                lastReplicaCounter[r] = -1;
+                rolledReplicaPackets[r] = replicaPackets.get(r);
+                return r;
+            });
+            replicaIds[s] = e.getKey().substring(e.getKey().indexOf('|') + 1);
+            replicaVnf[s] = vnfSlots.get(e.getValue());
+            vnfOfReplica[s] = replicaVnf[s];
+        }
+        LongIntMap chainByTag = new LongIntMap(tags.size());
+        for (Integer t : tags.keySet()) {
+            int s = chainSlots.computeIfAbsent(t, k -> {
+                int c = freeChain.pop();
+                chainTags[c] = k;
+                installHistograms(chainActive, chainInactive, c);
+                lastChainCounter[c] = -1;
+                rolledChainPackets[c] = chainPackets.get(c);
+                return c;
+            });
+            chainByTag.put(t, s);
+        }
+        LongIntMap replicaByHop = new LongIntMap(byKey.size());
+        for (HopBinding b : byKey.values()) {
+            replicaByHop.put(b.key(), replicaSlots.get(replicaKey(b)));
+        }
+        bindings = new Bindings(replicaByHop, chainByTag, vnfOfReplica);
+    }
+
+    private void installHistograms(Histogram[] active, Histogram[] inactive, int slot) {
+        phaser.readerLock();
+        try {
+            active[slot] = new Histogram(1, limits.highestLatencyNanos, 2);
+            inactive[slot] = new Histogram(1, limits.highestLatencyNanos, 2);
+            // Wait out a writer that may still hold the slot's previous histogram.
+            phaser.flipPhase();
+        } finally {
+            phaser.readerUnlock();
+        }
+    }
+
+    private static String replicaKey(HopBinding b) {
+        return b.vnf() + "|" + b.replicaId();
+    }
+
+    /**
+     * Accounts one report held in {@code buf[off, off+len)} (the UDP payload: report header and
+     * mirrored frame) received from {@code sourceIpv4}. Never throws on bad input; counts it.
+     *
+     * @param buf        buffer (absolute indices; position and limit are not used)
+     * @param off        first byte of the report header
+     * @param len        payload length
+     * @param sourceIpv4 the datagram's IPv4 source address
+     * @return true if the report updated telemetry
+     */
+    public boolean onReport(ByteBuffer buf, int off, int len, int sourceIpv4) {
+        counters[C_DATAGRAMS]++;
+        Reporters r = reporters;
+        int slot = r.bySource.get(sourceIpv4 & 0xFFFFFFFFL, -1);
+        if (slot < 0) {
+            counters[C_FORGED_SOURCE]++;
+            return false;
+        }
+        if (report.wrapPayload(buf, off, len) != DecodeStatus.OK) {
+            counters[C_MALFORMED]++;
+            return false;
+        }
+        return account(r, slot);
+    }
+
+    /**
+     * As {@link #onReport(ByteBuffer, int, int, int)} for a byte array.
+     *
+     * @param buf        bytes
+     * @param off        first byte of the report header
+     * @param len        payload length
+     * @param sourceIpv4 the datagram's IPv4 source address
+     * @return true if the report updated telemetry
+     */
+    public boolean onReport(byte[] buf, int off, int len, int sourceIpv4) {
+        counters[C_DATAGRAMS]++;
+        Reporters r = reporters;
+        int slot = r.bySource.get(sourceIpv4 & 0xFFFFFFFFL, -1);
+        if (slot < 0) {
+            counters[C_FORGED_SOURCE]++;
+            return false;
+        }
+        if (report.wrapPayload(buf, off, len) != DecodeStatus.OK) {
+            counters[C_MALFORMED]++;
+            return false;
+        }
+        return account(r, slot);
+    }
+
+    private boolean account(Reporters r, int slot) {
+        if (report.reporterDeviceId() != r.deviceId[slot]) {
+            counters[C_FORGED_DEVICE]++;
+            return false;
+        }
+        if (r.trackers[slot].accept((int) report.sequenceNumber()) == SequenceTracker.DUPLICATE) {
+            counters[C_DUPLICATE]++;
+            return false;
+        }
+        long epoch = phaser.writerCriticalSectionEnter();
+        try {
+            update();
+        } finally {
+            phaser.writerCriticalSectionExit(epoch);
+        }
+        counters[C_ACCEPTED]++;
+        return true;
+    }
+
+    private void update() {
+        cur = bindings;
+        curVnf = vnfActive;
+        Histogram[] chainHist = chainActive;
+        curTag = report.packet().tag();
+        curMap = report.packet().mapInfo();
+        curLastHop = report.hopCount() - 1;
+        egressPortCounter = -1;
+        report.visitIntMetadata(this);
+        int chain = cur.chainByTag.get(curTag, -1);
+        if (chain < 0) {
+            counters[C_UNKNOWN_CHAIN]++;
+        } else {
+            if ((curMap & WireFormat.MAP_IN_TIME) != 0 && curLastHop > 0) {
+                record(chainHist[chain], (egressInTime - ingressInTime) & 0xFFFFFFFFL);
+            }
+            if (egressPortCounter >= 0) {
+                lastChainCounter[chain] = advance(lastChainCounter[chain], egressPortCounter, chainPackets, chain);
+            }
+        }
+    }
+
+    @Override
+    public void onEntry(int hop, int deviceId, int queueId, int queueLength, long inTime, long vnfLatency,
+                        int portCounter) {
+        if (hop == 0) {
+            ingressInTime = inTime;
+        }
+        if (hop == curLastHop) {
+            egressInTime = inTime;
+            if ((curMap & WireFormat.MAP_PORT_COUNTER) != 0) {
+                egressPortCounter = portCounter;
+            }
+        }
+        if ((curMap & WireFormat.MAP_DEVICE_ID) == 0) {
+            if (vnfLatency != 0) {
+                counters[C_UNMAPPED]++;
+            }
+            return;
+        }
+        if ((curMap & WireFormat.MAP_QUEUE) != 0) {
+            queue(deviceId, queueLength);
+        }
+        int replica = cur.replicaByHop.get(HopBinding.key(curTag, hop, deviceId), -1);
+        if (replica < 0) {
+            if (vnfLatency != 0 && (curMap & WireFormat.MAP_VNF_LATENCY) != 0) {
+                counters[C_UNMAPPED]++;
+            }
+            return;
+        }
+        if ((curMap & WireFormat.MAP_VNF_LATENCY) != 0 && vnfLatency != 0) {
+            record(curVnf[cur.vnfOfReplica[replica]], vnfLatency);
+        }
+        if ((curMap & WireFormat.MAP_PORT_COUNTER) != 0) {
+            lastReplicaCounter[replica] = advance(lastReplicaCounter[replica], portCounter, replicaPackets, replica);
+        }
+    }
+
+    private void record(Histogram h, long value) {
+        if (h != null) {
+            h.recordValue(Math.max(1, Math.min(value, limits.highestLatencyNanos)));
+        }
+    }
+
+    /** Adds the Port_Counter delta (mod 2^16) unless the value is older than the last one. */
+    private int advance(int last, int now, AtomicLongArray acc, int slot) {
+        if (last < 0) {
+            return now;
+        }
+        int d = (now - last) & 0xFFFF;
+        if (d >= 0x8000) {
+            counters[C_STALE]++;
+            return last;
+        }
+        acc.lazySet(slot, acc.get(slot) + d);
+        return now;
+    }
+
+    private void queue(int dev, int depth) {
+        queueLast.lazySet(dev, depth);
+        int m = queueMax.get(dev);
+        if (depth > m) {
+            queueMax.compareAndSet(dev, m, depth);
+        }
+        int w = dev >>> 6;
+        long bit = 1L << (dev & 63);
+        long seen = devicesSeen.get(w);
+        if ((seen & bit) == 0) {
+            devicesSeen.compareAndSet(w, seen, seen | bit);
+        }
+    }
+
+    /**
+     * Closes the current window and opens the next.
+     *
+     * @return the closed window's telemetry
+     */
+    public synchronized TelemetrySnapshot roll() {
+        long now = clock.getAsLong();
+        double secs = Math.max(1e-9, (now - windowStart) / 1e9);
+        Map<Integer, Map<String, Long>> perVnfReplicas = new HashMap<>();
+        Map<Integer, Long> perVnfPackets = new HashMap<>();
+        for (int r : replicaSlots.values()) {
+            long total = replicaPackets.get(r);
+            long d = total - rolledReplicaPackets[r];
+            rolledReplicaPackets[r] = total;
+            perVnfReplicas.computeIfAbsent(replicaVnf[r], k -> new LinkedHashMap<>()).put(replicaIds[r], d);
+            perVnfPackets.merge(replicaVnf[r], d, Long::sum);
+        }
+        List<VnfWindow> vnfs = new ArrayList<>();
+        List<ChainWindow> chains = new ArrayList<>();
+        phaser.readerLock();
+        try {
+            Histogram[] v = vnfActive;
+            vnfActive = vnfInactive;
+            vnfInactive = v;
+            Histogram[] c = chainActive;
+            chainActive = chainInactive;
+            chainInactive = c;
+            phaser.flipPhase();
+            // The inactive halves now hold the closed window and no writer touches them.
+            for (Map.Entry<VnfKey, Integer> e : vnfSlots.entrySet()) {
+                int s = e.getValue();
+                Histogram h = vnfInactive[s];
+                long n = h.getTotalCount();
+                vnfs.add(new VnfWindow(e.getKey(), n, n == 0 ? 0 : h.getValueAtPercentile(50),
+                                       n == 0 ? 0 : h.getValueAtPercentile(95),
+                                       n == 0 ? 0 : h.getValueAtPercentile(99), n == 0 ? 0 : h.getMaxValue(),
+                                       perVnfPackets.getOrDefault(s, 0L) / secs,
+                                       perVnfReplicas.getOrDefault(s, Map.of())));
+                h.reset();
+            }
+            for (Map.Entry<Integer, Integer> e : chainSlots.entrySet()) {
+                int s = e.getValue();
+                Histogram h = chainInactive[s];
+                long total = chainPackets.get(s);
+                long d = total - rolledChainPackets[s];
+                rolledChainPackets[s] = total;
+                long n = h.getTotalCount();
+                chains.add(new ChainWindow(e.getKey(), n, n == 0 ? 0 : h.getValueAtPercentile(95),
+                                           n == 0 ? 0 : h.getMaxValue(), d / secs));
+                h.reset();
+            }
+        } finally {
+            phaser.readerUnlock();
+        }
+        vnfs.sort((a, b) -> a.vnf().compareTo(b.vnf()));
+        chains.sort((a, b) -> Integer.compare(a.chainTag(), b.chainTag()));
+        List<HopQueue> hops = new ArrayList<>();
+        for (int w = 0; w < DEVICES / 64; w++) {
+            long bits = devicesSeen.get(w);
+            while (bits != 0) {
+                int dev = w * 64 + Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+                hops.add(new HopQueue(dev, queueLast.get(dev), queueMax.getAndSet(dev, 0)));
+            }
+        }
+        TelemetrySnapshot snap = new TelemetrySnapshot(windowStart, now, vnfs, chains, hops, counters());
+        windowStart = now;
+        return snap;
+    }
+
+    /**
+     * Returns the counters since start (racy but monotonic reads of the receiver's counters).
+     *
+     * @return counters
+     */
+    public CollectorCounters counters() {
+        long lost = 0;
+        long late = 0;
+        long dups = 0;
+        long resyncs = 0;
+        for (SequenceTracker t : reporters.trackers) {
+            lost += t.lost();
+            late += t.late();
+            dups += t.duplicates();
+            resyncs += t.resyncs();
+        }
+        Map<DecodeStatus, Long> errors = report.errors().snapshot();
+        return new CollectorCounters(counters[C_DATAGRAMS], counters[C_ACCEPTED], counters[C_FORGED_SOURCE],
+                                     counters[C_FORGED_DEVICE], counters[C_MALFORMED], lost, late, dups, resyncs,
+                                     counters[C_UNMAPPED], counters[C_STALE], counters[C_UNKNOWN_CHAIN], errors);
+    }
+}

@@ -1,0 +1,32 @@
+package org.srv6int.app.telemetry;
+
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The collector's closed windows in full (per-replica packet counts included), for the global
+ * loop. The narrower {@link org.srv6int.app.api.TelemetryService} serves REST and CLI.
+ */
+public interface TelemetryWindows {
+
+    /**
+     * Returns the last closed window.
+     *
+     * @return snapshot, empty before the first window closes
+     */
+    Optional<TelemetrySnapshot> latest();
+
+    /**
+     * Registers a consumer called (on the collector's window thread) after each window closes.
+     *
+     * @param consumer consumer
+     */
+    void addWindowConsumer(Consumer<TelemetrySnapshot> consumer);
+
+    /**
+     * Removes a consumer.
+     *
+     * @param consumer consumer
+     */
+    void removeWindowConsumer(Consumer<TelemetrySnapshot> consumer);
+}

@@ -1,0 +1,130 @@
+package org.srv6int.app.loop;
+
+import org.junit.Test;
+import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.k8s.bridge.BridgeException;
+import org.srv6int.k8s.bridge.ReplicaNames;
+import org.srv6int.k8s.bridge.ReplicaRequest;
+import org.srv6int.k8s.bridge.ReplicaStatus;
+import org.srv6int.k8s.bridge.VnfReplicaManager;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletionException;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/**
+ * The loop's platform port over the bridge interface: exact bridge calls, replica indices,
+ * readiness and errors. The bridge is a recording fake of {@link VnfReplicaManager} (its real
+ * implementation is tested against a kube-apiserver in k8s-bridge).
+ */
+public class BridgeReplicaPlatformTest {
+
+    private static final VnfKey VNF = VnfKey.of(SfcId.of(2), 1);
+
+    /** Keeps replicas like the bridge: deterministic names, idempotent ensure. */
+    private static final class RecordingBridge implements VnfReplicaManager {
+        final List<String> calls = new ArrayList<>();
+        final Map<Integer, ReplicaStatus> replicas = new TreeMap<>();
+        boolean neverReady;
+
+        @Override
+        public ReplicaStatus ensureReplica(ReplicaRequest r) {
+            calls.add("ensure " + r.chainId() + "/" + r.vnfIndex() + "/r" + r.replicaIndex() + " on " + r.nodeName()
+                              + " image " + r.image() + " cpu " + r.requests().get("cpu"));
+            String name = ReplicaNames.replicaName(r.chainId(), r.vnfIndex(), r.replicaIndex());
+            return replicas.computeIfAbsent(r.replicaIndex(), k -> new ReplicaStatus(
+                    name, k, ReplicaNames.podName(name), r.nodeName(), null, false, "Pending"));
+        }
+
+        @Override
+        public ReplicaStatus awaitReady(String chainId, int vnfIndex, int replicaIndex, Duration timeout) {
+            calls.add("awaitReady " + chainId + "/" + vnfIndex + "/r" + replicaIndex);
+            if (neverReady) {
+                throw new BridgeException("pod not Ready within " + timeout + ", phase Pending", 0, 0, null);
+            }
+            ReplicaStatus s = replicas.get(replicaIndex);
+            ReplicaStatus ready = new ReplicaStatus(s.name(), replicaIndex, s.podName(), s.nodeName(),
+                                                    "10.244.0." + (replicaIndex + 10), true, "Running");
+            replicas.put(replicaIndex, ready);
+            return ready;
+        }
+
+        @Override
+        public List<ReplicaStatus> scale(String chainId, int vnfIndex, List<ReplicaRequest> desired) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean removeReplica(String chainId, int vnfIndex, int replicaIndex) {
+            calls.add("remove " + chainId + "/" + vnfIndex + "/r" + replicaIndex);
+            return replicas.remove(replicaIndex) != null;
+        }
+
+        @Override
+        public int removeChain(String chainId) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public List<ReplicaStatus> listReplicas(String chainId, int vnfIndex) {
+            calls.add("list " + chainId + "/" + vnfIndex);
+            return new ArrayList<>(replicas.values());
+        }
+
+        @Override
+        public Map<String, org.srv6int.k8s.bridge.NodeResources> nodeFreeResources() {
+            return Map.of("w1", new org.srv6int.k8s.bridge.NodeResources("w1", 1500, 2L << 30, 4000, 8L << 30));
+        }
+    }
+
+    private final RecordingBridge bridge = new RecordingBridge();
+    private final BridgeReplicaPlatform platform = new BridgeReplicaPlatform(
+            bridge, v -> ReplicaRequest.builder().vnfType("snort").image("snort:3").request("cpu", "1"),
+            Duration.ofSeconds(60), Runnable::run);
+
+    @Test
+    public void createsTheNextFreeReplicaAndWaitsForReady() {
+        bridge.replicas.put(0, new ReplicaStatus("sfc-2-vnf1-r0", 0, "sfc-2-vnf1-r0-0", "w1", "10.244.0.9",
+                                                 true, "Running"));
+        ReplicaInfo r = platform.createReplica(VNF, "w2").toCompletableFuture().join();
+        assertEquals("sfc-2-vnf1-r1", r.id());
+        assertEquals("w2", r.node());
+        assertEquals("10.244.0.11", r.podIp());
+        assertEquals(List.of("list 2/1", "ensure 2/1/r1 on w2 image snort:3 cpu 1", "awaitReady 2/1/r1"),
+                     bridge.calls);
+        assertEquals(1, platform.nodeFreeResources().size());
+        assertEquals(1500, platform.nodeFreeResources().get(0).freeCpuMillis());
+    }
+
+    @Test
+    public void notReadyFailsTheStage() {
+        bridge.neverReady = true;
+        try {
+            platform.createReplica(VNF, "w2").toCompletableFuture().join();
+            fail("expected a failure");
+        } catch (CompletionException e) {
+            assertTrue(e.getCause() instanceof BridgeException);
+        }
+    }
+
+    @Test
+    public void deletesByTheBridgeName() {
+        platform.createReplica(VNF, "w2").toCompletableFuture().join();
+        platform.deleteReplica(VNF, "sfc-2-vnf1-r0").toCompletableFuture().join();
+        assertEquals("remove 2/1/r0", bridge.calls.get(bridge.calls.size() - 1));
+        try {
+            platform.deleteReplica(VNF, "r0x").toCompletableFuture().join();
+            fail("expected a failure");
+        } catch (CompletionException e) {
+            assertTrue(e.getCause() instanceof IllegalArgumentException);
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package org.srv6int.app.loop;
+
+import org.onlab.packet.Ip6Address;
+import org.onlab.packet.MacAddress;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
+import org.srv6int.app.api.ReplicaState;
+import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.VnfInventoryService;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.api.VnfReplicaListener;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/** Replicas in memory with the inventory's contract (ACTIVE weight 1 on add). */
+public final class FakeInventory implements VnfInventoryService {
+    public final Map<VnfReplicaId, VnfReplica> replicas = new TreeMap<>();
+    public final List<String> calls = new ArrayList<>();
+
+    public VnfReplica make(VnfKey vnf, String name, String node) {
+        return new VnfReplica(VnfReplicaId.of(vnf, name), node, DeviceId.deviceId("device:s2"),
+                              PortNumber.portNumber(3), Ip6Address.valueOf("2001:db8::" + (replicas.size() + 1)),
+                              MacAddress.valueOf("00:00:00:00:00:0" + (replicas.size() + 1)),
+                              ReplicaState.ACTIVE, 1);
+    }
+
+    @Override
+    public Collection<VnfReplica> getReplicas() {
+        return replicas.values();
+    }
+
+    @Override
+    public Collection<VnfReplica> getReplicas(SfcId sfcId) {
+        return replicas.values().stream().filter(r -> r.id().vnf().sfcId().equals(sfcId))
+                .collect(Collectors.toList());
+    }
+
+    @Override
+    public Collection<VnfReplica> getReplicas(VnfKey vnf) {
+        return replicas.values().stream().filter(r -> r.id().vnf().equals(vnf)).collect(Collectors.toList());
+    }
+
+    @Override
+    public Optional<VnfReplica> getReplica(VnfReplicaId id) {
+        return Optional.ofNullable(replicas.get(id));
+    }
+
+    @Override
+    public VnfReplica addReplica(VnfKey vnf, String node) {
+        VnfReplica r = make(vnf, "r" + replicas.size(), node);
+        replicas.put(r.id(), r);
+        calls.add("addReplica " + vnf + " " + node + " -> " + r.id().name());
+        return r;
+    }
+
+    @Override
+    public void registerReplica(VnfReplica replica) {
+        replicas.put(replica.id(), replica);
+    }
+
+    @Override
+    public VnfReplica drainReplica(VnfReplicaId id) {
+        calls.add("drainReplica " + id);
+        return replicas.compute(id, (k, r) -> r.withState(ReplicaState.DRAINING).withWeight(0));
+    }
+
+    @Override
+    public VnfReplica updateReplica(VnfReplicaId id, ReplicaState state, int weight) {
+        calls.add("updateReplica " + id + " " + state + " " + weight);
+        return replicas.compute(id, (k, r) -> r.withState(state).withWeight(weight));
+    }
+
+    @Override
+    public VnfReplica removeReplica(VnfReplicaId id) {
+        calls.add("removeReplica " + id);
+        return replicas.remove(id);
+    }
+
+    @Override
+    public void addListener(VnfReplicaListener listener) {
+    }
+
+    @Override
+    public void removeListener(VnfReplicaListener listener) {
+    }
+}

@@ -1,0 +1,114 @@
+package org.srv6int.app.loop;
+
+import org.srv6int.app.api.VnfKey;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Recording fakes of the loop's ports at the boundaries we cannot run here: a Kubernetes
+ * platform whose pods become Ready when the test says so (or at once), and a multipath group
+ * that keeps replicas with weights like the app's inventory does.
+ */
+final class FakePorts {
+
+    private FakePorts() {
+    }
+
+    /** Records createReplica / deleteReplica calls; completes them at once or on demand. */
+    static final class Platform implements ReplicaPlatform {
+        final List<String> calls = new ArrayList<>();
+        final List<NodeResources> nodes = new ArrayList<>();
+        final List<CompletableFuture<ReplicaInfo>> pendingCreates = new ArrayList<>();
+        boolean readyAtOnce = true;
+        int created;
+
+        @Override
+        public List<NodeResources> nodeFreeResources() {
+            calls.add("nodeFreeResources");
+            return new ArrayList<>(nodes);
+        }
+
+        @Override
+        public synchronized CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node) {
+            calls.add("create " + vnf + " on " + node);
+            ReplicaInfo r = new ReplicaInfo("r" + (++created), node, "10.0.0." + created);
+            CompletableFuture<ReplicaInfo> f = new CompletableFuture<>();
+            if (readyAtOnce) {
+                f.complete(r);
+            } else {
+                pendingCreates.add(f);
+            }
+            return f;
+        }
+
+        @Override
+        public CompletionStage<Void> deleteReplica(VnfKey vnf, String replicaId) {
+            calls.add("delete " + vnf + " " + replicaId);
+            return CompletableFuture.completedFuture(null);
+        }
+    }
+
+    /** The chain's multipath group: replica to weight (0 = draining), in insertion order. */
+    static final class Routing implements ChainRouting {
+        final List<String> calls = new ArrayList<>();
+        final Map<String, Integer> group = new LinkedHashMap<>();
+
+        Routing(String... initial) {
+            for (String r : initial) {
+                group.put(r, 1);
+            }
+        }
+
+        List<String> active() {
+            List<String> out = new ArrayList<>();
+            group.forEach((r, w) -> {
+                if (w > 0) {
+                    out.add(r);
+                }
+            });
+            return out;
+        }
+
+        @Override
+        public void addReplicas(VnfKey vnf, List<ReplicaInfo> replicas) {
+            List<String> ids = new ArrayList<>();
+            for (ReplicaInfo r : replicas) {
+                group.put(r.id(), 1);
+                ids.add(r.id());
+            }
+            calls.add("add " + vnf + " " + ids + " -> weights " + group);
+        }
+
+        @Override
+        public void drainReplica(VnfKey vnf, String replicaId) {
+            group.put(replicaId, 0);
+            calls.add("drain " + vnf + " " + replicaId);
+        }
+
+        @Override
+        public void removeReplica(VnfKey vnf, String replicaId) {
+            group.remove(replicaId);
+            calls.add("remove " + vnf + " " + replicaId);
+        }
+    }
+
+    /** A settable clock. */
+    static final class Clock implements LoopClock {
+        long nanos;
+
+        @Override
+        public long nanoTime() {
+            return nanos;
+        }
+
+        @Override
+        public long currentTimeMillis() {
+            return 1_700_000_000_000L + nanos / 1_000_000;
+        }
+    }
+}

@@ -1,0 +1,268 @@
+package org.srv6int.app.loop;
+
+import org.junit.Before;
+import org.junit.Test;
+import org.onlab.packet.Ip6Address;
+import org.onlab.packet.IpPrefix;
+import org.onlab.packet.MacAddress;
+import org.onosproject.cluster.ClusterServiceAdapter;
+import org.onosproject.cluster.Leader;
+import org.onosproject.cluster.Leadership;
+import org.onosproject.cluster.LeadershipEvent;
+import org.onosproject.cluster.LeadershipEventListener;
+import org.onosproject.cluster.LeadershipServiceAdapter;
+import org.onosproject.cluster.NodeId;
+import org.onosproject.net.ConnectPoint;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
+import org.srv6int.app.api.FlowClassifier;
+import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.LoopStatus;
+import org.srv6int.app.api.ReplicaState;
+import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.SfcEvent;
+import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.SfcListener;
+import org.srv6int.app.api.SfcService;
+import org.srv6int.app.api.VnfInventoryService;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.api.VnfReplicaListener;
+import org.srv6int.app.api.VnfSpec;
+import org.srv6int.app.config.Srv6Devices;
+import org.srv6int.app.config.Srv6IntAppConfig;
+import org.srv6int.app.config.Srv6IntConfigService;
+import org.srv6int.app.telemetry.HopBinding;
+import org.srv6int.app.telemetry.TelemetryEngine;
+import org.srv6int.app.telemetry.TelemetrySnapshot;
+import org.srv6int.app.telemetry.TelemetryWindows;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * The ONOS wiring of the loop: leader only, one tick per telemetry window, replicas through the
+ * inventory. ONOS services are adapters/fakes (onos-api test adapters for leadership and
+ * cluster); the telemetry windows come from a real {@link TelemetryEngine} fed with reports.
+ */
+public class GlobalLoopManagerTest {
+
+    private static final long SEC = 1_000_000_000L;
+    private static final NodeId ME = new NodeId("local");
+    private static final SfcId SFC = SfcId.of(7);
+    private static final VnfKey VNF = VnfKey.of(SFC, 0);
+
+    private final FakePorts.Clock clock = new FakePorts.Clock();
+    private final FakeLeadership leadership = new FakeLeadership();
+    private final FakeInventory inventory = new FakeInventory();
+    private final FakePorts.Platform platform = new FakePorts.Platform();
+    private final List<Consumer<TelemetrySnapshot>> consumers = new ArrayList<>();
+    private final TestReports reports = new TestReports(7, 4, 3);
+    private TelemetryEngine engine;
+    private GlobalLoopManager manager;
+    private long seq;
+    private int counter;
+
+    /** Leadership of one topic, changed by the test, with listeners like the real service. */
+    private static final class FakeLeadership extends LeadershipServiceAdapter {
+        final List<LeadershipEventListener> listeners = new ArrayList<>();
+        NodeId leader = new NodeId("other");
+        final List<String> ran = new ArrayList<>();
+
+        @Override
+        public Leadership runForLeadership(String topic) {
+            ran.add(topic);
+            return getLeadership(topic);
+        }
+
+        @Override
+        public Leadership getLeadership(String topic) {
+            return new Leadership(topic, new Leader(leader, 1, 0), List.of(leader, ME));
+        }
+
+        @Override
+        public NodeId getLeader(String topic) {
+            return leader;
+        }
+
+        @Override
+        public void addListener(LeadershipEventListener l) {
+            listeners.add(l);
+        }
+
+        @Override
+        public void removeListener(LeadershipEventListener l) {
+            listeners.remove(l);
+        }
+
+        void elect(NodeId n) {
+            leader = n;
+            LeadershipEvent e = new LeadershipEvent(LeadershipEvent.Type.LEADER_CHANGED,
+                                                    getLeadership(GlobalLoopManager.TOPIC));
+            listeners.forEach(l -> l.event(e));
+        }
+    }
+
+    @Before
+    public void setUp() throws Exception {
+        engine = new TelemetryEngine(TelemetryEngine.Limits.DEFAULT, () -> clock.nanos);
+        engine.setReporters(Map.of(0x7F000001, 4));
+        engine.setBindings(List.of(new HopBinding(7, 1, 2, VNF, "r0")));
+        inventory.registerReplica(inventory.make(VNF, "r0", "worker-1"));
+        platform.nodes.add(new NodeResources("worker-2", 8000, 1L << 34));
+        Sfc sfc = Sfc.builder().id(SFC).ingress(ConnectPoint.deviceConnectPoint("device:s1/1"))
+                .egress(ConnectPoint.deviceConnectPoint("device:s4/1"))
+                .classifier(FlowClassifier.between(IpPrefix.valueOf("10.0.0.0/24"), IpPrefix.valueOf("10.0.1.0/24")))
+                .vnfs(List.of(new VnfSpec("snort", 600_000))).build();
+        manager = new GlobalLoopManager();
+        manager.setClock(clock);
+        manager.leadershipService = leadership;
+        manager.clusterService = new ClusterServiceAdapter();
+        manager.inventory = inventory;
+        manager.platform = platform;
+        manager.sfcService = new SfcService() {
+            @Override
+            public Collection<Sfc> getSfcs() {
+                return List.of(sfc);
+            }
+
+            @Override
+            public Optional<Sfc> getSfc(SfcId id) {
+                return id.equals(SFC) ? Optional.of(sfc) : Optional.empty();
+            }
+
+            @Override
+            public void addSfc(Sfc s) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void updateSfc(Sfc s) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public Sfc removeSfc(SfcId id) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void addListener(SfcListener listener) {
+            }
+
+            @Override
+            public void removeListener(SfcListener listener) {
+            }
+        };
+        manager.configService = new Srv6IntConfigService() {
+            @Override
+            public Srv6Devices devices() {
+                return new Srv6Devices(Map.of());
+            }
+
+            @Override
+            public Optional<Srv6IntAppConfig> appConfig() {
+                return Optional.empty();
+            }
+        };
+        manager.telemetry = new TelemetryWindows() {
+            @Override
+            public Optional<TelemetrySnapshot> latest() {
+                return Optional.empty();
+            }
+
+            @Override
+            public void addWindowConsumer(Consumer<TelemetrySnapshot> c) {
+                consumers.add(c);
+            }
+
+            @Override
+            public void removeWindowConsumer(Consumer<TelemetrySnapshot> c) {
+                consumers.remove(c);
+            }
+        };
+        manager.activate();
+    }
+
+    /** One telemetry window of 100 reports at the given vNF latency, then the window closes. */
+    private void window(long latency, int packetsPerReport) {
+        for (int i = 0; i < 100; i++) {
+            counter = (counter + packetsPerReport) & 0xFFFF;
+            byte[] p = reports.payload(seq++, new TestReports.Hop(1, 0, 0, 0, counter),
+                                       new TestReports.Hop(2, 0, 1000 + latency, latency, counter),
+                                       new TestReports.Hop(4, 0, 9000 + latency, 0, counter));
+            assertTrue(engine.onReport(p, 0, p.length, 0x7F000001));
+        }
+        clock.nanos += SEC;
+        TelemetrySnapshot s = engine.roll();
+        consumers.forEach(c -> c.accept(s));
+    }
+
+    @Test
+    public void onlyTheLeaderActs() {
+        assertEquals(List.of(GlobalLoopManager.TOPIC), leadership.ran);
+        assertEquals(1, consumers.size());
+        window(400_000, 10);
+        for (int i = 0; i < 8; i++) {
+            window(900_000, 20);
+        }
+        assertTrue("a follower must not act: " + platform.calls, platform.calls.isEmpty());
+        assertFalse(manager.status().leader());
+        assertTrue(manager.decisions(10).isEmpty());
+
+        leadership.elect(ME);
+        assertTrue(manager.status().leader());
+        window(400_000, 10);
+        for (int i = 0; i < 6; i++) {
+            window(900_000, 20);
+        }
+        // 2000 pps * ~0.9 ms / (990 pps * ~0.4 ms) = 4.5 -> n = 5 -> +4 on the only node
+        assertEquals(List.of("nodeFreeResources", "create 7/0 on worker-2", "create 7/0 on worker-2",
+                             "create 7/0 on worker-2", "create 7/0 on worker-2"), platform.calls);
+        assertEquals(List.of("addReplica 7/0 worker-2 -> r1", "addReplica 7/0 worker-2 -> r2",
+                             "addReplica 7/0 worker-2 -> r3", "addReplica 7/0 worker-2 -> r4"), inventory.calls);
+        List<LoopDecision> d = manager.decisions(10);
+        assertEquals(1, d.size());
+        assertEquals(LoopDecision.Outcome.SUCCEEDED, d.get(0).outcome());
+        assertEquals(5.0, d.get(0).inputs().get(GlobalLoop.IN_N), 0);
+        LoopStatus st = manager.status();
+        assertEquals("local", st.leaderNode());
+        assertEquals(5, st.vnfs().get(0).replicas());
+
+        // Leadership moves away: the loop stops acting.
+        leadership.elect(new NodeId("other"));
+        int before = platform.calls.size();
+        for (int i = 0; i < 30; i++) {
+            window(900_000, 20);
+        }
+        assertEquals(before, platform.calls.size());
+        manager.deactivate();
+        assertTrue(consumers.isEmpty());
+    }
+
+    @Test
+    public void withoutPlatformTheDecisionFailsCleanly() {
+        manager.platform = null;
+        leadership.elect(ME);
+        window(400_000, 10);
+        for (int i = 0; i < 6; i++) {
+            window(900_000, 20);
+        }
+        List<LoopDecision> d = manager.decisions(10);
+        assertEquals(1, d.size());
+        assertEquals(LoopDecision.Outcome.FAILED, d.get(0).outcome());
+        assertTrue(d.get(0).detail(), d.get(0).detail().contains("no Kubernetes replica platform"));
+        assertTrue(inventory.calls.isEmpty());
+    }
+}

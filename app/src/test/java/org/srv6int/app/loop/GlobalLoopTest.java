@@ -1,0 +1,216 @@
+package org.srv6int.app.loop;
+
+import org.junit.Test;
+import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.VnfKey;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * Algorithm 4 and the additions (scale-in with draining, cool-down, failures) in simulated time.
+ */
+public class GlobalLoopTest {
+
+    private static final long SEC = TimeUnit.SECONDS.toNanos(1);
+    private static final long LMAX = 1_000_000;
+
+    private final VnfKey vnf = VnfKey.of(SfcId.of(3), 1);
+    private final FakePorts.Clock clock = new FakePorts.Clock();
+    private final FakePorts.Platform platform = new FakePorts.Platform();
+    private final FakePorts.Routing routing = new FakePorts.Routing("a");
+    private final LoopParams params = LoopParams.builder().tHatNanos(4 * SEC).cooldownNanos(10 * SEC)
+            .scaleInHoldNanos(5 * SEC).drainQuietNanos(2 * SEC).drainTimeoutNanos(30 * SEC).build();
+    private final GlobalLoop loop = new GlobalLoop(params, clock, platform, routing);
+    private final Map<String, Long> packets = new HashMap<>();
+
+    {
+        platform.nodes.add(new NodeResources("w1", 1000, 1));
+        platform.nodes.add(new NodeResources("w2", 3000, 1));
+    }
+
+    private void tick(double pps, long latency) {
+        clock.nanos += SEC;
+        loop.tick(List.of(new VnfObservation(vnf, LMAX, pps, latency, 100, routing.active(), packets)));
+    }
+
+    @Test
+    public void noHealthyWindowYetAddsOneReplica() {
+        for (int i = 0; i < 6; i++) {
+            tick(5000, 2_000_000);
+        }
+        assertEquals(List.of("nodeFreeResources", "create 3/1 on w2"), platform.calls);
+        assertEquals(List.of("a", "r1"), routing.active());
+        assertEquals(2.0, loop.history().get(0).inputs().get(GlobalLoop.IN_N), 0);
+    }
+
+    @Test
+    public void shortViolationDoesNotScale() {
+        tick(1000, 500_000);
+        for (int i = 0; i < 4; i++) {
+            tick(3000, 2_000_000);
+        }
+        tick(1000, 500_000);
+        for (int i = 0; i < 4; i++) {
+            tick(3000, 2_000_000);
+        }
+        assertTrue(platform.calls.isEmpty());
+        assertTrue(loop.history().isEmpty());
+    }
+
+    @Test
+    public void groupIsUpdatedOnlyOncePodsAreReady() {
+        platform.readyAtOnce = false;
+        tick(1000, 500_000);
+        for (int i = 0; i < 6; i++) {
+            tick(2000, 2_000_000);
+        }
+        // n = ceil(2000*2ms / (1000*0.5ms)) = 8 -> capped at maxReplicas 8 -> +7
+        assertEquals(7, platform.pendingCreates.size());
+        assertTrue(routing.calls.isEmpty());
+        assertTrue(loop.busy(vnf));
+        assertEquals(LoopDecision.Outcome.IN_PROGRESS, loop.history().get(0).outcome());
+        for (int i = 0; i < 7; i++) {
+            CompletableFuture<ReplicaInfo> f = platform.pendingCreates.get(i);
+            if (i == 3) {
+                f.completeExceptionally(new IllegalStateException("pod not Ready within 60 s"));
+            } else {
+                f.complete(new ReplicaInfo("p" + i, "w", "10.1.0." + i));
+            }
+        }
+        assertEquals(List.of("add 3/1 [p0, p1, p2, p4, p5, p6] -> weights {a=1, p0=1, p1=1, p2=1, p4=1, p5=1, p6=1}"),
+                     routing.calls);
+        LoopDecision d = loop.history().get(0);
+        assertEquals(LoopDecision.Outcome.FAILED, d.outcome());
+        assertTrue(d.detail(), d.detail().contains("not Ready"));
+        assertFalse(loop.busy(vnf));
+    }
+
+    @Test
+    public void scaleInDrainsFirstAndDeletesOnlyWhenTrafficIsGone() {
+        FakePorts.Routing r2 = new FakePorts.Routing("a", "b", "c");
+        GlobalLoop l = new GlobalLoop(params, clock, platform, r2);
+        // Healthy at 3 replicas: R* = 1000 per replica, L* = 800 us -> C* = 0.8.
+        Map<String, Long> moved = new HashMap<>(Map.of("a", 1000L, "b", 1000L, "c", 1000L));
+        clock.nanos += SEC;
+        l.tick(List.of(new VnfObservation(vnf, LMAX, 3000, 800_000, 100, r2.active(), moved)));
+        // Load falls: C_i = 500 * 0.4 ms = 0.2 <= 0.5 * 2 * 0.8. Needs 5 s hold.
+        for (int i = 0; i < 5; i++) {
+            clock.nanos += SEC;
+            l.tick(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
+            assertTrue(r2.calls.isEmpty());
+        }
+        clock.nanos += SEC;
+        l.tick(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
+        assertEquals(List.of("drain 3/1 c"), r2.calls);
+        assertEquals(List.of("a", "b"), r2.active());
+        // c still carries in-flight packets for 3 windows, then stops; 2 s quiet later its pod goes.
+        for (int i = 0; i < 3; i++) {
+            clock.nanos += SEC;
+            l.tick(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
+        }
+        assertTrue(platform.calls.isEmpty());
+        moved.put("c", 0L);
+        for (int i = 0; i < 2; i++) {
+            clock.nanos += SEC;
+            l.tick(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
+        }
+        assertTrue(platform.calls.isEmpty());
+        clock.nanos += SEC;
+        l.tick(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
+        assertEquals(List.of("delete 3/1 c"), platform.calls);
+        assertEquals(List.of("drain 3/1 c", "remove 3/1 c"), r2.calls);
+        List<LoopDecision> h = l.history();
+        assertEquals(2, h.size());
+        assertEquals(LoopDecision.Action.SCALE_IN, h.get(0).action());
+        assertEquals(3, h.get(0).replicasBefore());
+        assertEquals(2, h.get(0).replicasAfter());
+        assertEquals(LoopDecision.Outcome.SUCCEEDED, h.get(1).outcome());
+        // Cool-down: no second scale-in right away although the load is still low.
+        for (int i = 0; i < 8; i++) {
+            clock.nanos += SEC;
+            l.tick(List.of(new VnfObservation(vnf, LMAX, 100, 400_000, 100, r2.active(), moved)));
+        }
+        assertEquals(2, r2.calls.size());
+    }
+
+    @Test
+    public void failedDeleteKeepsDrainingAndRetries() {
+        int[] attempts = {0};
+        ReplicaPlatform flaky = new ReplicaPlatform() {
+            @Override
+            public List<NodeResources> nodeFreeResources() {
+                return List.of();
+            }
+
+            @Override
+            public CompletionStage<ReplicaInfo> createReplica(VnfKey v, String node) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public CompletionStage<Void> deleteReplica(VnfKey v, String replicaId) {
+                attempts[0]++;
+                return attempts[0] == 1 ? CompletableFuture.failedFuture(new RuntimeException("apiserver 500"))
+                        : CompletableFuture.completedFuture(null);
+            }
+        };
+        FakePorts.Routing r2 = new FakePorts.Routing("a", "b");
+        GlobalLoop l = new GlobalLoop(params, clock, flaky, r2);
+        Map<String, Long> moved = Map.of("a", 10L, "b", 0L);
+        clock.nanos += SEC;
+        l.tick(List.of(new VnfObservation(vnf, LMAX, 2000, 900_000, 100, r2.active(), moved)));
+        for (int i = 0; i < 20 && attempts[0] < 2; i++) {
+            clock.nanos += SEC;
+            l.tick(List.of(new VnfObservation(vnf, LMAX, 10, 100_000, 100, r2.active(), moved)));
+        }
+        assertEquals(2, attempts[0]);
+        assertEquals(List.of("drain 3/1 b", "remove 3/1 b"), r2.calls);
+        List<LoopDecision> h = l.history();
+        assertEquals(LoopDecision.Outcome.FAILED, h.get(1).outcome());
+        assertEquals(LoopDecision.Outcome.SUCCEEDED, h.get(2).outcome());
+    }
+
+    @Test
+    public void noNodeIsRecordedAsFailure() {
+        platform.nodes.clear();
+        for (int i = 0; i < 6; i++) {
+            tick(5000, 2_000_000);
+        }
+        LoopDecision d = loop.history().get(0);
+        assertEquals(LoopDecision.Outcome.FAILED, d.outcome());
+        assertEquals("no schedulable node", d.detail());
+        assertTrue(routing.calls.isEmpty());
+    }
+
+    @Test
+    public void historyIsBounded() {
+        GlobalLoop l = new GlobalLoop(LoopParams.builder().historySize(3).cooldownNanos(0).tHatNanos(SEC).build(),
+                                      clock, platform, routing);
+        platform.nodes.clear();
+        for (int i = 0; i < 40; i++) {
+            clock.nanos += SEC;
+            l.tick(List.of(new VnfObservation(vnf, LMAX, 5000, 2_000_000, 100, routing.active(), packets)));
+        }
+        assertEquals(3, l.history().size());
+    }
+
+    @Test
+    public void windowsWithoutSamplesNeitherStartNorExtendAViolation() {
+        for (int i = 0; i < 10; i++) {
+            clock.nanos += SEC;
+            loop.tick(List.of(new VnfObservation(vnf, LMAX, 0, 0, 0, routing.active(), packets)));
+        }
+        assertTrue(loop.history().isEmpty());
+        assertEquals(Long.MIN_VALUE, loop.violatingSinceNanos(vnf));
+    }
+}

@@ -1,0 +1,171 @@
+package org.srv6int.app.telemetry;
+
+import com.codahale.metrics.Gauge;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+import org.onlab.metrics.MetricsManager;
+import org.onlab.packet.Ip6Address;
+import org.onlab.packet.MacAddress;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.DefaultApplicationId;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
+import org.srv6int.app.api.ReplicaState;
+import org.srv6int.app.api.SegmentList;
+import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.SfcPathService;
+import org.srv6int.app.api.SfcPaths;
+import org.srv6int.app.api.TelemetryService;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.api.VnfTelemetry;
+import org.srv6int.app.config.Srv6DeviceConfig;
+import org.srv6int.app.config.Srv6Devices;
+import org.srv6int.app.config.Srv6IntAppConfig;
+import org.srv6int.app.config.Srv6IntConfigService;
+import org.srv6int.app.loop.FakeInventory;
+import org.srv6int.app.loop.TestReports;
+
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * The collector component from netcfg to metrics: it listens where the app config says, accepts
+ * only the configured report addresses, binds INT entries to replicas through the chain's
+ * segment lists and the inventory, and shows its counters as ONOS metrics and through
+ * {@link TelemetryService}.
+ */
+public class TelemetryManagerTest {
+
+    private static final SfcId SFC = SfcId.of(7);
+    private static final VnfKey VNF = VnfKey.of(SFC, 0);
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final MetricsManager metrics = new MetricsManager();
+    private final TelemetryManager manager = new TelemetryManager();
+    private DatagramChannel switchS4;
+    private DatagramChannel stranger;
+    private int port;
+
+    private final VnfReplica r0 = new VnfReplica(VnfReplicaId.of(VNF, "r0"), "worker-1",
+                                                 DeviceId.deviceId("device:s2"), PortNumber.portNumber(3),
+                                                 Ip6Address.valueOf("2001:db8:2::10"),
+                                                 MacAddress.valueOf("00:00:00:00:02:10"), ReplicaState.ACTIVE, 1);
+
+    private static Srv6DeviceConfig device(String id, String json) throws Exception {
+        Srv6DeviceConfig c = new Srv6DeviceConfig();
+        c.init(DeviceId.deviceId(id), "srv6", MAPPER.readTree(json), MAPPER, null);
+        return c;
+    }
+
+    @Before
+    public void setUp() throws Exception {
+        try (DatagramSocket s = new DatagramSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Srv6IntAppConfig app = new Srv6IntAppConfig();
+        ApplicationId appId = new DefaultApplicationId(1, Srv6IntConfigService.APP_NAME);
+        app.init(appId, Srv6IntAppConfig.KEY, MAPPER.readTree(
+                "{\"collector\":{\"address\":\"127.0.0.1\",\"port\":" + port + "},"
+                        + "\"loop\":{\"evaluationPeriodMs\":100}}"), MAPPER, null);
+        Srv6Devices devices = new Srv6Devices(Map.of(
+                DeviceId.deviceId("device:s1"), device("device:s1", "{\"intDeviceId\":1}"),
+                DeviceId.deviceId("device:s2"), device("device:s2", "{\"intDeviceId\":2}"),
+                DeviceId.deviceId("device:s4"), device("device:s4",
+                                                       "{\"intDeviceId\":4,\"reportAddress\":\"127.0.0.1\"}")));
+        SfcPaths paths = new SfcPaths(SFC, List.of(new SegmentList(
+                List.of(Ip6Address.valueOf("2001:db8:1::1"), r0.sid(), Ip6Address.valueOf("2001:db8:4::d")),
+                List.of(DeviceId.deviceId("device:s1"), DeviceId.deviceId("device:s2"),
+                        DeviceId.deviceId("device:s4")),
+                List.of(r0.id()), 1)));
+        manager.configService = new Srv6IntConfigService() {
+            @Override
+            public Srv6Devices devices() {
+                return devices;
+            }
+
+            @Override
+            public Optional<Srv6IntAppConfig> appConfig() {
+                return Optional.of(app);
+            }
+        };
+        manager.pathService = new SfcPathService() {
+            @Override
+            public Optional<SfcPaths> getPaths(SfcId sfcId) {
+                return sfcId.equals(SFC) ? Optional.of(paths) : Optional.empty();
+            }
+
+            @Override
+            public Map<SfcId, SfcPaths> getAllPaths() {
+                return Map.of(SFC, paths);
+            }
+        };
+        FakeInventory inventory = new FakeInventory();
+        inventory.registerReplica(r0);
+        manager.inventory = inventory;
+        manager.metrics = metrics;
+        manager.activate();
+        switchS4 = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+        stranger = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.3", 0));
+    }
+
+    @After
+    public void tearDown() throws Exception {
+        manager.deactivate();
+        switchS4.close();
+        stranger.close();
+    }
+
+    private long gauge(String name) {
+        for (Map.Entry<String, Gauge> e : metrics.getGauges((n, m) -> n.endsWith(name)).entrySet()) {
+            return ((Number) e.getValue().getValue()).longValue();
+        }
+        throw new AssertionError("no metric " + name + " in " + metrics.getMetrics().keySet());
+    }
+
+    @Test
+    public void reportsFromTheConfiguredSwitchBecomeVnfTelemetry() throws Exception {
+        TestReports reports = new TestReports(7, 4, 3);
+        InetSocketAddress collector = new InetSocketAddress("127.0.0.1", port);
+        long deadline = System.currentTimeMillis() + 10_000;
+        // The socket is bound by the first window; send until the collector has seen 50 reports.
+        int seq = 0;
+        while (manager.counters().get("reportsAccepted") < 50 && System.currentTimeMillis() < deadline) {
+            byte[] p = reports.payload(seq++, new TestReports.Hop(1, 0, 0, 0, seq),
+                                       new TestReports.Hop(2, 7, 300_000, 250_000, seq),
+                                       new TestReports.Hop(4, 2, 400_000, 0, seq));
+            switchS4.send(ByteBuffer.wrap(p), collector);
+            stranger.send(ByteBuffer.wrap(p), collector);
+            Thread.sleep(2);
+        }
+        assertTrue(manager.counters().toString(), manager.counters().get("reportsAccepted") >= 50);
+        assertTrue(manager.counters().get("reportsForgedSource") >= 1);
+        Optional<VnfTelemetry> t = Optional.empty();
+        while (System.currentTimeMillis() < deadline) {
+            t = manager.vnfTelemetry(VNF);
+            if (t.isPresent() && t.get().samples() > 0) {
+                break;
+            }
+            Thread.sleep(20);
+        }
+        assertTrue("no vNF telemetry", t.isPresent() && t.get().samples() > 0);
+        assertTrue(t.get().p95LatencyNanos() >= 250_000 && t.get().p95LatencyNanos() < 252_000);
+        assertEquals(7, t.get().queueDepth());
+        assertTrue(manager.sfcTelemetry(SFC).isPresent());
+        assertEquals((long) manager.counters().get(TelemetryService.REPORTS_RECEIVED),
+                     gauge(TelemetryService.REPORTS_RECEIVED), 100.0);
+        assertTrue(gauge("reportsForgedSource") >= 1);
+        assertEquals(0, gauge(TelemetryService.REPORTS_MALFORMED));
+    }
+}
