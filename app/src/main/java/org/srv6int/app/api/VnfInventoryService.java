@@ -1,0 +1,100 @@
+package org.srv6int.app.api;
+
+import org.onosproject.event.ListenerService;
+
+import java.util.Collection;
+import java.util.Optional;
+
+/**
+ * The vNF replica inventory. The global loop (Algorithm 4) calls
+ * {@link #addReplica(VnfKey, String)} after the Kubernetes bridge has started
+ * a pod and {@link #drainReplica}/{@link #removeReplica} to scale in; the flow
+ * programming re-routes the chain make-before-break on every change.
+ */
+public interface VnfInventoryService extends ListenerService<VnfReplicaEvent, VnfReplicaListener> {
+
+    /**
+     * Returns every replica.
+     *
+     * @return replicas
+     */
+    Collection<VnfReplica> getReplicas();
+
+    /**
+     * Returns the replicas of one chain, all its vNFs.
+     *
+     * @param sfcId chain id
+     * @return replicas
+     */
+    Collection<VnfReplica> getReplicas(SfcId sfcId);
+
+    /**
+     * Returns the replicas of one vNF of a chain.
+     *
+     * @param vnf vNF key
+     * @return replicas
+     */
+    Collection<VnfReplica> getReplicas(VnfKey vnf);
+
+    /**
+     * Returns one replica.
+     *
+     * @param id replica id
+     * @return replica or empty
+     */
+    Optional<VnfReplica> getReplica(VnfReplicaId id);
+
+    /**
+     * Adds an ACTIVE replica of weight 1 on a Kubernetes node: the app looks
+     * the node up in the devices' SRv6 netcfg (which switch port it hangs off,
+     * its MAC) and allocates a replica name and a SID from that switch's
+     * vNF SID locator.
+     *
+     * @param vnf  vNF key
+     * @param node Kubernetes node name
+     * @return the new replica
+     * @throws SfcException (NOT_FOUND) if the chain or vNF does not exist
+     * @throws IllegalArgumentException if no device config lists the node
+     */
+    VnfReplica addReplica(VnfKey vnf, String node);
+
+    /**
+     * Adds a fully specified replica (operator or test), e.g. a vNF that
+     * runs outside Kubernetes.
+     *
+     * @param replica replica
+     * @throws SfcException (NOT_FOUND) if the chain or vNF does not exist,
+     *         (CONFLICT) if the id or SID is taken
+     */
+    void registerReplica(VnfReplica replica);
+
+    /**
+     * Stops giving new traffic to a replica: state DRAINING, weight 0. Its
+     * entries stay installed until {@link #removeReplica}.
+     *
+     * @param id replica id
+     * @return the updated replica
+     * @throws SfcException (NOT_FOUND) if unknown
+     */
+    VnfReplica drainReplica(VnfReplicaId id);
+
+    /**
+     * Changes a replica's state and multipath weight.
+     *
+     * @param id     replica id
+     * @param state  new state
+     * @param weight new weight 0..255
+     * @return the updated replica
+     * @throws SfcException (NOT_FOUND) if unknown
+     */
+    VnfReplica updateReplica(VnfReplicaId id, ReplicaState state, int weight);
+
+    /**
+     * Removes a replica; its flow entries go after traffic has moved away.
+     *
+     * @param id replica id
+     * @return the removed replica
+     * @throws SfcException (NOT_FOUND) if unknown
+     */
+    VnfReplica removeReplica(VnfReplicaId id);
+}

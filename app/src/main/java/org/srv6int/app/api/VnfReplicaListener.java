@@ -1,0 +1,9 @@
+package org.srv6int.app.api;
+
+import org.onosproject.event.EventListener;
+
+/**
+ * Listener of vNF replica events.
+ */
+public interface VnfReplicaListener extends EventListener<VnfReplicaEvent> {
+}

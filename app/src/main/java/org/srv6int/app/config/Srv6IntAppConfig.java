@@ -1,0 +1,207 @@
+package org.srv6int.app.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.onlab.packet.IpAddress;
+import org.onlab.packet.MacAddress;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.net.config.Config;
+import org.onosproject.net.config.InvalidFieldException;
+
+import java.util.Optional;
+
+import static org.srv6int.app.config.ConfigChecks.bool;
+import static org.srv6int.app.config.ConfigChecks.integer;
+import static org.srv6int.app.config.ConfigChecks.ip;
+import static org.srv6int.app.config.ConfigChecks.object;
+import static org.srv6int.app.config.ConfigChecks.onlyFields;
+
+/**
+ * App-wide settings, netcfg {@code apps/org.srv6int.app/srv6int}:
+ * <pre>
+ * {
+ *   "collector": { "address": "192.168.0.10", "mac": "00:00:00:00:00:fe", "port": 32766, "truncateBytes": 256 },
+ *   "loop": { "enabled": true, "tHatMs": 4000, "windowPackets": 1500, "evaluationPeriodMs": 500 },
+ *   "resourceSteps": { "cpuQuotaPercent": 10, "llcWays": 1, "memBandwidthPercent": 10, "cpuFreqMhz": 100 }
+ * }
+ * </pre>
+ * Every field is optional and has the default below; the getters return the
+ * default when the field is absent, so an app without this config still runs.
+ */
+public final class Srv6IntAppConfig extends Config<ApplicationId> {
+
+    /** Config key, for both the app and the device subject. */
+    public static final String KEY = "srv6int";
+
+    /** Default UDP port of the INT collector. */
+    public static final int DEFAULT_COLLECTOR_PORT = 32766;
+    /** Default truncation of the mirrored frame in an INT report, bytes. */
+    public static final int DEFAULT_TRUNCATE_BYTES = 256;
+    /** Default t-hat of Algorithm 4: how long a violation must last before scaling out, ms. */
+    public static final long DEFAULT_T_HAT_MS = 4000;
+    /** Default window N of Algorithm 1 (packets per p95 computation). */
+    public static final int DEFAULT_WINDOW_PACKETS = 1500;
+    /** Default period of the global loop's evaluation, ms. */
+    public static final long DEFAULT_EVALUATION_PERIOD_MS = 500;
+
+    static final String COLLECTOR = "collector";
+    static final String ADDRESS = "address";
+    static final String PORT = "port";
+    static final String MAC = "mac";
+    static final String TRUNCATE = "truncateBytes";
+    static final String LOOP = "loop";
+    static final String ENABLED = "enabled";
+    static final String T_HAT = "tHatMs";
+    static final String WINDOW = "windowPackets";
+    static final String PERIOD = "evaluationPeriodMs";
+    static final String STEPS = "resourceSteps";
+    static final String CPU = "cpuQuotaPercent";
+    static final String LLC = "llcWays";
+    static final String MBA = "memBandwidthPercent";
+    static final String FREQ = "cpuFreqMhz";
+
+    @Override
+    public boolean isValid() {
+        validate();
+        return true;
+    }
+
+    /**
+     * Checks every field.
+     *
+     * @throws InvalidFieldException naming the first bad field and why
+     */
+    public void validate() {
+        if (!object.isObject()) {
+            throw new InvalidFieldException(KEY, "must be an object");
+        }
+        onlyFields(object, "", COLLECTOR, LOOP, STEPS);
+        ObjectNode c = object(object, "", COLLECTOR, false);
+        if (c != null) {
+            onlyFields(c, COLLECTOR, ADDRESS, MAC, PORT, TRUNCATE);
+            ip(c, COLLECTOR, ADDRESS, false, IpAddress.Version.INET);
+            ConfigChecks.mac(c, COLLECTOR, MAC, c.has(ADDRESS));
+            integer(c, COLLECTOR, PORT, false, 1, 65535);
+            integer(c, COLLECTOR, TRUNCATE, false, 64, 9000);
+        }
+        ObjectNode l = object(object, "", LOOP, false);
+        if (l != null) {
+            onlyFields(l, LOOP, ENABLED, T_HAT, WINDOW, PERIOD);
+            bool(l, LOOP, ENABLED);
+            integer(l, LOOP, T_HAT, false, 1, 3_600_000);
+            integer(l, LOOP, WINDOW, false, 1, 10_000_000);
+            integer(l, LOOP, PERIOD, false, 10, 60_000);
+        }
+        ObjectNode s = object(object, "", STEPS, false);
+        if (s != null) {
+            onlyFields(s, STEPS, CPU, LLC, MBA, FREQ);
+            integer(s, STEPS, CPU, false, 1, 100);
+            integer(s, STEPS, LLC, false, 1, 32);
+            integer(s, STEPS, MBA, false, 1, 100);
+            integer(s, STEPS, FREQ, false, 1, 5000);
+        }
+    }
+
+    private long read(String section, String field, long def) {
+        JsonNode sec = object.get(section);
+        if (sec == null || !sec.has(field) || !sec.get(field).canConvertToLong()) {
+            return def;
+        }
+        return sec.get(field).asLong();
+    }
+
+    /**
+     * Returns the collector's IPv4 address (destination of INT reports).
+     *
+     * @return address, empty if not configured
+     */
+    public Optional<IpAddress> collectorAddress() {
+        JsonNode c = object.get(COLLECTOR);
+        if (c == null || !c.has(ADDRESS)) {
+            return Optional.empty();
+        }
+        return Optional.of(IpAddress.valueOf(c.get(ADDRESS).asText()));
+    }
+
+    /**
+     * Returns the MAC the switches address INT reports to (the collector's,
+     * or its next hop's).
+     *
+     * @return MAC, empty if not configured
+     */
+    public Optional<MacAddress> collectorMac() {
+        JsonNode c = object.get(COLLECTOR);
+        if (c == null || !c.has(MAC)) {
+            return Optional.empty();
+        }
+        return Optional.of(MacAddress.valueOf(c.get(MAC).asText()));
+    }
+
+    /**
+     * Returns the collector's UDP port.
+     *
+     * @return port, default {@value #DEFAULT_COLLECTOR_PORT}
+     */
+    public int collectorPort() {
+        return (int) read(COLLECTOR, PORT, DEFAULT_COLLECTOR_PORT);
+    }
+
+    /**
+     * Returns the truncation length of the mirrored frame.
+     *
+     * @return bytes, default {@value #DEFAULT_TRUNCATE_BYTES}
+     */
+    public int truncateBytes() {
+        return (int) read(COLLECTOR, TRUNCATE, DEFAULT_TRUNCATE_BYTES);
+    }
+
+    /**
+     * Returns whether the global loop is switched on.
+     *
+     * @return default true
+     */
+    public boolean loopEnabled() {
+        JsonNode l = object.get(LOOP);
+        return l == null || !l.has(ENABLED) || l.get(ENABLED).asBoolean(true);
+    }
+
+    /**
+     * Returns t-hat of Algorithm 4.
+     *
+     * @return ms, default {@value #DEFAULT_T_HAT_MS}
+     */
+    public long tHatMillis() {
+        return read(LOOP, T_HAT, DEFAULT_T_HAT_MS);
+    }
+
+    /**
+     * Returns the window N (packets per p95).
+     *
+     * @return packets, default {@value #DEFAULT_WINDOW_PACKETS}
+     */
+    public int windowPackets() {
+        return (int) read(LOOP, WINDOW, DEFAULT_WINDOW_PACKETS);
+    }
+
+    /**
+     * Returns the global loop's evaluation period.
+     *
+     * @return ms, default {@value #DEFAULT_EVALUATION_PERIOD_MS}
+     */
+    public long evaluationPeriodMillis() {
+        return read(LOOP, PERIOD, DEFAULT_EVALUATION_PERIOD_MS);
+    }
+
+    /**
+     * Returns the local loop's resource steps.
+     *
+     * @return steps, defaults {@link ResourceSteps#DEFAULT}
+     */
+    public ResourceSteps resourceSteps() {
+        ResourceSteps d = ResourceSteps.DEFAULT;
+        return new ResourceSteps((int) read(STEPS, CPU, d.cpuQuotaPercent()),
+                                 (int) read(STEPS, LLC, d.llcWays()),
+                                 (int) read(STEPS, MBA, d.memBandwidthPercent()),
+                                 (int) read(STEPS, FREQ, d.cpuFreqMhz()));
+    }
+}

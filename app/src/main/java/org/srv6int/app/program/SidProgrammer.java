@@ -1,0 +1,120 @@
+package org.srv6int.app.program;
+
+import org.onlab.packet.Ip6Address;
+import org.onlab.packet.IpPrefix;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.flow.FlowRule;
+import org.onosproject.net.pi.runtime.PiAction;
+import org.onosproject.net.pi.runtime.PiActionParam;
+import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.config.Srv6DeviceConfig;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+import static org.srv6int.app.program.P4Names.END_DT_INT;
+import static org.srv6int.app.program.P4Names.END_T_INT;
+import static org.srv6int.app.program.P4Names.END_T_INT_SFC;
+import static org.srv6int.app.program.P4Names.IPV6_DST;
+import static org.srv6int.app.program.P4Names.MY_SID_TABLE;
+import static org.srv6int.app.program.P4Names.VNF_ID;
+import static org.srv6int.app.program.P4Names.VNF_MAC;
+import static org.srv6int.app.program.P4Names.VNF_PORT;
+
+/**
+ * The my_sid table of a switch: its own SID (End.T.INT), its End.DT.INT SID
+ * and one End.T.INT-for-SFC entry per vNF replica on a server of this switch
+ * (in any state: a PENDING replica is ready before traffic is sent to it, a
+ * DRAINING one keeps working until it is removed).
+ */
+public final class SidProgrammer {
+
+    /** Most vNFs per switch (size of the vnf_latency register). */
+    public static final int MAX_VNF_ID = 1023;
+
+    private SidProgrammer() {
+    }
+
+    /**
+     * Builds the my_sid entries of a switch.
+     *
+     * @param device   device
+     * @param cfg      its SRv6 config
+     * @param replicas every replica (those of other switches are skipped)
+     * @param appId    app id
+     * @return rules
+     */
+    public static List<FlowRule> rules(DeviceId device, Srv6DeviceConfig cfg, Collection<VnfReplica> replicas,
+                                       ApplicationId appId) {
+        List<FlowRule> rules = new ArrayList<>();
+        rules.add(sidRule(device, appId, cfg.mySid(), PiAction.builder().withId(END_T_INT).build()));
+        rules.add(sidRule(device, appId, cfg.dtSid(), PiAction.builder().withId(END_DT_INT).build()));
+        replicas.stream()
+                .filter(r -> r.deviceId().equals(device))
+                .sorted(Comparator.comparing(VnfReplica::id))
+                .forEach(r -> vnfId(cfg, r.sid()).ifPresent(id -> rules.add(replicaRule(device, appId, r, id))));
+        return rules;
+    }
+
+    /**
+     * Builds the my_sid entry of one replica.
+     *
+     * @param device device the replica hangs off
+     * @param appId  app id
+     * @param r      replica
+     * @param vnfId  its register index on the switch
+     * @return rule
+     */
+    public static FlowRule replicaRule(DeviceId device, ApplicationId appId, VnfReplica r, int vnfId) {
+        return sidRule(device, appId, r.sid(), PiAction.builder().withId(END_T_INT_SFC)
+                .withParameter(new PiActionParam(VNF_ID, vnfId))
+                .withParameter(new PiActionParam(VNF_PORT, r.port().toLong()))
+                .withParameter(new PiActionParam(VNF_MAC, r.mac().toBytes()))
+                .build());
+    }
+
+    private static FlowRule sidRule(DeviceId device, ApplicationId appId, Ip6Address sid, PiAction action) {
+        return PiRules.rule(device, appId, MY_SID_TABLE, PiRules.lpm(IPV6_DST, IpPrefix.valueOf(sid, 128)), 128,
+                            action);
+    }
+
+    /**
+     * Returns the vNF id (register index) of a replica SID: its host part
+     * within the switch's vNF SID locator.
+     *
+     * @param cfg switch config
+     * @param sid replica SID
+     * @return 1..{@value #MAX_VNF_ID}, empty if the SID is outside the locator or
+     *         its host part out of range
+     */
+    public static Optional<Integer> vnfId(Srv6DeviceConfig cfg, Ip6Address sid) {
+        return cfg.vnfSidPrefix().filter(p -> p.contains(sid)).flatMap(p -> {
+            BigInteger host = new BigInteger(1, sid.toOctets())
+                    .subtract(new BigInteger(1, p.address().toOctets()));
+            return host.signum() > 0 && host.compareTo(BigInteger.valueOf(MAX_VNF_ID)) <= 0
+                    ? Optional.of(host.intValue()) : Optional.empty();
+        });
+    }
+
+    /**
+     * Returns the SID with the given vNF id in a switch's locator.
+     *
+     * @param cfg   switch config with a vNF SID locator
+     * @param vnfId 1..{@value #MAX_VNF_ID}
+     * @return SID
+     */
+    public static Ip6Address sidFor(Srv6DeviceConfig cfg, int vnfId) {
+        byte[] base = cfg.vnfSidPrefix().orElseThrow().address().toOctets();
+        BigInteger v = new BigInteger(1, base).add(BigInteger.valueOf(vnfId));
+        byte[] raw = v.toByteArray();
+        byte[] out = new byte[16];
+        int n = Math.min(raw.length, 16);
+        System.arraycopy(raw, raw.length - n, out, 16 - n, n);
+        return Ip6Address.valueOf(out);
+    }
+}

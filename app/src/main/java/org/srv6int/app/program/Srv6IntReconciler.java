@@ -1,0 +1,302 @@
+package org.srv6int.app.program;
+
+import org.onlab.packet.Ip6Address;
+import org.onlab.packet.IpPrefix;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.flow.DefaultTrafficSelector;
+import org.onosproject.net.flow.FlowEntry;
+import org.onosproject.net.flow.FlowRule;
+import org.onosproject.net.flow.FlowRuleOperations;
+import org.onosproject.net.flow.FlowRuleService;
+import org.onosproject.net.flow.TrafficSelector;
+import org.onosproject.net.flow.TrafficTreatment;
+import org.onosproject.net.flow.instructions.Instruction;
+import org.onosproject.net.flow.instructions.PiInstruction;
+import org.onosproject.net.group.DefaultGroupDescription;
+import org.onosproject.net.group.Group;
+import org.onosproject.net.group.GroupBucket;
+import org.onosproject.net.group.GroupBuckets;
+import org.onosproject.net.group.GroupDescription;
+import org.onosproject.net.group.GroupService;
+import org.onosproject.net.pi.runtime.PiAction;
+import org.onosproject.net.pi.runtime.PiActionParam;
+import org.onosproject.net.pi.runtime.PiActionProfileGroupId;
+import org.onosproject.net.pi.runtime.PiGroupKey;
+import org.srv6int.app.api.SegmentList;
+import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.config.Srv6Devices;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
+
+/**
+ * Brings one switch from what is installed to its {@link DeviceProgram}, one
+ * step at a time, so that no packet of a chain is lost:
+ * <ol>
+ * <li>missing switch, routing and my_sid rules are added first;</li>
+ * <li>a segment list joins its chain's encap group only once every replica
+ * SID it uses is installed (state ADDED) on its switch, whichever ONOS
+ * instance masters that switch; old members stay until all new ones are in
+ * (make-before-break), then the group is set to exactly the new members;</li>
+ * <li>classifier and encap rules go in once their group exists;</li>
+ * <li>stale chain rules are removed classifier first; a stale encap group
+ * once no encap rule points to it; a stale my_sid entry of a replica once no
+ * installed encap group on any switch still uses its SID.</li>
+ * </ol>
+ * Each call does what is possible now and returns how many operations it
+ * issued; the caller runs it again on flow-rule and group events until it
+ * issues none (then the switch matches its program: re-install is a no-op).
+ */
+public final class Srv6IntReconciler {
+
+    private final FlowRuleService flowRuleService;
+    private final GroupService groupService;
+    private final ApplicationId appId;
+
+    /**
+     * Creates a reconciler.
+     *
+     * @param flowRuleService flow rule service
+     * @param groupService    group service
+     * @param appId           the app whose entries it owns
+     */
+    public Srv6IntReconciler(FlowRuleService flowRuleService, GroupService groupService, ApplicationId appId) {
+        this.flowRuleService = flowRuleService;
+        this.groupService = groupService;
+        this.appId = appId;
+    }
+
+    /**
+     * Runs one step on one switch.
+     *
+     * @param device   the switch (this instance must master it)
+     * @param want     its program, null if the app wants nothing there
+     * @param replicas every replica (to find the SIDs a segment list needs)
+     * @param devices  SRv6 device configs (to find replica SIDs' vNF ids and
+     *                 every switch's groups)
+     * @return number of flow rule and group operations issued
+     */
+    public int step(DeviceId device, DeviceProgram want, Collection<VnfReplica> replicas, Srv6Devices devices) {
+        int ops = 0;
+        List<FlowEntry> have = entries(device);
+        FlowRuleOperations.Builder batch = FlowRuleOperations.builder();
+        List<FlowRule> adds = new ArrayList<>();
+        List<FlowRule> wanted = new ArrayList<>();
+        if (want != null) {
+            wanted.addAll(want.baseRules());
+            for (FlowRule r : want.baseRules()) {
+                if (!installedExactly(have, r)) {
+                    adds.add(r);
+                }
+            }
+            for (GroupDescription g : want.groups()) {
+                ops += reconcileGroup(device, g, want.groupLists().get(g.appCookie()), replicas, devices);
+            }
+            for (Map.Entry<org.onosproject.net.group.GroupKey, List<FlowRule>> e : want.chainRules().entrySet()) {
+                wanted.addAll(e.getValue());
+                Group g = groupService.getGroup(device, e.getKey());
+                if (g == null || g.buckets().buckets().isEmpty()) {
+                    continue;
+                }
+                // encap before classifier: the classifier must never point at a missing encap entry
+                List<FlowRule> chain = new ArrayList<>(e.getValue());
+                chain.sort((a, b) -> Boolean.compare(a.table().equals(P4Names.SFC_CLASSIFIER),
+                                                     b.table().equals(P4Names.SFC_CLASSIFIER)));
+                chain.stream().filter(r -> !installedExactly(have, r)).forEach(adds::add);
+            }
+        }
+        adds.forEach(batch::add);
+        ops += adds.size();
+
+        // break: stale entries, classifier first, after the adds of this batch
+        Set<Ip6Address> referenced = referencedSids(devices);
+        List<FlowRule> staleClassifiers = new ArrayList<>();
+        List<FlowRule> staleOthers = new ArrayList<>();
+        for (FlowEntry e : have) {
+            if (wanted.stream().anyMatch(r -> r.equals(e))) {
+                continue;
+            }
+            if (e.table().equals(P4Names.SFC_CLASSIFIER)) {
+                staleClassifiers.add(e);
+            } else if (e.table().equals(P4Names.MY_SID_TABLE) && referencedSelector(e.selector(), referenced)) {
+                continue;
+            } else {
+                staleOthers.add(e);
+            }
+        }
+        if (!staleClassifiers.isEmpty()) {
+            batch.newStage();
+            staleClassifiers.forEach(batch::remove);
+        }
+        if (!staleOthers.isEmpty()) {
+            batch.newStage();
+            staleOthers.forEach(batch::remove);
+        }
+        ops += staleClassifiers.size() + staleOthers.size();
+        if (!adds.isEmpty() || !staleClassifiers.isEmpty() || !staleOthers.isEmpty()) {
+            flowRuleService.apply(batch.build());
+        }
+
+        // stale groups
+        Set<Object> wantedKeys = want == null ? Set.of()
+                : want.groups().stream().map(GroupDescription::appCookie).collect(Collectors.toSet());
+        for (Group g : groups(device)) {
+            if (wantedKeys.contains(g.appCookie())) {
+                continue;
+            }
+            boolean pointedTo = have.stream().anyMatch(e -> e.table().equals(P4Names.SRV6_ENCAP)
+                    && pointsTo(e.treatment(), g.id().id()));
+            if (!pointedTo) {
+                groupService.removeGroup(device, g.appCookie(), appId);
+                ops++;
+            }
+        }
+        return ops;
+    }
+
+    private int reconcileGroup(DeviceId device, GroupDescription g, List<SegmentList> lists,
+                               Collection<VnfReplica> replicas, Srv6Devices devices) {
+        Group cur = groupService.getGroup(device, g.appCookie());
+        List<GroupBucket> desired = g.buckets().buckets();
+        if (g.type() != GroupDescription.Type.SELECT || lists == null) {
+            if (cur == null) {
+                groupService.addGroup(g);
+                return 1;
+            }
+            if (!new HashSet<>(cur.buckets().buckets()).equals(new HashSet<>(desired))) {
+                groupService.setBucketsForGroup(device, g.appCookie(), g.buckets(), g.appCookie(), appId);
+                return 1;
+            }
+            return 0;
+        }
+        List<GroupBucket> ready = new ArrayList<>();
+        for (int i = 0; i < desired.size(); i++) {
+            if (ready(lists.get(i), replicas, devices)) {
+                ready.add(desired.get(i));
+            }
+        }
+        if (cur == null) {
+            if (ready.isEmpty()) {
+                return 0;
+            }
+            groupService.addGroup(new DefaultGroupDescription(device, g.type(), new GroupBuckets(ready),
+                                                              g.appCookie(), g.givenGroupId(), appId));
+            return 1;
+        }
+        List<GroupBucket> current = cur.buckets().buckets();
+        if (new HashSet<>(current).equals(new HashSet<>(desired))) {
+            return 0;
+        }
+        Map<TrafficTreatment, GroupBucket> target = new LinkedHashMap<>();
+        current.forEach(b -> target.put(b.treatment(), b));
+        boolean allReady = ready.size() == desired.size();
+        boolean allIn = desired.stream().allMatch(b -> target.containsKey(b.treatment()));
+        if (allReady && allIn && cur.state() == Group.GroupState.ADDED) {
+            target.clear();
+        }
+        ready.forEach(b -> target.put(b.treatment(), b));
+        List<GroupBucket> next = new ArrayList<>(target.values());
+        if (new HashSet<>(next).equals(new HashSet<>(current))) {
+            return 0;
+        }
+        groupService.setBucketsForGroup(device, g.appCookie(), new GroupBuckets(next), g.appCookie(), appId);
+        return 1;
+    }
+
+    /**
+     * Returns whether every replica SID a segment list uses is installed.
+     */
+    private boolean ready(SegmentList list, Collection<VnfReplica> replicas, Srv6Devices devices) {
+        for (VnfReplicaId id : list.replicas()) {
+            Optional<VnfReplica> r = replicas.stream().filter(x -> x.id().equals(id)).findFirst();
+            if (r.isEmpty()) {
+                return false;
+            }
+            Optional<Integer> vnfId = devices.get(r.get().deviceId())
+                    .flatMap(c -> SidProgrammer.vnfId(c, r.get().sid()));
+            if (vnfId.isEmpty()) {
+                return false;
+            }
+            FlowRule need = SidProgrammer.replicaRule(r.get().deviceId(), appId, r.get(), vnfId.get());
+            boolean added = entries(r.get().deviceId()).stream()
+                    .anyMatch(e -> e.state() == FlowEntry.FlowEntryState.ADDED && e.exactMatch(need));
+            if (!added) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** SIDs used by any installed encap group of this app on any SRv6 switch. */
+    private Set<Ip6Address> referencedSids(Srv6Devices devices) {
+        Set<Ip6Address> sids = new HashSet<>();
+        for (DeviceId d : devices.all().keySet()) {
+            for (Group g : groups(d)) {
+                if (!(g.appCookie() instanceof PiGroupKey)) {
+                    continue;
+                }
+                for (GroupBucket b : g.buckets().buckets()) {
+                    piAction(b.treatment()).ifPresent(a -> {
+                        for (PiActionParam p : a.parameters()) {
+                            if (p.value().size() == 16) {
+                                sids.add(Ip6Address.valueOf(p.value().asArray()));
+                            }
+                        }
+                    });
+                }
+            }
+        }
+        return sids;
+    }
+
+    private static boolean referencedSelector(TrafficSelector selector, Set<Ip6Address> sids) {
+        return sids.stream().anyMatch(s -> sidSelector(s).equals(selector));
+    }
+
+    private static TrafficSelector sidSelector(Ip6Address sid) {
+        return DefaultTrafficSelector.builder()
+                .matchPi(PiRules.lpm(P4Names.IPV6_DST, IpPrefix.valueOf(sid, 128))).build();
+    }
+
+    private static Optional<PiAction> piAction(TrafficTreatment t) {
+        for (Instruction i : t.allInstructions()) {
+            if (i instanceof PiInstruction && ((PiInstruction) i).action() instanceof PiAction) {
+                return Optional.of((PiAction) ((PiInstruction) i).action());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean pointsTo(TrafficTreatment t, int groupId) {
+        return t.allInstructions().stream().anyMatch(i -> i instanceof PiInstruction
+                && ((PiInstruction) i).action() instanceof PiActionProfileGroupId
+                && ((PiActionProfileGroupId) ((PiInstruction) i).action()).id() == groupId);
+    }
+
+    private static boolean installedExactly(List<FlowEntry> have, FlowRule r) {
+        return have.stream().anyMatch(e -> e.exactMatch(r) && e.state() != FlowEntry.FlowEntryState.PENDING_REMOVE
+                && e.state() != FlowEntry.FlowEntryState.REMOVED);
+    }
+
+    private List<FlowEntry> entries(DeviceId device) {
+        Predicate<FlowEntry> mine = e -> e.appId() == appId.id();
+        return StreamSupport.stream(flowRuleService.getFlowEntries(device).spliterator(), false)
+                .filter(mine).collect(Collectors.toList());
+    }
+
+    private List<Group> groups(DeviceId device) {
+        Iterable<Group> it = groupService.getGroups(device, appId);
+        return it == null ? List.of() : StreamSupport.stream(it.spliterator(), false).collect(Collectors.toList());
+    }
+}

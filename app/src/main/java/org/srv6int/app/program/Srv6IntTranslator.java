@@ -1,0 +1,80 @@
+package org.srv6int.app.program;
+
+import org.onosproject.core.ApplicationId;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.flow.FlowRule;
+import org.onosproject.net.group.GroupDescription;
+import org.onosproject.net.group.GroupKey;
+import org.srv6int.app.api.SegmentList;
+import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.SfcPaths;
+import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.config.Srv6DeviceConfig;
+import org.srv6int.app.config.Srv6Devices;
+import org.srv6int.app.config.Srv6IntAppConfig;
+import org.srv6int.app.placement.SidRouting;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Translates the whole intent (chains, their segment lists, replicas, netcfg)
+ * into one {@link DeviceProgram} per SRv6 switch. Pure function: the same
+ * input gives the same rules on every ONOS instance.
+ */
+public final class Srv6IntTranslator {
+
+    private Srv6IntTranslator() {
+    }
+
+    /**
+     * Translates.
+     *
+     * @param sfcs     chains
+     * @param paths    segment lists by chain
+     * @param replicas every replica
+     * @param devices  SRv6 device configs
+     * @param app      app config, may be null
+     * @param routing  next hops
+     * @param appId    app id
+     * @return programs by device
+     */
+    public static Map<DeviceId, DeviceProgram> translate(Collection<Sfc> sfcs, Map<SfcId, SfcPaths> paths,
+                                                         Collection<VnfReplica> replicas, Srv6Devices devices,
+                                                         Srv6IntAppConfig app, SidRouting routing,
+                                                         ApplicationId appId) {
+        Map<DeviceId, DeviceProgram> out = new HashMap<>();
+        for (Map.Entry<DeviceId, Srv6DeviceConfig> e : devices.all().entrySet()) {
+            DeviceId d = e.getKey();
+            Srv6DeviceConfig cfg = e.getValue();
+            List<FlowRule> base = new ArrayList<>(SwitchConfigProgrammer.rules(d, cfg, app, appId));
+            base.addAll(RoutingProgrammer.rules(d, devices, routing, appId));
+            base.addAll(SidProgrammer.rules(d, cfg, replicas, appId));
+            Map<GroupKey, List<FlowRule>> chainRules = new HashMap<>();
+            List<GroupDescription> groups = new ArrayList<>();
+            Map<GroupKey, List<SegmentList>> groupLists = new HashMap<>();
+            SwitchConfigProgrammer.reportSession(d, cfg, app, appId).ifPresent(groups::add);
+            sfcs.stream()
+                    .filter(s -> s.ingress().deviceId().equals(d))
+                    .sorted(Comparator.comparing(Sfc::id))
+                    .forEach(s -> {
+                        SfcPaths p = paths.get(s.id());
+                        if (p == null || p.segmentLists().isEmpty()) {
+                            return;
+                        }
+                        chainRules.put(ChainProgrammer.groupKey(s),
+                                       List.of(ChainProgrammer.classifierRule(s, appId),
+                                               ChainProgrammer.encapRule(s, appId)));
+                        groups.add(ChainProgrammer.encapGroup(s, p, appId));
+                        groupLists.put(ChainProgrammer.groupKey(s), p.segmentLists());
+                    });
+            out.put(d, new DeviceProgram(d, base, chainRules, groups, groupLists));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,118 @@
+package org.srv6int.app.program;
+
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.GroupId;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.flow.DefaultTrafficTreatment;
+import org.onosproject.net.flow.FlowRule;
+import org.onosproject.net.group.DefaultGroupBucket;
+import org.onosproject.net.group.DefaultGroupDescription;
+import org.onosproject.net.group.DefaultGroupKey;
+import org.onosproject.net.group.GroupBuckets;
+import org.onosproject.net.group.GroupDescription;
+import org.onosproject.net.group.GroupKey;
+import org.onosproject.net.pi.runtime.PiAction;
+import org.onosproject.net.pi.runtime.PiActionParam;
+import org.srv6int.app.config.Srv6DeviceConfig;
+import org.srv6int.app.config.Srv6IntAppConfig;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static org.srv6int.app.program.P4Names.DEVICE_ID;
+import static org.srv6int.app.program.P4Names.DST_IP;
+import static org.srv6int.app.program.P4Names.DST_MAC;
+import static org.srv6int.app.program.P4Names.MY_SID;
+import static org.srv6int.app.program.P4Names.REPORT_CONFIG;
+import static org.srv6int.app.program.P4Names.ROUTER_MAC;
+import static org.srv6int.app.program.P4Names.SET_REPORT_CONFIG;
+import static org.srv6int.app.program.P4Names.SET_SWITCH_INFO;
+import static org.srv6int.app.program.P4Names.SRC_IP;
+import static org.srv6int.app.program.P4Names.SRC_MAC;
+import static org.srv6int.app.program.P4Names.SWITCH_INFO;
+import static org.srv6int.app.program.P4Names.TRUNC_LEN;
+import static org.srv6int.app.program.P4Names.UDP_DPORT;
+import static org.srv6int.app.program.P4Names.UDP_SPORT;
+
+/**
+ * Per-switch settings from netcfg: switch_info (Device_ID, own SID, router
+ * MAC), the INT report config and its clone session to the collector port.
+ */
+public final class SwitchConfigProgrammer {
+
+    /** Group key of the report clone session. */
+    public static final GroupKey REPORT_SESSION_KEY = new DefaultGroupKey("srv6int-report".getBytes());
+
+    private SwitchConfigProgrammer() {
+    }
+
+    /**
+     * Builds the switch's config rules.
+     *
+     * @param device device
+     * @param cfg    its SRv6 config
+     * @param app    app config, may be null (defaults, no reports)
+     * @param appId  app id
+     * @return rules
+     */
+    public static List<FlowRule> rules(DeviceId device, Srv6DeviceConfig cfg, Srv6IntAppConfig app,
+                                       ApplicationId appId) {
+        List<FlowRule> rules = new ArrayList<>();
+        PiAction info = PiAction.builder().withId(SET_SWITCH_INFO)
+                .withParameter(new PiActionParam(DEVICE_ID, cfg.intDeviceId()))
+                .withParameter(new PiActionParam(MY_SID, cfg.mySid().toOctets()))
+                .withParameter(new PiActionParam(ROUTER_MAC, cfg.myMac().toBytes()))
+                .build();
+        rules.add(PiRules.rule(device, appId, SWITCH_INFO, null, 0, info));
+        reportAction(cfg, app).ifPresent(a -> rules.add(PiRules.rule(device, appId, REPORT_CONFIG, null, 0, a)));
+        return rules;
+    }
+
+    private static Optional<PiAction> reportAction(Srv6DeviceConfig cfg, Srv6IntAppConfig app) {
+        if (app == null || app.collectorAddress().isEmpty() || app.collectorMac().isEmpty()
+                || cfg.collectorPort().isEmpty() || cfg.reportAddress().isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(PiAction.builder().withId(SET_REPORT_CONFIG)
+                .withParameter(new PiActionParam(SRC_MAC, cfg.myMac().toBytes()))
+                .withParameter(new PiActionParam(DST_MAC, app.collectorMac().get().toBytes()))
+                .withParameter(new PiActionParam(SRC_IP, cfg.reportAddress().get().toOctets()))
+                .withParameter(new PiActionParam(DST_IP, app.collectorAddress().get().toOctets()))
+                .withParameter(new PiActionParam(UDP_SPORT,
+                                                 Srv6IntAppConfig.DEFAULT_COLLECTOR_PORT + cfg.intDeviceId() % 1000))
+                .withParameter(new PiActionParam(UDP_DPORT, app.collectorPort()))
+                .withParameter(new PiActionParam(TRUNC_LEN, app.truncateBytes()))
+                .build());
+    }
+
+    /**
+     * Builds the clone session that copies INT reports to the collector port.
+     *
+     * @param device device
+     * @param cfg    its SRv6 config
+     * @param app    app config, may be null
+     * @param appId  app id
+     * @return the session, empty if this switch sends no reports
+     */
+    public static Optional<GroupDescription> reportSession(DeviceId device, Srv6DeviceConfig cfg,
+                                                           Srv6IntAppConfig app, ApplicationId appId) {
+        if (reportAction(cfg, app).isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new DefaultGroupDescription(
+                device, GroupDescription.Type.CLONE,
+                new GroupBuckets(List.of(DefaultGroupBucket.createCloneGroupBucket(
+                        DefaultTrafficTreatment.builder().setOutput(cfg.collectorPort().get()).build()))),
+                REPORT_SESSION_KEY, P4Names.REPORT_CLONE_SESSION_ID, appId));
+    }
+
+    /**
+     * Returns the group id of the report session.
+     *
+     * @return group id
+     */
+    public static GroupId reportSessionId() {
+        return GroupId.valueOf(P4Names.REPORT_CLONE_SESSION_ID);
+    }
+}

@@ -1,0 +1,93 @@
+package org.srv6int.app.store;
+
+import org.onosproject.store.AbstractStore;
+import org.onosproject.store.service.ConsistentMap;
+import org.onosproject.store.service.MapEvent;
+import org.onosproject.store.service.MapEventListener;
+import org.onosproject.store.service.StorageService;
+import org.onosproject.store.service.Versioned;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.SfcEvent;
+import org.srv6int.app.api.SfcId;
+
+import java.util.Collection;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Chains in a ConsistentMap; map events of any instance become
+ * {@link SfcEvent}s on every instance.
+ */
+@Component(immediate = true, service = SfcStore.class)
+public class DistributedSfcStore extends AbstractStore<SfcEvent, SfcStoreDelegate> implements SfcStore {
+
+    static final String MAP_NAME = "srv6int-sfcs";
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected StorageService storageService;
+
+    private ConsistentMap<SfcId, Sfc> sfcs;
+    private final MapEventListener<SfcId, Sfc> listener = this::onMapEvent;
+
+    /** Creates the map and starts listening. */
+    @Activate
+    public void activate() {
+        sfcs = storageService.<SfcId, Sfc>consistentMapBuilder()
+                .withName(MAP_NAME)
+                .withSerializer(Srv6IntSerializers.SERIALIZER)
+                .build();
+        sfcs.addListener(listener);
+    }
+
+    /** Stops listening. */
+    @Deactivate
+    public void deactivate() {
+        sfcs.removeListener(listener);
+    }
+
+    private void onMapEvent(MapEvent<SfcId, Sfc> e) {
+        switch (e.type()) {
+            case INSERT:
+                notifyDelegate(new SfcEvent(SfcEvent.Type.SFC_ADDED, e.newValue().value()));
+                break;
+            case UPDATE:
+                notifyDelegate(new SfcEvent(SfcEvent.Type.SFC_UPDATED, e.newValue().value()));
+                break;
+            case REMOVE:
+                notifyDelegate(new SfcEvent(SfcEvent.Type.SFC_REMOVED, e.oldValue().value()));
+                break;
+            default:
+                break;
+        }
+    }
+
+    @Override
+    public Collection<Sfc> getSfcs() {
+        return sfcs.values().stream().map(Versioned::value).collect(Collectors.toList());
+    }
+
+    @Override
+    public Optional<Sfc> getSfc(SfcId id) {
+        return Optional.ofNullable(Versioned.valueOrNull(sfcs.get(id)));
+    }
+
+    @Override
+    public boolean createSfc(Sfc sfc) {
+        return sfcs.putIfAbsent(sfc.id(), sfc) == null;
+    }
+
+    @Override
+    public boolean updateSfc(Sfc sfc) {
+        return sfcs.replace(sfc.id(), sfc) != null;
+    }
+
+    @Override
+    public Optional<Sfc> removeSfc(SfcId id) {
+        return Optional.ofNullable(Versioned.valueOrNull(sfcs.remove(id)));
+    }
+}

@@ -1,0 +1,33 @@
+package org.srv6int.app.store;
+
+import org.onlab.util.KryoNamespace;
+import org.onosproject.store.serializers.KryoNamespaces;
+import org.onosproject.store.service.Serializer;
+import org.srv6int.app.api.FlowClassifier;
+import org.srv6int.app.api.ReplicaState;
+import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.api.VnfSpec;
+
+/**
+ * The one Kryo namespace for the app's distributed state.
+ */
+public final class Srv6IntSerializers {
+
+    /** Namespace: ONOS API types plus the app's model. */
+    public static final KryoNamespace NAMESPACE = KryoNamespace.newBuilder()
+            .register(KryoNamespaces.API)
+            .nextId(KryoNamespaces.BEGIN_USER_CUSTOM_ID)
+            .register(SfcId.class, Sfc.class, FlowClassifier.class, VnfSpec.class, VnfKey.class,
+                      VnfReplicaId.class, VnfReplica.class, ReplicaState.class)
+            .build("srv6int");
+
+    /** Serializer over {@link #NAMESPACE}. */
+    public static final Serializer SERIALIZER = Serializer.using(NAMESPACE);
+
+    private Srv6IntSerializers() {
+    }
+}

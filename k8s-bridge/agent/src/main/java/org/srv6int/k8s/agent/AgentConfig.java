@@ -1,0 +1,223 @@
+package org.srv6int.k8s.agent;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.srv6int.k8s.agent.loop.ResourceType;
+import org.srv6int.k8s.agent.window.LatencyWindow;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The node agent's configuration file (JSON, see docs/node-agent.md):
+ * this node's vNFs and the loop's parameters. Unknown keys are errors, so a
+ * misspelt key never silently falls back to a default.
+ */
+@JsonIgnoreProperties(ignoreUnknown = false)
+public final class AgentConfig {
+
+    /** Node name sent in escalations; default: $NODE_NAME, else the host name. */
+    public String node;
+    /** NIC the SRv6-INT packets arrive on (live capture, NUMA node). */
+    public String iface;
+    /** Directory that stands for the host's "/" (the DaemonSet mounts the host under /host). */
+    public String hostRoot = "/";
+    /** Window size N of Algorithm 1. */
+    public int windowSize = LatencyWindow.DEFAULT_N;
+    /** T[i] of Algorithm 1 line 1 for every vNF. */
+    public ResourceType initialResource = ResourceType.CPU_QUOTA;
+    /** host:port of the Prometheus endpoint. */
+    public String metricsAddress = "127.0.0.1:9464";
+    /** JSON-lines decision log ("-" for standard output, empty for none). */
+    public String decisionLog = "-";
+    /** ONOS app escalation URL, empty to disable escalation. */
+    public String escalationUrl = "";
+    /** Least time between two escalations of one vNF, ms. */
+    public long escalationIntervalMs = 1000;
+    /** Attempts per escalation (first try plus retries). */
+    public int escalationAttempts = 4;
+    /** How long an Algorithm 2 trial waits for the donor's window, ms. */
+    public long trialTimeoutMs = 2000;
+    /** Capture buffer snap length, bytes (must hold Ethernet + IPv6 + the SRH). */
+    public int snapLength = 512;
+    /** Pin every vNF's cpuset to the NIC's NUMA node at start-up. */
+    public boolean pinToNicNode = true;
+    /** cpu.max period, µs. */
+    public long cpuPeriodUs = 100_000;
+    /** Per-type settings (missing types use defaults). */
+    public Map<ResourceType, ResourceSettings> resources = new EnumMap<>(ResourceType.class);
+    /** The vNFs of this node. */
+    public List<Vnf> vnfs = new ArrayList<>();
+
+    /** Settings of one resource type; null fields take the host-derived default. */
+    @JsonIgnoreProperties(ignoreUnknown = false)
+    public static final class ResourceSettings {
+        /** Use this type at all. */
+        public boolean enabled = true;
+        /** Fixed step. */
+        public Long step;
+        /** Node budget shared by the vNFs. */
+        public Long budget;
+        /** Floor for every vNF (raised to the hardware's minimum). */
+        public Long floor;
+        /** Ceiling for every vNF (cut to the hardware's maximum). */
+        public Long ceiling;
+    }
+
+    /** One vNF (replica) on this node. */
+    @JsonIgnoreProperties(ignoreUnknown = false)
+    public static final class Vnf {
+        /** Name, unique on the node (metrics label, resctrl group suffix). */
+        public String name;
+        /** The replica's SID: packets whose IPv6 destination is this SID are this vNF's. */
+        public String sid;
+        /** SFC id (the SRH Tag). */
+        public int chainId;
+        /** Position of the vNF in its chain. */
+        public int vnfIndex;
+        /** Lmax[i], ns. */
+        public long lmaxNs;
+        /** Pod UID. */
+        public String podUid;
+        /** Container id, with or without "containerd://". */
+        public String containerId;
+        /** Cores the vNF runs on (cpu list); default: the NIC's NUMA node. */
+        public String cpus;
+        /** Allocations to apply at start-up instead of reading them back. */
+        public Map<ResourceType, Long> initial = new EnumMap<>(ResourceType.class);
+    }
+
+    /**
+     * Reads and checks a config file.
+     *
+     * @param file JSON file
+     * @return the config
+     * @throws IOException if unreadable or invalid (message says what and where)
+     */
+    public static AgentConfig load(Path file) throws IOException {
+        ObjectMapper mapper = new ObjectMapper()
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+        AgentConfig c;
+        try {
+            c = mapper.readValue(Files.readAllBytes(file), AgentConfig.class);
+        } catch (IOException e) {
+            throw new IOException(file + ": " + e.getMessage(), e);
+        }
+        c.validate();
+        return c;
+    }
+
+    /**
+     * Checks the values and fills derived defaults.
+     *
+     * @throws IOException describing the first problem found
+     */
+    public void validate() throws IOException {
+        if (windowSize < 20) {
+            throw new IOException("windowSize must be >= 20 for a meaningful L95, got " + windowSize);
+        }
+        if (vnfs.isEmpty()) {
+            throw new IOException("no vnfs configured");
+        }
+        if (snapLength < 256) {
+            throw new IOException("snapLength must be >= 256 to hold a full SRH");
+        }
+        if (escalationAttempts < 1) {
+            throw new IOException("escalationAttempts must be >= 1");
+        }
+        Set<String> names = new HashSet<>();
+        Set<String> sids = new HashSet<>();
+        for (int i = 0; i < vnfs.size(); i++) {
+            Vnf v = vnfs.get(i);
+            String where = "vnfs[" + i + "]";
+            if (v.name == null || !v.name.matches("[A-Za-z0-9_.-]{1,48}")) {
+                throw new IOException(where + ".name must be 1-48 of [A-Za-z0-9_.-]");
+            }
+            if (!names.add(v.name)) {
+                throw new IOException(where + ": duplicate name " + v.name);
+            }
+            if (v.sid == null) {
+                throw new IOException(where + ".sid missing");
+            }
+            byte[] sid = parseSid(v.sid, where);
+            if (!sids.add(java.util.Arrays.toString(sid))) {
+                throw new IOException(where + ": duplicate sid " + v.sid);
+            }
+            if (v.lmaxNs <= 0) {
+                throw new IOException(where + ".lmaxNs must be positive");
+            }
+            if (v.podUid == null || v.containerId == null) {
+                throw new IOException(where + ": podUid and containerId are required");
+            }
+            if (v.cpus != null) {
+                try {
+                    org.srv6int.k8s.agent.actuate.CpuList.parse(v.cpus);
+                } catch (IllegalArgumentException e) {
+                    throw new IOException(where + ".cpus: " + e.getMessage(), e);
+                }
+            }
+        }
+        for (Map.Entry<ResourceType, ResourceSettings> e : resources.entrySet()) {
+            ResourceSettings s = e.getValue();
+            if (s.step != null && s.step <= 0) {
+                throw new IOException("resources." + e.getKey() + ".step must be positive");
+            }
+            if (s.floor != null && s.ceiling != null && s.floor > s.ceiling) {
+                throw new IOException("resources." + e.getKey() + ": floor above ceiling");
+            }
+        }
+        if (node == null || node.isEmpty()) {
+            String env = System.getenv("NODE_NAME");
+            try {
+                node = env != null && !env.isEmpty() ? env : InetAddress.getLocalHost().getHostName();
+            } catch (UnknownHostException e) {
+                node = "unknown";
+            }
+        }
+    }
+
+    /**
+     * Parses a SID (IPv6 literal) without any name lookup.
+     *
+     * @param sid IPv6 address text
+     * @param where config location for the message
+     * @return 16 bytes
+     * @throws IOException if not an IPv6 literal
+     */
+    public static byte[] parseSid(String sid, String where) throws IOException {
+        if (!sid.contains(":") || !sid.matches("[0-9A-Fa-f:.]+")) {
+            throw new IOException(where + ".sid '" + sid + "' is not an IPv6 address");
+        }
+        try {
+            byte[] b = InetAddress.getByName(sid).getAddress();
+            if (b.length != 16) {
+                throw new IOException(where + ".sid '" + sid + "' is not an IPv6 address");
+            }
+            return b;
+        } catch (UnknownHostException e) {
+            throw new IOException(where + ".sid '" + sid + "' is not an IPv6 address", e);
+        }
+    }
+
+    /**
+     * Settings of a type, defaults if absent.
+     *
+     * @param type resource type
+     * @return settings, never null
+     */
+    public ResourceSettings settings(ResourceType type) {
+        ResourceSettings s = resources.get(type);
+        return s != null ? s : new ResourceSettings();
+    }
+}

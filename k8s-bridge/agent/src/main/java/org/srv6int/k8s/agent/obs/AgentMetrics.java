@@ -1,0 +1,273 @@
+package org.srv6int.k8s.agent.obs;
+
+import org.srv6int.k8s.agent.loop.Decision;
+import org.srv6int.k8s.agent.loop.ResourceType;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * The agent's metrics: written by the loop and capture thread (single
+ * writer each, release stores), read by the HTTP thread, rendered in the
+ * Prometheus text exposition format 0.0.4.
+ */
+public final class AgentMetrics {
+
+    /** Capture outcomes counted per packet. */
+    public enum Packet {
+        /** Mapped to a vNF and fed to its window. */
+        MATCHED,
+        /** Valid SRv6-INT but its IPv6 destination is no configured vNF SID. */
+        UNKNOWN_VNF,
+        /** Rejected by the codec (reason in the codec's own counters). */
+        MALFORMED,
+        /** Valid SRv6-INT without the S (SFC mode) flag: carries no vNF latency. */
+        NOT_SFC,
+        /** Detection Result 0: the switch had no measurement yet. */
+        NO_MEASUREMENT
+    }
+
+    private static final Decision.Action[] ACTIONS = Decision.Action.values();
+    private static final ResourceType[] TYPES = ResourceType.all();
+    private static final Packet[] PACKETS = Packet.values();
+
+    private final List<String> vnfNames;
+    private final List<String> chainIds;
+    private final long[] lmax;
+    private final AtomicLongArray l95;
+    private final AtomicLongArray slack;
+    private final AtomicLongArray windows;
+    private final AtomicLongArray resourceType;
+    private final AtomicLongArray allocations;
+    private final AtomicLongArray decisions;
+    private final AtomicLongArray available;
+    private final AtomicLongArray packets = new AtomicLongArray(PACKETS.length);
+    private final AtomicLongArray escalations = new AtomicLongArray(3);
+
+    /**
+     * Creates the metrics of a node's vNFs.
+     *
+     * @param vnfNames names, by index
+     * @param chainIds chain id label per vNF
+     * @param lmaxNs Lmax per vNF
+     */
+    public AgentMetrics(List<String> vnfNames, List<String> chainIds, long[] lmaxNs) {
+        int n = vnfNames.size();
+        this.vnfNames = List.copyOf(vnfNames);
+        this.chainIds = List.copyOf(chainIds);
+        this.lmax = lmaxNs.clone();
+        this.l95 = new AtomicLongArray(n);
+        this.slack = new AtomicLongArray(n);
+        this.windows = new AtomicLongArray(n);
+        this.resourceType = new AtomicLongArray(n);
+        this.allocations = new AtomicLongArray(n * TYPES.length);
+        this.decisions = new AtomicLongArray(n * ACTIONS.length);
+        this.available = new AtomicLongArray(TYPES.length);
+        for (int i = 0; i < n; i++) {
+            l95.set(i, -1);
+            for (int t = 0; t < TYPES.length; t++) {
+                allocations.set(i * TYPES.length + t, -1);
+            }
+        }
+    }
+
+    private static void inc(AtomicLongArray a, int i) {
+        a.lazySet(i, a.get(i) + 1); // single writer per array
+    }
+
+    /**
+     * Counts one captured packet.
+     *
+     * @param outcome what became of it
+     */
+    public void packet(Packet outcome) {
+        inc(packets, outcome.ordinal());
+    }
+
+    /**
+     * Packets counted with an outcome.
+     *
+     * @param outcome outcome
+     * @return count
+     */
+    public long packets(Packet outcome) {
+        return packets.get(outcome.ordinal());
+    }
+
+    /**
+     * Records a closed window.
+     *
+     * @param vnf index
+     * @param l95Ns L95
+     * @param slackNs τ
+     */
+    public void window(int vnf, long l95Ns, long slackNs) {
+        l95.lazySet(vnf, l95Ns);
+        slack.lazySet(vnf, slackNs);
+        inc(windows, vnf);
+    }
+
+    /**
+     * Records a decision (counters and the allocation it set).
+     *
+     * @param d decision
+     */
+    public void decision(Decision d) {
+        inc(decisions, d.vnf() * ACTIONS.length + d.action().ordinal());
+        if (d.action() == Decision.Action.ROTATE) {
+            resourceType.lazySet(d.vnf(), d.to());
+        } else if (d.resource() != null && d.to() >= 0 && d.action() != Decision.Action.ACTUATOR_ERROR
+                && d.action() != Decision.Action.NO_RESOURCE) {
+            allocation(d.vnf(), d.resource(), d.to());
+        }
+    }
+
+    /**
+     * Sets a vNF's allocation gauge.
+     *
+     * @param vnf index
+     * @param type resource
+     * @param value allocation
+     */
+    public void allocation(int vnf, ResourceType type, long value) {
+        allocations.lazySet(vnf * TYPES.length + type.ordinal(), value);
+    }
+
+    /**
+     * Sets T[i] gauge.
+     *
+     * @param vnf index
+     * @param type current type
+     */
+    public void resourceType(int vnf, ResourceType type) {
+        resourceType.lazySet(vnf, type.paperIndex());
+    }
+
+    /**
+     * Marks a resource type as offered by the host or not.
+     *
+     * @param type resource
+     * @param offered whether the loop uses it
+     */
+    public void available(ResourceType type, boolean offered) {
+        available.set(type.ordinal(), offered ? 1 : 0);
+    }
+
+    /**
+     * Counts an escalation outcome: 0 sent, 1 failed after every attempt, 2 rejected by the app.
+     *
+     * @param outcome 0, 1 or 2
+     */
+    public void escalation(int outcome) {
+        escalations.incrementAndGet(outcome);
+    }
+
+    /**
+     * Decisions of an action for a vNF.
+     *
+     * @param vnf index
+     * @param action action
+     * @return count
+     */
+    public long decisions(int vnf, Decision.Action action) {
+        return decisions.get(vnf * ACTIONS.length + action.ordinal());
+    }
+
+    private static String esc(String s) {
+        return s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+    }
+
+    private String vnfLabels(int i) {
+        return "vnf=\"" + esc(vnfNames.get(i)) + "\",chain=\"" + esc(chainIds.get(i)) + "\"";
+    }
+
+    private static void header(StringBuilder sb, String name, String type, String help) {
+        sb.append("# HELP ").append(name).append(' ').append(help).append('\n');
+        sb.append("# TYPE ").append(name).append(' ').append(type).append('\n');
+    }
+
+    /**
+     * Renders every metric in the Prometheus text format.
+     *
+     * @param codecErrors the codec's rejection counters by reason
+     * @return exposition text
+     */
+    public String render(Map<String, Long> codecErrors) {
+        StringBuilder sb = new StringBuilder(4096);
+        int n = vnfNames.size();
+        header(sb, "srv6int_agent_vnf_l95_nanoseconds", "gauge", "L95 of the last window of N Detection Results");
+        for (int i = 0; i < n; i++) {
+            if (l95.get(i) >= 0) {
+                sb.append("srv6int_agent_vnf_l95_nanoseconds{").append(vnfLabels(i)).append("} ")
+                        .append(l95.get(i)).append('\n');
+            }
+        }
+        header(sb, "srv6int_agent_vnf_slack_nanoseconds", "gauge", "tail latency slack tau = Lmax - L95");
+        for (int i = 0; i < n; i++) {
+            if (l95.get(i) >= 0) {
+                sb.append("srv6int_agent_vnf_slack_nanoseconds{").append(vnfLabels(i)).append("} ")
+                        .append(slack.get(i)).append('\n');
+            }
+        }
+        header(sb, "srv6int_agent_vnf_lmax_nanoseconds", "gauge", "latency bound Lmax of the vNF");
+        for (int i = 0; i < n; i++) {
+            sb.append("srv6int_agent_vnf_lmax_nanoseconds{").append(vnfLabels(i)).append("} ")
+                    .append(lmax[i]).append('\n');
+        }
+        header(sb, "srv6int_agent_vnf_windows_total", "counter", "windows of N samples closed");
+        for (int i = 0; i < n; i++) {
+            sb.append("srv6int_agent_vnf_windows_total{").append(vnfLabels(i)).append("} ")
+                    .append(windows.get(i)).append('\n');
+        }
+        header(sb, "srv6int_agent_vnf_resource_type", "gauge",
+                "T[i]: 1 cpu quota, 2 LLC, 3 memory bandwidth, 4 CPU frequency");
+        for (int i = 0; i < n; i++) {
+            sb.append("srv6int_agent_vnf_resource_type{").append(vnfLabels(i)).append("} ")
+                    .append(resourceType.get(i)).append('\n');
+        }
+        header(sb, "srv6int_agent_vnf_allocation", "gauge",
+                "allocation per resource (cpu_quota millicores, llc ways, memory_bandwidth percent, cpu_frequency kHz)");
+        for (int i = 0; i < n; i++) {
+            for (ResourceType t : TYPES) {
+                long v = allocations.get(i * TYPES.length + t.ordinal());
+                if (v >= 0) {
+                    sb.append("srv6int_agent_vnf_allocation{").append(vnfLabels(i)).append(",resource=\"")
+                            .append(t.label()).append("\",unit=\"").append(t.unit()).append("\"} ")
+                            .append(v).append('\n');
+                }
+            }
+        }
+        header(sb, "srv6int_agent_decisions_total", "counter", "local loop decisions by action");
+        for (int i = 0; i < n; i++) {
+            for (Decision.Action a : ACTIONS) {
+                sb.append("srv6int_agent_decisions_total{").append(vnfLabels(i)).append(",action=\"")
+                        .append(a.name().toLowerCase(Locale.ROOT)).append("\"} ")
+                        .append(decisions.get(i * ACTIONS.length + a.ordinal())).append('\n');
+            }
+        }
+        header(sb, "srv6int_agent_resource_available", "gauge", "1 if the host offers the resource to the loop");
+        for (ResourceType t : TYPES) {
+            sb.append("srv6int_agent_resource_available{resource=\"").append(t.label()).append("\"} ")
+                    .append(available.get(t.ordinal())).append('\n');
+        }
+        header(sb, "srv6int_agent_packets_total", "counter", "captured packets by outcome");
+        for (Packet p : PACKETS) {
+            sb.append("srv6int_agent_packets_total{result=\"").append(p.name().toLowerCase(Locale.ROOT))
+                    .append("\"} ").append(packets.get(p.ordinal())).append('\n');
+        }
+        header(sb, "srv6int_agent_malformed_packets_total", "counter", "packets the codec rejected, by reason");
+        for (Map.Entry<String, Long> e : codecErrors.entrySet()) {
+            sb.append("srv6int_agent_malformed_packets_total{reason=\"").append(esc(e.getKey())).append("\"} ")
+                    .append(e.getValue()).append('\n');
+        }
+        header(sb, "srv6int_agent_escalations_total", "counter", "escalations to the ONOS app by outcome");
+        String[] outcomes = {"sent", "failed", "rejected"};
+        for (int k = 0; k < outcomes.length; k++) {
+            sb.append("srv6int_agent_escalations_total{result=\"").append(outcomes[k]).append("\"} ")
+                    .append(escalations.get(k)).append('\n');
+        }
+        return sb.toString();
+    }
+}

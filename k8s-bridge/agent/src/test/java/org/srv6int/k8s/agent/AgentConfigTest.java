@@ -1,0 +1,65 @@
+package org.srv6int.k8s.agent;
+
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.srv6int.k8s.agent.loop.ResourceType;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+public class AgentConfigTest {
+
+    @Rule
+    public TemporaryFolder tmp = new TemporaryFolder();
+
+    private static final String VNF = "{\"name\":\"fwd\",\"sid\":\"fc00:2::10\",\"chainId\":1,\"vnfIndex\":0,"
+            + "\"lmaxNs\":1000000,\"podUid\":\"u\",\"containerId\":\"c\"";
+
+    private Path write(String json) throws IOException {
+        Path p = tmp.newFile().toPath();
+        Files.write(p, json.getBytes(StandardCharsets.UTF_8));
+        return p;
+    }
+
+    private String error(String json) {
+        try {
+            AgentConfig.load(write(json));
+            fail("accepted " + json);
+            return null;
+        } catch (IOException e) {
+            return e.getMessage();
+        }
+    }
+
+    @Test
+    public void loadsAMinimalConfigWithDefaults() throws IOException {
+        AgentConfig c = AgentConfig.load(write("{\"node\":\"w1\",\"vnfs\":[" + VNF + ","
+                + "\"initial\":{\"LLC\":4}}],\"resources\":{\"CPU_QUOTA\":{\"step\":50}}}"));
+        assertEquals(1500, c.windowSize);
+        assertEquals(ResourceType.CPU_QUOTA, c.initialResource);
+        assertEquals("127.0.0.1:9464", c.metricsAddress);
+        assertEquals(Long.valueOf(50), c.settings(ResourceType.CPU_QUOTA).step);
+        assertEquals(Long.valueOf(4), c.vnfs.get(0).initial.get(ResourceType.LLC));
+        assertTrue(c.settings(ResourceType.LLC).enabled);
+    }
+
+    @Test
+    public void badConfigsGetClearErrors() {
+        assertTrue(error("{\"vnfs\":[" + VNF + ",\"lmaxNS\":5}]}").contains("lmaxNS"));
+        assertTrue(error("{\"vnfs\":[]}").contains("no vnfs"));
+        assertTrue(error("{\"vnfs\":[" + VNF.replace("fc00:2::10", "10.0.0.1") + "}]}").contains("not an IPv6"));
+        assertTrue(error("{\"vnfs\":[" + VNF + "}," + VNF + "}]}").contains("duplicate name"));
+        assertTrue(error("{\"vnfs\":[" + VNF + ",\"cpus\":\"3-x\"}]}").contains("cpus"));
+        assertTrue(error("{\"windowSize\":5,\"vnfs\":[" + VNF + "}]}").contains("windowSize"));
+        assertTrue(error("{\"vnfs\":[" + VNF.replace("1000000", "0") + "}]}").contains("lmaxNs"));
+        assertTrue(error("{\"initialResource\":\"GPU\",\"vnfs\":[" + VNF + "}]}").contains("GPU"));
+        assertTrue(error("{\"vnfs\":[" + VNF + "}").length() > 0);
+    }
+}

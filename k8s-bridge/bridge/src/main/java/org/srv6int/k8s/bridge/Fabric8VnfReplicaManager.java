@@ -1,0 +1,492 @@
+package org.srv6int.k8s.bridge;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.StatusDetails;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.File;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * {@link VnfReplicaManager} on the fabric8 Kubernetes client.
+ *
+ * <p>One replica = one StatefulSet with {@code replicas: 1} named
+ * {@code sfc-<chain>-vnf<idx>-r<replica>}, its pod pinned to the node by a
+ * {@code kubernetes.io/hostname} node selector (the scheduler still checks that
+ * the requests fit). A StatefulSet rather than a Deployment because its pod has a
+ * fixed name ({@code <name>-0}): a replica can never have two pods, not even while a
+ * killed pod is being replaced, and it is recreated by the controller when it dies.
+ * One StatefulSet per replica rather than one per vNF because each replica is
+ * pinned to its own node and the global loop drains and removes a chosen replica,
+ * not the highest ordinal.
+ */
+public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Fabric8VnfReplicaManager.class);
+
+    /** Name of the vNF container in the replica's pod. */
+    public static final String CONTAINER = "vnf";
+    private static final long POLL_MIN_MS = 50;
+    private static final long POLL_MAX_MS = 500;
+    private static final long GRACE_SECONDS = 10;
+
+    private final KubernetesClient client;
+    private final BridgeConfig config;
+    private final Retrier retrier;
+    private final boolean ownsClient;
+
+    /**
+     * Creates a manager on a client the caller owns. The client should not retry by
+     * itself (requestRetryBackoffLimit 0, see {@link #tune}): this manager retries.
+     *
+     * @param client Kubernetes client
+     * @param config bridge settings
+     */
+    public Fabric8VnfReplicaManager(KubernetesClient client, BridgeConfig config) {
+        this(client, config, false);
+    }
+
+    private Fabric8VnfReplicaManager(KubernetesClient client, BridgeConfig config, boolean ownsClient) {
+        this.client = client;
+        this.config = config;
+        this.retrier = new Retrier(config);
+        this.ownsClient = ownsClient;
+    }
+
+    /**
+     * Creates a manager with its own client from a kubeconfig file.
+     *
+     * @param kubeconfig kubeconfig path
+     * @param config bridge settings
+     * @return manager; close it to release the client
+     */
+    public static Fabric8VnfReplicaManager fromKubeconfig(File kubeconfig, BridgeConfig config) {
+        Config c = tune(Config.fromKubeconfig(kubeconfig), config);
+        // Explicit factory: ServiceLoader discovery of the HTTP client does not work across OSGi bundles.
+        KubernetesClient client = new KubernetesClientBuilder().withConfig(c)
+                .withHttpClientFactory(new VertxHttpClientFactory()).build();
+        return new Fabric8VnfReplicaManager(client, config, true);
+    }
+
+    /**
+     * Returns a copy of a client configuration with fabric8's own retries off (the
+     * manager's budget is the only one) and the bridge's request timeout.
+     *
+     * @param base client configuration
+     * @param config bridge settings
+     * @return tuned configuration
+     */
+    public static Config tune(Config base, BridgeConfig config) {
+        int timeoutMs = (int) Math.min(Integer.MAX_VALUE, config.requestTimeout().toMillis());
+        return new ConfigBuilder(base).withRequestRetryBackoffLimit(0).withRequestTimeout(timeoutMs)
+                .withConnectionTimeout(timeoutMs).build();
+    }
+
+    @Override
+    public void close() {
+        if (ownsClient) {
+            client.close();
+        }
+    }
+
+    @Override
+    public ReplicaStatus ensureReplica(ReplicaRequest request) {
+        final String name = request.name();
+        final StatefulSet desired = statefulSet(request);
+        StatefulSet sts = retrier.call("ensure StatefulSet " + config.namespace() + "/" + name, () -> {
+            StatefulSet existing = getStatefulSet(name);
+            if (existing == null) {
+                try {
+                    return client.apps().statefulSets().inNamespace(config.namespace()).resource(desired).create();
+                } catch (KubernetesClientException e) {
+                    if (e.getCode() != 409) {
+                        throw e;
+                    }
+                    // An earlier attempt (or another caller) created it: get, never create twice.
+                    existing = getStatefulSet(name);
+                    if (existing == null) {
+                        throw new TransientConditionException(name + " reported as existing but not found");
+                    }
+                }
+            }
+            checkOwned(existing, request);
+            if (existing.getMetadata().getDeletionTimestamp() != null) {
+                throw new TransientConditionException(name + " is being deleted; waiting to recreate it");
+            }
+            return existing;
+        });
+        String node = nodeSelectorOf(sts);
+        if (!request.nodeName().equals(node)) {
+            log.warn("{} already exists pinned to {}, not {}; keeping it", name, node, request.nodeName());
+        }
+        return status(name, request.replicaIndex());
+    }
+
+    @Override
+    public ReplicaStatus awaitReady(String chainId, int vnfIndex, int replicaIndex, Duration timeout) {
+        final String name = ReplicaNames.replicaName(chainId, vnfIndex, replicaIndex);
+        final long start = System.nanoTime();
+        final long deadline = start + timeout.toNanos();
+        long poll = POLL_MIN_MS;
+        ReplicaStatus last = null;
+        KubernetesClientException lastError = null;
+        while (true) {
+            try {
+                if (getStatefulSet(name) == null) {
+                    throw new BridgeException("replica " + config.namespace() + "/" + name + " does not exist",
+                            1, 404, null);
+                }
+                last = status(name, replicaIndex);
+                lastError = null;
+                if (last.ready()) {
+                    return last;
+                }
+            } catch (KubernetesClientException e) {
+                if (!Retrier.isRetryable(e)) {
+                    throw new BridgeException("waiting for " + name + " failed: " + Retrier.describe(e),
+                            1, e.getCode(), e);
+                }
+                lastError = e; // the API may be restarting: keep waiting until the timeout
+            }
+            long now = System.nanoTime();
+            if (now >= deadline) {
+                String seen = last == null ? "nothing" : last.toString();
+                throw new BridgeException(String.format("replica %s/%s not Ready after %.1f s; last seen %s%s",
+                        config.namespace(), name, (now - start) / 1e9, seen,
+                        lastError == null ? "" : "; last error " + Retrier.describe(lastError)),
+                        1, lastError == null ? 0 : lastError.getCode(), lastError);
+            }
+            sleepMillis(Math.min(poll, Math.max(1, (deadline - now) / 1_000_000)));
+            poll = Math.min(poll * 2, POLL_MAX_MS);
+        }
+    }
+
+    @Override
+    public List<ReplicaStatus> scale(String chainId, int vnfIndex, List<ReplicaRequest> desired) {
+        Set<Integer> keep = new HashSet<>();
+        for (ReplicaRequest r : desired) {
+            if (!r.chainId().equals(chainId) || r.vnfIndex() != vnfIndex) {
+                throw new IllegalArgumentException("scale of " + chainId + "/vnf" + vnfIndex
+                        + " got a request for another vNF: " + r);
+            }
+            if (!keep.add(r.replicaIndex())) {
+                throw new IllegalArgumentException("replica index " + r.replicaIndex() + " requested twice");
+            }
+        }
+        List<ReplicaStatus> out = new ArrayList<>();
+        for (ReplicaRequest r : desired) {
+            out.add(ensureReplica(r));
+        }
+        for (StatefulSet sts : listStatefulSets(chainId, vnfIndex)) {
+            int idx = replicaIndexOf(sts);
+            if (!keep.contains(idx)) {
+                removeReplica(chainId, vnfIndex, idx);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public boolean removeReplica(String chainId, int vnfIndex, int replicaIndex) {
+        String name = ReplicaNames.replicaName(chainId, vnfIndex, replicaIndex);
+        return delete(name);
+    }
+
+    @Override
+    public int removeChain(String chainId) {
+        ReplicaNames.checkChainId(chainId);
+        List<StatefulSet> all = retrier.call("list replicas of chain " + chainId, () ->
+                client.apps().statefulSets().inNamespace(config.namespace())
+                        .withLabel(ReplicaNames.LABEL_MANAGED_BY, ReplicaNames.MANAGER)
+                        .withLabel(ReplicaNames.LABEL_CHAIN, chainId).list().getItems());
+        int n = 0;
+        for (StatefulSet sts : all) {
+            if (delete(sts.getMetadata().getName())) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    @Override
+    public List<ReplicaStatus> listReplicas(String chainId, int vnfIndex) {
+        List<StatefulSet> sets = listStatefulSets(chainId, vnfIndex);
+        List<Pod> pods = retrier.call("list pods of " + chainId + "/vnf" + vnfIndex, () ->
+                client.pods().inNamespace(config.namespace())
+                        .withLabel(ReplicaNames.LABEL_MANAGED_BY, ReplicaNames.MANAGER)
+                        .withLabel(ReplicaNames.LABEL_CHAIN, chainId)
+                        .withLabel(ReplicaNames.LABEL_VNF, Integer.toString(vnfIndex)).list().getItems());
+        Map<String, Pod> byName = new HashMap<>();
+        for (Pod p : pods) {
+            byName.put(p.getMetadata().getName(), p);
+        }
+        List<ReplicaStatus> out = new ArrayList<>();
+        for (StatefulSet sts : sets) {
+            String name = sts.getMetadata().getName();
+            out.add(toStatus(name, replicaIndexOf(sts), byName.get(ReplicaNames.podName(name))));
+        }
+        out.sort(Comparator.comparingInt(ReplicaStatus::replicaIndex));
+        return out;
+    }
+
+    @Override
+    public Map<String, NodeResources> nodeFreeResources() {
+        List<Node> nodes = retrier.call("list nodes", () -> client.nodes().list().getItems());
+        List<Pod> pods = retrier.call("list pods", () -> client.pods().inAnyNamespace().list().getItems());
+        Map<String, long[]> requested = new HashMap<>();
+        for (Pod p : pods) {
+            String node = p.getSpec() == null ? null : p.getSpec().getNodeName();
+            String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+            if (node == null || "Succeeded".equals(phase) || "Failed".equals(phase)) {
+                continue;
+            }
+            long[] r = podRequests(p);
+            long[] acc = requested.computeIfAbsent(node, k -> new long[2]);
+            acc[0] += r[0];
+            acc[1] += r[1];
+        }
+        List<NodeResources> free = new ArrayList<>();
+        for (Node n : nodes) {
+            if (Boolean.TRUE.equals(n.getSpec().getUnschedulable()) || !isReady(n)) {
+                continue;
+            }
+            Map<String, Quantity> alloc = n.getStatus().getAllocatable();
+            long cpu = millis(alloc == null ? null : alloc.get("cpu"));
+            long mem = units(alloc == null ? null : alloc.get("memory"));
+            long[] used = requested.getOrDefault(n.getMetadata().getName(), new long[2]);
+            free.add(new NodeResources(n.getMetadata().getName(), cpu - used[0], mem - used[1], cpu, mem));
+        }
+        free.sort(Comparator.comparingLong(NodeResources::freeCpuMillis).reversed()
+                .thenComparing(Comparator.comparingLong(NodeResources::freeMemoryBytes).reversed())
+                .thenComparing(NodeResources::nodeName));
+        Map<String, NodeResources> out = new LinkedHashMap<>();
+        for (NodeResources r : free) {
+            out.put(r.nodeName(), r);
+        }
+        return out;
+    }
+
+    /** Requests of a pod as the scheduler counts them: max(sum of containers, any init container) + overhead. */
+    static long[] podRequests(Pod p) {
+        long cpu = 0;
+        long mem = 0;
+        for (Container c : p.getSpec().getContainers()) {
+            cpu += millis(request(c, "cpu"));
+            mem += units(request(c, "memory"));
+        }
+        if (p.getSpec().getInitContainers() != null) {
+            for (Container c : p.getSpec().getInitContainers()) {
+                cpu = Math.max(cpu, millis(request(c, "cpu")));
+                mem = Math.max(mem, units(request(c, "memory")));
+            }
+        }
+        Map<String, Quantity> overhead = p.getSpec().getOverhead();
+        if (overhead != null) {
+            cpu += millis(overhead.get("cpu"));
+            mem += units(overhead.get("memory"));
+        }
+        return new long[] {cpu, mem};
+    }
+
+    private static Quantity request(Container c, String resource) {
+        if (c.getResources() == null || c.getResources().getRequests() == null) {
+            return null;
+        }
+        return c.getResources().getRequests().get(resource);
+    }
+
+    private static long millis(Quantity q) {
+        return q == null ? 0 : Quantity.getAmountInBytes(q).multiply(BigDecimal.valueOf(1000))
+                .setScale(0, java.math.RoundingMode.CEILING).longValueExact();
+    }
+
+    private static long units(Quantity q) {
+        return q == null ? 0 : Quantity.getAmountInBytes(q).setScale(0, java.math.RoundingMode.CEILING)
+                .longValueExact();
+    }
+
+    private static boolean isReady(Node n) {
+        if (n.getStatus() == null || n.getStatus().getConditions() == null) {
+            return false;
+        }
+        for (NodeCondition c : n.getStatus().getConditions()) {
+            if ("Ready".equals(c.getType())) {
+                return "True".equals(c.getStatus());
+            }
+        }
+        return false;
+    }
+
+    private boolean delete(String name) {
+        List<StatusDetails> gone = retrier.call("delete StatefulSet " + config.namespace() + "/" + name, () ->
+                client.apps().statefulSets().inNamespace(config.namespace()).withName(name)
+                        // Foreground: the StatefulSet stays until its pod is gone, so a new replica of
+                        // the same name never meets the old pod.
+                        .withPropagationPolicy(DeletionPropagation.FOREGROUND)
+                        .withGracePeriod(GRACE_SECONDS).delete());
+        return !gone.isEmpty();
+    }
+
+    private List<StatefulSet> listStatefulSets(String chainId, int vnfIndex) {
+        ReplicaNames.checkChainId(chainId);
+        return retrier.call("list replicas of " + chainId + "/vnf" + vnfIndex, () ->
+                client.apps().statefulSets().inNamespace(config.namespace())
+                        .withLabel(ReplicaNames.LABEL_MANAGED_BY, ReplicaNames.MANAGER)
+                        .withLabel(ReplicaNames.LABEL_CHAIN, chainId)
+                        .withLabel(ReplicaNames.LABEL_VNF, Integer.toString(vnfIndex)).list().getItems());
+    }
+
+    private StatefulSet getStatefulSet(String name) {
+        return client.apps().statefulSets().inNamespace(config.namespace()).withName(name).get();
+    }
+
+    private ReplicaStatus status(String name, int replicaIndex) {
+        String podName = ReplicaNames.podName(name);
+        Pod pod = retrier.call("get pod " + config.namespace() + "/" + podName,
+                () -> client.pods().inNamespace(config.namespace()).withName(podName).get());
+        return toStatus(name, replicaIndex, pod);
+    }
+
+    private static ReplicaStatus toStatus(String name, int replicaIndex, Pod pod) {
+        if (pod == null) {
+            return new ReplicaStatus(name, replicaIndex, null, null, null, false, ReplicaStatus.PHASE_ABSENT);
+        }
+        boolean ready = false;
+        String phase = ReplicaStatus.PHASE_ABSENT;
+        String ip = null;
+        if (pod.getStatus() != null) {
+            phase = pod.getStatus().getPhase() == null ? "Pending" : pod.getStatus().getPhase();
+            ip = pod.getStatus().getPodIP();
+            if (pod.getStatus().getConditions() != null) {
+                for (PodCondition c : pod.getStatus().getConditions()) {
+                    if ("Ready".equals(c.getType()) && "True".equals(c.getStatus())) {
+                        ready = true;
+                    }
+                }
+            }
+        }
+        if (pod.getMetadata().getDeletionTimestamp() != null) {
+            ready = false; // a terminating pod takes no traffic
+            phase = "Terminating";
+        }
+        return new ReplicaStatus(name, replicaIndex, pod.getMetadata().getName(),
+                pod.getSpec() == null ? null : pod.getSpec().getNodeName(), ip, ready, phase);
+    }
+
+    private void checkOwned(StatefulSet sts, ReplicaRequest request) {
+        Map<String, String> labels = sts.getMetadata().getLabels();
+        if (labels == null || !ReplicaNames.MANAGER.equals(labels.get(ReplicaNames.LABEL_MANAGED_BY))
+                || !request.chainId().equals(labels.get(ReplicaNames.LABEL_CHAIN))) {
+            throw new BridgeException("StatefulSet " + config.namespace() + "/" + sts.getMetadata().getName()
+                    + " exists but is not a replica managed by the bridge; refusing to touch it", 1, 409, null);
+        }
+    }
+
+    private static String nodeSelectorOf(StatefulSet sts) {
+        Map<String, String> sel = sts.getSpec().getTemplate().getSpec().getNodeSelector();
+        return sel == null ? null : sel.get(ReplicaNames.HOSTNAME_LABEL);
+    }
+
+    private static int replicaIndexOf(StatefulSet sts) {
+        String v = sts.getMetadata().getLabels().get(ReplicaNames.LABEL_REPLICA);
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new BridgeException("StatefulSet " + sts.getMetadata().getName() + " has a bad "
+                    + ReplicaNames.LABEL_REPLICA + " label '" + v + "'", 1, 0, e);
+        }
+    }
+
+    /** Labels of a replica's objects; the selector uses all but the vNF type. */
+    static Map<String, String> selector(ReplicaRequest r) {
+        Map<String, String> m = new TreeMap<>();
+        m.put(ReplicaNames.LABEL_MANAGED_BY, ReplicaNames.MANAGER);
+        m.put(ReplicaNames.LABEL_CHAIN, r.chainId());
+        m.put(ReplicaNames.LABEL_VNF, Integer.toString(r.vnfIndex()));
+        m.put(ReplicaNames.LABEL_REPLICA, Integer.toString(r.replicaIndex()));
+        return m;
+    }
+
+    /**
+     * The StatefulSet of a replica.
+     *
+     * @param r replica request
+     * @return the object the bridge creates
+     */
+    static StatefulSet statefulSet(ReplicaRequest r) {
+        Map<String, String> selector = selector(r);
+        Map<String, String> labels = new TreeMap<>(selector);
+        labels.put(ReplicaNames.LABEL_VNF_TYPE, r.vnfType());
+        Map<String, Quantity> requests = quantities(r.requests());
+        Map<String, Quantity> limits = quantities(r.limits());
+        return new StatefulSetBuilder()
+                .withNewMetadata().withName(r.name()).withLabels(labels).endMetadata()
+                .withNewSpec()
+                    .withReplicas(1)
+                    .withPodManagementPolicy("Parallel")
+                    .withNewSelector().withMatchLabels(selector).endSelector()
+                    .withNewTemplate()
+                        .withNewMetadata().withLabels(labels).endMetadata()
+                        .withNewSpec()
+                            .withNodeSelector(Map.of(ReplicaNames.HOSTNAME_LABEL, r.nodeName()))
+                            .withAutomountServiceAccountToken(false)
+                            .withTerminationGracePeriodSeconds(GRACE_SECONDS)
+                            .addNewContainer()
+                                .withName(CONTAINER)
+                                .withImage(r.image())
+                                .withNewResources().withRequests(requests).withLimits(limits).endResources()
+                            .endContainer()
+                        .endSpec()
+                    .endTemplate()
+                .endSpec()
+                .build();
+    }
+
+    private static Map<String, Quantity> quantities(Map<String, String> m) {
+        Map<String, Quantity> out = new TreeMap<>();
+        m.forEach((k, v) -> out.put(k, new Quantity(v)));
+        return out;
+    }
+
+    private static void sleepMillis(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BridgeException("interrupted while waiting", 1, 0, e);
+        }
+    }
+
+    /** A state that passes by itself (object being deleted); retried like a 5xx within the budget. */
+    static final class TransientConditionException extends KubernetesClientException {
+        private static final long serialVersionUID = 1L;
+
+        TransientConditionException(String message) {
+            super(message);
+        }
+    }
+}

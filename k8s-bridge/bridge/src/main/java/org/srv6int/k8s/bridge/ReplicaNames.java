@@ -1,0 +1,99 @@
+package org.srv6int.k8s.bridge;
+
+import java.util.regex.Pattern;
+
+/**
+ * Deterministic names and labels of the objects the bridge owns. A replica is a
+ * StatefulSet {@code sfc-<chain>-vnf<idx>-r<replica>} with one pod
+ * ({@code <name>-0}); the same request always maps to the same name, which is what
+ * makes creation idempotent.
+ */
+public final class ReplicaNames {
+
+    /** Label: chain identifier. */
+    public static final String LABEL_CHAIN = "srv6int.org/chain";
+    /** Label: index of the vNF in the chain. */
+    public static final String LABEL_VNF = "srv6int.org/vnf";
+    /** Label: vNF type (e.g. snort). */
+    public static final String LABEL_VNF_TYPE = "srv6int.org/vnf-type";
+    /** Label: replica index. */
+    public static final String LABEL_REPLICA = "srv6int.org/replica";
+    /** Label marking objects the bridge manages. */
+    public static final String LABEL_MANAGED_BY = "app.kubernetes.io/managed-by";
+    /** Value of {@link #LABEL_MANAGED_BY}. */
+    public static final String MANAGER = "srv6int-k8s-bridge";
+    /** Node label used for pinning. */
+    public static final String HOSTNAME_LABEL = "kubernetes.io/hostname";
+
+    /*
+     * A StatefulSet's pods carry controller-revision-hash=<name>-<10 chars>, a label value
+     * limited to 63 characters, so the name is limited to 52.
+     */
+    static final int MAX_NAME = 52;
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    private static final Pattern LABEL_VALUE =
+            Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?");
+
+    private ReplicaNames() {
+    }
+
+    /**
+     * Name of a replica's StatefulSet.
+     *
+     * @param chainId chain identifier (a DNS label)
+     * @param vnfIndex vNF index
+     * @param replicaIndex replica index
+     * @return the name
+     * @throws IllegalArgumentException if the result would not be a valid name
+     */
+    public static String replicaName(String chainId, int vnfIndex, int replicaIndex) {
+        checkChainId(chainId);
+        if (vnfIndex < 0 || replicaIndex < 0) {
+            throw new IllegalArgumentException("vNF index and replica index must be >= 0, got "
+                    + vnfIndex + " and " + replicaIndex);
+        }
+        String name = "sfc-" + chainId + "-vnf" + vnfIndex + "-r" + replicaIndex;
+        if (name.length() > MAX_NAME) {
+            throw new IllegalArgumentException("replica name " + name + " is longer than "
+                    + MAX_NAME + " characters; use a shorter chain id");
+        }
+        return name;
+    }
+
+    /**
+     * Name of the single pod of a replica's StatefulSet.
+     *
+     * @param replicaName StatefulSet name
+     * @return pod name
+     */
+    public static String podName(String replicaName) {
+        return replicaName + "-0";
+    }
+
+    /**
+     * Checks a chain identifier: a DNS label (lower-case letters, digits, '-').
+     *
+     * @param chainId chain identifier
+     * @throws IllegalArgumentException if it is not one
+     */
+    public static void checkChainId(String chainId) {
+        if (chainId == null || chainId.length() > 63 || !DNS_LABEL.matcher(chainId).matches()) {
+            throw new IllegalArgumentException("chain id must be a DNS label "
+                    + "([a-z0-9]([-a-z0-9]*[a-z0-9])?, at most 63 characters), got '" + chainId + "'");
+        }
+    }
+
+    /**
+     * Checks a Kubernetes label value.
+     *
+     * @param what what the value is, for the message
+     * @param value value
+     * @throws IllegalArgumentException if it is not a valid label value
+     */
+    static void checkLabelValue(String what, String value) {
+        if (value == null || !LABEL_VALUE.matcher(value).matches()) {
+            throw new IllegalArgumentException(what + " must be a Kubernetes label value "
+                    + "(at most 63 of [A-Za-z0-9-_.], alphanumeric at both ends), got '" + value + "'");
+        }
+    }
+}

@@ -1,0 +1,290 @@
+package org.srv6int.k8s.bridge;
+
+import io.fabric8.kubernetes.api.model.Quantity;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * One vNF replica the global loop wants: which chain and vNF, which replica,
+ * on which node, with which image and resources. Immutable; validated on build.
+ */
+public final class ReplicaRequest {
+    private final String chainId;
+    private final int vnfIndex;
+    private final String vnfType;
+    private final int replicaIndex;
+    private final String nodeName;
+    private final String image;
+    private final Map<String, String> requests;
+    private final Map<String, String> limits;
+
+    private ReplicaRequest(Builder b) {
+        this.chainId = b.chainId;
+        this.vnfIndex = b.vnfIndex;
+        this.vnfType = b.vnfType;
+        this.replicaIndex = b.replicaIndex;
+        this.nodeName = b.nodeName;
+        this.image = b.image;
+        this.requests = Collections.unmodifiableMap(new TreeMap<>(b.requests));
+        this.limits = Collections.unmodifiableMap(new TreeMap<>(b.limits));
+    }
+
+    /**
+     * Starts a builder.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Returns the chain identifier.
+     *
+     * @return chain id
+     */
+    public String chainId() {
+        return chainId;
+    }
+
+    /**
+     * Returns the index of the vNF in the chain.
+     *
+     * @return vNF index
+     */
+    public int vnfIndex() {
+        return vnfIndex;
+    }
+
+    /**
+     * Returns the vNF type (e.g. snort).
+     *
+     * @return vNF type
+     */
+    public String vnfType() {
+        return vnfType;
+    }
+
+    /**
+     * Returns the replica index.
+     *
+     * @return replica index
+     */
+    public int replicaIndex() {
+        return replicaIndex;
+    }
+
+    /**
+     * Returns the node the replica is pinned to.
+     *
+     * @return node name
+     */
+    public String nodeName() {
+        return nodeName;
+    }
+
+    /**
+     * Returns the container image.
+     *
+     * @return image
+     */
+    public String image() {
+        return image;
+    }
+
+    /**
+     * Returns the resource requests (resource name to quantity, e.g. cpu to 2).
+     *
+     * @return requests
+     */
+    public Map<String, String> requests() {
+        return requests;
+    }
+
+    /**
+     * Returns the resource limits.
+     *
+     * @return limits
+     */
+    public Map<String, String> limits() {
+        return limits;
+    }
+
+    /**
+     * Returns the deterministic name of this replica.
+     *
+     * @return StatefulSet name
+     */
+    public String name() {
+        return ReplicaNames.replicaName(chainId, vnfIndex, replicaIndex);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof ReplicaRequest)) {
+            return false;
+        }
+        ReplicaRequest r = (ReplicaRequest) o;
+        return vnfIndex == r.vnfIndex && replicaIndex == r.replicaIndex && chainId.equals(r.chainId)
+                && vnfType.equals(r.vnfType) && nodeName.equals(r.nodeName) && image.equals(r.image)
+                && requests.equals(r.requests) && limits.equals(r.limits);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(chainId, vnfIndex, vnfType, replicaIndex, nodeName, image, requests, limits);
+    }
+
+    @Override
+    public String toString() {
+        return "ReplicaRequest{" + chainId + "/vnf" + vnfIndex + "(" + vnfType + ")/r" + replicaIndex
+                + " on " + nodeName + ", image=" + image + ", requests=" + requests
+                + ", limits=" + limits + "}";
+    }
+
+    /** Builder of {@link ReplicaRequest}. */
+    public static final class Builder {
+        private String chainId;
+        private int vnfIndex = -1;
+        private String vnfType;
+        private int replicaIndex = -1;
+        private String nodeName;
+        private String image;
+        private final Map<String, String> requests = new TreeMap<>();
+        private final Map<String, String> limits = new TreeMap<>();
+
+        private Builder() {
+        }
+
+        /**
+         * Sets the chain identifier (a DNS label).
+         *
+         * @param v chain id
+         * @return this builder
+         */
+        public Builder chainId(String v) {
+            this.chainId = v;
+            return this;
+        }
+
+        /**
+         * Sets the vNF index.
+         *
+         * @param v vNF index
+         * @return this builder
+         */
+        public Builder vnfIndex(int v) {
+            this.vnfIndex = v;
+            return this;
+        }
+
+        /**
+         * Sets the vNF type.
+         *
+         * @param v vNF type
+         * @return this builder
+         */
+        public Builder vnfType(String v) {
+            this.vnfType = v;
+            return this;
+        }
+
+        /**
+         * Sets the replica index.
+         *
+         * @param v replica index
+         * @return this builder
+         */
+        public Builder replicaIndex(int v) {
+            this.replicaIndex = v;
+            return this;
+        }
+
+        /**
+         * Sets the node to pin the replica to.
+         *
+         * @param v node name
+         * @return this builder
+         */
+        public Builder nodeName(String v) {
+            this.nodeName = v;
+            return this;
+        }
+
+        /**
+         * Sets the container image.
+         *
+         * @param v image
+         * @return this builder
+         */
+        public Builder image(String v) {
+            this.image = v;
+            return this;
+        }
+
+        /**
+         * Adds a resource request.
+         *
+         * @param resource resource name (cpu, memory, ...)
+         * @param quantity quantity (e.g. 2, 500m, 4Gi)
+         * @return this builder
+         */
+        public Builder request(String resource, String quantity) {
+            requests.put(resource, quantity);
+            return this;
+        }
+
+        /**
+         * Adds a resource limit.
+         *
+         * @param resource resource name (cpu, memory, ...)
+         * @param quantity quantity (e.g. 2, 500m, 4Gi)
+         * @return this builder
+         */
+        public Builder limit(String resource, String quantity) {
+            limits.put(resource, quantity);
+            return this;
+        }
+
+        /**
+         * Validates and builds the request.
+         *
+         * @return the request
+         * @throws IllegalArgumentException naming the first invalid field
+         */
+        public ReplicaRequest build() {
+            ReplicaNames.replicaName(chainId, vnfIndex, replicaIndex);
+            ReplicaNames.checkLabelValue("vNF type", vnfType);
+            if (vnfType.isEmpty()) {
+                throw new IllegalArgumentException("vNF type must not be empty");
+            }
+            ReplicaNames.checkLabelValue("node name", nodeName);
+            if (nodeName.isEmpty()) {
+                throw new IllegalArgumentException("node name must not be empty");
+            }
+            if (image == null || image.isBlank()) {
+                throw new IllegalArgumentException("image must not be empty");
+            }
+            checkQuantities("request", requests);
+            checkQuantities("limit", limits);
+            return new ReplicaRequest(this);
+        }
+
+        private static void checkQuantities(String what, Map<String, String> m) {
+            for (Map.Entry<String, String> e : m.entrySet()) {
+                try {
+                    Quantity.getAmountInBytes(new Quantity(e.getValue()));
+                } catch (RuntimeException ex) {
+                    throw new IllegalArgumentException("invalid " + what + " quantity for "
+                            + e.getKey() + ": '" + e.getValue() + "'", ex);
+                }
+            }
+        }
+    }
+}

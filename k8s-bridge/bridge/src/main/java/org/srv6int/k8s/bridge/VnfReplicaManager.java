@@ -1,0 +1,88 @@
+package org.srv6int.k8s.bridge;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Creates, scales and removes the replicas of a chain's vNFs on Kubernetes.
+ *
+ * <p>Every operation is idempotent: replicas have deterministic names
+ * ({@link ReplicaNames}), so repeating a call after a failure or a timeout never
+ * makes a second replica. API errors that may pass (5xx, 429, timeouts, refused
+ * connections) are retried with exponential back-off within a bounded budget
+ * ({@link BridgeConfig}); anything else, and an exhausted budget, raise
+ * {@link BridgeException}.
+ */
+public interface VnfReplicaManager {
+
+    /**
+     * Makes sure the replica exists: creates it if absent, otherwise returns the
+     * existing one unchanged (its node may then differ from the requested one).
+     * Does not wait for the pod to be Ready.
+     *
+     * @param request replica to create
+     * @return current status of the replica
+     * @throws BridgeException when the API refuses or the retry budget is spent
+     */
+    ReplicaStatus ensureReplica(ReplicaRequest request);
+
+    /**
+     * Waits until the replica's pod is Ready.
+     *
+     * @param chainId chain identifier
+     * @param vnfIndex index of the vNF in the chain
+     * @param replicaIndex replica index
+     * @param timeout how long to wait at most
+     * @return status of the Ready replica (pod IP and node)
+     * @throws BridgeException on timeout, with the last phase seen
+     */
+    ReplicaStatus awaitReady(String chainId, int vnfIndex, int replicaIndex, Duration timeout);
+
+    /**
+     * Makes the replicas of one vNF exactly {@code desired}: ensures each of them and
+     * removes every other replica of that chain and vNF.
+     *
+     * @param chainId chain identifier
+     * @param vnfIndex index of the vNF in the chain
+     * @param desired replicas to keep or create; all of this chain and vNF
+     * @return status of the desired replicas, in the given order
+     */
+    List<ReplicaStatus> scale(String chainId, int vnfIndex, List<ReplicaRequest> desired);
+
+    /**
+     * Removes one replica (its StatefulSet; the garbage collector removes the pod).
+     * The caller drains traffic first.
+     *
+     * @param chainId chain identifier
+     * @param vnfIndex index of the vNF in the chain
+     * @param replicaIndex replica index
+     * @return true if the replica existed
+     */
+    boolean removeReplica(String chainId, int vnfIndex, int replicaIndex);
+
+    /**
+     * Removes every replica of a chain.
+     *
+     * @param chainId chain identifier
+     * @return number of replicas removed
+     */
+    int removeChain(String chainId);
+
+    /**
+     * Lists the replicas of a chain's vNF, ordered by replica index.
+     *
+     * @param chainId chain identifier
+     * @param vnfIndex index of the vNF in the chain
+     * @return replica statuses
+     */
+    List<ReplicaStatus> listReplicas(String chainId, int vnfIndex);
+
+    /**
+     * Free resources per schedulable node: allocatable minus the sum of the
+     * requests of its non-terminated pods.
+     *
+     * @return node name to free resources, most free CPU first
+     */
+    Map<String, NodeResources> nodeFreeResources();
+}

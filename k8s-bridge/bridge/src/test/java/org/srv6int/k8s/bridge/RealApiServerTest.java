@@ -1,0 +1,296 @@
+package org.srv6int.k8s.bridge;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
+import org.junit.AfterClass;
+import org.junit.Assume;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+import java.io.File;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/**
+ * The bridge against a real control plane (kube-apiserver, controller-manager,
+ * scheduler, etcd; kwok fake nodes worker1/worker2), started by
+ * tools/k8s-testenv/start. Runs only when {@code srv6int.kubeconfig} (or
+ * SRV6INT_KUBECONFIG) names the bridge's kubeconfig; otherwise skipped with the
+ * reason. The bridge runs as its ServiceAccount with only the rights of
+ * k8s-bridge/deploy/bridge-rbac.yaml, which the admin applies first.
+ */
+public class RealApiServerTest {
+    private static final String NS = "srv6int-sfc";
+    private static final Duration READY = Duration.ofSeconds(90);
+    private static final BridgeConfig CONFIG = new BridgeConfig(NS, 40, Duration.ofMillis(100),
+            Duration.ofSeconds(2), Duration.ofSeconds(120), Duration.ofSeconds(10));
+
+    private static KubernetesClient admin;
+    private static Fabric8VnfReplicaManager bridge;
+    private static File bridgeKubeconfig;
+    private static File testenv;
+
+    private static String setting(String property, String env) {
+        String v = System.getProperty(property);
+        if (v == null || v.isBlank()) {
+            v = System.getenv(env);
+        }
+        return v == null || v.isBlank() ? null : v;
+    }
+
+    static KubernetesClient client(File kubeconfig) {
+        return new KubernetesClientBuilder().withConfig(Fabric8VnfReplicaManager.tune(
+                Config.fromKubeconfig(kubeconfig), CONFIG)).withHttpClientFactory(new VertxHttpClientFactory()).build();
+    }
+
+    @BeforeClass
+    public static void connect() throws Exception {
+        String kc = setting("srv6int.kubeconfig", "SRV6INT_KUBECONFIG");
+        if (kc == null) {
+            String reason = "RealApiServerTest skipped: no control plane "
+                    + "(set -Dsrv6int.kubeconfig=<bridge kubeconfig>; tools/k8s-testenv/start makes one)";
+            System.out.println(reason);
+            Assume.assumeTrue(reason, false);
+        }
+        bridgeKubeconfig = new File(kc);
+        String adminKc = setting("srv6int.admin.kubeconfig", "SRV6INT_ADMIN_KUBECONFIG");
+        File adminFile = adminKc != null ? new File(adminKc)
+                : new File(bridgeKubeconfig.getParentFile(), "admin.kubeconfig");
+        String env = setting("srv6int.k8s.testenv", "SRV6INT_K8S_TESTENV");
+        testenv = new File(env != null ? env : "../../tools/k8s-testenv");
+        admin = client(adminFile);
+        try (InputStream in = Files.newInputStream(new File("../deploy/bridge-rbac.yaml").toPath())) {
+            admin.load(in).forceConflicts().serverSideApply();
+        }
+        // Pods are admitted once the namespace's default ServiceAccount exists.
+        waitUntil("default ServiceAccount in " + NS, Duration.ofSeconds(60), () ->
+                admin.serviceAccounts().inNamespace(NS).withName("default").get() != null);
+        bridge = Fabric8VnfReplicaManager.fromKubeconfig(bridgeKubeconfig, CONFIG);
+    }
+
+    @AfterClass
+    public static void disconnect() {
+        if (bridge != null) {
+            bridge.close();
+        }
+        if (admin != null) {
+            admin.close();
+        }
+    }
+
+    private static ReplicaRequest request(String chain, int vnf, int replica, String node) {
+        return ReplicaRequest.builder().chainId(chain).vnfIndex(vnf).vnfType("snort").replicaIndex(replica)
+                .nodeName(node).image("registry.local/snort:2.9").request("cpu", "2").request("memory", "4Gi")
+                .limit("cpu", "2").limit("memory", "4Gi").build();
+    }
+
+    private static List<Pod> podsOf(String chain) {
+        return admin.pods().inNamespace(NS).withLabel(ReplicaNames.LABEL_CHAIN, chain).list().getItems();
+    }
+
+    private static int statefulSetsOf(String chain) {
+        return admin.apps().statefulSets().inNamespace(NS).withLabel(ReplicaNames.LABEL_CHAIN, chain)
+                .list().getItems().size();
+    }
+
+    private static List<Pod> live(List<Pod> pods) {
+        return pods.stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .collect(Collectors.toList());
+    }
+
+    static void waitUntil(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("timed out after " + timeout.toSeconds() + " s waiting for " + what);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /** Removes the chain and checks that nothing labelled with it is left (no leaked object). */
+    private static void removeAndCheckNoLeak(String chain) throws InterruptedException {
+        bridge.removeChain(chain);
+        waitUntil("no object of chain " + chain + " left", READY, () ->
+                statefulSetsOf(chain) == 0 && podsOf(chain).isEmpty()
+                        && admin.apps().controllerRevisions().inNamespace(NS)
+                        .withLabel(ReplicaNames.LABEL_CHAIN, chain).list().getItems().isEmpty());
+    }
+
+    @Test
+    public void createdReplicaIsReadyOnTheChosenNodeAndHoldsItsResources() throws Exception {
+        String chain = "it-create";
+        Map<String, NodeResources> before = bridge.nodeFreeResources();
+        assertEquals(Set.of("worker1", "worker2"), before.keySet());
+        assertEquals(20_000, before.get("worker2").allocatableCpuMillis());
+        bridge.ensureReplica(request(chain, 1, 0, "worker2"));
+        ReplicaStatus s = bridge.awaitReady(chain, 1, 0, READY);
+        assertTrue(s.ready());
+        assertEquals("worker2", s.nodeName());
+        assertNotNull("pod IP", s.podIp());
+        assertEquals("sfc-it-create-vnf1-r0-0", s.podName());
+        assertEquals(1, statefulSetsOf(chain));
+        assertEquals(1, podsOf(chain).size());
+        Map<String, NodeResources> after = bridge.nodeFreeResources();
+        assertEquals(2_000, before.get("worker2").freeCpuMillis() - after.get("worker2").freeCpuMillis());
+        assertEquals(4L << 30, before.get("worker2").freeMemoryBytes() - after.get("worker2").freeMemoryBytes());
+        assertEquals(before.get("worker1").freeCpuMillis(), after.get("worker1").freeCpuMillis());
+        // The global loop's choice: the node with the most free resources is now worker1.
+        assertEquals("worker1", after.keySet().iterator().next());
+        removeAndCheckNoLeak(chain);
+        assertFalse(bridge.removeReplica(chain, 1, 0));
+    }
+
+    @Test
+    public void scaleUpAndDown() throws Exception {
+        String chain = "it-scale";
+        bridge.scale(chain, 2, List.of(request(chain, 2, 0, "worker1"), request(chain, 2, 1, "worker2"),
+                request(chain, 2, 2, "worker1")));
+        for (int r = 0; r < 3; r++) {
+            bridge.awaitReady(chain, 2, r, READY);
+        }
+        List<ReplicaStatus> up = bridge.listReplicas(chain, 2);
+        assertEquals(3, up.size());
+        assertEquals(List.of("worker1", "worker2", "worker1"),
+                up.stream().map(ReplicaStatus::nodeName).collect(Collectors.toList()));
+        assertTrue(up.stream().allMatch(ReplicaStatus::ready));
+        assertEquals(3, live(podsOf(chain)).size());
+
+        bridge.scale(chain, 2, List.of(request(chain, 2, 1, "worker2")));
+        waitUntil("scale-in to replica 1 only", READY, () -> podsOf(chain).size() == 1
+                && bridge.listReplicas(chain, 2).size() == 1);
+        assertEquals("sfc-it-scale-vnf2-r1-0", podsOf(chain).get(0).getMetadata().getName());
+        assertEquals(1, bridge.listReplicas(chain, 2).get(0).replicaIndex());
+        removeAndCheckNoLeak(chain);
+    }
+
+    @Test
+    public void killedPodIsRecreatedAndNeverDuplicated() throws Exception {
+        String chain = "it-kill";
+        bridge.ensureReplica(request(chain, 0, 0, "worker1"));
+        ReplicaStatus first = bridge.awaitReady(chain, 0, 0, READY);
+        String uid = admin.pods().inNamespace(NS).withName(first.podName()).get().getMetadata().getUid();
+        admin.pods().inNamespace(NS).withName(first.podName()).withGracePeriod(0).delete();
+        long deadline = System.nanoTime() + READY.toNanos();
+        while (true) {
+            List<Pod> pods = podsOf(chain);
+            assertTrue("more than one pod for one replica: " + pods.size(), pods.size() <= 1);
+            if (pods.size() == 1 && !uid.equals(pods.get(0).getMetadata().getUid())
+                    && bridge.listReplicas(chain, 0).get(0).ready()) {
+                break;
+            }
+            assertTrue("killed pod not replaced in time", System.nanoTime() < deadline);
+            Thread.sleep(50);
+        }
+        assertEquals(1, statefulSetsOf(chain));
+        assertEquals(1, podsOf(chain).size());
+        assertEquals("worker1", bridge.listReplicas(chain, 0).get(0).nodeName());
+        removeAndCheckNoLeak(chain);
+    }
+
+    @Test
+    public void concurrentAndRepeatedEnsureMakeOneReplica() throws Exception {
+        String chain = "it-idem";
+        ReplicaRequest r = request(chain, 0, 0, "worker2");
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<ReplicaStatus>> calls = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                calls.add(pool.submit(() -> bridge.ensureReplica(r)));
+            }
+            Set<String> names = new HashSet<>();
+            for (Future<ReplicaStatus> f : calls) {
+                names.add(f.get(60, TimeUnit.SECONDS).name());
+            }
+            assertEquals(Set.of("sfc-it-idem-vnf0-r0"), names);
+        } finally {
+            pool.shutdownNow();
+        }
+        bridge.ensureReplica(r);
+        bridge.awaitReady(chain, 0, 0, READY);
+        bridge.ensureReplica(r);
+        assertEquals(1, statefulSetsOf(chain));
+        assertEquals(1, podsOf(chain).size());
+        removeAndCheckNoLeak(chain);
+    }
+
+    private static void testenv(String script, String arg) throws Exception {
+        Process p = new ProcessBuilder("bash", new File(testenv, script).getPath(), arg)
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        System.out.print(out);
+        if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            fail(script + " " + arg + " failed: " + out);
+        }
+    }
+
+    @Test
+    public void apiServerRestartDuringEnsure() throws Exception {
+        Assume.assumeTrue("needs tools/k8s-testenv to restart kube-apiserver (-Dsrv6int.k8s.testenv)",
+                new File(testenv, "stop").isFile());
+        String chain = "it-restart";
+        testenv("stop", "apiserver");
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<ReplicaStatus> ensure = pool.submit(() -> bridge.ensureReplica(request(chain, 0, 0, "worker2")));
+            Thread.sleep(2000);
+            assertFalse("ensure cannot succeed while the API server is down", ensure.isDone());
+            testenv("start", "apiserver");
+            assertEquals("sfc-it-restart-vnf0-r0", ensure.get(120, TimeUnit.SECONDS).name());
+        } finally {
+            pool.shutdownNow();
+            testenv("start", "apiserver"); // no-op when running; restores it if the test failed early
+        }
+        ReplicaStatus s = bridge.awaitReady(chain, 0, 0, READY);
+        assertEquals("worker2", s.nodeName());
+        bridge.ensureReplica(request(chain, 0, 0, "worker2")); // the caller's retry
+        assertEquals(1, statefulSetsOf(chain));
+        assertEquals(1, podsOf(chain).size());
+        removeAndCheckNoLeak(chain);
+    }
+
+    @Test
+    public void bridgeIdentityHasOnlyItsRights() {
+        try (KubernetesClient asBridge = client(bridgeKubeconfig)) {
+            assertForbidden(() -> asBridge.pods().inNamespace(NS).withName("any").delete());
+            assertForbidden(() -> asBridge.secrets().inNamespace(NS).list());
+            assertForbidden(() -> asBridge.apps().statefulSets().inNamespace("default").list());
+            assertForbidden(() -> asBridge.apps().statefulSets().inNamespace(NS).withName("any")
+                    .edit(s -> s));
+            assertNotEquals(0, asBridge.nodes().list().getItems().size());
+        }
+    }
+
+    private static void assertForbidden(Runnable call) {
+        try {
+            call.run();
+            fail("the bridge's ServiceAccount was allowed more than it needs");
+        } catch (KubernetesClientException e) {
+            assertEquals(e.getMessage(), 403, e.getCode());
+        }
+    }
+}

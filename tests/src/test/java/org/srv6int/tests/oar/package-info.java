@@ -1,0 +1,4 @@
+/**
+ * Checks of the packaged ONOS application archive (.oar).
+ */
+package org.srv6int.tests.oar;

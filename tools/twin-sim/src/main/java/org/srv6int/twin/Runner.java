@@ -1,0 +1,193 @@
+package org.srv6int.twin;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.DoubleConsumer;
+import java.util.function.ToDoubleFunction;
+import org.srv6int.twin.control.AgentLocalLoop;
+import org.srv6int.twin.control.GlobalLoop;
+import org.srv6int.twin.control.HostResources;
+import org.srv6int.twin.control.LocalLoop;
+import org.srv6int.twin.control.Vpa;
+import org.srv6int.twin.model.Chain;
+import org.srv6int.twin.model.Fabric;
+import org.srv6int.twin.model.Host;
+import org.srv6int.twin.model.Resource;
+import org.srv6int.twin.model.VnfInstance;
+
+/** Runs one experiment under one policy in simulated time, 1 ms ticks, single-threaded. */
+public final class Runner {
+    /** Tick. */
+    public static final double DT_S = 0.001;
+    /** Timeline bucket. */
+    public static final double BUCKET_S = 0.1;
+    private static final int TICKS_PER_BUCKET = (int) Math.round(BUCKET_S / DT_S);
+
+    private Runner() {
+    }
+
+    /**
+     * Runs.
+     *
+     * @param exp the experiment (fresh; it is consumed)
+     * @param policy which controllers run
+     * @param seed random seed (same seed, same result)
+     * @param progress receives simulated seconds done, may be null
+     * @return rows and summaries
+     */
+    public static RunResult run(Experiment exp, Policy policy, long seed, DoubleConsumer progress) {
+        return run(exp, policy, seed, false, progress);
+    }
+
+    /**
+     * Runs.
+     *
+     * @param exp the experiment (fresh; it is consumed)
+     * @param policy which controllers run
+     * @param seed random seed (same seed, same result)
+     * @param agentLoop use the node agent's LocalLoop instead of the twin's own
+     * @param progress receives simulated seconds done, may be null
+     * @return rows and summaries
+     */
+    public static RunResult run(Experiment exp, Policy policy, long seed, boolean agentLoop,
+                                DoubleConsumer progress) {
+        Fabric fabric = exp.fabric();
+        SplittableRandom rnd = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + exp.label().hashCode());
+        exp.orchestrator().routeAll(0);
+        Map<String, Double> vnfBound = new LinkedHashMap<>();
+        for (Chain c : fabric.chains()) {
+            for (String v : c.vnfs()) {
+                vnfBound.put(v, c.vnfBoundUs());
+            }
+        }
+        Map<String, Fabric.DetectionSink> detections = new LinkedHashMap<>();
+        double[] clock = {0};
+        GlobalLoop global = null;
+        Vpa vpa = null;
+        if (policy == Policy.OURS) {
+            for (Host h : fabric.hosts()) {
+                ToDoubleFunction<String> bound = id -> vnfBound.get(h.instance(id).vnf());
+                detections.put(h.name(), agentLoop
+                        ? new AgentLocalLoop(h, bound, () -> Math.round(clock[0] * 1e9))
+                        : new LocalLoop(new HostResources(h), bound));
+            }
+            global = new GlobalLoop(exp.orchestrator(), fabric.chains(), exp.tHatS());
+        } else if (policy == Policy.VPA) {
+            vpa = new Vpa(fabric.hosts());
+        }
+        RunResult out = new RunResult(exp.label());
+        long ticks = Math.round(exp.durationS() / DT_S);
+        for (long k = 0; k < ticks; k++) {
+            double now = k * DT_S;
+            clock[0] = now;
+            fabric.tick(now, DT_S, rnd, detections, global);
+            double next = (k + 1) * DT_S;
+            exp.orchestrator().tick(next);
+            if (global != null) {
+                global.tick(next);
+            }
+            if (vpa != null) {
+                vpa.tick(next);
+            }
+            if ((k + 1) % TICKS_PER_BUCKET == 0) {
+                record(out, exp, next);
+                if (progress != null) {
+                    progress.accept(next);
+                }
+            }
+        }
+        summarize(out, exp, global);
+        out.events.addAll(exp.orchestrator().events());
+        return out;
+    }
+
+    private static void record(RunResult out, Experiment exp, double t) {
+        Fabric fabric = exp.fabric();
+        for (Chain c : fabric.chains()) {
+            double p95 = Percentile.of(fabric.drainE2e(c.id()), 0.95);
+            double g = fabric.drainThroughputGbps(c.id());
+            int replicas = 0;
+            for (String v : c.vnfs()) {
+                replicas = Math.max(replicas, exp.orchestrator().readyReplicas(v, t));
+            }
+            out.rows.add(new RunResult.Row(t, out.chainKey(c.id()), p95, g, c.gbps(t - BUCKET_S / 2), replicas));
+        }
+        for (VnfInstance i : fabric.instances()) {
+            double[] v = new double[Resource.values().length];
+            for (Resource r : Resource.values()) {
+                v[r.ordinal()] = i.allocation().get(r);
+            }
+            out.resources.add(new RunResult.ResourceRow(t, i.id(), v));
+        }
+    }
+
+    private static void summarize(RunResult out, Experiment exp, GlobalLoop global) {
+        Map<String, Double> triggers = global == null ? Map.of() : global.triggers();
+        for (Chain c : exp.fabric().chains()) {
+            RunResult.ChainSummary s = new RunResult.ChainSummary();
+            s.sfc = out.chainKey(c.id());
+            s.boundUs = c.boundUs();
+            s.globalTriggerS = triggers.getOrDefault(c.id(), Double.NaN);
+            double start = Double.NaN;
+            RunResult.Row last = null;
+            for (RunResult.Row r : out.rows) {
+                if (!r.sfc.equals(s.sfc)) {
+                    continue;
+                }
+                last = r;
+                boolean bad = Double.isNaN(r.p95Us) || r.p95Us > c.boundUs();
+                if (!Double.isNaN(r.p95Us)) {
+                    s.maxP95Us = Math.max(s.maxP95Us, r.p95Us);
+                }
+                if (bad && Double.isNaN(start)) {
+                    start = r.t - BUCKET_S;
+                    if (Double.isNaN(s.firstViolationS)) {
+                        s.firstViolationS = start;
+                    }
+                } else if (!bad && !Double.isNaN(start)) {
+                    s.violations.add(new double[] {start, r.t - BUCKET_S});
+                    start = Double.NaN;
+                }
+            }
+            if (!Double.isNaN(start) && last != null) {
+                s.violations.add(new double[] {start, last.t});
+            } else if (!s.violations.isEmpty()) {
+                s.recoveryS = s.violations.get(s.violations.size() - 1)[1];
+            }
+            s.finalReplicas = last == null ? 0 : last.replicas;
+            Double step = exp.ramps().get(c.id());
+            if (step != null) {
+                s.maxThroughputGbps = rampMax(out.rows, s.sfc, c.boundUs(), step);
+            }
+            out.chains.put(s.sfc, s);
+        }
+    }
+
+    /** Fig. 11: the largest step whose last second stayed within bound with under 1 % loss. */
+    private static double rampMax(List<RunResult.Row> rows, String key, double boundUs, double stepS) {
+        double best = 0;
+        Map<Long, boolean[]> ok = new LinkedHashMap<>();
+        Map<Long, double[]> rate = new LinkedHashMap<>();
+        for (RunResult.Row r : rows) {
+            if (!r.sfc.equals(key)) {
+                continue;
+            }
+            double mid = r.t - BUCKET_S / 2;
+            long step = (long) Math.floor(mid / stepS);
+            if (mid - step * stepS < stepS - 1.0) {
+                continue;
+            }
+            boolean good = !Double.isNaN(r.p95Us) && r.p95Us <= boundUs && r.gbps >= 0.99 * r.offeredGbps;
+            ok.computeIfAbsent(step, x -> new boolean[] {true})[0] &= good;
+            rate.put(step, new double[] {r.offeredGbps});
+        }
+        for (Map.Entry<Long, boolean[]> e : ok.entrySet()) {
+            if (e.getValue()[0]) {
+                best = Math.max(best, rate.get(e.getKey())[0]);
+            }
+        }
+        return best;
+    }
+}

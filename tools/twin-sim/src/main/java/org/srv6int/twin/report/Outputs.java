@@ -1,0 +1,96 @@
+package org.srv6int.twin.report;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.srv6int.twin.RunResult;
+
+/** Writes timeline.csv, resources.csv and the summary objects of a scenario's runs. */
+public final class Outputs {
+    /** timeline.csv header (exact). */
+    public static final String TIMELINE_HEADER = "t_s,sfc,e2e_p95_us,throughput_gbps,replicas";
+    /** resources.csv header (exact). */
+    public static final String RESOURCES_HEADER = "t_s,vnf,cpu_quota,llc_ways,mem_bw_pct,cpu_freq_mhz";
+
+    private Outputs() {
+    }
+
+    /** Writes one policy's CSVs for all experiments of a scenario into dir. */
+    public static void writeCsv(Path dir, List<RunResult> runs, boolean prefix) throws IOException {
+        Files.createDirectories(dir);
+        try (Writer w = Files.newBufferedWriter(dir.resolve("timeline.csv"), StandardCharsets.UTF_8)) {
+            w.write(TIMELINE_HEADER + "\n");
+            for (RunResult r : runs) {
+                for (RunResult.Row row : r.rows()) {
+                    w.write(Json.num(row.t) + "," + row.sfc + ","
+                            + (Double.isNaN(row.p95Us) ? "" : Json.num(row.p95Us)) + ","
+                            + Json.num(row.gbps) + "," + row.replicas + "\n");
+                }
+            }
+        }
+        try (Writer w = Files.newBufferedWriter(dir.resolve("resources.csv"), StandardCharsets.UTF_8)) {
+            w.write(RESOURCES_HEADER + "\n");
+            for (RunResult r : runs) {
+                String p = prefix ? r.label() + ":" : "";
+                for (RunResult.ResourceRow row : r.resources()) {
+                    w.write(Json.num(row.t) + "," + p + row.vnf);
+                    for (double v : row.values) {
+                        w.write("," + Json.num(v));
+                    }
+                    w.write("\n");
+                }
+            }
+        }
+    }
+
+    /** Summary of one policy: per chain of each experiment. */
+    public static Map<String, Object> policySummary(List<RunResult> runs) {
+        Map<String, Object> chains = new LinkedHashMap<>();
+        List<String> events = new ArrayList<>();
+        for (RunResult r : runs) {
+            for (RunResult.ChainSummary s : r.chains().values()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("bound_us", s.boundUs);
+                m.put("first_violation_s", s.firstViolationS);
+                m.put("global_trigger_s", s.globalTriggerS);
+                m.put("recovery_s", s.recoveryS);
+                m.put("max_p95_us", s.maxP95Us);
+                m.put("final_replicas", s.finalReplicas);
+                List<Object> eps = new ArrayList<>();
+                for (double[] v : s.violations) {
+                    eps.add(List.of(v[0], v[1]));
+                }
+                m.put("violations", eps);
+                if (!Double.isNaN(s.maxThroughputGbps)) {
+                    m.put("max_throughput_gbps", s.maxThroughputGbps);
+                }
+                chains.put(s.sfc, m);
+            }
+            for (String e : r.events()) {
+                events.add(r.label().isEmpty() ? e : r.label() + ": " + e);
+            }
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("chains", chains);
+        out.put("events", events);
+        return out;
+    }
+
+    /** Writes a JSON value to a file. */
+    public static void writeJson(Path file, Object value) throws IOException {
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, Json.write(value), StandardCharsets.UTF_8);
+    }
+
+    /** Formats seconds for log lines. */
+    public static String secs(double s) {
+        return Double.isNaN(s) ? "-" : String.format(Locale.ROOT, "%.1f s", s);
+    }
+}

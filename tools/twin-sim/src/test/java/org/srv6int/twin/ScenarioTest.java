@@ -1,0 +1,170 @@
+package org.srv6int.twin;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.BeforeClass;
+import org.junit.ClassRule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+/**
+ * The paper's claims, checked on the twin's summary.json: fig8 (horizontal scaling) under ours
+ * and none, fig9 (single vNF) under ours. One run of each, shared by the tests.
+ */
+public class ScenarioTest {
+    @ClassRule
+    public static final TemporaryFolder TMP = new TemporaryFolder();
+    private static JsonNode fig8;
+    private static JsonNode fig9;
+    private static Path out;
+
+    @BeforeClass
+    public static void runScenarios() throws Exception {
+        out = TMP.newFolder("out").toPath();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int rc = Main.run(new String[] {"fig8", "--policy", "ours,none", "--seed", "1", "--out", out.toString(),
+            "--no-plots", "--quiet"}, new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"),
+                new PrintStream(err, true, "UTF-8"));
+        assertEquals(err.toString(StandardCharsets.UTF_8), 0, rc);
+        rc = Main.run(new String[] {"fig9", "--policy", "ours", "--out", out.toString(), "--no-plots", "--quiet"},
+                new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"), new PrintStream(err, true, "UTF-8"));
+        assertEquals(err.toString(StandardCharsets.UTF_8), 0, rc);
+        ObjectMapper m = new ObjectMapper();
+        fig8 = m.readTree(out.resolve("fig8/summary.json").toFile());
+        fig9 = m.readTree(out.resolve("fig9/summary.json").toFile());
+    }
+
+    private static double num(JsonNode n) {
+        return n == null || n.isNull() ? Double.NaN : n.asDouble();
+    }
+
+    /** Total violation time of a chain inside [from, to). */
+    private static double violatedWithin(JsonNode chain, double from, double to) {
+        double sum = 0;
+        for (JsonNode ep : chain.get("violations")) {
+            double a = Math.max(from, ep.get(0).asDouble());
+            double b = Math.min(to, ep.get(1).asDouble());
+            sum += Math.max(0, b - a);
+        }
+        return sum;
+    }
+
+    @Test
+    public void fig8OursLocalLoopAbsorbsFirstRise() {
+        JsonNode sfc2 = fig8.at("/policies/ours/sfc2");
+        // The rise at 10 s may cost a transient while the local loop adds resources, not more.
+        assertTrue("violated " + violatedWithin(sfc2, 10, 25) + " s between the rises",
+                violatedWithin(sfc2, 10, 25) < 1.0);
+        assertTrue("no scaling before the second rise", num(sfc2.get("global_trigger_s")) > 25);
+    }
+
+    @Test
+    public void fig8OursGlobalLoopAddsOneSnortReplicaOnWorker2() throws Exception {
+        JsonNode sfc2 = fig8.at("/policies/ours/sfc2");
+        double trigger = num(sfc2.get("global_trigger_s"));
+        // t-hat = 4 s after the latency broke its bound (which takes well under a second).
+        assertTrue("trigger at " + trigger, trigger >= 29.0 && trigger <= 30.5);
+        assertEquals(2, sfc2.get("final_replicas").asInt());
+        JsonNode events = new ObjectMapper().readTree(out.resolve("fig8/ours/summary.json").toFile()).get("events");
+        int started = 0;
+        for (JsonNode e : events) {
+            if (e.asText().contains(": start ")) {
+                started++;
+                assertTrue(e.asText(), e.asText().contains("start vnf3@worker2 on worker2"));
+            }
+        }
+        assertEquals("exactly one replica started in the whole run", 1, started);
+        for (String other : List.of("sfc1", "sfc3", "sfc4")) {
+            assertEquals(other, 1, fig8.at("/policies/ours/" + other + "/final_replicas").asInt());
+        }
+    }
+
+    @Test
+    public void fig8OursSfc2RecoversAboutEightSecondsAfterTheRise() {
+        JsonNode sfc2 = fig8.at("/policies/ours/sfc2");
+        double rec = num(sfc2.get("recovery_s"));
+        assertTrue("recovery at " + rec, rec > 30 && rec < 36);
+        assertTrue("overload above 7 ms", sfc2.get("max_p95_us").asDouble() > 7000);
+    }
+
+    @Test
+    public void fig8NoneNeverRecovers() {
+        JsonNode sfc2 = fig8.at("/policies/none/sfc2");
+        assertTrue(Double.isNaN(num(sfc2.get("recovery_s"))));
+        assertTrue(Double.isNaN(num(sfc2.get("global_trigger_s"))));
+        assertEquals(1, sfc2.get("final_replicas").asInt());
+        assertTrue("still violating at the end", violatedWithin(sfc2, 45, 50) > 4.9);
+    }
+
+    @Test
+    public void fig9OursEveryVnfBelowOneMsWithinTwoSeconds() {
+        JsonNode chains = fig9.at("/policies/ours");
+        assertEquals(4, chains.size());
+        chains.fields().forEachRemaining(e -> {
+            JsonNode c = e.getValue();
+            assertTrue(e.getKey() + " started abnormal", c.get("max_p95_us").asDouble() > 1000);
+            assertTrue(e.getKey() + " recovered by " + num(c.get("recovery_s")), num(c.get("recovery_s")) <= 2.0);
+        });
+    }
+
+    @Test
+    public void fig9WithTheNodeAgentsLoopFirstBelowOneMsWithinTwoSeconds() throws Exception {
+        Path dir = TMP.newFolder("agent").toPath();
+        int rc = Main.run(new String[] {"fig9", "--policy", "ours", "--local-loop", "agent", "--out", dir.toString(),
+            "--no-plots", "--quiet"}, new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"),
+                new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"));
+        assertEquals(0, rc);
+        JsonNode chains = new ObjectMapper().readTree(dir.resolve("fig9/summary.json").toFile()).at("/policies/ours");
+        assertEquals(4, chains.size());
+        chains.fields().forEachRemaining(e -> {
+            JsonNode first = e.getValue().get("violations").get(0);
+            assertEquals(e.getKey() + " starts abnormal", 0.0, first.get(0).asDouble(), 1e-9);
+            assertTrue(e.getKey() + " first below 1 ms at " + first.get(1), first.get(1).asDouble() <= 2.0);
+        });
+    }
+
+    @Test
+    public void outputsHaveTheExactHeadersAndOneRowPerChainPer100ms() throws Exception {
+        List<String> tl = Files.readAllLines(out.resolve("fig8/ours/timeline.csv"));
+        assertEquals("t_s,sfc,e2e_p95_us,throughput_gbps,replicas", tl.get(0));
+        assertEquals(1 + 4 * 500, tl.size());
+        List<String> rs = Files.readAllLines(out.resolve("fig8/ours/resources.csv"));
+        assertEquals("t_s,vnf,cpu_quota,llc_ways,mem_bw_pct,cpu_freq_mhz", rs.get(0));
+        assertFalse(new File(out.resolve("fig8/vpa").toString()).exists());
+    }
+
+    @Test
+    public void sameSeedSameFiles() throws Exception {
+        Path again = TMP.newFolder("again").toPath();
+        int rc = Main.run(new String[] {"fig9", "--policy", "ours", "--out", again.toString(), "--no-plots",
+            "--quiet"}, new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"),
+                new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"));
+        assertEquals(0, rc);
+        for (String f : List.of("timeline.csv", "resources.csv", "summary.json")) {
+            assertEquals(f, Files.readString(out.resolve("fig9/ours/" + f)), Files.readString(again.resolve("fig9/ours/" + f)));
+        }
+    }
+
+    @Test
+    public void badArgumentsGetAClearErrorAndStatus2() throws Exception {
+        for (String[] args : List.of(new String[] {"fig99"}, new String[] {"fig8", "--seed"},
+                new String[] {"fig8", "--policy", "hpa"}, new String[] {}, new String[] {"fig8", "--k8s", "x"})) {
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int rc = Main.run(args, new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"),
+                    new PrintStream(err, true, "UTF-8"));
+            assertEquals(String.join(" ", args), 2, rc);
+            assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("twin: "));
+        }
+    }
+}
