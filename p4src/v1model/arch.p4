@@ -6,6 +6,7 @@
 
 #include <core.p4>
 #include <v1model.p4>
+#include "../include/define.p4"
 
 #define DIRECT_COUNTER(name) direct_counter(CounterType.packets_and_bytes) name
 #define ENCAP_SELECTOR(name) action_selector(HashAlgorithm.crc16, 32w1024, 32w16) name

@@ -14,6 +14,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.onlab.packet.DeserializationException;
 import org.onlab.packet.Ethernet;
 import org.onlab.packet.MacAddress;
@@ -89,7 +90,10 @@ public class Srv6IntInterpreter extends AbstractHandlerBehaviour implements PiPi
     @Override
     public PiAction mapTreatment(TrafficTreatment treatment, PiTableId piTableId)
             throws PiInterpreterException {
-        List<Instruction> all = treatment.allInstructions();
+        // drop() and the empty treatment carry only NOACTION.
+        List<Instruction> all = treatment.allInstructions().stream()
+                .filter(i -> i.type() != Instruction.Type.NOACTION)
+                .collect(Collectors.toList());
         if (piTableId.equals(Srv6IntConstants.SRV6_INT_INGRESS_ACL_ACL)) {
             if (all.isEmpty()) {
                 return Srv6IntActions.aclDrop();

@@ -23,7 +23,7 @@ public class Srv6IntPipeconfLoaderTest {
         PiPipelineModel model = pipeconf.pipelineModel();
         assertTrue(model.table(Srv6IntConstants.SRV6_INT_INGRESS_ENDPOINT_MY_SID).isPresent());
         assertTrue(model.table(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP).get()
-                .actionProfile().isPresent());
+                .actionProfile().hasSelector());
         assertEquals(9, model.table(Srv6IntConstants.SRV6_INT_INGRESS_ACL_ACL).get()
                 .matchField(Srv6IntConstants.HDR_IG_PORT).get().bitWidth());
         assertTrue(pipeconf.hasBehaviour(PiPipelineInterpreter.class));
