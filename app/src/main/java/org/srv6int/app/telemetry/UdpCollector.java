@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * The INT report listener: one thread receiving UDP datagrams on a blocking
  * {@link DatagramChannel} into one reused buffer and handing each to the
  * {@link TelemetryEngine}. Chosen over Netty's epoll recvmmsg transport by measurement
- * (docs/collector.md): on this class of machine the loop reaches the loopback limit measured
- * by a C recvmmsg receiver, so batching syscalls buys nothing worth a native dependency.
+ * (docs/collector.md): it kept up with the loopback sender and received 1.6x the reports/s of
+ * Netty epoll + recvmmsg feeding the same engine, with no allocation per datagram (Netty: 129 B).
  */
 public final class UdpCollector implements AutoCloseable {
 
