@@ -279,8 +279,9 @@ public class RealApiServerTest {
             assertForbidden(() -> asBridge.pods().inNamespace(NS).withName("any").delete());
             assertForbidden(() -> asBridge.secrets().inNamespace(NS).list());
             assertForbidden(() -> asBridge.apps().statefulSets().inNamespace("default").list());
+            // No patch/update: authorisation is checked before existence, so 403 not 404.
             assertForbidden(() -> asBridge.apps().statefulSets().inNamespace(NS).withName("any")
-                    .edit(s -> s));
+                    .patch("{\"metadata\":{\"labels\":{\"x\":\"y\"}}}"));
             assertNotEquals(0, asBridge.nodes().list().getItems().size());
         }
     }
