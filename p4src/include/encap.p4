@@ -38,9 +38,7 @@ control Srv6Encap(inout headers_t hdr, inout local_md_t md) {
         }
         actions = {
             h_encaps_int;
-            @defaultonly NoAction;
         }
-        const default_action = NoAction();
         implementation = srv6_encap_selector;
         size = 1024;
         counters = srv6_encap_counter;

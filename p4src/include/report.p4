@@ -1,5 +1,5 @@
 // INT report encapsulation: Ethernet | IPv4 | UDP | report header | mirrored
-// frame (docs/wire-format.md 3). The caller truncates the frame.
+// frame (docs/wire-format.md 3). The caller truncates the packet to out_len.
 #ifndef SRV6INT_REPORT_P4
 #define SRV6INT_REPORT_P4
 
@@ -7,7 +7,7 @@
 
 control IntReport(inout headers_t hdr, inout local_md_t md,
                   in bit<32> seq_no, in bit<32> now_ns, in bit<32> frame_len,
-                  out bit<32> trunc_len) {
+                  out bit<32> out_len) {
     mac_addr_t r_src_mac = 0;
     mac_addr_t r_dst_mac = 0;
     ipv4_addr_t r_src_ip = 0;
@@ -47,7 +47,7 @@ control IntReport(inout headers_t hdr, inout local_md_t md,
             kept = r_trunc;
             flags = REPORT_FLAG_TRUNCATED;
         }
-        trunc_len = REPORT_ENCAP_BYTES + (bit<32>) kept;
+        out_len = REPORT_ENCAP_BYTES + (bit<32>) kept;
 
         hdr.report_ethernet.setValid();
         hdr.report_ethernet.dst_addr = r_dst_mac;

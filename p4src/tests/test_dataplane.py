@@ -20,7 +20,6 @@ import time
 import pytest
 
 from bmv2_harness import Bmv2Switch, skip_reason
-from p4rt_client import P4RuntimeClient
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 VECTORS = os.environ.get("SRV6INT_VECTORS", os.path.join(REPO, "tests", "vectors"))
@@ -153,6 +152,7 @@ def rig():
     if reason is not None:
         print(f"\nSKIP data-plane tests: {reason}")
         pytest.skip(reason)
+    from p4rt_client import P4RuntimeClient   # grpc/p4runtime only where the tests run
     sw = Bmv2Switch()
     sw.start()
     client = ports = None

@@ -16,7 +16,6 @@ const bit<32> CPU_CLONE_SESSION_ID = 99;
 const bit<32> REPORT_CLONE_SESSION_ID = 100;
 
 // standard_metadata.instance_type values of simple_switch.
-const bit<32> INSTANCE_NORMAL = 0;
 const bit<32> INSTANCE_INGRESS_CLONE = 1;
 
 #endif

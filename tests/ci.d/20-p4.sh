@@ -4,7 +4,7 @@
 # where simple_switch_grpc is not on PATH).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-PY=tools/.venv/bin/python
+PY=${PY:-tools/.venv/bin/python}
 [ -x "$PY" ] || PY=python3
 passed=0; failed=0
 

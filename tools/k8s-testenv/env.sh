@@ -5,7 +5,7 @@ K8S_CACHE=${SRV6INT_K8S_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/srv6int-k8s}
 # The binary directory is keyed by the pinned module files: a version bump rebuilds.
 K8S_BUILD_KEY=$(cat "$K8S_TESTENV_DIR/go.mod" "$K8S_TESTENV_DIR/go.sum" \
   "$K8S_TESTENV_DIR/kwok/go.mod" "$K8S_TESTENV_DIR/kwok/go.sum" 2>/dev/null | sha256sum | cut -c1-16)
-K8S_BIN=$K8S_CACHE/bin-$K8S_BUILD_KEY
+K8S_BIN=${SRV6INT_K8S_BIN:-$K8S_CACHE/bin-$K8S_BUILD_KEY}
 # Runtime state (certificates, etcd data, logs, PIDs, kubeconfigs).
 K8S_RUN=${SRV6INT_K8S_RUN:-$K8S_CACHE/run}
 K8S_APISERVER_PORT=${SRV6INT_K8S_APISERVER_PORT:-16443}

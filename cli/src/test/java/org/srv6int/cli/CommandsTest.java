@@ -77,7 +77,7 @@ public class CommandsTest {
         if (json) {
             TestUtils.setField(cmd, "json", true);
         }
-        cmd.execute();
+        cmd.doExecute();
         return out.toString(StandardCharsets.UTF_8);
     }
 

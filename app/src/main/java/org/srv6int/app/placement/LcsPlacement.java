@@ -26,7 +26,8 @@ import java.util.stream.Collectors;
  * of sites; the chain's vNF sequence is aligned with it, a site matching vNF k
  * when it already runs a replica of vNF k (reuse) or, for the vNF being scaled,
  * when it is the candidate server. The candidate whose best path gives the
- * longest alignment wins (it keeps the chain in path order with no detour),
+ * longest alignment wins (it keeps the chain in path order with no detour; a
+ * server appears once per vNF so consecutive vNFs may share it),
  * then the shorter path, then the most free resources. A candidate on none of
  * the K paths is a detour; if every candidate is, the one with the most free
  * resources is taken (Algorithm 4, line 10).
@@ -97,7 +98,7 @@ public final class LcsPlacement {
         for (String candidate : candidates) {
             Score best = null;
             for (List<DeviceId> path : paths) {
-                List<Site> sites = sites(path, replicas, devices);
+                List<Site> sites = sites(path, sfc, replicas, devices);
                 if (sites.stream().noneMatch(s -> s.node.equals(candidate))) {
                     continue;
                 }
@@ -125,16 +126,25 @@ public final class LcsPlacement {
                 .map(s -> s.node);
     }
 
-    private static List<Site> sites(List<DeviceId> path, Collection<VnfReplica> replicas, Srv6Devices devices) {
+    /**
+     * Sites along a path; each server appears once per vNF of the chain, so
+     * that consecutive vNFs may share a server (one server hosts several vNFs).
+     */
+    private static List<Site> sites(List<DeviceId> path, Sfc sfc, Collection<VnfReplica> replicas,
+                                    Srv6Devices devices) {
         List<Site> sites = new ArrayList<>();
         for (DeviceId d : path) {
             List<AttachedServer> servers = devices.get(d).map(c -> c.servers()).orElse(List.of());
-            servers.stream().sorted(Comparator.comparing(AttachedServer::node)).forEach(s -> sites.add(
-                    new Site(s.node(), replicas.stream()
-                            .filter(r -> r.node().equals(s.node()))
-                            .map(r -> r.vnf().index())
-                            .distinct().sorted()
-                            .collect(Collectors.toList()))));
+            servers.stream().sorted(Comparator.comparing(AttachedServer::node)).forEach(s -> {
+                Site site = new Site(s.node(), replicas.stream()
+                        .filter(r -> r.vnf().sfcId().equals(sfc.id()) && r.node().equals(s.node()))
+                        .map(r -> r.vnf().index())
+                        .distinct().sorted()
+                        .collect(Collectors.toList()));
+                for (int i = 0; i < Math.max(1, sfc.vnfs().size()); i++) {
+                    sites.add(site);
+                }
+            });
         }
         return sites;
     }

@@ -144,6 +144,7 @@ public class RealApiServerTest {
     @Test
     public void createdReplicaIsReadyOnTheChosenNodeAndHoldsItsResources() throws Exception {
         String chain = "it-create";
+        removeAndCheckNoLeak(chain); // leftovers of an interrupted run
         Map<String, NodeResources> before = bridge.nodeFreeResources();
         assertEquals(Set.of("worker1", "worker2"), before.keySet());
         assertEquals(20_000, before.get("worker2").allocatableCpuMillis());
@@ -168,6 +169,7 @@ public class RealApiServerTest {
     @Test
     public void scaleUpAndDown() throws Exception {
         String chain = "it-scale";
+        removeAndCheckNoLeak(chain); // leftovers of an interrupted run
         bridge.scale(chain, 2, List.of(request(chain, 2, 0, "worker1"), request(chain, 2, 1, "worker2"),
                 request(chain, 2, 2, "worker1")));
         for (int r = 0; r < 3; r++) {
@@ -191,6 +193,7 @@ public class RealApiServerTest {
     @Test
     public void killedPodIsRecreatedAndNeverDuplicated() throws Exception {
         String chain = "it-kill";
+        removeAndCheckNoLeak(chain); // leftovers of an interrupted run
         bridge.ensureReplica(request(chain, 0, 0, "worker1"));
         ReplicaStatus first = bridge.awaitReady(chain, 0, 0, READY);
         String uid = admin.pods().inNamespace(NS).withName(first.podName()).get().getMetadata().getUid();
@@ -215,6 +218,7 @@ public class RealApiServerTest {
     @Test
     public void concurrentAndRepeatedEnsureMakeOneReplica() throws Exception {
         String chain = "it-idem";
+        removeAndCheckNoLeak(chain); // leftovers of an interrupted run
         ReplicaRequest r = request(chain, 0, 0, "worker2");
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
@@ -253,6 +257,7 @@ public class RealApiServerTest {
         Assume.assumeTrue("needs tools/k8s-testenv to restart kube-apiserver (-Dsrv6int.k8s.testenv)",
                 new File(testenv, "stop").isFile());
         String chain = "it-restart";
+        removeAndCheckNoLeak(chain); // leftovers of an interrupted run
         testenv("stop", "apiserver");
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
@@ -274,15 +279,20 @@ public class RealApiServerTest {
     }
 
     @Test
-    public void bridgeIdentityHasOnlyItsRights() {
+    public void bridgeIdentityHasOnlyItsRights() throws Exception {
+        removeAndCheckNoLeak("it-rbac");
+        // An existing replica, so fabric8's GET before PATCH succeeds and the PATCH itself is judged.
+        admin.apps().statefulSets().inNamespace(NS)
+                .resource(Fabric8VnfReplicaManager.statefulSet(request("it-rbac", 0, 0, "worker1"))).create();
         try (KubernetesClient asBridge = client(bridgeKubeconfig)) {
             assertForbidden(() -> asBridge.pods().inNamespace(NS).withName("any").delete());
             assertForbidden(() -> asBridge.secrets().inNamespace(NS).list());
             assertForbidden(() -> asBridge.apps().statefulSets().inNamespace("default").list());
-            assertForbidden(() -> asBridge.apps().statefulSets().inNamespace(NS).withName("any")
-                    .edit(s -> s));
+            assertForbidden(() -> asBridge.apps().statefulSets().inNamespace(NS).withName("sfc-it-rbac-vnf0-r0")
+                    .patch("{\"metadata\":{\"labels\":{\"x\":\"y\"}}}"));
             assertNotEquals(0, asBridge.nodes().list().getItems().size());
         }
+        removeAndCheckNoLeak("it-rbac");
     }
 
     private static void assertForbidden(Runnable call) {

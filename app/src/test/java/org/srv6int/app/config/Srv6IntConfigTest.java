@@ -1,0 +1,90 @@
+package org.srv6int.app.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.Test;
+import org.onosproject.net.config.InvalidFieldException;
+import org.srv6int.app.testing.PaperTestbed;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/**
+ * Netcfg validation names the bad field and says why; defaults apply.
+ */
+public class Srv6IntConfigTest {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private static ObjectNode sw2() {
+        return PaperTestbed.netcfg().get("devices").get("of:0000000000000002").get("srv6int").deepCopy();
+    }
+
+    private static void assertRejected(JsonNode json, String field, String reasonPart) {
+        try {
+            PaperTestbed.deviceConfig(PaperTestbed.SW2, json).isValid();
+            fail("accepted " + json);
+        } catch (InvalidFieldException e) {
+            assertEquals(field, e.field());
+            assertTrue(e.reason(), e.reason().contains(reasonPart));
+        }
+    }
+
+    @Test
+    public void fixtureIsValidAndReadsBack() {
+        Srv6DeviceConfig c = PaperTestbed.deviceConfig(PaperTestbed.SW2, sw2());
+        assertTrue(c.isValid());
+        assertEquals(2, c.intDeviceId());
+        assertEquals("fc00:0:2::d", c.dtSid().toString());
+        assertEquals("worker1", c.servers().get(0).node());
+        assertTrue(PaperTestbed.appConfig().isValid());
+        assertEquals(32766, PaperTestbed.appConfig().collectorPort());
+    }
+
+    @Test
+    public void badDeviceFieldsAreNamed() {
+        assertRejected(sw2().put("mySid", "10.0.0.1"), "mySid", "INET6");
+        assertRejected(sw2().put("mySid", "nope"), "mySid", "not an IP address");
+        assertRejected(sw2().put("dtSid", "fc00:0:2::1"), "dtSid", "must differ");
+        assertRejected(sw2().put("intDeviceId", 70000), "intDeviceId", "1..65535");
+        assertRejected(sw2().put("myMac", "zz"), "myMac", "not a MAC");
+        assertRejected(sw2().put("colour", "red"), "colour", "unknown field");
+        ObjectNode noPrefix = sw2();
+        noPrefix.remove("vnfSidPrefix");
+        assertRejected(noPrefix, "vnfSidPrefix", "is required");
+        ObjectNode badPort = sw2();
+        ((ObjectNode) badPort.get("servers").get(0)).put("port", 0);
+        assertRejected(badPort, "servers[0].port", "1..510");
+        ObjectNode dup = sw2();
+        dup.withArray("servers").add(dup.get("servers").get(0).deepCopy());
+        assertRejected(dup, "servers[1].node", "duplicate");
+        ObjectNode host = sw2();
+        host.putArray("hosts").addObject().put("prefix", "10.0.0.0/40").put("port", 4).put("mac", "00:00:00:00:00:01");
+        assertRejected(host, "hosts[0].prefix", "not an IP prefix");
+    }
+
+    @Test
+    public void badAppFieldsAreNamedAndDefaultsApply() throws Exception {
+        Srv6IntAppConfig empty = PaperTestbed.appConfig(MAPPER.readTree("{}"));
+        assertTrue(empty.isValid());
+        assertEquals(4000, empty.tHatMillis());
+        assertEquals(1500, empty.windowPackets());
+        assertEquals(ResourceSteps.DEFAULT, empty.resourceSteps());
+        assertFalse(empty.collectorAddress().isPresent());
+        try {
+            PaperTestbed.appConfig(MAPPER.readTree("{\"loop\": {\"tHatMs\": 0}}")).isValid();
+            fail();
+        } catch (InvalidFieldException e) {
+            assertEquals("loop.tHatMs", e.field());
+        }
+        try {
+            PaperTestbed.appConfig(MAPPER.readTree("{\"collector\": {\"address\": \"10.0.0.1\"}}")).isValid();
+            fail();
+        } catch (InvalidFieldException e) {
+            assertEquals("collector.mac", e.field());
+        }
+    }
+}
