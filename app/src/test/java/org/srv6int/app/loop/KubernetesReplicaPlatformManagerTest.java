@@ -147,7 +147,7 @@ public class KubernetesReplicaPlatformManagerTest {
             // netcfg gets the section: the platform talks to the API server
             cfg.app = KubernetesMock.appConfig("{\"kubernetes\":" + k8s.kubernetesJson() + "}");
             announce(netcfg);
-            assertEquals("worker1", m.nodeFreeResources().get(0).name());
+            assertEquals("worker1", m.nodeFreeResources().get(0).node());
             ReplicaInfo r = m.createReplica(SNORT, "worker1").toCompletableFuture().get(10, TimeUnit.SECONDS);
             assertEquals("sfc-3-vnf0-r0", r.id());
             assertEquals("worker1", r.node());
