@@ -88,11 +88,11 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
         }
     }
 
-    /** Re-reads the settings; rebuilds the client only when they changed. */
+    /** Re-reads the settings; rebuilds the client when they changed or the last build failed. */
     synchronized void reconfigure() {
         Optional<KubernetesSettings> s = configService.appConfig().flatMap(Srv6IntAppConfig::kubernetes);
-        if (s.isPresent() && s.get().equals(settings)) {
-            return;
+        if (s.isPresent() && s.get().equals(settings) && current != null) {
+            return; // unchanged and working: keep the client (a failed build is retried on any event)
         }
         close(s.isPresent() ? "not built yet" : "not configured (netcfg apps/" + Srv6IntConfigService.APP_NAME
                 + "/" + Srv6IntAppConfig.KEY + "/kubernetes)");
