@@ -60,7 +60,7 @@ class Bmv2Switch:
                     # No IPv6 autoconf / DAD chatter on the test ports.
                     _run(*ex, "sysctl", "-q", "-w", f"net.ipv6.conf.{dev}.disable_ipv6=1")
             args = list(ex) + ["simple_switch_grpc", "--device-id", "1", "--log-file",
-                               os.path.join(self.log_dir, "bmv2"), "--log-level", "debug"]
+                               os.path.join(self.log_dir, "bmv2"), "--log-level", "info"]
             for p in PORTS:
                 args += ["-i", f"{p}@s{p}"]
             args += ["--no-p4", "--", f"--grpc-server-addr=127.0.0.1:{GRPC_PORT}",

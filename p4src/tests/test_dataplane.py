@@ -115,8 +115,9 @@ class Ports:
     def send(self, port, frame):
         self.socks[port].send(frame)
 
-    def recv_all(self, timeout=1.0):
-        """Frames the switch sent, per port, until `timeout` s pass without one."""
+    def recv_all(self, timeout=1.0, expect=None):
+        """Frames the switch sent, per port, until `expect` frames came or
+        `timeout` s pass without one."""
         got = {}
         deadline = time.time() + timeout
         while True:
@@ -130,12 +131,14 @@ class Ports:
                     continue
                 port = next(p for p, x in self.socks.items() if x is s)
                 got.setdefault(port, []).append(data)
-                deadline = time.time() + 0.3
+                if expect is not None and sum(map(len, got.values())) >= expect:
+                    return got
+                deadline = time.time() + (timeout if expect is not None else 0.3)
 
-    def exchange(self, port, frame, timeout=2.0):
+    def exchange(self, port, frame, timeout=2.0, expect=None):
         self.drain()
         self.send(port, frame)
-        return self.recv_all(timeout)
+        return self.recv_all(timeout, expect)
 
     def close(self):
         for s in self.socks.values():
@@ -192,12 +195,15 @@ class Rig:
                       priority=10)
         paths = [path] + list(extra_paths)
         weights = weights or [1] * len(paths)
+        # BMv2's PI server ignores P4Runtime member weights: a weight w is w
+        # members with the same action.
         members = []
-        for i, (p, w) in enumerate(zip(paths, weights)):
+        for p, w in zip(paths, weights):
             params = dict(last_entry=len(p))
             for k in range(7):
                 params[f"s{k}"] = ip6(p[len(p) - 1 - k]) if k < len(p) else 0
-            members.append((i + 1, f"{ING}.encap.h_encaps_int", params, w))
+            for _ in range(w):
+                members.append((len(members) + 1, f"{ING}.encap.h_encaps_int", params, 1))
         self.c.insert_group_entry(f"{ING}.encap.srv6_encap", f"{ING}.encap.srv6_encap_selector",
                                   {"chain_id": 1}, members, group_id=1)
         self.route6("fc00:0:2::", 48, DOWNSTREAM, sw_mac(2))
@@ -227,7 +233,7 @@ class Rig:
         self.c.insert_clone_session(100, COLLECTOR_PORT)
 
     def one(self, port, frame, out_port):
-        got = self.ports.exchange(port, frame)
+        got = self.ports.exchange(port, frame, expect=1)
         frames = got.get(out_port, [])
         others = {p: len(f) for p, f in got.items() if p != out_port}
         assert len(frames) == 1 and not others, f"expected one frame on port {out_port}, got {got}"
@@ -268,9 +274,9 @@ def test_weighted_multipath_keeps_flows_and_follows_weights(rig):
         f = bytearray(base)
         struct.pack_into("!H", f, 34, sport)
         f[40:42] = b"\x00\x00"        # UDP checksum 0: not checked
-        got = rig.ports.exchange(UPSTREAM, bytes(f))
+        got = rig.ports.exchange(UPSTREAM, bytes(f), expect=1)
         port = next(iter(got))
-        again = rig.ports.exchange(UPSTREAM, bytes(f))
+        again = rig.ports.exchange(UPSTREAM, bytes(f), expect=1)
         assert next(iter(again)) == port, "a flow changed segment list"
         picks[port] = picks.get(port, 0) + 1
     share = picks.get(DOWNSTREAM, 0) / 160
@@ -320,7 +326,7 @@ def test_end_dt_int_decap_and_report(rig, inp, dt, report, sends):
     rig.egress_sw4()
     seqs = []
     for _ in range(sends):
-        got = rig.ports.exchange(UPSTREAM, frame(inp))
+        got = rig.ports.exchange(UPSTREAM, frame(inp), expect=2)
         assert sorted(got) == [DOWNSTREAM, COLLECTOR_PORT], got
         assert len(got[DOWNSTREAM]) == 1 and len(got[COLLECTOR_PORT]) == 1
         seqs.append(struct.unpack_from("!I", got[COLLECTOR_PORT][0], 46)[0])
@@ -332,7 +338,7 @@ def test_end_dt_int_decap_and_report(rig, inp, dt, report, sends):
 def test_report_truncated(rig):
     rig.egress_sw4(trunc_len=160)
     for _ in range(2):
-        got = rig.ports.exchange(UPSTREAM, frame("sfc-5-sw3-end-t"))
+        got = rig.ports.exchange(UPSTREAM, frame("sfc-5-sw3-end-t"), expect=2)
     assert_matches(got[COLLECTOR_PORT][0], load("sfc-8-sw4-report-truncated"))
 
 

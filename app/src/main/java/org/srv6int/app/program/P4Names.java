@@ -5,12 +5,13 @@ import org.onosproject.net.pi.model.PiActionParamId;
 import org.onosproject.net.pi.model.PiActionProfileId;
 import org.onosproject.net.pi.model.PiMatchFieldId;
 import org.onosproject.net.pi.model.PiTableId;
+import org.srv6int.pipeconf.Srv6IntConstants;
 
 /**
- * Every P4Runtime name of the SRv6-INT program the app uses, exactly as in
- * docs/p4-tables.md. This is the only place they are spelled: when the
- * generated org.srv6int.pipeconf.Srv6IntConstants is available, these fields
- * become aliases of it (a one-file change).
+ * Every P4Runtime name of the SRv6-INT program the app uses, under the names
+ * the app's programmers use; each is an alias of the constant generated from
+ * the compiled P4Info ({@link Srv6IntConstants}), so a renamed table or
+ * parameter breaks the build instead of a switch.
  */
 public final class P4Names {
 
@@ -19,112 +20,112 @@ public final class P4Names {
 
     // switch_info (keyless)
     /** Table Srv6IntIngress.switch_info. */
-    public static final PiTableId SWITCH_INFO = PiTableId.of("Srv6IntIngress.switch_info");
+    public static final PiTableId SWITCH_INFO = Srv6IntConstants.SRV6_INT_INGRESS_SWITCH_INFO;
     /** Action set_switch_info. */
-    public static final PiActionId SET_SWITCH_INFO = PiActionId.of("Srv6IntIngress.set_switch_info");
+    public static final PiActionId SET_SWITCH_INFO = Srv6IntConstants.SRV6_INT_INGRESS_SET_SWITCH_INFO;
     /** Param device_id (16). */
-    public static final PiActionParamId DEVICE_ID = PiActionParamId.of("device_id");
+    public static final PiActionParamId DEVICE_ID = Srv6IntConstants.DEVICE_ID;
     /** Param my_sid (128). */
-    public static final PiActionParamId MY_SID = PiActionParamId.of("my_sid");
+    public static final PiActionParamId MY_SID = Srv6IntConstants.MY_SID;
     /** Param router_mac (48). */
-    public static final PiActionParamId ROUTER_MAC = PiActionParamId.of("router_mac");
+    public static final PiActionParamId ROUTER_MAC = Srv6IntConstants.ROUTER_MAC;
 
     // classifier
     /** Table Srv6IntIngress.classifier.sfc_classifier. */
-    public static final PiTableId SFC_CLASSIFIER = PiTableId.of("Srv6IntIngress.classifier.sfc_classifier");
+    public static final PiTableId SFC_CLASSIFIER = Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER;
     /** Key ig_port (ternary 9). */
-    public static final PiMatchFieldId IG_PORT = PiMatchFieldId.of("ig_port");
+    public static final PiMatchFieldId IG_PORT = Srv6IntConstants.HDR_IG_PORT;
     /** Key ip_proto (ternary 8). */
-    public static final PiMatchFieldId IP_PROTO = PiMatchFieldId.of("ip_proto");
+    public static final PiMatchFieldId IP_PROTO = Srv6IntConstants.HDR_IP_PROTO;
     /** Key ipv4_src (ternary 32). */
-    public static final PiMatchFieldId IPV4_SRC = PiMatchFieldId.of("ipv4_src");
+    public static final PiMatchFieldId IPV4_SRC = Srv6IntConstants.HDR_IPV4_SRC;
     /** Key ipv4_dst (ternary 32; lpm 32 in ipv4_routing). */
-    public static final PiMatchFieldId IPV4_DST = PiMatchFieldId.of("ipv4_dst");
+    public static final PiMatchFieldId IPV4_DST = Srv6IntConstants.HDR_IPV4_DST;
     /** Key ipv6_src (ternary 128). */
-    public static final PiMatchFieldId IPV6_SRC = PiMatchFieldId.of("ipv6_src");
+    public static final PiMatchFieldId IPV6_SRC = Srv6IntConstants.HDR_IPV6_SRC;
     /** Key ipv6_dst (ternary 128 in the classifier; lpm 128 in my_sid and ipv6_routing). */
-    public static final PiMatchFieldId IPV6_DST = PiMatchFieldId.of("ipv6_dst");
+    public static final PiMatchFieldId IPV6_DST = Srv6IntConstants.HDR_IPV6_DST;
     /** Key l4_sport (ternary 16). */
-    public static final PiMatchFieldId L4_SPORT = PiMatchFieldId.of("l4_sport");
+    public static final PiMatchFieldId L4_SPORT = Srv6IntConstants.HDR_L4_SPORT;
     /** Key l4_dport (ternary 16). */
-    public static final PiMatchFieldId L4_DPORT = PiMatchFieldId.of("l4_dport");
+    public static final PiMatchFieldId L4_DPORT = Srv6IntConstants.HDR_L4_DPORT;
     /** Action set_chain. */
-    public static final PiActionId SET_CHAIN = PiActionId.of("Srv6IntIngress.classifier.set_chain");
+    public static final PiActionId SET_CHAIN = Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SET_CHAIN;
     /** Param chain_id (16). */
-    public static final PiActionParamId CHAIN_ID = PiActionParamId.of("chain_id");
+    public static final PiActionParamId CHAIN_ID = Srv6IntConstants.CHAIN_ID;
     /** Param sfc_mode (1). */
-    public static final PiActionParamId SFC_MODE = PiActionParamId.of("sfc_mode");
+    public static final PiActionParamId SFC_MODE = Srv6IntConstants.SFC_MODE;
     /** Param map_info (16). */
-    public static final PiActionParamId MAP_INFO = PiActionParamId.of("map_info");
+    public static final PiActionParamId MAP_INFO = Srv6IntConstants.MAP_INFO;
     /** Param int_period (16). */
-    public static final PiActionParamId INT_PERIOD = PiActionParamId.of("int_period");
+    public static final PiActionParamId INT_PERIOD = Srv6IntConstants.INT_PERIOD;
 
     // encap (indirect, action selector)
     /** Table Srv6IntIngress.encap.srv6_encap. */
-    public static final PiTableId SRV6_ENCAP = PiTableId.of("Srv6IntIngress.encap.srv6_encap");
+    public static final PiTableId SRV6_ENCAP = Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP;
     /** Action selector of srv6_encap. */
     public static final PiActionProfileId SRV6_ENCAP_SELECTOR =
-            PiActionProfileId.of("Srv6IntIngress.encap.srv6_encap_selector");
+            Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP_SELECTOR;
     /** Key chain_id (exact 16). */
-    public static final PiMatchFieldId CHAIN_ID_KEY = PiMatchFieldId.of("chain_id");
+    public static final PiMatchFieldId CHAIN_ID_KEY = Srv6IntConstants.HDR_CHAIN_ID;
     /** Action h_encaps_int. */
-    public static final PiActionId H_ENCAPS_INT = PiActionId.of("Srv6IntIngress.encap.h_encaps_int");
+    public static final PiActionId H_ENCAPS_INT = Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_H_ENCAPS_INT;
     /** Param last_entry (8). */
-    public static final PiActionParamId LAST_ENTRY = PiActionParamId.of("last_entry");
+    public static final PiActionParamId LAST_ENTRY = Srv6IntConstants.LAST_ENTRY;
     /** Segment params s0..s6 (128 each): SEGMENT[i] is Segment List[i]. */
     public static final PiActionParamId[] SEGMENT = {
-            PiActionParamId.of("s0"), PiActionParamId.of("s1"), PiActionParamId.of("s2"),
-            PiActionParamId.of("s3"), PiActionParamId.of("s4"), PiActionParamId.of("s5"),
-            PiActionParamId.of("s6"),
+            Srv6IntConstants.S0, Srv6IntConstants.S1, Srv6IntConstants.S2,
+            Srv6IntConstants.S3, Srv6IntConstants.S4, Srv6IntConstants.S5,
+            Srv6IntConstants.S6,
     };
 
     // endpoint
     /** Table Srv6IntIngress.endpoint.my_sid. */
-    public static final PiTableId MY_SID_TABLE = PiTableId.of("Srv6IntIngress.endpoint.my_sid");
+    public static final PiTableId MY_SID_TABLE = Srv6IntConstants.SRV6_INT_INGRESS_ENDPOINT_MY_SID;
     /** Action end_t_int. */
-    public static final PiActionId END_T_INT = PiActionId.of("Srv6IntIngress.endpoint.end_t_int");
+    public static final PiActionId END_T_INT = Srv6IntConstants.SRV6_INT_INGRESS_ENDPOINT_END_T_INT;
     /** Action end_t_int_sfc. */
-    public static final PiActionId END_T_INT_SFC = PiActionId.of("Srv6IntIngress.endpoint.end_t_int_sfc");
+    public static final PiActionId END_T_INT_SFC = Srv6IntConstants.SRV6_INT_INGRESS_ENDPOINT_END_T_INT_SFC;
     /** Action end_dt_int. */
-    public static final PiActionId END_DT_INT = PiActionId.of("Srv6IntIngress.endpoint.end_dt_int");
+    public static final PiActionId END_DT_INT = Srv6IntConstants.SRV6_INT_INGRESS_ENDPOINT_END_DT_INT;
     /** Param vnf_id (16). */
-    public static final PiActionParamId VNF_ID = PiActionParamId.of("vnf_id");
+    public static final PiActionParamId VNF_ID = Srv6IntConstants.VNF_ID;
     /** Param vnf_port (9). */
-    public static final PiActionParamId VNF_PORT = PiActionParamId.of("vnf_port");
+    public static final PiActionParamId VNF_PORT = Srv6IntConstants.VNF_PORT;
     /** Param vnf_mac (48). */
-    public static final PiActionParamId VNF_MAC = PiActionParamId.of("vnf_mac");
+    public static final PiActionParamId VNF_MAC = Srv6IntConstants.VNF_MAC;
 
     // routing
     /** Table Srv6IntIngress.routing.ipv6_routing. */
-    public static final PiTableId IPV6_ROUTING = PiTableId.of("Srv6IntIngress.routing.ipv6_routing");
+    public static final PiTableId IPV6_ROUTING = Srv6IntConstants.SRV6_INT_INGRESS_ROUTING_IPV6_ROUTING;
     /** Table Srv6IntIngress.routing.ipv4_routing. */
-    public static final PiTableId IPV4_ROUTING = PiTableId.of("Srv6IntIngress.routing.ipv4_routing");
+    public static final PiTableId IPV4_ROUTING = Srv6IntConstants.SRV6_INT_INGRESS_ROUTING_IPV4_ROUTING;
     /** Action set_next_hop. */
-    public static final PiActionId SET_NEXT_HOP = PiActionId.of("Srv6IntIngress.routing.set_next_hop");
+    public static final PiActionId SET_NEXT_HOP = Srv6IntConstants.SRV6_INT_INGRESS_ROUTING_SET_NEXT_HOP;
     /** Param port (9). */
-    public static final PiActionParamId PORT = PiActionParamId.of("port");
+    public static final PiActionParamId PORT = Srv6IntConstants.PORT;
     /** Param dmac (48). */
-    public static final PiActionParamId DMAC = PiActionParamId.of("dmac");
+    public static final PiActionParamId DMAC = Srv6IntConstants.DMAC;
 
     // report (egress, keyless)
     /** Table Srv6IntEgress.report.report_config. */
-    public static final PiTableId REPORT_CONFIG = PiTableId.of("Srv6IntEgress.report.report_config");
+    public static final PiTableId REPORT_CONFIG = Srv6IntConstants.SRV6_INT_EGRESS_REPORT_REPORT_CONFIG;
     /** Action set_report_config. */
-    public static final PiActionId SET_REPORT_CONFIG = PiActionId.of("Srv6IntEgress.report.set_report_config");
+    public static final PiActionId SET_REPORT_CONFIG = Srv6IntConstants.SRV6_INT_EGRESS_REPORT_SET_REPORT_CONFIG;
     /** Param src_mac (48). */
-    public static final PiActionParamId SRC_MAC = PiActionParamId.of("src_mac");
+    public static final PiActionParamId SRC_MAC = Srv6IntConstants.SRC_MAC;
     /** Param dst_mac (48). */
-    public static final PiActionParamId DST_MAC = PiActionParamId.of("dst_mac");
+    public static final PiActionParamId DST_MAC = Srv6IntConstants.DST_MAC;
     /** Param src_ip (32). */
-    public static final PiActionParamId SRC_IP = PiActionParamId.of("src_ip");
+    public static final PiActionParamId SRC_IP = Srv6IntConstants.SRC_IP;
     /** Param dst_ip (32). */
-    public static final PiActionParamId DST_IP = PiActionParamId.of("dst_ip");
+    public static final PiActionParamId DST_IP = Srv6IntConstants.DST_IP;
     /** Param udp_sport (16). */
-    public static final PiActionParamId UDP_SPORT = PiActionParamId.of("udp_sport");
+    public static final PiActionParamId UDP_SPORT = Srv6IntConstants.UDP_SPORT;
     /** Param udp_dport (16). */
-    public static final PiActionParamId UDP_DPORT = PiActionParamId.of("udp_dport");
+    public static final PiActionParamId UDP_DPORT = Srv6IntConstants.UDP_DPORT;
     /** Param trunc_len (16). */
-    public static final PiActionParamId TRUNC_LEN = PiActionParamId.of("trunc_len");
+    public static final PiActionParamId TRUNC_LEN = Srv6IntConstants.TRUNC_LEN;
 
     /** Clone session of the INT report (I2E clone at End.DT.INT). */
     public static final int REPORT_CLONE_SESSION_ID = 100;

@@ -44,7 +44,8 @@ import static org.junit.Assert.fail;
  */
 public class OarPackagingTest {
 
-    private static final String APP_NAME = "org.srv6int.sfc";
+    // Must equal the id the app registers (Srv6IntConfigService.APP_NAME).
+    private static final String APP_NAME = "org.srv6int.app";
     private static final String[] OWN_BUNDLES = {
         "srv6int-codec", "srv6int-pipeconf", "srv6int-app", "srv6int-cli", "srv6int-k8s-bridge"};
 
