@@ -59,6 +59,21 @@ public interface VnfInventoryService extends ListenerService<VnfReplicaEvent, Vn
     VnfReplica addReplica(VnfKey vnf, String node);
 
     /**
+     * Like {@link #addReplica(VnfKey, String)} but with the replica name given by the caller:
+     * the global loop names a replica after its Kubernetes workload, so any node can find the
+     * workload of an inventory replica (e.g. a new leader deleting a drained replica).
+     *
+     * @param vnf  vNF key
+     * @param node Kubernetes node name
+     * @param name replica name (DNS label of at most 32 characters)
+     * @return the new replica
+     * @throws SfcException (NOT_FOUND) if the chain or vNF does not exist, (CONFLICT) if the
+     *         name is taken
+     * @throws IllegalArgumentException if no device config lists the node or the name is invalid
+     */
+    VnfReplica addReplica(VnfKey vnf, String node, String name);
+
+    /**
      * Adds a fully specified replica (operator or test), e.g. a vNF that
      * runs outside Kubernetes.
      *

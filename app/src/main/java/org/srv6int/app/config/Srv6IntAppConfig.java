@@ -22,7 +22,8 @@ import static org.srv6int.app.config.ConfigChecks.onlyFields;
  * {
  *   "collector": { "address": "192.168.0.10", "mac": "00:00:00:00:00:fe", "port": 32766, "truncateBytes": 256 },
  *   "loop": { "enabled": true, "tHatMs": 4000, "windowPackets": 1500, "evaluationPeriodMs": 500 },
- *   "resourceSteps": { "cpuQuotaPercent": 10, "llcWays": 1, "memBandwidthPercent": 10, "cpuFreqMhz": 100 }
+ *   "resourceSteps": { "cpuQuotaPercent": 10, "llcWays": 1, "memBandwidthPercent": 10, "cpuFreqMhz": 100 },
+ *   "kubernetes": { ... see {@link KubernetesSettings} }
  * }
  * </pre>
  * Every field is optional and has the default below; the getters return the
@@ -59,6 +60,7 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
     static final String LLC = "llcWays";
     static final String MBA = "memBandwidthPercent";
     static final String FREQ = "cpuFreqMhz";
+    static final String KUBERNETES = "kubernetes";
 
     @Override
     public boolean isValid() {
@@ -75,7 +77,7 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
         if (!object.isObject()) {
             throw new InvalidFieldException(KEY, "must be an object");
         }
-        onlyFields(object, "", COLLECTOR, LOOP, STEPS);
+        onlyFields(object, "", COLLECTOR, LOOP, STEPS, KUBERNETES);
         ObjectNode c = object(object, "", COLLECTOR, false);
         if (c != null) {
             onlyFields(c, COLLECTOR, ADDRESS, MAC, PORT, TRUNCATE);
@@ -100,6 +102,20 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
             integer(s, STEPS, MBA, false, 1, 100);
             integer(s, STEPS, FREQ, false, 1, 5000);
         }
+        ObjectNode k = object(object, "", KUBERNETES, false);
+        if (k != null) {
+            KubernetesSettings.validate(k, KUBERNETES);
+        }
+    }
+
+    /**
+     * Returns the Kubernetes settings of the global loop's replica platform.
+     *
+     * @return settings, empty if the section is absent (no replica platform)
+     */
+    public Optional<KubernetesSettings> kubernetes() {
+        JsonNode k = object.get(KUBERNETES);
+        return k == null || !k.isObject() ? Optional.empty() : Optional.of(new KubernetesSettings((ObjectNode) k));
     }
 
     private long read(String section, String field, long def) {

@@ -1,6 +1,7 @@
 package org.srv6int.app.loop;
 
 import org.srv6int.app.api.VnfKey;
+import org.srv6int.k8s.bridge.ReplicaNames;
 import org.srv6int.k8s.bridge.ReplicaRequest;
 import org.srv6int.k8s.bridge.ReplicaStatus;
 import org.srv6int.k8s.bridge.VnfReplicaManager;
@@ -22,7 +23,9 @@ import java.util.regex.Pattern;
  * {@link ReplicaPlatform} over the Kubernetes bridge's {@link VnfReplicaManager}: a replica is
  * the bridge's StatefulSet {@code sfc-<chain>-vnf<i>-r<k>} (chain = the SFC id in decimal), k the
  * smallest index the vNF does not use; creation is ensureReplica then awaitReady, off the loop's
- * thread. Replica ids towards the loop are the bridge's names.
+ * thread. Replica ids towards the loop are the bridge's names, which the loop also uses as the
+ * inventory replica names: the id alone determines the workload, so any instance (e.g. on a new
+ * cluster leader) can delete a replica another instance created.
  */
 public final class BridgeReplicaPlatform implements ReplicaPlatform {
 
@@ -99,12 +102,16 @@ public final class BridgeReplicaPlatform implements ReplicaPlatform {
 
     @Override
     public CompletionStage<Void> deleteReplica(VnfKey vnf, String replicaId) {
-        Matcher m = INDEX.matcher(replicaId);
+        Matcher m = INDEX.matcher(replicaId == null ? "" : replicaId);
         if (!m.find()) {
             return CompletableFuture.failedFuture(
                     new IllegalArgumentException("not a bridge replica name: " + replicaId));
         }
         int k = Integer.parseInt(m.group(1));
+        if (!replicaId.equals(ReplicaNames.replicaName(chainId(vnf), vnf.index(), k))) {
+            return CompletableFuture.failedFuture(
+                    new IllegalArgumentException("not a bridge replica of " + vnf + ": " + replicaId));
+        }
         return CompletableFuture.runAsync(() -> bridge.removeReplica(chainId(vnf), vnf.index(), k), executor);
     }
 }

@@ -36,7 +36,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -80,8 +79,6 @@ public class GlobalLoopManager implements GlobalLoopService {
     private final Consumer<TelemetrySnapshot> windowConsumer = this::onWindow;
     private final InventoryRouting routing = new InventoryRouting();
     private final PlatformProxy platformProxy = new PlatformProxy();
-    // Inventory replica name -> platform (bridge) replica id, learnt when a replica joins.
-    private final Map<VnfReplicaId, String> platformIds = new ConcurrentHashMap<>();
     private LoopClock clock = LoopClock.SYSTEM;
     private volatile GlobalLoop loop;
     private volatile long loopTHatMillis;
@@ -228,8 +225,8 @@ public class GlobalLoopManager implements GlobalLoopService {
         @Override
         public CompletionStage<Void> deleteReplica(VnfKey vnf, String replicaId) {
             try {
-                String id = platformIds.getOrDefault(VnfReplicaId.of(vnf, replicaId), replicaId);
-                return target().deleteReplica(vnf, id);
+                // Inventory name = platform id (see InventoryRouting): any leader can delete it.
+                return target().deleteReplica(vnf, replicaId);
             } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(e);
             }
@@ -237,15 +234,19 @@ public class GlobalLoopManager implements GlobalLoopService {
     }
 
     /**
-     * The multipath group through the app's inventory: a new replica joins ACTIVE with weight 1
-     * and every active replica is set to weight 1 (even split); drain and remove map one to one.
+     * The multipath group through the app's inventory: a new replica joins ACTIVE with weight 1,
+     * named by its platform id (the bridge's deterministic workload name, kept in the distributed
+     * inventory rather than in this node's memory), and every active replica is set to weight 1
+     * (even split); drain and remove map one to one.
      */
     private final class InventoryRouting implements ChainRouting {
         @Override
         public void addReplicas(VnfKey vnf, List<ReplicaInfo> replicas) {
             for (ReplicaInfo r : replicas) {
-                VnfReplica added = inventory.addReplica(vnf, r.node());
-                platformIds.put(added.id(), r.id());
+                // A retried create may hand back a replica that already joined.
+                if (inventory.getReplica(VnfReplicaId.of(vnf, r.id())).isEmpty()) {
+                    inventory.addReplica(vnf, r.node(), r.id());
+                }
             }
             for (VnfReplica r : inventory.getReplicas(vnf)) {
                 if (r.state() == ReplicaState.ACTIVE && r.weight() != 1) {
@@ -262,7 +263,6 @@ public class GlobalLoopManager implements GlobalLoopService {
         @Override
         public void removeReplica(VnfKey vnf, String replicaId) {
             inventory.removeReplica(VnfReplicaId.of(vnf, replicaId));
-            platformIds.remove(VnfReplicaId.of(vnf, replicaId));
         }
     }
 }

@@ -97,6 +97,16 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
 
     @Override
     public VnfReplica addReplica(VnfKey vnf, String node) {
+        return add(vnf, node, null);
+    }
+
+    @Override
+    public VnfReplica addReplica(VnfKey vnf, String node, String name) {
+        return add(vnf, node, VnfReplicaId.of(vnf, name).name());
+    }
+
+    // name null: the smallest free "r<n>".
+    private VnfReplica add(VnfKey vnf, String node, String name) {
         checkVnf(vnf);
         Srv6Devices devices = configService.devices();
         Map.Entry<DeviceId, AttachedServer> at = devices.locate(node).orElseThrow(
@@ -115,11 +125,17 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
             }
             Set<String> names = all.stream().filter(r -> r.vnf().equals(vnf)).map(r -> r.id().name())
                     .collect(Collectors.toSet());
-            int n = 0;
-            while (names.contains("r" + n)) {
-                n++;
+            String chosen = name;
+            if (chosen == null) {
+                int n = 0;
+                while (names.contains("r" + n)) {
+                    n++;
+                }
+                chosen = "r" + n;
+            } else if (names.contains(chosen)) {
+                throw new SfcException(SfcException.Reason.CONFLICT, "replica " + vnf + "/" + chosen + " exists");
             }
-            VnfReplica r = new VnfReplica(VnfReplicaId.of(vnf, "r" + n), node, at.getKey(), at.getValue().port(),
+            VnfReplica r = new VnfReplica(VnfReplicaId.of(vnf, chosen), node, at.getKey(), at.getValue().port(),
                                           SidProgrammer.sidFor(cfg, vnfId), at.getValue().mac(),
                                           ReplicaState.ACTIVE, 1);
             if (store.createReplica(r)) {

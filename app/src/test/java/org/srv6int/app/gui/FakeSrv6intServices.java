@@ -111,6 +111,11 @@ final class FakeSrv6intServices {
         }
 
         @Override
+        public VnfReplica addReplica(VnfKey vnf, String node, String name) {
+            throw new UnsupportedOperationException("creating pods needs the Kubernetes bridge");
+        }
+
+        @Override
         public void registerReplica(VnfReplica replica) {
             replicas.put(replica.id(), replica);
         }

@@ -62,6 +62,16 @@ public final class FakeInventory implements VnfInventoryService {
     }
 
     @Override
+    public VnfReplica addReplica(VnfKey vnf, String node, String name) {
+        VnfReplica r = make(vnf, name, node);
+        if (replicas.putIfAbsent(r.id(), r) != null) {
+            throw new IllegalStateException("replica " + r.id() + " exists");
+        }
+        calls.add("addReplica " + vnf + " " + node + " -> " + name);
+        return r;
+    }
+
+    @Override
     public void registerReplica(VnfReplica replica) {
         replicas.put(replica.id(), replica);
     }

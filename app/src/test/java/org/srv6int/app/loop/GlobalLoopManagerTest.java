@@ -1,5 +1,6 @@
 package org.srv6int.app.loop;
 
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import org.junit.Before;
 import org.junit.Test;
 import org.onlab.packet.Ip6Address;
@@ -37,6 +38,7 @@ import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.TelemetryEngine;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
 import org.srv6int.app.telemetry.TelemetryWindows;
+import org.srv6int.app.testing.FakeConfigService;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -44,12 +46,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 /**
  * The ONOS wiring of the loop: leader only, one tick per telemetry window, replicas through the
@@ -264,5 +269,63 @@ public class GlobalLoopManagerTest {
         assertEquals(LoopDecision.Outcome.FAILED, d.get(0).outcome());
         assertTrue(d.get(0).detail(), d.get(0).detail().contains("no Kubernetes replica platform"));
         assertTrue(inventory.calls.isEmpty());
+    }
+
+    /**
+     * Netcfg to a Kubernetes platform on fabric8's mock API server: the scale-out creates the
+     * bridge's StatefulSets and the replicas join the inventory under the workloads' names; then a
+     * fresh platform (a new leader's, no memory of the first) deletes one by its inventory name.
+     */
+    @Test
+    public void scaleOutThroughNetcfgCreatesStatefulSetsAndAnotherPlatformDeletesThem() throws Exception {
+        try (KubernetesMock k8s = new KubernetesMock()) {
+            k8s.addNode("worker-2", "20", "64Gi");
+            FakeConfigService cfg = KubernetesMock.configOf(
+                    KubernetesMock.appConfig("{\"kubernetes\":" + k8s.kubernetesJson() + "}"));
+            KubernetesReplicaPlatformManager first =
+                    KubernetesMock.platform(manager.sfcService, cfg, new KubernetesMock.Netcfg());
+            manager.platform = first;
+            leadership.elect(ME);
+            window(400_000, 10);
+            for (int i = 0; i < 6; i++) {
+                window(900_000, 20);
+            }
+            long deadline = System.nanoTime() + 20 * SEC;
+            while (manager.decisions(1).get(0).outcome() == LoopDecision.Outcome.IN_PROGRESS
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            LoopDecision d = manager.decisions(1).get(0);
+            assertEquals(d.detail(), LoopDecision.Outcome.SUCCEEDED, d.outcome());
+            List<String> names = List.of("sfc-7-vnf0-r0", "sfc-7-vnf0-r1", "sfc-7-vnf0-r2", "sfc-7-vnf0-r3");
+            assertEquals(names, k8s.statefulSetNames());
+            StatefulSet sts = k8s.statefulSet("sfc-7-vnf0-r2");
+            assertEquals("worker-2", sts.getSpec().getTemplate().getSpec().getNodeSelector()
+                    .get("kubernetes.io/hostname"));
+            assertEquals("registry.local/snort:2.9",
+                         sts.getSpec().getTemplate().getSpec().getContainers().get(0).getImage());
+            assertEquals("4Gi", sts.getSpec().getTemplate().getSpec().getContainers().get(0).getResources()
+                    .getRequests().get("memory").toString());
+            List<String> inInventory = inventory.getReplicas(VNF).stream().map(r -> r.id().name())
+                    .filter(n -> n.startsWith("sfc-")).sorted().collect(Collectors.toList());
+            assertEquals(names, inInventory);
+            first.deactivate();
+
+            KubernetesReplicaPlatformManager fresh =
+                    KubernetesMock.platform(manager.sfcService, cfg, new KubernetesMock.Netcfg());
+            try {
+                fresh.deleteReplica(VNF, "sfc-7-vnf0-r3").toCompletableFuture().get(10, TimeUnit.SECONDS);
+                assertEquals(names.subList(0, 3), k8s.statefulSetNames());
+                try {
+                    fresh.deleteReplica(VNF, "r0").toCompletableFuture().get(10, TimeUnit.SECONDS);
+                    fail("an operator replica (no workload) must not map to a bridge replica");
+                } catch (ExecutionException e) {
+                    assertTrue(e.getCause().getMessage(), e.getCause().getMessage().contains("not a bridge replica"));
+                }
+                assertEquals(names.subList(0, 3), k8s.statefulSetNames());
+            } finally {
+                fresh.deactivate();
+            }
+        }
     }
 }

@@ -20,7 +20,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -31,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * {@link VnfReplicaManager} on the fabric8 Kubernetes client.
@@ -85,13 +90,50 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
      * @return manager; close it to release the client
      */
     public static Fabric8VnfReplicaManager fromKubeconfig(File kubeconfig, BridgeConfig config) {
+        return withOwnClient(() -> Config.fromKubeconfig(kubeconfig), config);
+    }
+
+    /**
+     * Creates a manager with its own client that authenticates with a bearer token
+     * (e.g. a ServiceAccount token). The token file is read on every request, so a
+     * rotated (projected) token is picked up without rebuilding the client.
+     *
+     * @param apiServer API server URL (https://host:port)
+     * @param tokenFile file holding the bearer token
+     * @param caFile CA certificate (PEM) the API server's certificate is checked against;
+     *               null to use the JVM's trust store
+     * @param config bridge settings
+     * @return manager; close it to release the client
+     */
+    public static Fabric8VnfReplicaManager fromToken(String apiServer, File tokenFile, File caFile,
+                                                     BridgeConfig config) {
+        return withOwnClient(() -> {
+            ConfigBuilder b = new ConfigBuilder(Config.empty()).withMasterUrl(apiServer)
+                    .withNamespace(config.namespace()).withOauthTokenProvider(() -> readToken(tokenFile));
+            if (caFile != null) {
+                b.withCaCertFile(caFile.getPath());
+            }
+            return b.build();
+        }, config);
+    }
+
+    private static String readToken(File tokenFile) {
+        try {
+            return new String(Files.readAllBytes(tokenFile.toPath()), StandardCharsets.UTF_8).trim();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read token file " + tokenFile, e);
+        }
+    }
+
+    // The one place that builds a client of its own.
+    private static Fabric8VnfReplicaManager withOwnClient(Supplier<Config> base, BridgeConfig config) {
         // In OSGi the caller's context class loader is not this bundle's (or is null), but fabric8
         // and Vert.x look up services and logging through it while the client is built.
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(Fabric8VnfReplicaManager.class.getClassLoader());
         try {
-            Config c = tune(Config.fromKubeconfig(kubeconfig), config);
+            Config c = tune(base.get(), config);
             // Explicit factory: ServiceLoader discovery of the HTTP client is not relied upon.
             KubernetesClient client = new KubernetesClientBuilder().withConfig(c)
                     .withHttpClientFactory(new VertxHttpClientFactory()).build();

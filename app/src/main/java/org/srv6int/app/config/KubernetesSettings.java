@@ -1,0 +1,269 @@
+package org.srv6int.app.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.onosproject.net.config.InvalidFieldException;
+import org.srv6int.k8s.bridge.ReplicaNames;
+import org.srv6int.k8s.bridge.ReplicaRequest;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+import static org.srv6int.app.config.ConfigChecks.integer;
+import static org.srv6int.app.config.ConfigChecks.join;
+import static org.srv6int.app.config.ConfigChecks.object;
+import static org.srv6int.app.config.ConfigChecks.onlyFields;
+import static org.srv6int.app.config.ConfigChecks.text;
+
+/**
+ * The {@code kubernetes} section of {@link Srv6IntAppConfig}: where the Kubernetes bridge
+ * creates vNF replicas for the global loop.
+ * <pre>
+ * "kubernetes": {
+ *   "kubeconfig": "/opt/onos/config/bridge.kubeconfig",
+ *   "namespace": "srv6int-sfc", "readyTimeoutMs": 120000,
+ *   "vnfTypes": {
+ *     "snort": { "image": "registry.local/snort:2.9",
+ *                "requests": { "cpu": "2", "memory": "4Gi" }, "limits": { "cpu": "4", "memory": "4Gi" } }
+ *   }
+ * }
+ * </pre>
+ * Credentials are either {@code kubeconfig} (a file path) or {@code apiServer} plus
+ * {@code tokenFile} (a ServiceAccount bearer token, read on every request) and optionally
+ * {@code caFile} (PEM). Paths must be absolute; the files are read when the client is built.
+ * Equal settings compare equal, so a netcfg update that does not touch this section keeps the
+ * client.
+ */
+public final class KubernetesSettings {
+
+    /** Default namespace of the replicas (the one bridge-rbac.yaml grants). */
+    public static final String DEFAULT_NAMESPACE = "srv6int-sfc";
+    /** Default time a new replica's pod has to become Ready, ms. */
+    public static final long DEFAULT_READY_TIMEOUT_MS = 120_000;
+
+    static final String API_SERVER = "apiServer";
+    static final String NAMESPACE = "namespace";
+    static final String KUBECONFIG = "kubeconfig";
+    static final String TOKEN_FILE = "tokenFile";
+    static final String CA_FILE = "caFile";
+    static final String READY_TIMEOUT = "readyTimeoutMs";
+    static final String VNF_TYPES = "vnfTypes";
+    static final String IMAGE = "image";
+    static final String REQUESTS = "requests";
+    static final String LIMITS = "limits";
+
+    private final ObjectNode node;
+
+    KubernetesSettings(ObjectNode node) {
+        this.node = node.deepCopy();
+    }
+
+    /**
+     * Checks the section.
+     *
+     * @param k    the section
+     * @param path its JSON path, for messages
+     * @throws InvalidFieldException naming the first bad field and why
+     */
+    static void validate(ObjectNode k, String path) {
+        onlyFields(k, path, API_SERVER, NAMESPACE, KUBECONFIG, TOKEN_FILE, CA_FILE, READY_TIMEOUT, VNF_TYPES);
+        String kubeconfig = absolutePath(k, path, KUBECONFIG);
+        String token = absolutePath(k, path, TOKEN_FILE);
+        String ca = absolutePath(k, path, CA_FILE);
+        String api = text(k, path, API_SERVER, false);
+        if ((kubeconfig == null) == (token == null)) {
+            throw new InvalidFieldException(join(path, KUBECONFIG),
+                                            "give exactly one of kubeconfig and tokenFile (with apiServer)");
+        }
+        if (kubeconfig != null && (api != null || ca != null)) {
+            throw new InvalidFieldException(join(path, api != null ? API_SERVER : CA_FILE),
+                                            "not allowed with kubeconfig (the kubeconfig names the server)");
+        }
+        if (token != null) {
+            if (api == null) {
+                throw new InvalidFieldException(join(path, API_SERVER), "is required with tokenFile");
+            }
+            checkUrl(api, join(path, API_SERVER));
+        }
+        String ns = text(k, path, NAMESPACE, false);
+        if (ns != null) {
+            try {
+                ReplicaNames.checkChainId(ns);
+            } catch (IllegalArgumentException e) {
+                throw new InvalidFieldException(join(path, NAMESPACE), "must be a DNS label, got '" + ns + "'");
+            }
+        }
+        integer(k, path, READY_TIMEOUT, false, 1000, 3_600_000);
+        ObjectNode types = object(k, path, VNF_TYPES, true);
+        String typesPath = join(path, VNF_TYPES);
+        if (types.size() == 0) {
+            throw new InvalidFieldException(typesPath, "must name at least one vNF type");
+        }
+        Iterator<Map.Entry<String, JsonNode>> it = types.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            validateType(types, typesPath, e.getKey());
+        }
+    }
+
+    private static void validateType(ObjectNode types, String typesPath, String type) {
+        ObjectNode t = object(types, typesPath, type, true);
+        String tp = join(typesPath, type);
+        onlyFields(t, tp, IMAGE, REQUESTS, LIMITS);
+        text(t, tp, IMAGE, true);
+        // The bridge's own request validation decides what is a valid type, image and quantity.
+        ReplicaRequest.Builder b = ReplicaRequest.builder().chainId("c").vnfIndex(0).replicaIndex(0).nodeName("n")
+                .vnfType(type).image(t.get(IMAGE).asText());
+        try {
+            b.build();
+        } catch (IllegalArgumentException ex) {
+            throw new InvalidFieldException(tp, ex.getMessage());
+        }
+        for (String section : new String[] {REQUESTS, LIMITS}) {
+            ObjectNode q = object(t, tp, section, false);
+            if (q == null) {
+                continue;
+            }
+            Iterator<Map.Entry<String, JsonNode>> it = q.fields();
+            while (it.hasNext()) {
+                Map.Entry<String, JsonNode> e = it.next();
+                String field = join(join(tp, section), e.getKey());
+                if (!e.getValue().isTextual()) {
+                    throw new InvalidFieldException(field, "must be a quantity string such as \"2\" or \"4Gi\", got "
+                            + e.getValue());
+                }
+                try {
+                    ReplicaRequest.builder().chainId("c").vnfIndex(0).replicaIndex(0).nodeName("n").vnfType(type)
+                            .image("i").request(e.getKey(), e.getValue().asText()).build();
+                } catch (IllegalArgumentException ex) {
+                    throw new InvalidFieldException(field, ex.getMessage());
+                }
+            }
+        }
+    }
+
+    private static String absolutePath(ObjectNode k, String path, String field) {
+        String p = text(k, path, field, false);
+        if (p != null && !p.startsWith("/")) {
+            throw new InvalidFieldException(join(path, field), "must be an absolute file path, got '" + p + "'");
+        }
+        return p;
+    }
+
+    private static void checkUrl(String api, String field) {
+        try {
+            URI u = new URI(api);
+            if (!("https".equals(u.getScheme()) || "http".equals(u.getScheme())) || u.getHost() == null) {
+                throw new InvalidFieldException(field, "must be an http(s)://host[:port] URL, got '" + api + "'");
+            }
+        } catch (URISyntaxException e) {
+            throw new InvalidFieldException(field, "is not a URL: " + api);
+        }
+    }
+
+    private Optional<String> textField(String field) {
+        JsonNode n = node.get(field);
+        return n == null || n.isNull() ? Optional.empty() : Optional.of(n.asText());
+    }
+
+    /**
+     * Returns the kubeconfig file.
+     *
+     * @return path, empty when a token is used
+     */
+    public Optional<String> kubeconfig() {
+        return textField(KUBECONFIG);
+    }
+
+    /**
+     * Returns the API server URL (with a token).
+     *
+     * @return URL, empty with a kubeconfig
+     */
+    public Optional<String> apiServer() {
+        return textField(API_SERVER);
+    }
+
+    /**
+     * Returns the bearer token file.
+     *
+     * @return path, empty with a kubeconfig
+     */
+    public Optional<String> tokenFile() {
+        return textField(TOKEN_FILE);
+    }
+
+    /**
+     * Returns the CA certificate file checking the API server.
+     *
+     * @return path, empty to use the JVM's trust store
+     */
+    public Optional<String> caFile() {
+        return textField(CA_FILE);
+    }
+
+    /**
+     * Returns the namespace of the replicas.
+     *
+     * @return namespace, default {@value #DEFAULT_NAMESPACE}
+     */
+    public String namespace() {
+        return textField(NAMESPACE).orElse(DEFAULT_NAMESPACE);
+    }
+
+    /**
+     * Returns how long a new replica's pod may take to become Ready.
+     *
+     * @return ms, default {@value #DEFAULT_READY_TIMEOUT_MS}
+     */
+    public long readyTimeoutMillis() {
+        JsonNode n = node.get(READY_TIMEOUT);
+        return n == null || !n.canConvertToLong() ? DEFAULT_READY_TIMEOUT_MS : n.asLong();
+    }
+
+    /**
+     * Returns a replica request template for a vNF type: type, image, requests and limits set;
+     * chain, vNF index, replica index and node are left to the caller.
+     *
+     * @param vnfType vNF type (a chain's {@code VnfSpec} type)
+     * @return builder, empty if the type is not configured
+     */
+    public Optional<ReplicaRequest.Builder> template(String vnfType) {
+        JsonNode t = node.path(VNF_TYPES).get(vnfType);
+        if (t == null || !t.isObject()) {
+            return Optional.empty();
+        }
+        ReplicaRequest.Builder b = ReplicaRequest.builder().vnfType(vnfType).image(t.get(IMAGE).asText());
+        quantities(t.get(REQUESTS)).forEach(b::request);
+        quantities(t.get(LIMITS)).forEach(b::limit);
+        return Optional.of(b);
+    }
+
+    private static Map<String, String> quantities(JsonNode q) {
+        Map<String, String> m = new TreeMap<>();
+        if (q != null && q.isObject()) {
+            q.fields().forEachRemaining(e -> m.put(e.getKey(), e.getValue().asText()));
+        }
+        return Collections.unmodifiableMap(m);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof KubernetesSettings && node.equals(((KubernetesSettings) o).node);
+    }
+
+    @Override
+    public int hashCode() {
+        return node.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return node.toString();
+    }
+}

@@ -1,0 +1,190 @@
+package org.srv6int.app.loop;
+
+import org.onosproject.net.config.NetworkConfigEvent;
+import org.onosproject.net.config.NetworkConfigListener;
+import org.onosproject.net.config.NetworkConfigService;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.srv6int.app.api.SfcService;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfSpec;
+import org.srv6int.app.config.KubernetesSettings;
+import org.srv6int.app.config.Srv6IntAppConfig;
+import org.srv6int.app.config.Srv6IntConfigService;
+import org.srv6int.k8s.bridge.BridgeConfig;
+import org.srv6int.k8s.bridge.Fabric8VnfReplicaManager;
+import org.srv6int.k8s.bridge.ReplicaRequest;
+
+import java.io.File;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import static org.onlab.util.Tools.groupedThreads;
+
+/**
+ * The global loop's {@link ReplicaPlatform} in ONOS: a {@link BridgeReplicaPlatform} over the
+ * Kubernetes bridge, built from the netcfg section {@code kubernetes} of
+ * {@link Srv6IntAppConfig} ({@link KubernetesSettings}) and rebuilt when that section changes.
+ * Without the section (or when the client cannot be built) every call fails with the reason,
+ * which the loop records in its decision.
+ */
+@Component(immediate = true, service = ReplicaPlatform.class)
+public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
+
+    /** Threads for the bridge's blocking calls (a create waits for Ready). */
+    static final int BRIDGE_THREADS = 8;
+
+    private final Logger log = LoggerFactory.getLogger(getClass());
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected NetworkConfigService netcfgService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected Srv6IntConfigService configService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected SfcService sfcService;
+
+    private final NetworkConfigListener netcfgListener = this::netcfgChanged;
+    private ExecutorService executor;
+    private volatile KubernetesSettings settings;
+    private Fabric8VnfReplicaManager bridge;
+    private volatile ReplicaPlatform current;
+    private volatile String unavailable = "not configured";
+
+    /** Builds the platform from netcfg and follows its changes. */
+    @Activate
+    protected void activate() {
+        executor = Executors.newFixedThreadPool(BRIDGE_THREADS, groupedThreads("srv6int/k8s-bridge", "%d", log));
+        netcfgService.addListener(netcfgListener);
+        reconfigure();
+        log.info("Started ({})", current != null ? "platform " + settings.namespace() : unavailable);
+    }
+
+    /** Closes the bridge's client. */
+    @Deactivate
+    protected void deactivate() {
+        netcfgService.removeListener(netcfgListener);
+        synchronized (this) {
+            close("deactivated");
+        }
+        executor.shutdownNow();
+        log.info("Stopped");
+    }
+
+    private void netcfgChanged(NetworkConfigEvent e) {
+        if (Srv6IntAppConfig.class.equals(e.configClass())) {
+            reconfigure();
+        }
+    }
+
+    /** Re-reads the settings; rebuilds the client when they changed or the last build failed. */
+    synchronized void reconfigure() {
+        Optional<KubernetesSettings> s = configService.appConfig().flatMap(Srv6IntAppConfig::kubernetes);
+        if (s.isPresent() && s.get().equals(settings) && current != null) {
+            return; // unchanged and working: keep the client (a failed build is retried on any event)
+        }
+        close(s.isPresent() ? "not built yet" : "not configured (netcfg apps/" + Srv6IntConfigService.APP_NAME
+                + "/" + Srv6IntAppConfig.KEY + "/kubernetes)");
+        if (s.isEmpty()) {
+            return;
+        }
+        settings = s.get();
+        try {
+            bridge = connect(settings);
+            current = new BridgeReplicaPlatform(bridge, this::template,
+                                                Duration.ofMillis(settings.readyTimeoutMillis()), executor);
+            log.info("Kubernetes replica platform: namespace {}, {}", settings.namespace(),
+                     settings.kubeconfig().map(k -> "kubeconfig " + k)
+                             .orElse("API server " + settings.apiServer().orElse("?")));
+        } catch (RuntimeException e) {
+            unavailable = "cannot be built: " + e.getMessage();
+            log.warn("Kubernetes replica platform {}", unavailable);
+        }
+    }
+
+    // In-flight calls on the old client fail; the loop records them as failed and retries later.
+    private void close(String reason) {
+        current = null;
+        unavailable = reason;
+        settings = null;
+        if (bridge != null) {
+            bridge.close();
+            bridge = null;
+        }
+    }
+
+    /** Builds the bridge's client through its own factories (they handle the OSGi class loader). */
+    static Fabric8VnfReplicaManager connect(KubernetesSettings s) {
+        BridgeConfig config = BridgeConfig.defaults(s.namespace());
+        if (s.kubeconfig().isPresent()) {
+            return Fabric8VnfReplicaManager.fromKubeconfig(readable("kubernetes.kubeconfig", s.kubeconfig().get()),
+                                                           config);
+        }
+        File ca = s.caFile().map(f -> readable("kubernetes.caFile", f)).orElse(null);
+        return Fabric8VnfReplicaManager.fromToken(s.apiServer().orElseThrow(),
+                                                  readable("kubernetes.tokenFile", s.tokenFile().orElseThrow()),
+                                                  ca, config);
+    }
+
+    private static File readable(String field, String path) {
+        File f = new File(path);
+        if (!f.isFile() || !f.canRead()) {
+            throw new IllegalArgumentException(field + ": cannot read " + path);
+        }
+        return f;
+    }
+
+    private ReplicaRequest.Builder template(VnfKey vnf) {
+        KubernetesSettings s = settings;
+        String type = sfcService.getSfc(vnf.sfcId()).filter(c -> vnf.index() < c.vnfs().size())
+                .map(c -> c.vnfs().get(vnf.index())).map(VnfSpec::type)
+                .orElseThrow(() -> new IllegalStateException("no chain has vNF " + vnf));
+        if (s == null) {
+            throw new IllegalStateException("Kubernetes replica platform " + unavailable);
+        }
+        return s.template(type).orElseThrow(() -> new IllegalStateException(
+                "no image for vNF type " + type + " (netcfg kubernetes.vnfTypes)"));
+    }
+
+    private ReplicaPlatform target() {
+        ReplicaPlatform p = current;
+        if (p == null) {
+            throw new IllegalStateException("Kubernetes replica platform " + unavailable);
+        }
+        return p;
+    }
+
+    @Override
+    public List<NodeResources> nodeFreeResources() {
+        return target().nodeFreeResources();
+    }
+
+    @Override
+    public CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node) {
+        try {
+            return target().createReplica(vnf, node);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public CompletionStage<Void> deleteReplica(VnfKey vnf, String replicaId) {
+        try {
+            return target().deleteReplica(vnf, replicaId);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+}

@@ -1,0 +1,171 @@
+package org.srv6int.app.loop;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import org.onosproject.core.DefaultApplicationId;
+import org.onosproject.net.config.NetworkConfigListener;
+import org.onosproject.net.config.NetworkConfigServiceAdapter;
+import org.srv6int.app.api.SfcService;
+import org.srv6int.app.config.Srv6Devices;
+import org.srv6int.app.config.Srv6IntAppConfig;
+import org.srv6int.app.config.Srv6IntConfigService;
+import org.srv6int.app.testing.FakeConfigService;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * fabric8's mock API server (kube-apiserver CRUD semantics, no controllers) on 127.0.0.1 plus a
+ * stand-in for the StatefulSet controller and kubelet: every 20 ms each bridge StatefulSet without
+ * a pod gets its pod {@code <name>-0}, Running and Ready on the node it is pinned to. The app's
+ * platform reaches it through netcfg (API server URL + bearer token file), as in ONOS.
+ */
+final class KubernetesMock implements AutoCloseable {
+    static final String NS = "srv6int-sfc";
+    static final ObjectMapper MAPPER = new ObjectMapper();
+
+    final KubernetesMockServer server;
+    final NamespacedKubernetesClient admin;
+    final Path tokenFile;
+    private final ScheduledExecutorService kubelet = Executors.newSingleThreadScheduledExecutor();
+    private int podIps;
+
+    KubernetesMock() throws IOException {
+        Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+        server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
+                                          new KubernetesMixedDispatcher(responses), false);
+        server.init(InetAddress.getByName("127.0.0.1"), 0);
+        admin = server.createClient();
+        tokenFile = Files.createTempFile("srv6int-token", ".txt");
+        Files.write(tokenFile, "test-token\n".getBytes(StandardCharsets.UTF_8));
+        kubelet.scheduleWithFixedDelay(this::runPods, 20, 20, TimeUnit.MILLISECONDS);
+    }
+
+    void addNode(String name, String cpu, String memory) {
+        admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata()
+                .withNewSpec().endSpec().withNewStatus()
+                .addToAllocatable("cpu", new Quantity(cpu)).addToAllocatable("memory", new Quantity(memory))
+                .addNewCondition().withType("Ready").withStatus("True").endCondition()
+                .endStatus().build()).create();
+    }
+
+    private synchronized void runPods() {
+        try {
+            for (StatefulSet s : admin.apps().statefulSets().inNamespace(NS).list().getItems()) {
+                String pod = s.getMetadata().getName() + "-0";
+                if (admin.pods().inNamespace(NS).withName(pod).get() != null) {
+                    continue;
+                }
+                Pod p = new PodBuilder().withNewMetadata().withName(pod).withNamespace(NS)
+                        .withLabels(s.getSpec().getTemplate().getMetadata().getLabels()).endMetadata()
+                        .withSpec(s.getSpec().getTemplate().getSpec()).editSpec()
+                        .withNodeName(s.getSpec().getTemplate().getSpec().getNodeSelector()
+                                              .get("kubernetes.io/hostname")).endSpec()
+                        .withNewStatus().withPhase("Running").withPodIP("10.1.0." + (++podIps))
+                        .addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build();
+                admin.pods().inNamespace(NS).resource(p).create();
+            }
+        } catch (RuntimeException e) {
+            // the next round retries, like a controller
+        }
+    }
+
+    List<String> statefulSetNames() {
+        return admin.apps().statefulSets().inNamespace(NS).list().getItems().stream()
+                .map(s -> s.getMetadata().getName()).sorted().collect(Collectors.toList());
+    }
+
+    StatefulSet statefulSet(String name) {
+        return admin.apps().statefulSets().inNamespace(NS).withName(name).get();
+    }
+
+    /** The netcfg section pointing at this server with a bearer token, as an operator writes it. */
+    String kubernetesJson() {
+        return "{\"apiServer\":\"http://127.0.0.1:" + server.getPort() + "\",\"tokenFile\":\""
+                + tokenFile.toAbsolutePath() + "\",\"namespace\":\"" + NS + "\",\"readyTimeoutMs\":10000,"
+                + "\"vnfTypes\":{\"snort\":{\"image\":\"registry.local/snort:2.9\","
+                + "\"requests\":{\"cpu\":\"2\",\"memory\":\"4Gi\"},\"limits\":{\"cpu\":\"4\",\"memory\":\"4Gi\"}}}}";
+    }
+
+    /**
+     * Parses an app netcfg JSON into the app's config object, validated like netcfg does.
+     *
+     * @param json whole app config
+     * @return config
+     */
+    static Srv6IntAppConfig appConfig(String json) throws IOException {
+        Srv6IntAppConfig c = new Srv6IntAppConfig();
+        JsonNode n = MAPPER.readTree(json);
+        c.init(new DefaultApplicationId(1, Srv6IntConfigService.APP_NAME), Srv6IntAppConfig.KEY, n, MAPPER, x -> { });
+        c.validate();
+        return c;
+    }
+
+    /** Netcfg service that keeps its listeners, so a test can announce a change. */
+    static final class Netcfg extends NetworkConfigServiceAdapter {
+        final List<NetworkConfigListener> listeners = new ArrayList<>();
+
+        @Override
+        public void addListener(NetworkConfigListener l) {
+            listeners.add(l);
+        }
+
+        @Override
+        public void removeListener(NetworkConfigListener l) {
+            listeners.remove(l);
+        }
+    }
+
+    /**
+     * Activates a platform component on the given app config, as ONOS would.
+     *
+     * @param sfcs   chains (for the vNF types)
+     * @param config app config holder
+     * @param netcfg netcfg service
+     * @return the active component
+     */
+    static KubernetesReplicaPlatformManager platform(SfcService sfcs, FakeConfigService config, Netcfg netcfg) {
+        KubernetesReplicaPlatformManager m = new KubernetesReplicaPlatformManager();
+        m.sfcService = sfcs;
+        m.configService = config;
+        m.netcfgService = netcfg;
+        m.activate();
+        return m;
+    }
+
+    static FakeConfigService configOf(Srv6IntAppConfig app) {
+        return new FakeConfigService(new Srv6Devices(Map.of()), app);
+    }
+
+    @Override
+    public void close() throws IOException {
+        kubelet.shutdownNow();
+        admin.close();
+        server.destroy();
+        Files.deleteIfExists(tokenFile);
+    }
+}

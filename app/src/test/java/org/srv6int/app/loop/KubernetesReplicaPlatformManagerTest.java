@@ -1,0 +1,197 @@
+package org.srv6int.app.loop;
+
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+import org.onosproject.net.config.InvalidFieldException;
+import org.onosproject.net.config.NetworkConfigEvent;
+import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.SfcListener;
+import org.srv6int.app.api.SfcService;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfSpec;
+import org.srv6int.app.api.FlowClassifier;
+import org.srv6int.app.config.KubernetesSettings;
+import org.srv6int.app.config.Srv6IntAppConfig;
+import org.srv6int.app.testing.FakeConfigService;
+import org.onlab.packet.IpPrefix;
+import org.onosproject.net.ConnectPoint;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/**
+ * The {@code kubernetes} netcfg section and the component built from it, against fabric8's mock
+ * API server ({@link KubernetesMock}): bad fields are rejected by name, the platform follows netcfg
+ * changes, an unreadable credential file or an unknown vNF type gives a clear failure.
+ */
+public class KubernetesReplicaPlatformManagerTest {
+
+    private static final SfcId SFC = SfcId.of(3);
+    private static final VnfKey SNORT = VnfKey.of(SFC, 0);
+    private static final VnfKey NAT = VnfKey.of(SFC, 1);
+    private static KubernetesMock k8s;
+
+    private static final SfcService SFCS = new SfcService() {
+        private final Sfc sfc = Sfc.builder().id(SFC).ingress(ConnectPoint.deviceConnectPoint("device:s1/1"))
+                .egress(ConnectPoint.deviceConnectPoint("device:s4/1"))
+                .classifier(FlowClassifier.between(IpPrefix.valueOf("10.0.0.0/24"),
+                                                   IpPrefix.valueOf("10.0.1.0/24")))
+                .vnfs(List.of(new VnfSpec("snort", 600_000), new VnfSpec("nat", 600_000))).build();
+
+        @Override
+        public Collection<Sfc> getSfcs() {
+            return List.of(sfc);
+        }
+
+        @Override
+        public Optional<Sfc> getSfc(SfcId id) {
+            return id.equals(SFC) ? Optional.of(sfc) : Optional.empty();
+        }
+
+        @Override
+        public void addSfc(Sfc s) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void updateSfc(Sfc s) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Sfc removeSfc(SfcId id) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void addListener(SfcListener listener) {
+        }
+
+        @Override
+        public void removeListener(SfcListener listener) {
+        }
+    };
+
+    @BeforeClass
+    public static void start() throws Exception {
+        k8s = new KubernetesMock();
+        k8s.addNode("worker1", "20", "64Gi");
+    }
+
+    @AfterClass
+    public static void stop() throws Exception {
+        k8s.close();
+    }
+
+    private static void assertRejected(String kubernetesJson, String field) throws Exception {
+        try {
+            KubernetesMock.appConfig("{\"kubernetes\":" + kubernetesJson + "}");
+            fail("expected " + field + " to be rejected: " + kubernetesJson);
+        } catch (InvalidFieldException e) {
+            assertTrue(e.getMessage() + " should name " + field, e.getMessage().contains("\"" + field + "\""));
+        }
+    }
+
+    @Test
+    public void badFieldsAreRejectedByName() throws Exception {
+        String types = "\"vnfTypes\":{\"snort\":{\"image\":\"i:1\"}}";
+        assertRejected("{\"apiServer\":\"ftp://x\",\"tokenFile\":\"/t\"," + types + "}", "kubernetes.apiServer");
+        assertRejected("{\"tokenFile\":\"/t\"," + types + "}", "kubernetes.apiServer");
+        assertRejected("{\"kubeconfig\":\"/k\",\"tokenFile\":\"/t\",\"apiServer\":\"https://a:6443\"," + types + "}",
+                       "kubernetes.kubeconfig");
+        assertRejected("{" + types + "}", "kubernetes.kubeconfig");
+        assertRejected("{\"kubeconfig\":\"k.yaml\"," + types + "}", "kubernetes.kubeconfig");
+        assertRejected("{\"kubeconfig\":\"/k\",\"caFile\":\"/ca.pem\"," + types + "}", "kubernetes.caFile");
+        assertRejected("{\"kubeconfig\":\"/k\",\"namespace\":\"Bad_NS\"," + types + "}", "kubernetes.namespace");
+        assertRejected("{\"kubeconfig\":\"/k\",\"readyTimeoutMs\":5," + types + "}", "kubernetes.readyTimeoutMs");
+        assertRejected("{\"kubeconfig\":\"/k\",\"token\":\"x\"," + types + "}", "kubernetes.token");
+        assertRejected("{\"kubeconfig\":\"/k\"}", "kubernetes.vnfTypes");
+        assertRejected("{\"kubeconfig\":\"/k\",\"vnfTypes\":{\"snort\":{}}}", "kubernetes.vnfTypes.snort.image");
+        assertRejected("{\"kubeconfig\":\"/k\",\"vnfTypes\":{\"snort\":{\"image\":\"i\",\"requests\":"
+                               + "{\"cpu\":\"two\"}}}}", "kubernetes.vnfTypes.snort.requests.cpu");
+        assertRejected("{\"kubeconfig\":\"/k\",\"vnfTypes\":{\"snort\":{\"image\":\"i\",\"limits\":"
+                               + "{\"memory\":4}}}}", "kubernetes.vnfTypes.snort.limits.memory");
+        assertRejected("{\"kubeconfig\":\"/k\",\"vnfTypes\":{\"snort fw\":{\"image\":\"i\"}}}",
+                       "kubernetes.vnfTypes.snort fw");
+        // and a good one parses to the settings the platform uses
+        KubernetesSettings s = KubernetesMock.appConfig("{\"kubernetes\":" + k8s.kubernetesJson() + "}")
+                .kubernetes().orElseThrow();
+        assertEquals(KubernetesMock.NS, s.namespace());
+        assertEquals(10_000, s.readyTimeoutMillis());
+        assertEquals("{cpu=2, memory=4Gi}", s.template("snort").orElseThrow().chainId("c").vnfIndex(0)
+                .replicaIndex(0).nodeName("n").build().requests().toString());
+        assertTrue(s.template("nat").isEmpty());
+    }
+
+    @Test
+    public void followsNetcfgAndFailsClearlyWithoutUsableSettings() throws Exception {
+        FakeConfigService cfg = KubernetesMock.configOf(null);
+        KubernetesMock.Netcfg netcfg = new KubernetesMock.Netcfg();
+        KubernetesReplicaPlatformManager m = KubernetesMock.platform(SFCS, cfg, netcfg);
+        try {
+            try {
+                m.nodeFreeResources();
+                fail("no settings, no platform");
+            } catch (IllegalStateException e) {
+                assertTrue(e.getMessage(), e.getMessage().contains("not configured"));
+            }
+            // netcfg gets the section: the platform talks to the API server
+            cfg.app = KubernetesMock.appConfig("{\"kubernetes\":" + k8s.kubernetesJson() + "}");
+            announce(netcfg);
+            assertEquals("worker1", m.nodeFreeResources().get(0).node());
+            ReplicaInfo r = m.createReplica(SNORT, "worker1").toCompletableFuture().get(10, TimeUnit.SECONDS);
+            assertEquals("sfc-3-vnf0-r0", r.id());
+            assertEquals("worker1", r.node());
+            try {
+                m.createReplica(NAT, "worker1").toCompletableFuture().get(10, TimeUnit.SECONDS);
+                fail("nat has no image configured");
+            } catch (ExecutionException e) {
+                assertTrue(e.getCause().getMessage(), e.getCause().getMessage().contains("no image for vNF type nat"));
+            }
+            assertEquals(List.of("sfc-3-vnf0-r0"), k8s.statefulSetNames());
+
+            // a token file that cannot be read: the platform says which field
+            cfg.app = KubernetesMock.appConfig("{\"kubernetes\":" + k8s.kubernetesJson()
+                    .replace(k8s.tokenFile.toAbsolutePath().toString(), "/nonexistent/token") + "}");
+            announce(netcfg);
+            try {
+                m.createReplica(SNORT, "worker1").toCompletableFuture().get(10, TimeUnit.SECONDS);
+                fail("unreadable token file");
+            } catch (ExecutionException e) {
+                assertTrue(e.getCause().getMessage(), e.getCause().getMessage().contains("kubernetes.tokenFile"));
+            }
+
+            // back to good settings; then the section is removed
+            cfg.app = KubernetesMock.appConfig("{\"kubernetes\":" + k8s.kubernetesJson() + "}");
+            announce(netcfg);
+            m.deleteReplica(SNORT, "sfc-3-vnf0-r0").toCompletableFuture().get(10, TimeUnit.SECONDS);
+            assertEquals(List.of(), k8s.statefulSetNames());
+            cfg.app = KubernetesMock.appConfig("{}");
+            announce(netcfg);
+            try {
+                m.nodeFreeResources();
+                fail("section removed");
+            } catch (IllegalStateException e) {
+                assertTrue(e.getMessage(), e.getMessage().contains("not configured"));
+            }
+        } finally {
+            m.deactivate();
+        }
+        assertTrue(netcfg.listeners.isEmpty());
+    }
+
+    private static void announce(KubernetesMock.Netcfg netcfg) {
+        NetworkConfigEvent e = new NetworkConfigEvent(NetworkConfigEvent.Type.CONFIG_UPDATED, "org.srv6int.app",
+                                                      Srv6IntAppConfig.class);
+        List.copyOf(netcfg.listeners).forEach(l -> l.event(e));
+    }
+}

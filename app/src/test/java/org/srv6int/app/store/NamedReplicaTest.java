@@ -1,0 +1,54 @@
+package org.srv6int.app.store;
+
+import org.junit.Before;
+import org.junit.Test;
+import org.srv6int.app.api.SfcException;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.testing.AppHarness;
+import org.srv6int.app.testing.PaperTestbed;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+import static org.srv6int.app.testing.PaperTestbed.SFC2;
+
+/**
+ * A replica added under a caller's name (the global loop names replicas after their Kubernetes
+ * workloads): SID and port allocated as for a generated name; a taken or invalid name is refused.
+ */
+public class NamedReplicaTest {
+
+    private AppHarness app;
+
+    @Before
+    public void setUp() {
+        app = new AppHarness();
+        app.deployFig5();
+        app.settle();
+    }
+
+    @Test
+    public void addsUnderTheGivenNameAndRefusesTakenOrInvalidNames() {
+        VnfKey snort = VnfKey.of(SFC2, 0);
+        VnfReplica r = app.inventory.addReplica(snort, "worker2", "sfc-2-vnf0-r0");
+        assertEquals("sfc-2-vnf0-r0", r.id().name());
+        assertEquals(PaperTestbed.SW3, r.deviceId());
+        assertEquals("fc00:0:3:f::2", r.sid().toString());
+        assertEquals(r, app.inventory.getReplica(r.id()).orElseThrow());
+        try {
+            app.inventory.addReplica(snort, "worker2", "sfc-2-vnf0-r0");
+            fail("taken name");
+        } catch (SfcException e) {
+            assertEquals(SfcException.Reason.CONFLICT, e.reason());
+        }
+        try {
+            app.inventory.addReplica(snort, "worker2", "Not_A_Label");
+            fail("invalid name");
+        } catch (IllegalArgumentException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("DNS label"));
+        }
+        // a generated name still takes the smallest free r<n>
+        assertEquals("r1", app.inventory.addReplica(snort, "worker2").id().name());
+    }
+}
