@@ -30,6 +30,9 @@ final class Retrier {
         final long deadline = start + config.retryBudget().toNanos();
         long backoff = config.initialBackoff().toNanos();
         int attempt = 0;
+        // Set once the API server was unreachable: a kube-apiserver that has just
+        // (re)started answers 401/403 until its authenticator and RBAC caches sync.
+        boolean serverWasDown = false;
         while (true) {
             attempt++;
             KubernetesClientException failure;
@@ -39,7 +42,9 @@ final class Retrier {
                 failure = e;
             }
             final int code = failure.getCode();
-            final boolean retryable = isRetryable(failure);
+            final boolean authWhileStarting = serverWasDown && (code == 401 || code == 403);
+            final boolean retryable = isRetryable(failure) || authWhileStarting;
+            serverWasDown |= code <= 0 && retryable;
             final long now = System.nanoTime();
             final long sleep = jitter(backoff);
             if (!retryable || attempt >= config.maxAttempts() || now + sleep > deadline) {
