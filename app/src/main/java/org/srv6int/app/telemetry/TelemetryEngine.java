@@ -337,18 +337,10 @@ public final class TelemetryEngine implements IntMetadataVisitor {
      * @return true if the report updated telemetry
      */
     public boolean onReport(ByteBuffer buf, int off, int len, int sourceIpv4) {
-        counters[C_DATAGRAMS]++;
         Reporters r = reporters;
-        int slot = r.bySource.get(sourceIpv4 & 0xFFFFFFFFL, -1);
-        if (slot < 0) {
-            counters[C_FORGED_SOURCE]++;
-            return false;
-        }
-        if (report.wrapPayload(buf, off, len) != DecodeStatus.OK) {
-            counters[C_MALFORMED]++;
-            return false;
-        }
-        return account(r, slot);
+        int slot = allowedSource(r, sourceIpv4);
+        // Decode only what the allow-list admitted.
+        return slot >= 0 && decoded(report.wrapPayload(buf, off, len)) && account(r, slot);
     }
 
     /**
@@ -361,18 +353,27 @@ public final class TelemetryEngine implements IntMetadataVisitor {
      * @return true if the report updated telemetry
      */
     public boolean onReport(byte[] buf, int off, int len, int sourceIpv4) {
-        counters[C_DATAGRAMS]++;
         Reporters r = reporters;
+        int slot = allowedSource(r, sourceIpv4);
+        return slot >= 0 && decoded(report.wrapPayload(buf, off, len)) && account(r, slot);
+    }
+
+    // Counts the datagram; the reporter's slot, or -1 (counted as forged) if its source is not allowed.
+    private int allowedSource(Reporters r, int sourceIpv4) {
+        counters[C_DATAGRAMS]++;
         int slot = r.bySource.get(sourceIpv4 & 0xFFFFFFFFL, -1);
         if (slot < 0) {
             counters[C_FORGED_SOURCE]++;
-            return false;
         }
-        if (report.wrapPayload(buf, off, len) != DecodeStatus.OK) {
+        return slot;
+    }
+
+    private boolean decoded(DecodeStatus status) {
+        if (status != DecodeStatus.OK) {
             counters[C_MALFORMED]++;
             return false;
         }
-        return account(r, slot);
+        return true;
     }
 
     private boolean account(Reporters r, int slot) {
