@@ -210,7 +210,12 @@ control Srv6IntEgress(inout headers_t hdr, inout local_md_t md,
 
     apply {
         bit<32> now_ns = (bit<32>) (sm.egress_global_timestamp * 1000);
-        // Queue id is 0: BMv2 is run with one queue per port.
+        // simple_switch queues a packet in queue number standard_metadata.priority
+        // of its egress port (only 0 exists unless it runs with --priority-queues;
+        // this program leaves priority at 0), so that is the Q_ID. v1model has no
+        // queue-id field (BMv2 writes queueing_metadata.qid only to a field of that
+        // name, which p4c does not give user metadata). Cloned copies start at 0.
+        bit<8> q_id = (bit<8>) sm.priority;
         bit<24> q_length = (bit<24>) sm.enq_qdepth;
 
         if (sm.egress_port == CPU_PORT) {
@@ -228,7 +233,7 @@ control Srv6IntEgress(inout headers_t hdr, inout local_md_t md,
             md.int_write = INT_WRITE_FULL;
             md.int_slot = 0;
             md.int_vnf_latency = 0;
-            int_writer.apply(hdr, md, 0, q_length, now_ns);
+            int_writer.apply(hdr, md, q_id, q_length, now_ns);
             bit<32> seq;
             report_seq.read(seq, 0);
             report_seq.write(0, seq + 1);
@@ -237,7 +242,7 @@ control Srv6IntEgress(inout headers_t hdr, inout local_md_t md,
             truncate(trunc_len);
             exit;
         }
-        int_writer.apply(hdr, md, 0, q_length, now_ns);
+        int_writer.apply(hdr, md, q_id, q_length, now_ns);
     }
 }
 

@@ -72,7 +72,16 @@ class P4RuntimeClient:
         self.channel.close()
 
     def set_pipeline(self):
-        """Pushes p4info + BMv2 JSON; every table, register and session starts empty."""
+        """Pushes p4info + BMv2 JSON; every table, register and session starts empty.
+
+        Clone sessions are deleted first: BMv2's PI server forgets them on a
+        pipeline push, but simple_switch's replication engine keeps the
+        multicast group behind each one, so a session inserted again after the
+        push gets a second replica and every clone comes out twice
+        (p4lang/behavioral-model#891). Deleting them while the server still
+        knows them removes the groups too."""
+        for session_id in self.clone_sessions():
+            self.delete_clone_session(session_id)
         req = p4runtime_pb2.SetForwardingPipelineConfigRequest()
         req.device_id = self.device_id
         req.election_id.low = 1
@@ -165,6 +174,24 @@ class P4RuntimeClient:
         pre.clone_session_entry.session_id = session_id
         pre.clone_session_entry.replicas.add(egress_port=port, instance=1)
         self._write(p4runtime_pb2.Update(type=p4runtime_pb2.Update.INSERT,
+                                         entity=p4runtime_pb2.Entity(packet_replication_engine_entry=pre)))
+
+    def clone_sessions(self):
+        """Ids of the clone sessions the server knows (none before a pipeline)."""
+        req = p4runtime_pb2.ReadRequest(device_id=self.device_id)
+        req.entities.add().packet_replication_engine_entry.clone_session_entry.session_id = 0
+        try:
+            return [e.packet_replication_engine_entry.clone_session_entry.session_id
+                    for resp in self.stub.Read(req) for e in resp.entities]
+        except grpc.RpcError as e:
+            if e.code() == grpc.StatusCode.FAILED_PRECONDITION:   # no pipeline yet
+                return []
+            raise
+
+    def delete_clone_session(self, session_id):
+        pre = p4runtime_pb2.PacketReplicationEngineEntry()
+        pre.clone_session_entry.session_id = session_id
+        self._write(p4runtime_pb2.Update(type=p4runtime_pb2.Update.DELETE,
                                          entity=p4runtime_pb2.Entity(packet_replication_engine_entry=pre)))
 
     def read_counter(self, name, index):
