@@ -2,6 +2,7 @@
 creates, and moves the test process into that namespace so scapy and gRPC talk
 to the switch only there (nothing leaves the namespace)."""
 import ctypes
+import importlib
 import os
 import shutil
 import subprocess
@@ -34,6 +35,12 @@ def skip_reason():
         return "creating a network namespace needs root"
     if shutil.which("ip") is None:
         return "iproute2 (ip) is not installed"
+    for module in ("grpc", "p4.v1.p4runtime_pb2", "scapy"):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            return (f"Python module {module} missing: run with tools/.venv/bin/python "
+                    "(tools/setup-deps installs tools/deps/p4.pip)")
     return None
 
 
