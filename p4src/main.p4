@@ -30,6 +30,7 @@ control Srv6IntIngress(inout headers_t hdr, inout local_md_t md,
     // Packets per flow at this switch (Port_Counter).
     register<bit<16>>(FLOW_COUNTER_CELLS) flow_packets;
     counter(16, CounterType.packets) drop_reasons;
+    DIRECT_COUNTER(queue_select_counter);
 
     Acl() acl;
     Ndp() ndp;
@@ -54,6 +55,27 @@ control Srv6IntIngress(inout headers_t hdr, inout local_md_t md,
         }
         default_action = set_switch_info(0, 0, 0);
         size = 1;
+    }
+
+    // Egress queue by traffic class (v1model/simple_switch: queue number =
+    // standard_metadata.priority). Only for a switch started with
+    // --priority-queues N > qid: simple_switch drops a packet whose priority
+    // has no queue. Empty (every packet in queue 0) unless written.
+    action set_queue(bit<3> qid) {
+        sm.priority = qid;
+    }
+
+    table queue_select {
+        key = {
+            md.traffic_class : ternary @name("traffic_class");
+        }
+        actions = {
+            set_queue;
+            @defaultonly NoAction;
+        }
+        const default_action = NoAction();
+        size = 64;
+        counters = queue_select_counter;
     }
 
     // A packet back from its vNF was counted on the way out: read only.
@@ -188,6 +210,14 @@ control Srv6IntIngress(inout headers_t hdr, inout local_md_t md,
             sm.egress_spec = CPU_PORT;
         } else if (md.fwd == 1) {
             sm.egress_spec = md.out_port;
+            // The class of the packet as it leaves (an encapsulated packet's
+            // outer Traffic Class is the inner packet's).
+            if (hdr.ipv6.isValid()) {
+                md.traffic_class = hdr.ipv6.traffic_class;
+            } else if (hdr.ipv4.isValid()) {
+                md.traffic_class = hdr.ipv4.dscp ++ hdr.ipv4.ecn;
+            }
+            queue_select.apply();
         } else {
             drop_reasons.count((bit<32>) DROP_NO_DECISION);
             mark_to_drop(sm);

@@ -209,6 +209,8 @@ struct local_md_t {
     bit<1>      ipv4_changed;
     bit<1>      decap;
     bit<1>      ndp_replied;
+    // IPv6 Traffic Class / IPv4 DSCP+ECN of the packet as it leaves (queue choice).
+    bit<8>      traffic_class;
 }
 
 #endif

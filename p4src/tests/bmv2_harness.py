@@ -12,6 +12,7 @@ import time
 CLONE_NEWNET = 0x40000000
 GRPC_PORT = 50051
 CPU_PORT = 255
+PRIORITY_QUEUES = 8
 PORTS = (1, 2, 3, 4)
 
 _libc = ctypes.CDLL("libc.so.6", use_errno=True)
@@ -70,8 +71,10 @@ class Bmv2Switch:
                                os.path.join(self.log_dir, "bmv2"), "--log-level", "info"]
             for p in PORTS:
                 args += ["-i", f"{p}@s{p}"]
+            # 8 queues per port (all of v1model's 3-bit priority): queue_select
+            # can then be tested; without entries every packet uses queue 0.
             args += ["--no-p4", "--", f"--grpc-server-addr=127.0.0.1:{GRPC_PORT}",
-                     f"--cpu-port={CPU_PORT}"]
+                     f"--cpu-port={CPU_PORT}", f"--priority-queues={PRIORITY_QUEUES}"]
             self._log = open(self.log_path, "w")
             self.proc = subprocess.Popen(args, stdout=self._log, stderr=subprocess.STDOUT)
             self._host_ns = os.open("/proc/self/ns/net", os.O_RDONLY)

@@ -344,6 +344,20 @@ def test_end_t_int_sfc_vnf_round_trip_and_detection_result(rig, n, inp, to_vnf, 
     assert e["vnf_latency"] < 1_000_000_000
 
 
+def test_q_id_is_the_queue_queue_select_picks(rig):
+    # Q_ID = the egress queue = standard_metadata.priority on simple_switch
+    # (started with --priority-queues 8 by the harness).
+    rig.endpoint(2)
+    inp = frame("plain-1-sw1-encap")
+    sl = inp[57]
+    tc = (struct.unpack_from("!I", inp, 14)[0] >> 20) & 0xFF
+    assert int_entry(rig.one(UPSTREAM, inp, DOWNSTREAM), sl)["q_id"] == 0
+    rig.c.insert(f"{ING}.queue_select", {"traffic_class": (tc, 0xFF)},
+                 f"{ING}.set_queue", dict(qid=5), priority=10)
+    e = int_entry(rig.one(UPSTREAM, inp, DOWNSTREAM), sl)
+    assert e["q_id"] == 5 and e["device_id"] == 2, e
+
+
 # --- End.DT.INT and the report -------------------------------------------------
 
 @pytest.mark.parametrize("inp,dt,report,sends", [

@@ -66,6 +66,9 @@ public final class Srv6IntConstants {
     public static final PiMatchFieldId HDR_NDP_TARGET =
             PiMatchFieldId.of("ndp_target");
     public static final int HDR_NDP_TARGET_BITWIDTH = 128;
+    public static final PiMatchFieldId HDR_TRAFFIC_CLASS =
+            PiMatchFieldId.of("traffic_class");
+    public static final int HDR_TRAFFIC_CLASS_BITWIDTH = 8;
 
     // Table IDs
     public static final PiTableId SRV6_INT_EGRESS_REPORT_REPORT_CONFIG =
@@ -80,6 +83,8 @@ public final class Srv6IntConstants {
             PiTableId.of("Srv6IntIngress.endpoint.my_sid");
     public static final PiTableId SRV6_INT_INGRESS_NDP_NDP_REPLY =
             PiTableId.of("Srv6IntIngress.ndp.ndp_reply");
+    public static final PiTableId SRV6_INT_INGRESS_QUEUE_SELECT =
+            PiTableId.of("Srv6IntIngress.queue_select");
     public static final PiTableId SRV6_INT_INGRESS_ROUTING_IPV4_ROUTING =
             PiTableId.of("Srv6IntIngress.routing.ipv4_routing");
     public static final PiTableId SRV6_INT_INGRESS_ROUTING_IPV6_ROUTING =
@@ -102,6 +107,8 @@ public final class Srv6IntConstants {
             PiCounterId.of("Srv6IntIngress.endpoint.my_sid_counter");
     public static final PiCounterId SRV6_INT_INGRESS_NDP_NDP_REPLY_COUNTER =
             PiCounterId.of("Srv6IntIngress.ndp.ndp_reply_counter");
+    public static final PiCounterId SRV6_INT_INGRESS_QUEUE_SELECT_COUNTER =
+            PiCounterId.of("Srv6IntIngress.queue_select_counter");
     public static final PiCounterId SRV6_INT_INGRESS_ROUTING_IPV4_ROUTING_COUNTER =
             PiCounterId.of("Srv6IntIngress.routing.ipv4_routing_counter");
     public static final PiCounterId SRV6_INT_INGRESS_ROUTING_IPV6_ROUTING_COUNTER =
@@ -136,6 +143,8 @@ public final class Srv6IntConstants {
             PiActionId.of("Srv6IntIngress.routing.drop");
     public static final PiActionId SRV6_INT_INGRESS_ROUTING_SET_NEXT_HOP =
             PiActionId.of("Srv6IntIngress.routing.set_next_hop");
+    public static final PiActionId SRV6_INT_INGRESS_SET_QUEUE =
+            PiActionId.of("Srv6IntIngress.set_queue");
     public static final PiActionId SRV6_INT_INGRESS_SET_SWITCH_INFO =
             PiActionId.of("Srv6IntIngress.set_switch_info");
 
@@ -170,6 +179,9 @@ public final class Srv6IntConstants {
     public static final PiActionParamId PORT =
             PiActionParamId.of("port");
     public static final int PORT_BITWIDTH = 9;
+    public static final PiActionParamId QID =
+            PiActionParamId.of("qid");
+    public static final int QID_BITWIDTH = 3;
     public static final PiActionParamId ROUTER_MAC =
             PiActionParamId.of("router_mac");
     public static final int ROUTER_MAC_BITWIDTH = 48;
