@@ -241,10 +241,10 @@ control Srv6IntEgress(inout headers_t hdr, inout local_md_t md,
     apply {
         bit<32> now_ns = (bit<32>) (sm.egress_global_timestamp * 1000);
         // simple_switch queues a packet in queue number standard_metadata.priority
-        // of its egress port (only 0 exists unless it runs with --priority-queues;
-        // this program leaves priority at 0), so that is the Q_ID. v1model has no
-        // queue-id field (BMv2 writes queueing_metadata.qid only to a field of that
-        // name, which p4c does not give user metadata). Cloned copies start at 0.
+        // of its egress port (set by queue_select; only queue 0 exists unless the
+        // switch runs with --priority-queues), so that is the Q_ID. v1model has no
+        // queue-id field (BMv2 writes queueing_metadata.qid only into a field of
+        // that name, which p4c does not give user metadata). Clones start at 0.
         bit<8> q_id = (bit<8>) sm.priority;
         bit<24> q_length = (bit<24>) sm.enq_qdepth;
 
