@@ -77,6 +77,7 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
     private final HeldReplicaPlatform held;
     private final Object previousDelay;
     private volatile Function<VnfKey, String> vnfTypes = k -> "vnf";
+    private boolean ready;
 
     private RealKubernetes(ControlPlane plane, Settings settings, KubernetesClient admin, Object previousDelay) {
         this.plane = plane;
@@ -108,25 +109,30 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
         ControlPlane plane = settings.kubeconfig() != null ? ControlPlane.attach(settings.kubeconfig())
                 : ControlPlane.start(repoRoot, settings);
         KubernetesClient admin = null;
+        RealKubernetes k = null;
         try {
             admin = client(plane.adminKubeconfig(), settings);
             applyRbac(admin, repoRoot.resolve("k8s-bridge/deploy/bridge-rbac.yaml"), settings.namespace());
             Object previous = setStartupDelay(admin, settings.podStartupDelay());
-            RealKubernetes k = new RealKubernetes(plane, settings, admin, previous);
+            k = new RealKubernetes(plane, settings, admin, previous);
             k.removeReplicas(); // leftovers of an interrupted run on an attached control plane
+            k.ready = true;
             return k;
         } catch (RuntimeException e) {
-            if (admin != null) {
-                admin.close();
-            }
-            plane.close();
             throw new StartException("setting up the control plane failed: " + e);
-        } catch (StartException e) {
-            if (admin != null) {
-                admin.close();
+        } finally {
+            if (k == null || !k.ready) {
+                // Whatever failed (an Error too, e.g. a class path without the client's Jackson),
+                // what was started here does not outlive it.
+                if (k != null) {
+                    k.close();
+                } else {
+                    if (admin != null) {
+                        admin.close();
+                    }
+                    plane.close();
+                }
             }
-            plane.close();
-            throw e;
         }
     }
 
