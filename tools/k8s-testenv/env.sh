@@ -11,3 +11,6 @@ K8S_RUN=${SRV6INT_K8S_RUN:-$K8S_CACHE/run}
 K8S_APISERVER_PORT=${SRV6INT_K8S_APISERVER_PORT:-16443}
 K8S_ETCD_PORT=${SRV6INT_K8S_ETCD_PORT:-12379}
 K8S_ETCD_PEER_PORT=${SRV6INT_K8S_ETCD_PEER_PORT:-12380}
+# Where kwok takes its stages from: config (kwok-stages.yaml via --config) or crd (the
+# same stages as Stage objects on the API server, changeable while kwok runs; see start).
+K8S_KWOK_STAGES=${SRV6INT_K8S_KWOK_STAGES:-config}

@@ -2,6 +2,7 @@ package org.srv6int.twin;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.srv6int.twin.k8s.RealKubernetes;
 import org.srv6int.twin.report.Outputs;
 import org.srv6int.twin.report.Plots;
 import org.srv6int.twin.scenario.Scenario;
@@ -55,9 +57,17 @@ public final class Main {
             out.println(USAGE);
             return 0;
         }
-        if (!"fake".equals(o.k8s)) {
-            err.println("twin: --k8s real is not available in this build: the Kubernetes bridge has not "
-                    + "landed in the twin yet (docs/twin.md section 6); use --k8s fake");
+        if ("real".equals(o.k8s)) {
+            RealKubernetes k8s = realKubernetes(err);
+            if (k8s == null) {
+                return 2;
+            }
+            // The runner takes no replica platform in this build (s2-twinglobal adds it): pass k8s
+            // there, call k8s.reset(the experiment's workers, its vNF types) before each run, and
+            // close it after the last one.
+            k8s.close();
+            err.println("twin: --k8s real: the control plane and the bridge work, but this build's runner "
+                    + "cannot use them yet; use --k8s fake");
             return 2;
         }
         if (!"emulated".equals(o.dataplane)) {
@@ -121,6 +131,45 @@ public final class Main {
             out.println("twin: " + s.name() + " -> " + o.out.resolve(s.name()));
         }
         return 0;
+    }
+
+    /**
+     * {@code --k8s real}: starts the control plane of tools/k8s-testenv (or attaches to the one
+     * {@value RealKubernetes#KUBECONFIG_ENV} names) and builds the app's replica platform on it
+     * (docs/twin.md, "--k8s real"). Close it at the end: it stops what it started.
+     *
+     * @param err where to say why it cannot start
+     * @return the platform, null (and the reason on err) when the control plane cannot start
+     */
+    static RealKubernetes realKubernetes(PrintStream err) {
+        try {
+            return RealKubernetes.start(repoRoot(), RealKubernetes.Settings.fromEnvironment());
+        } catch (RealKubernetes.StartException e) {
+            err.println("twin: --k8s real: " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** The repository the twin runs from: above its jar (tools/twin-sim/target) or the working directory. */
+    private static Path repoRoot() {
+        List<Path> starts = new ArrayList<>();
+        java.security.CodeSource cs = Main.class.getProtectionDomain().getCodeSource();
+        if (cs != null) {
+            try {
+                starts.add(Paths.get(cs.getLocation().toURI()));
+            } catch (java.net.URISyntaxException e) {
+                // not a file: the working directory alone
+            }
+        }
+        starts.add(Paths.get("").toAbsolutePath());
+        for (Path p : starts) {
+            for (Path d = p; d != null; d = d.getParent()) {
+                if (Files.isExecutable(d.resolve("tools/k8s-testenv/start"))) {
+                    return d;
+                }
+            }
+        }
+        return Paths.get("").toAbsolutePath();
     }
 
     /** Parsed options. */

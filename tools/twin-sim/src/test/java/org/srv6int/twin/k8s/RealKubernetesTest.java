@@ -1,0 +1,154 @@
+package org.srv6int.twin.k8s;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.junit.AfterClass;
+import org.junit.Assume;
+import org.junit.BeforeClass;
+import org.junit.Test;
+import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.loop.NodeResources;
+import org.srv6int.app.loop.ReplicaInfo;
+
+/**
+ * {@code --k8s real} end to end: the twin's platform on a real control plane
+ * (tools/k8s-testenv), started here, or attached to when {@code srv6int.twin.kubeconfig}
+ * (or SRV6INT_TWIN_KUBECONFIG) names the admin kubeconfig of a running one started with
+ * SRV6INT_K8S_KWOK_STAGES=crd (tests/ci.d/30-k8s.sh). Skipped, with the reason printed, when
+ * the control plane's binaries are not built.
+ */
+public class RealKubernetesTest {
+    private static final Duration DELAY = Duration.ofSeconds(3);
+    private static final VnfKey SNORT = VnfKey.of(SfcId.of(2), 3);
+    private static RealKubernetes k8s;
+
+    private static Path repoRoot() {
+        Path p = Path.of("").toAbsolutePath();
+        while (p != null && !Files.isDirectory(p.resolve("tools/k8s-testenv"))) {
+            p = p.getParent();
+        }
+        assertNotNull("no tools/k8s-testenv above " + Path.of("").toAbsolutePath(), p);
+        return p;
+    }
+
+    @BeforeClass
+    public static void startControlPlane() throws Exception {
+        String kc = System.getProperty("srv6int.twin.kubeconfig", System.getenv(RealKubernetes.KUBECONFIG_ENV));
+        RealKubernetes.Settings s = new RealKubernetes.Settings().podStartupDelay(DELAY);
+        if (kc != null && !kc.isBlank()) {
+            s.kubeconfig(Path.of(kc));
+        }
+        try {
+            k8s = RealKubernetes.start(repoRoot(), s);
+        } catch (RealKubernetes.StartException e) {
+            if (e.getMessage().contains("binaries missing") || e.getMessage().contains("etcd not found")) {
+                String reason = "RealKubernetesTest skipped: " + e.getMessage();
+                System.out.println(reason);
+                Assume.assumeTrue(reason, false);
+            }
+            throw e;
+        }
+        System.out.println("RealKubernetesTest: " + (k8s.startedControlPlane() ? "started" : "attached to")
+                + " the control plane of " + k8s.adminKubeconfig());
+    }
+
+    @AfterClass
+    public static void stopControlPlane() {
+        if (k8s != null) {
+            k8s.close();
+        }
+    }
+
+    private static Map<String, NodeResources> free() {
+        Map<String, NodeResources> m = new HashMap<>();
+        for (NodeResources r : k8s.nodeFreeResources()) {
+            m.put(r.node(), r);
+        }
+        return m;
+    }
+
+    /** Ticks simulated time in 1 ms steps from {@code fromS} until the stage is done; returns the time then. */
+    private static double tickUntilDone(CompletionStage<?> s, double fromS) {
+        CompletableFuture<?> f = s.toCompletableFuture();
+        double t = fromS;
+        while (!f.isDone()) {
+            t += 0.001;
+            k8s.advanceTo(t);
+            if (t > fromS + 300) {
+                fail("not done after 300 simulated s");
+            }
+        }
+        return t;
+    }
+
+    @Test
+    public void replicaIsReadyAfterTheKwokDelayWhileSimulatedTimeIsHeld() throws Exception {
+        k8s.reset(List.of("worker1", "worker2"), v -> "Snort");
+        Map<String, NodeResources> before = free();
+        assertEquals(Map.of("worker1", 20_000L, "worker2", 20_000L),
+                     Map.of("worker1", before.get("worker1").freeCpuMillis(),
+                            "worker2", before.get("worker2").freeCpuMillis()));
+        for (double t = 0; t < 10; t += 0.001) {
+            k8s.advanceTo(t); // nothing in flight: no pacing
+        }
+        assertEquals(0.0, k8s.heldSeconds(), 0.0);
+
+        long t0 = System.nanoTime();
+        CompletionStage<ReplicaInfo> create = k8s.createReplica(SNORT, "worker2");
+        double readyAt = tickUntilDone(create, 10);
+        double wall = (System.nanoTime() - t0) / 1e9;
+        ReplicaInfo r = create.toCompletableFuture().join();
+        double simulated = readyAt - 10;
+        System.out.println(String.format(Locale.ROOT, "RealKubernetesTest: kwok delay %.1f s; create to Ready "
+                + "%.3f s wall, %.3f s simulated, advanceTo held %.3f s", DELAY.toMillis() / 1e3, wall, simulated,
+                k8s.heldSeconds()));
+        assertEquals("sfc-2-vnf3-r0", r.id());
+        assertEquals("worker2", r.node());
+        assertNotNull("pod IP", r.podIp());
+        // kwok's pod-ready Stage makes the pod Ready only after the delay...
+        assertTrue("Ready after " + wall + " s of wall time", wall >= DELAY.toMillis() / 1e3);
+        // ...and simulated time was held meanwhile: it shows the delay too (less only by what a
+        // loaded machine delays this thread between ticks), the ticks waited for it.
+        assertTrue("Ready after " + simulated + " simulated s", simulated >= DELAY.toMillis() / 1e3 - 0.2);
+        assertTrue("simulated " + simulated + " s ran ahead of wall " + wall + " s", simulated <= wall + 0.01);
+        assertTrue("advanceTo held " + k8s.heldSeconds() + " s", k8s.heldSeconds() >= DELAY.toMillis() / 1e3 - 0.5);
+
+        Map<String, NodeResources> after = free();
+        assertEquals("2 CPUs requested", 2_000,
+                     before.get("worker2").freeCpuMillis() - after.get("worker2").freeCpuMillis());
+        assertEquals("4Gi requested", 4L << 30,
+                     before.get("worker2").freeMemoryBytes() - after.get("worker2").freeMemoryBytes());
+        assertEquals(before.get("worker1").freeCpuMillis(), after.get("worker1").freeCpuMillis());
+
+        long d0 = System.nanoTime();
+        double deletedAt = tickUntilDone(k8s.deleteReplica(SNORT, r.id()), readyAt);
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (free().get("worker2").freeCpuMillis() != before.get("worker2").freeCpuMillis()) {
+            if (System.nanoTime() > deadline) {
+                fail("worker2's resources not freed 60 s after the delete: " + free().get("worker2"));
+            }
+            Thread.sleep(100);
+        }
+        System.out.println(String.format(Locale.ROOT, "RealKubernetesTest: delete completed after %.3f simulated s, "
+                + "worker2's resources free again after %.3f s wall", deletedAt - readyAt, (System.nanoTime() - d0) / 1e9));
+        assertEquals(before.get("worker2").freeMemoryBytes(), free().get("worker2").freeMemoryBytes());
+        double held = k8s.heldSeconds();
+        for (double t = deletedAt; t < deletedAt + 10; t += 0.001) {
+            k8s.advanceTo(t);
+        }
+        assertEquals("no pacing after the delete", held, k8s.heldSeconds(), 0.0);
+    }
+}
