@@ -4,6 +4,7 @@ import java.util.Arrays;
 
 import org.onosproject.net.DeviceId;
 import org.srv6int.codec.BehaviourStatus;
+import org.srv6int.codec.Bytes;
 import org.srv6int.codec.EndpointBehaviours;
 import org.srv6int.codec.FlowHash;
 import org.srv6int.codec.Srv6IntEncap;
@@ -101,22 +102,6 @@ final class EmulatedSwitch {
         return reportSeq & 0xFFFFFFFFL;
     }
 
-    private static int u8(byte[] f, int i) {
-        return f[i] & 0xFF;
-    }
-
-    private static int u16(byte[] f, int i) {
-        return (f[i] & 0xFF) << 8 | (f[i + 1] & 0xFF);
-    }
-
-    private static long u48(byte[] f, int i) {
-        return (long) u16(f, i) << 32 | (u16(f, i + 2) & 0xFFFFL) << 16 | u16(f, i + 4);
-    }
-
-    private static long u64(byte[] f, int i) {
-        return (long) u16(f, i) << 48 | (long) u16(f, i + 2) << 32 | (long) u16(f, i + 4) << 16 | u16(f, i + 6);
-    }
-
     // ---- parser (v1model/parser.p4): header offsets, false on a parser error ----
 
     private boolean parse(byte[] f, int len) {
@@ -133,7 +118,7 @@ final class EmulatedSwitch {
         if (len < ETH_LEN) {
             return false;
         }
-        int type = u16(f, 12);
+        int type = Bytes.get16(f, 12);
         int p = ETH_LEN;
         if (type == ETHERTYPE_IPV4) {
             return parseIpv4(f, len, p);
@@ -145,7 +130,7 @@ final class EmulatedSwitch {
             return false;
         }
         ipv6 = p;
-        int nh = u8(f, p + 6);
+        int nh = Bytes.get8(f, p + 6);
         p += IPV6_LEN;
         if (nh == PROTO_ROUTING) {
             if (len - p < SRH_FIXED_LEN) {
@@ -153,10 +138,10 @@ final class EmulatedSwitch {
             }
             srh = p;
             p += SRH_FIXED_LEN;
-            if (u8(f, srh + 2) != ROUTING_TYPE_SRH) {
+            if (Bytes.get8(f, srh + 2) != ROUTING_TYPE_SRH) {
                 return true;
             }
-            int n = u8(f, srh + 4) + 1;
+            int n = Bytes.get8(f, srh + 4) + 1;
             // hdr.segs has MAX_SEGMENTS slots: a longer list overruns the stack.
             if (n > MAX_SEGMENTS || len - p < SEGMENT_LEN * n + INT_TLV_LEN) {
                 return false;
@@ -164,7 +149,7 @@ final class EmulatedSwitch {
             segs = p;
             tlv = p + SEGMENT_LEN * n;
             p = tlv + INT_TLV_LEN;
-            int next = u8(f, srh);
+            int next = Bytes.get8(f, srh);
             if (next == PROTO_IPV4) {
                 return parseIpv4(f, len, p);
             }
@@ -173,7 +158,7 @@ final class EmulatedSwitch {
                     return false;
                 }
                 innerIpv6 = p;
-                return parseL4(f, len, p + IPV6_LEN, u8(f, p + 6));
+                return parseL4(f, len, p + IPV6_LEN, Bytes.get8(f, p + 6));
             }
             return true;
         }
@@ -182,7 +167,7 @@ final class EmulatedSwitch {
                 return false;
             }
             icmp = p;
-            int t = u8(f, p);
+            int t = Bytes.get8(f, p);
             if (t == 135 || t == 136) {
                 if (len - p - 4 < 28) {
                     return false;
@@ -200,7 +185,7 @@ final class EmulatedSwitch {
             return false;
         }
         ipv4 = p;
-        return parseL4(f, len, p + IPV4_LEN, u8(f, p + 9));
+        return parseL4(f, len, p + IPV4_LEN, Bytes.get8(f, p + 9));
     }
 
     private boolean parseL4(byte[] f, int len, int p, int proto) {
@@ -236,7 +221,7 @@ final class EmulatedSwitch {
                 drops[DropReason.PARSER_ERROR.index()]++;
                 return;
             }
-            int port = u16(f, 0) >>> 7;
+            int port = Bytes.get16(f, 0) >>> 7;
             sink.emit(port, Arrays.copyOfRange(f, 2, len), len - 2);
             return;
         }
@@ -257,26 +242,26 @@ final class EmulatedSwitch {
 
         // The (inner) flow's 5-tuple and hash (main.p4).
         int flowIp = innerIpv6 >= 0 ? innerIpv6 : ipv4 >= 0 ? ipv4 : ipv6;
-        int proto = innerIpv6 >= 0 ? u8(f, innerIpv6 + 6) : ipv4 >= 0 ? u8(f, ipv4 + 9)
-                : ipv6 >= 0 ? u8(f, ipv6 + 6) : 0;
-        boolean firstFragment = ipv4 < 0 || (u16(f, ipv4 + 6) & 0x1FFF) == 0;
+        int proto = innerIpv6 >= 0 ? Bytes.get8(f, innerIpv6 + 6) : ipv4 >= 0 ? Bytes.get8(f, ipv4 + 9)
+                : ipv6 >= 0 ? Bytes.get8(f, ipv6 + 6) : 0;
+        boolean firstFragment = ipv4 < 0 || (Bytes.get16(f, ipv4 + 6) & 0x1FFF) == 0;
         int sport = 0;
         int dport = 0;
         int l4 = tcp >= 0 ? tcp : udp;
         if (l4 >= 0 && firstFragment) {
-            sport = u16(f, l4);
-            dport = u16(f, l4 + 2);
+            sport = Bytes.get16(f, l4);
+            dport = Bytes.get16(f, l4 + 2);
         }
         int flowHash = flowIp >= 0 ? FlowHash.hash(f, flowIp, len - flowIp) : 0;
         byte[] original = null;
 
         // acl
         kLo[0] = igPort;
-        kLo[1] = u48(f, 0);
-        kLo[2] = u48(f, 6);
-        kLo[3] = u16(f, 12);
+        kLo[1] = Bytes.get48(f, 0);
+        kLo[2] = Bytes.get48(f, 6);
+        kLo[3] = Bytes.get16(f, 12);
         kLo[4] = proto;
-        kLo[5] = icmp >= 0 ? u8(f, icmp) : 0;
+        kLo[5] = icmp >= 0 ? Bytes.get8(f, icmp) : 0;
         kLo[6] = sport;
         kLo[7] = dport;
         Arrays.fill(kHi, 0);
@@ -293,9 +278,9 @@ final class EmulatedSwitch {
             }
         }
         // ndp
-        if (!punt && !drop && ndp >= 0 && u8(f, icmp) == 135) {
-            kHi[0] = u64(f, ndp + 4);
-            kLo[0] = u64(f, ndp + 12);
+        if (!punt && !drop && ndp >= 0 && Bytes.get8(f, icmp) == 135) {
+            kHi[0] = Bytes.get64(f, ndp + 4);
+            kLo[0] = Bytes.get64(f, ndp + 12);
             e = pg.ndp.lookup(kHi, kLo);
             if (e != null) {
                 ndpReply(f, igPort, e.action.p(0));
@@ -309,8 +294,8 @@ final class EmulatedSwitch {
         if (!punt && !drop && !ndpReplied) {
             boolean routed = false;
             if (srh >= 0) {
-                kHi[0] = u64(f, ipv6 + 24);
-                kLo[0] = u64(f, ipv6 + 32);
+                kHi[0] = Bytes.get64(f, ipv6 + 24);
+                kLo[0] = Bytes.get64(f, ipv6 + 32);
                 e = pg.mySid.lookup(kHi, kLo);
                 int sid = SID_NONE;
                 SwitchProgram.Action sa = e == null ? null : e.action;
@@ -318,7 +303,7 @@ final class EmulatedSwitch {
                     sid = sa.spec == SwitchProgram.END_T ? SID_END_T
                             : sa.spec == SwitchProgram.END_T_SFC ? SID_END_T_SFC : SID_END_DT;
                 }
-                if (sid == SID_END_T_SFC && (u8(f, srh + 5) & FLAG_SFC) == 0) {
+                if (sid == SID_END_T_SFC && (Bytes.get8(f, srh + 5) & FLAG_SFC) == 0) {
                     sid = SID_END_T;
                 }
                 if (sid != SID_NONE) {
@@ -353,17 +338,17 @@ final class EmulatedSwitch {
                     BehaviourStatus st = behaviours.endT(f, 0, len, deviceId, 0, 0, nowNs, portCounter);
                     routed = advanced(f, len, st, pg);
                 } else if (!drop && sid == SID_END_DT) {
-                    if (u8(f, srh + 3) != 0) {
+                    if (Bytes.get8(f, srh + 3) != 0) {
                         drop(DropReason.DT_SL_NOT_ZERO);
                     } else {
-                        report = (u8(f, srh + 5) & FLAG_INT) != 0;
+                        report = (Bytes.get8(f, srh + 5) & FLAG_INT) != 0;
                         out = new byte[len];
-                        if (behaviours.decapsulate(f, 0, len, u48(f, 0), u48(f, 6), out, 0)
+                        if (behaviours.decapsulate(f, 0, len, Bytes.get48(f, 0), Bytes.get48(f, 6), out, 0)
                                 != BehaviourStatus.OK) {
                             drop(DropReason.MALFORMED_SRH);
                         } else {
                             outLen = behaviours.outputLength();
-                            int next = u8(f, srh);
+                            int next = Bytes.get8(f, srh);
                             // A decapsulated inner packet leaves unmodified (no TTL change).
                             route(out, next == PROTO_IPV6 ? ETH_LEN : -1, next == PROTO_IPV4 ? ETH_LEN : -1,
                                   false, pg);
@@ -379,15 +364,13 @@ final class EmulatedSwitch {
                 kLo[0] = igPort;
                 kLo[1] = proto;
                 kHi[2] = 0;
-                kLo[2] = ipv4 >= 0 ? u16(f, ipv4 + 12) << 16 | u16(f, ipv4 + 14) : 0;
+                kLo[2] = ipv4 >= 0 ? Bytes.get32(f, ipv4 + 12) : 0;
                 kHi[3] = 0;
-                kLo[3] = ipv4 >= 0 ? u16(f, ipv4 + 16) << 16 | u16(f, ipv4 + 18) : 0;
-                kLo[2] &= 0xFFFFFFFFL;
-                kLo[3] &= 0xFFFFFFFFL;
-                kHi[4] = ipv6 >= 0 ? u64(f, ipv6 + 8) : 0;
-                kLo[4] = ipv6 >= 0 ? u64(f, ipv6 + 16) : 0;
-                kHi[5] = ipv6 >= 0 ? u64(f, ipv6 + 24) : 0;
-                kLo[5] = ipv6 >= 0 ? u64(f, ipv6 + 32) : 0;
+                kLo[3] = ipv4 >= 0 ? Bytes.get32(f, ipv4 + 16) : 0;
+                kHi[4] = ipv6 >= 0 ? Bytes.get64(f, ipv6 + 8) : 0;
+                kLo[4] = ipv6 >= 0 ? Bytes.get64(f, ipv6 + 16) : 0;
+                kHi[5] = ipv6 >= 0 ? Bytes.get64(f, ipv6 + 24) : 0;
+                kLo[5] = ipv6 >= 0 ? Bytes.get64(f, ipv6 + 32) : 0;
                 kLo[6] = sport;
                 kLo[7] = dport;
                 kHi[0] = 0;
@@ -424,7 +407,7 @@ final class EmulatedSwitch {
                         } else {
                             Srv6IntEncap x = encapsulator(m, pg, chain, sfcMode, mapInfo);
                             out = new byte[x.headerLength() + len - ETH_LEN];
-                            outLen = x.encapsulate(f, ETH_LEN, len - ETH_LEN, u48(f, 0), u48(f, 6), intOn,
+                            outLen = x.encapsulate(f, ETH_LEN, len - ETH_LEN, Bytes.get48(f, 0), Bytes.get48(f, 6), intOn,
                                     deviceId, 0, 0, nowNs, portCounter, out, 0);
                             if (outLen < 0) {
                                 drop(DropReason.BAD_ENCAP);
@@ -485,11 +468,11 @@ final class EmulatedSwitch {
         if (tlv < 0) {
             return false;
         }
-        int le = u8(f, srh + 4);
-        return u8(f, srh + 3) <= le
-                && u8(f, srh + 1) == ((((le + 1) << 1) + 1) & 0xFF)
-                && u8(f, tlv) == INT_TLV_TYPE
-                && u8(f, tlv + 1) == INT_TLV_VALUE_LEN;
+        int le = Bytes.get8(f, srh + 4);
+        return Bytes.get8(f, srh + 3) <= le
+                && Bytes.get8(f, srh + 1) == ((((le + 1) << 1) + 1) & 0xFF)
+                && Bytes.get8(f, tlv) == INT_TLV_TYPE
+                && Bytes.get8(f, tlv + 1) == INT_TLV_VALUE_LEN;
     }
 
     /**
@@ -507,9 +490,9 @@ final class EmulatedSwitch {
             drop(DropReason.END_SL_ZERO);
         } else if (st == BehaviourStatus.HOP_LIMIT_EXCEEDED) {
             // The P4 program checks the Hop Limit only when the next segment has a route.
-            int next = segs + SEGMENT_LEN * (u8(f, srh + 3) - 1);
-            kHi[0] = u64(f, next);
-            kLo[0] = u64(f, next + 8);
+            int next = segs + SEGMENT_LEN * (Bytes.get8(f, srh + 3) - 1);
+            kHi[0] = Bytes.get64(f, next);
+            kLo[0] = Bytes.get64(f, next + 8);
             SwitchProgram.Entry e = pg.ipv6Routing.lookup(kHi, kLo);
             drop(e != null && e.action.spec == SwitchProgram.SET_NEXT_HOP ? DropReason.HOP_LIMIT
                     : DropReason.NO_ROUTE);
@@ -532,13 +515,13 @@ final class EmulatedSwitch {
         SwitchProgram.Entry e;
         SwitchProgram.Action a;
         if (v6 >= 0) {
-            kHi[0] = u64(f, v6 + 24);
-            kLo[0] = u64(f, v6 + 32);
+            kHi[0] = Bytes.get64(f, v6 + 24);
+            kLo[0] = Bytes.get64(f, v6 + 32);
             e = pg.ipv6Routing.lookup(kHi, kLo);
             a = e != null ? e.action : pg.ipv6Routing.defaultAction;
         } else if (v4 >= 0) {
             kHi[0] = 0;
-            kLo[0] = (long) u16(f, v4 + 16) << 16 | u16(f, v4 + 18);
+            kLo[0] = Bytes.get32(f, v4 + 16);
             e = pg.ipv4Routing.lookup(kHi, kLo);
             a = e != null ? e.action : pg.ipv4Routing.defaultAction;
         } else {
@@ -555,69 +538,42 @@ final class EmulatedSwitch {
             return;
         }
         if (v6 >= 0) {
-            int hl = u8(f, v6 + 7);
+            int hl = Bytes.get8(f, v6 + 7);
             if (hl <= 1) {
                 drop(DropReason.HOP_LIMIT);
             } else {
                 f[v6 + 7] = (byte) (hl - 1);
             }
         } else {
-            int ttl = u8(f, v4 + 8);
+            int ttl = Bytes.get8(f, v4 + 8);
             if (ttl <= 1) {
                 drop(DropReason.HOP_LIMIT);
             } else {
                 f[v4 + 8] = (byte) (ttl - 1);
                 // update_checksum over the 20-byte header (parser.p4).
-                f[v4 + 10] = 0;
-                f[v4 + 11] = 0;
-                long sum = 0;
-                for (int i = 0; i < IPV4_LEN; i += 2) {
-                    sum += u16(f, v4 + i);
-                }
-                int c = fold(sum);
-                f[v4 + 10] = (byte) (c >>> 8);
-                f[v4 + 11] = (byte) c;
+                Bytes.put16(f, v4 + 10, 0);
+                int c = Bytes.fold(Bytes.sum16(f, v4, IPV4_LEN));
+                Bytes.put16(f, v4 + 10, c);
             }
         }
-    }
-
-    private static int fold(long sum) {
-        long s = sum;
-        while ((s >>> 16) != 0) {
-            s = (s & 0xFFFF) + (s >>> 16);
-        }
-        return (int) (~s & 0xFFFF);
     }
 
     /** ndp_ns_to_na (ndp.p4) and the ICMPv6 checksum of the fields it writes (parser.p4). */
     private void ndpReply(byte[] f, int igPort, long targetMac) {
         System.arraycopy(f, 6, f, 0, 6);
-        EndpointBehaviours.rewriteEthernet(f, 0, u48(f, 0), targetMac);
+        EndpointBehaviours.rewriteEthernet(f, 0, Bytes.get48(f, 0), targetMac);
         System.arraycopy(f, ipv6 + 8, f, ipv6 + 24, 16);
         System.arraycopy(f, ndp + 4, f, ipv6 + 8, 16);
         f[ipv6 + 7] = (byte) 255;
         f[icmp] = (byte) 136;
-        f[ndp] = (byte) 0xE0;
-        f[ndp + 1] = 0;
-        f[ndp + 2] = 0;
-        f[ndp + 3] = 0;
-        f[ndp + 20] = 2;
+        Bytes.put32(f, ndp, 0xE0000000L); // Router, Solicited, Override
+        f[ndp + 20] = 2;                 // Target Link-Layer Address option, 8 bytes
         f[ndp + 21] = 1;
-        for (int i = 0; i < 6; i++) {
-            f[ndp + 22 + i] = (byte) (targetMac >>> (40 - 8 * i));
-        }
-        long sum = 0;
-        for (int i = 0; i < 32; i += 2) {
-            sum += u16(f, ipv6 + 8 + i);
-        }
-        sum += u16(f, ipv6 + 4) + u8(f, ipv6 + 6);
-        sum += u16(f, icmp);
-        for (int i = 0; i < 28; i += 2) {
-            sum += u16(f, ndp + i);
-        }
-        int c = fold(sum);
-        f[icmp + 2] = (byte) (c >>> 8);
-        f[icmp + 3] = (byte) c;
+        Bytes.put48(f, ndp + 22, targetMac);
+        // Pseudo-header (addresses, length, next header), type and code, the NDP body.
+        long sum = Bytes.sum16(f, ipv6 + 8, 32) + Bytes.get16(f, ipv6 + 4) + Bytes.get8(f, ipv6 + 6)
+                + Bytes.get16(f, icmp) + Bytes.sum16(f, ndp, 28);
+        Bytes.put16(f, icmp + 2, Bytes.fold(sum));
         forward(igPort);
     }
 
