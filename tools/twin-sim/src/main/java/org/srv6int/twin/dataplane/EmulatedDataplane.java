@@ -73,28 +73,19 @@ public final class EmulatedDataplane implements Dataplane {
         if (first == null) {
             throw new IllegalArgumentException("no switch " + device + " (not in the topology, never programmed)");
         }
-        List<Frame> out = new ArrayList<>(2);
-        ArrayDeque<Pending> queue = new ArrayDeque<>(4);
-        queue.add(new Pending(first, portOf(port), frame.clone(), frame.length));
+        Router r = new Router();
+        r.queue.add(new Pending(first, portOf(port), frame.clone(), frame.length));
         int traversals = 0;
-        while (!queue.isEmpty()) {
-            Pending p = queue.poll();
+        while (!r.queue.isEmpty()) {
+            Pending p = r.queue.poll();
             if (++traversals > MAX_TRAVERSALS) {
-                loopDrops += 1 + queue.size();
+                loopDrops += 1 + r.queue.size();
                 break;
             }
-            p.sw.process(p.port, p.frame, p.len, nowNanos, (egress, bytes, len) -> {
-                PortNumber pn = egress == SwitchProgram.CPU_PORT ? PortNumber.CONTROLLER
-                        : PortNumber.portNumber(egress);
-                ConnectPoint peer = links.get(new ConnectPoint(p.sw.device, pn));
-                if (peer == null) {
-                    out.add(new Frame(p.sw.device, pn, bytes.length == len ? bytes : Arrays.copyOf(bytes, len)));
-                } else {
-                    queue.add(new Pending(switches.get(peer.deviceId()), portOf(peer.port()), bytes, len));
-                }
-            });
+            r.at = p.sw;
+            p.sw.process(p.port, p.frame, p.len, nowNanos, r);
         }
-        return out;
+        return r.out;
     }
 
     private static int portOf(PortNumber port) {
@@ -157,6 +148,24 @@ public final class EmulatedDataplane implements Dataplane {
     @Override
     public void close() {
         // Nothing to release: the switches are plain objects.
+    }
+
+    /** Sends what a switch emits over a link to the next switch, or out of the fabric. */
+    private final class Router implements EmulatedSwitch.Sink {
+        final List<Frame> out = new ArrayList<>(2);
+        final ArrayDeque<Pending> queue = new ArrayDeque<>(4);
+        EmulatedSwitch at;
+
+        @Override
+        public void emit(int egress, byte[] bytes, int len) {
+            PortNumber pn = egress == SwitchProgram.CPU_PORT ? PortNumber.CONTROLLER : PortNumber.portNumber(egress);
+            ConnectPoint peer = links.get(new ConnectPoint(at.device, pn));
+            if (peer == null) {
+                out.add(new Frame(at.device, pn, bytes.length == len ? bytes : Arrays.copyOf(bytes, len)));
+            } else {
+                queue.add(new Pending(switches.get(peer.deviceId()), portOf(peer.port()), bytes, len));
+            }
+        }
     }
 
     /** A frame waiting to enter a switch. */

@@ -197,6 +197,19 @@ public class EmulatedDataplaneErrorsTest {
     }
 
     @Test
+    public void aRoutingLoopEndsWithTheHopLimit() {
+        EmulatedDataplane dp = new EmulatedDataplane(PaperTestbed.links());
+        dp.program(SW[1], List.of(Vectors.switchInfo(1, "fc00:0:1::1"),
+                                  Vectors.route6(1, "fc00:0:2::", 48, 2, Vectors.swMac(2))), List.of());
+        dp.program(SW[2], List.of(Vectors.switchInfo(2, "fc00:0:2::99"),
+                                  Vectors.route6(2, "fc00:0:2::", 48, 1, Vectors.swMac(1))), List.of());
+        // Hop Limit 64 arriving at SW2 from SW1: 63 more traversals, then dropped.
+        assertEquals(List.of(), dp.inject(SW[2], UP, frame("plain-1-sw1-encap"), 0));
+        assertEquals(1, dp.drops(SW[1], DropReason.HOP_LIMIT) + dp.drops(SW[2], DropReason.HOP_LIMIT));
+        assertEquals(0, dp.loopDrops());
+    }
+
+    @Test
     public void reprogrammingReplacesEntries() {
         EmulatedDataplane dp = new EmulatedDataplane(List.of());
         Vectors.endpoint(2).programInto(dp, SW[2]);
