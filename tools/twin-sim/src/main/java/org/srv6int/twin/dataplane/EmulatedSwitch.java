@@ -1,0 +1,620 @@
+package org.srv6int.twin.dataplane;
+
+import java.util.Arrays;
+
+import org.onosproject.net.DeviceId;
+import org.srv6int.codec.BehaviourStatus;
+import org.srv6int.codec.Bytes;
+import org.srv6int.codec.EndpointBehaviours;
+import org.srv6int.codec.FlowHash;
+import org.srv6int.codec.Srv6IntEncap;
+
+import static org.srv6int.codec.WireFormat.*;
+
+/**
+ * One emulated switch: the P4 program's ingress and egress (p4src/main.p4) over the
+ * entries of a {@link SwitchProgram}, with its registers (vNF latency, INT sampling
+ * countdown, per-flow packet counter, report sequence) and drop counter. The header
+ * rewrites of the SRv6-INT behaviours are the codec's reference ones
+ * ({@link EndpointBehaviours}, {@link Srv6IntEncap}, the report encoder); this class
+ * locates headers the way the P4 parser does, makes the table lookups and the
+ * program's decisions, and counts drops.
+ *
+ * <p>Not thread-safe: {@link EmulatedDataplane} serialises calls.
+ */
+final class EmulatedSwitch {
+
+    /** Where a processed frame goes. */
+    interface Sink {
+        /**
+         * Receives a frame leaving the switch.
+         *
+         * @param port egress port (255 = CPU)
+         * @param frame bytes (owned by the receiver from now on)
+         * @param len  frame length
+         */
+        void emit(int port, byte[] frame, int len);
+    }
+
+    private static final int SID_NONE = 0;
+    private static final int SID_END_T = 1;
+    private static final int SID_END_T_SFC = 2;
+    private static final int SID_END_DT = 3;
+
+    private static final int MAX_VNFS = 1024;
+    private static final int FLOW_COUNTER_CELLS = 4096;
+
+    final DeviceId device;
+    private SwitchProgram program;
+
+    // registers and counters (main.p4)
+    private final int[] vnfLatency = new int[MAX_VNFS];
+    private final char[] intCountdown = new char[65536];
+    private final char[] flowPackets = new char[FLOW_COUNTER_CELLS];
+    private final long[] drops = new long[16];
+    private int reportSeq;
+
+    private final EndpointBehaviours behaviours = new EndpointBehaviours();
+
+    // parsed header offsets (-1 = invalid), reused for every frame
+    private int ipv4;
+    private int ipv6;
+    private int srh;
+    private int segs;
+    private int tlv;
+    private int innerIpv6;
+    private int tcp;
+    private int udp;
+    private int icmp;
+    private int ndp;
+
+    // lookup keys, reused
+    private final long[] kHi = new long[8];
+    private final long[] kLo = new long[8];
+
+    // per-packet metadata
+    private boolean drop;
+    private DropReason dropReason;
+    private boolean fwd;
+    private int outPort;
+    private boolean punt;
+    private boolean cpuClone;
+    private boolean report;
+
+    EmulatedSwitch(DeviceId device) {
+        this.device = device;
+        this.program = SwitchProgram.empty(device);
+    }
+
+    void program(SwitchProgram p) {
+        program = p;
+    }
+
+    long drops(DropReason r) {
+        return drops[r.index()];
+    }
+
+    long vnfLatency(int vnfId) {
+        return vnfId < 0 || vnfId >= MAX_VNFS ? 0 : vnfLatency[vnfId] & 0xFFFFFFFFL;
+    }
+
+    long reportsSent() {
+        return reportSeq & 0xFFFFFFFFL;
+    }
+
+    // ---- parser (v1model/parser.p4): header offsets, false on a parser error ----
+
+    private boolean parse(byte[] f, int len) {
+        ipv4 = -1;
+        ipv6 = -1;
+        srh = -1;
+        segs = -1;
+        tlv = -1;
+        innerIpv6 = -1;
+        tcp = -1;
+        udp = -1;
+        icmp = -1;
+        ndp = -1;
+        if (len < ETH_LEN) {
+            return false;
+        }
+        int type = Bytes.get16(f, 12);
+        int p = ETH_LEN;
+        if (type == ETHERTYPE_IPV4) {
+            return parseIpv4(f, len, p);
+        }
+        if (type != ETHERTYPE_IPV6) {
+            return true;
+        }
+        if (len - p < IPV6_LEN) {
+            return false;
+        }
+        ipv6 = p;
+        int nh = Bytes.get8(f, p + 6);
+        p += IPV6_LEN;
+        if (nh == PROTO_ROUTING) {
+            if (len - p < SRH_FIXED_LEN) {
+                return false;
+            }
+            srh = p;
+            p += SRH_FIXED_LEN;
+            if (Bytes.get8(f, srh + 2) != ROUTING_TYPE_SRH) {
+                return true;
+            }
+            int n = Bytes.get8(f, srh + 4) + 1;
+            // hdr.segs has MAX_SEGMENTS slots: a longer list overruns the stack.
+            if (n > MAX_SEGMENTS || len - p < SEGMENT_LEN * n + INT_TLV_LEN) {
+                return false;
+            }
+            segs = p;
+            tlv = p + SEGMENT_LEN * n;
+            p = tlv + INT_TLV_LEN;
+            int next = Bytes.get8(f, srh);
+            if (next == PROTO_IPV4) {
+                return parseIpv4(f, len, p);
+            }
+            if (next == PROTO_IPV6) {
+                if (len - p < IPV6_LEN) {
+                    return false;
+                }
+                innerIpv6 = p;
+                return parseL4(f, len, p + IPV6_LEN, Bytes.get8(f, p + 6));
+            }
+            return true;
+        }
+        if (nh == 58) {
+            if (len - p < 4) {
+                return false;
+            }
+            icmp = p;
+            int t = Bytes.get8(f, p);
+            if (t == 135 || t == 136) {
+                if (len - p - 4 < 28) {
+                    return false;
+                }
+                ndp = p + 4;
+            }
+            return true;
+        }
+        return parseL4(f, len, p, nh);
+    }
+
+    private boolean parseIpv4(byte[] f, int len, int p) {
+        // The P4 header has no options: L4 follows 20 bytes in.
+        if (len - p < IPV4_LEN) {
+            return false;
+        }
+        ipv4 = p;
+        return parseL4(f, len, p + IPV4_LEN, Bytes.get8(f, p + 9));
+    }
+
+    private boolean parseL4(byte[] f, int len, int p, int proto) {
+        if (proto == PROTO_TCP) {
+            if (len - p < 20) {
+                return false;
+            }
+            tcp = p;
+        } else if (proto == PROTO_UDP) {
+            if (len - p < UDP_LEN) {
+                return false;
+            }
+            udp = p;
+        }
+        return true;
+    }
+
+    // ---- ingress + egress ----
+
+    /**
+     * Processes one frame.
+     *
+     * @param igPort ingress port (255 = CPU, the frame then starts with the packet_out header)
+     * @param f      frame (may be modified)
+     * @param len    frame length
+     * @param now    switch clock, ns
+     * @param sink   receives what leaves
+     */
+    void process(int igPort, byte[] f, int len, long now, Sink sink) {
+        if (igPort == SwitchProgram.CPU_PORT) {
+            // packet_out: the controller names the egress port, the frame goes out as is.
+            if (len < 2) {
+                drops[DropReason.PARSER_ERROR.index()]++;
+                return;
+            }
+            int port = Bytes.get16(f, 0) >>> 7;
+            sink.emit(port, Arrays.copyOfRange(f, 2, len), len - 2);
+            return;
+        }
+        if (!parse(f, len)) {
+            drops[DropReason.PARSER_ERROR.index()]++;
+            return;
+        }
+        SwitchProgram pg = program;
+        drop = false;
+        dropReason = null;
+        fwd = false;
+        punt = false;
+        cpuClone = false;
+        report = false;
+        boolean ndpReplied = false;
+        int deviceId = pg.deviceId;
+        long nowNs = now & 0xFFFFFFFFL;
+
+        // The (inner) flow's 5-tuple and hash (main.p4).
+        int flowIp = innerIpv6 >= 0 ? innerIpv6 : ipv4 >= 0 ? ipv4 : ipv6;
+        int proto = innerIpv6 >= 0 ? Bytes.get8(f, innerIpv6 + 6) : ipv4 >= 0 ? Bytes.get8(f, ipv4 + 9)
+                : ipv6 >= 0 ? Bytes.get8(f, ipv6 + 6) : 0;
+        boolean firstFragment = ipv4 < 0 || (Bytes.get16(f, ipv4 + 6) & 0x1FFF) == 0;
+        int sport = 0;
+        int dport = 0;
+        int l4 = tcp >= 0 ? tcp : udp;
+        if (l4 >= 0 && firstFragment) {
+            sport = Bytes.get16(f, l4);
+            dport = Bytes.get16(f, l4 + 2);
+        }
+        int flowHash = flowIp >= 0 ? FlowHash.hash(f, flowIp, len - flowIp) : 0;
+        byte[] original = null;
+
+        // acl
+        kLo[0] = igPort;
+        kLo[1] = Bytes.get48(f, 0);
+        kLo[2] = Bytes.get48(f, 6);
+        kLo[3] = Bytes.get16(f, 12);
+        kLo[4] = proto;
+        kLo[5] = icmp >= 0 ? Bytes.get8(f, icmp) : 0;
+        kLo[6] = sport;
+        kLo[7] = dport;
+        Arrays.fill(kHi, 0);
+        SwitchProgram.Entry e = pg.acl.lookup(kHi, kLo);
+        if (e != null) {
+            SwitchProgram.ActionSpec a = e.action.spec;
+            if (a == SwitchProgram.ACL_PUNT) {
+                punt = true;
+            } else if (a == SwitchProgram.ACL_CLONE) {
+                cpuClone = true;
+                original = Arrays.copyOf(f, len);
+            } else if (a == SwitchProgram.ACL_DROP) {
+                drop(DropReason.ACL);
+            }
+        }
+        // ndp
+        if (!punt && !drop && ndp >= 0 && Bytes.get8(f, icmp) == 135) {
+            kHi[0] = Bytes.get64(f, ndp + 4);
+            kLo[0] = Bytes.get64(f, ndp + 12);
+            e = pg.ndp.lookup(kHi, kLo);
+            if (e != null) {
+                ndpReply(f, igPort, e.action.p(0));
+                ndpReplied = true;
+            }
+        }
+
+        byte[] out = f;
+        int outLen = len;
+        int portCounter = 0;
+        if (!punt && !drop && !ndpReplied) {
+            boolean routed = false;
+            if (srh >= 0) {
+                kHi[0] = Bytes.get64(f, ipv6 + 24);
+                kLo[0] = Bytes.get64(f, ipv6 + 32);
+                e = pg.mySid.lookup(kHi, kLo);
+                int sid = SID_NONE;
+                SwitchProgram.Action sa = e == null ? null : e.action;
+                if (sa != null) {
+                    sid = sa.spec == SwitchProgram.END_T ? SID_END_T
+                            : sa.spec == SwitchProgram.END_T_SFC ? SID_END_T_SFC : SID_END_DT;
+                }
+                if (sid == SID_END_T_SFC && (Bytes.get8(f, srh + 5) & FLAG_SFC) == 0) {
+                    sid = SID_END_T;
+                }
+                if (sid != SID_NONE) {
+                    if (!srhOk(f)) {
+                        drop(DropReason.MALFORMED_SRH);
+                    } else {
+                        boolean back = sid == SID_END_T_SFC && igPort == sa.p(1);
+                        portCounter = countFlowPacket(flowHash, back ? 0 : 1);
+                    }
+                }
+                if (!drop && sid == SID_END_T_SFC) {
+                    int vnf = (int) sa.p(0);
+                    if (igPort == sa.p(1)) {
+                        // Back from the vNF: latency = now - parked departure time.
+                        BehaviourStatus st = behaviours.sfcReturn(f, 0, len, deviceId, 0, 0, nowNs, portCounter);
+                        if (st == BehaviourStatus.OK && vnf < MAX_VNFS) {
+                            vnfLatency[vnf] = (int) behaviours.lastVnfLatency();
+                        }
+                        routed = advanced(f, len, st, pg);
+                    } else {
+                        long last = vnf < MAX_VNFS ? vnfLatency[vnf] & 0xFFFFFFFFL : 0;
+                        BehaviourStatus st = behaviours.sfcDepart(f, 0, len, deviceId, nowNs, nowNs, last);
+                        if (st == BehaviourStatus.OK) {
+                            EndpointBehaviours.rewriteEthernet(f, 0, sa.p(2), pg.routerMac);
+                            forward((int) sa.p(1));
+                        } else {
+                            drop(st == BehaviourStatus.NO_SEGMENTS_LEFT ? DropReason.END_SL_ZERO
+                                    : DropReason.MALFORMED_SRH);
+                        }
+                    }
+                } else if (!drop && sid == SID_END_T) {
+                    BehaviourStatus st = behaviours.endT(f, 0, len, deviceId, 0, 0, nowNs, portCounter);
+                    routed = advanced(f, len, st, pg);
+                } else if (!drop && sid == SID_END_DT) {
+                    if (Bytes.get8(f, srh + 3) != 0) {
+                        drop(DropReason.DT_SL_NOT_ZERO);
+                    } else {
+                        report = (Bytes.get8(f, srh + 5) & FLAG_INT) != 0;
+                        out = new byte[len];
+                        if (behaviours.decapsulate(f, 0, len, Bytes.get48(f, 0), Bytes.get48(f, 6), out, 0)
+                                != BehaviourStatus.OK) {
+                            drop(DropReason.MALFORMED_SRH);
+                        } else {
+                            outLen = behaviours.outputLength();
+                            int next = Bytes.get8(f, srh);
+                            // A decapsulated inner packet leaves unmodified (no TTL change).
+                            route(out, next == PROTO_IPV6 ? ETH_LEN : -1, next == PROTO_IPV4 ? ETH_LEN : -1,
+                                  false, pg);
+                            routed = true;
+                        }
+                    }
+                }
+                if (!drop && !fwd && !routed) {
+                    route(f, ipv6, ipv4, true, pg);
+                }
+            } else if (ipv4 >= 0 || ipv6 >= 0) {
+                boolean encapsulated = false;
+                kLo[0] = igPort;
+                kLo[1] = proto;
+                kHi[2] = 0;
+                kLo[2] = ipv4 >= 0 ? Bytes.get32(f, ipv4 + 12) : 0;
+                kHi[3] = 0;
+                kLo[3] = ipv4 >= 0 ? Bytes.get32(f, ipv4 + 16) : 0;
+                kHi[4] = ipv6 >= 0 ? Bytes.get64(f, ipv6 + 8) : 0;
+                kLo[4] = ipv6 >= 0 ? Bytes.get64(f, ipv6 + 16) : 0;
+                kHi[5] = ipv6 >= 0 ? Bytes.get64(f, ipv6 + 24) : 0;
+                kLo[5] = ipv6 >= 0 ? Bytes.get64(f, ipv6 + 32) : 0;
+                kLo[6] = sport;
+                kLo[7] = dport;
+                kHi[0] = 0;
+                kHi[1] = 0;
+                kHi[6] = 0;
+                kHi[7] = 0;
+                e = pg.classifier.lookup(kHi, kLo);
+                if (e != null) {
+                    int chain = (int) e.action.p(0);
+                    int sfcMode = (int) e.action.p(1);
+                    int mapInfo = (int) e.action.p(2);
+                    int period = (int) e.action.p(3);
+                    int left = intCountdown[chain];
+                    boolean intOn;
+                    if (period == 0) {
+                        intOn = false;
+                    } else if (left == 0) {
+                        intOn = true;
+                        left = period - 1;
+                    } else {
+                        intOn = false;
+                        left = left - 1;
+                    }
+                    intCountdown[chain] = (char) left;
+                    kHi[0] = 0;
+                    kLo[0] = chain;
+                    SwitchProgram.Entry enc = pg.encap.lookup(kHi, kLo);
+                    if (enc != null) {
+                        SwitchProgram.Member m = enc.pick(flowHash);
+                        int le = (int) m.action.p(0);
+                        portCounter = countFlowPacket(flowHash, 1);
+                        if (le == 0 || le >= MAX_SEGMENTS) {
+                            drop(DropReason.BAD_ENCAP);
+                        } else {
+                            Srv6IntEncap x = encapsulator(m, pg, chain, sfcMode, mapInfo);
+                            out = new byte[x.headerLength() + len - ETH_LEN];
+                            outLen = x.encapsulate(f, ETH_LEN, len - ETH_LEN, Bytes.get48(f, 0), Bytes.get48(f, 6), intOn,
+                                    deviceId, 0, 0, nowNs, portCounter, out, 0);
+                            if (outLen < 0) {
+                                drop(DropReason.BAD_ENCAP);
+                            } else {
+                                encapsulated = true;
+                                // Just encapsulated: leaves with Hop Limit 64.
+                                route(out, ETH_LEN, -1, false, pg);
+                            }
+                        }
+                    }
+                }
+                if (!drop && !encapsulated) {
+                    route(f, ipv6, ipv4, true, pg);
+                }
+            }
+        }
+
+        if (drop) {
+            drops[dropReason.index()]++;
+        } else if (punt) {
+            sink.emit(SwitchProgram.CPU_PORT, out, outLen);
+        } else if (fwd) {
+            sink.emit(outPort, out, outLen);
+        } else {
+            drops[DropReason.NO_DECISION.index()]++;
+        }
+        if (report && !drop) {
+            sendReports(f, len, deviceId, nowNs, portCounter, pg, sink);
+        } else if (cpuClone) {
+            int[] ports = pg.cloneSessions.get(SwitchProgram.CPU_CLONE_SESSION);
+            if (ports != null) {
+                for (int p : ports) {
+                    sink.emit(p, original.clone(), original.length);
+                }
+            }
+        }
+    }
+
+    private void drop(DropReason r) {
+        drop = true;
+        dropReason = r;
+    }
+
+    private void forward(int port) {
+        fwd = true;
+        outPort = port;
+    }
+
+    private int countFlowPacket(int flowHash, int increment) {
+        int cell = flowHash & (FLOW_COUNTER_CELLS - 1);
+        char n = (char) (flowPackets[cell] + increment);
+        flowPackets[cell] = n;
+        return n;
+    }
+
+    /** CheckSrh (endpoint.p4): RFC 8754 type 4 with the SRv6-INT TLV as its last 8 bytes. */
+    private boolean srhOk(byte[] f) {
+        if (tlv < 0) {
+            return false;
+        }
+        int le = Bytes.get8(f, srh + 4);
+        return Bytes.get8(f, srh + 3) <= le
+                && Bytes.get8(f, srh + 1) == ((((le + 1) << 1) + 1) & 0xFF)
+                && Bytes.get8(f, tlv) == INT_TLV_TYPE
+                && Bytes.get8(f, tlv + 1) == INT_TLV_VALUE_LEN;
+    }
+
+    /**
+     * After End.T.INT (plain or back from the vNF), which already moved to the next
+     * segment and decremented the Hop Limit: routes, or drops for the behaviour's reason.
+     *
+     * @return true if the routing step ran
+     */
+    private boolean advanced(byte[] f, int len, BehaviourStatus st, SwitchProgram pg) {
+        if (st == BehaviourStatus.OK) {
+            route(f, ipv6, -1, false, pg);
+            return true;
+        }
+        if (st == BehaviourStatus.NO_SEGMENTS_LEFT) {
+            drop(DropReason.END_SL_ZERO);
+        } else if (st == BehaviourStatus.HOP_LIMIT_EXCEEDED) {
+            // The P4 program checks the Hop Limit only when the next segment has a route.
+            int next = segs + SEGMENT_LEN * (Bytes.get8(f, srh + 3) - 1);
+            kHi[0] = Bytes.get64(f, next);
+            kLo[0] = Bytes.get64(f, next + 8);
+            SwitchProgram.Entry e = pg.ipv6Routing.lookup(kHi, kLo);
+            drop(e != null && e.action.spec == SwitchProgram.SET_NEXT_HOP ? DropReason.HOP_LIMIT
+                    : DropReason.NO_ROUTE);
+        } else {
+            // The view refused what CheckSrh let through (MapInfo bits above 4, Payload Length short).
+            drop(DropReason.MALFORMED_SRH);
+        }
+        return false;
+    }
+
+    /**
+     * Routing (routing.p4).
+     *
+     * @param f         frame
+     * @param v6        offset of the IPv6 header to route on, or -1
+     * @param v4        offset of the IPv4 header, or -1 (used when v6 is -1)
+     * @param decrement whether a hit decrements Hop Limit / TTL (not after encap, decap or End.T)
+     */
+    private void route(byte[] f, int v6, int v4, boolean decrement, SwitchProgram pg) {
+        SwitchProgram.Entry e;
+        SwitchProgram.Action a;
+        if (v6 >= 0) {
+            kHi[0] = Bytes.get64(f, v6 + 24);
+            kLo[0] = Bytes.get64(f, v6 + 32);
+            e = pg.ipv6Routing.lookup(kHi, kLo);
+            a = e != null ? e.action : pg.ipv6Routing.defaultAction;
+        } else if (v4 >= 0) {
+            kHi[0] = 0;
+            kLo[0] = Bytes.get32(f, v4 + 16);
+            e = pg.ipv4Routing.lookup(kHi, kLo);
+            a = e != null ? e.action : pg.ipv4Routing.defaultAction;
+        } else {
+            drop(DropReason.NO_ROUTE);
+            return;
+        }
+        if (a.spec == SwitchProgram.ROUTING_DROP) {
+            drop(DropReason.NO_ROUTE);
+            return;
+        }
+        forward((int) a.p(0));
+        EndpointBehaviours.rewriteEthernet(f, 0, a.p(1), pg.routerMac);
+        if (e == null || !decrement) {
+            return;
+        }
+        if (v6 >= 0) {
+            int hl = Bytes.get8(f, v6 + 7);
+            if (hl <= 1) {
+                drop(DropReason.HOP_LIMIT);
+            } else {
+                f[v6 + 7] = (byte) (hl - 1);
+            }
+        } else {
+            int ttl = Bytes.get8(f, v4 + 8);
+            if (ttl <= 1) {
+                drop(DropReason.HOP_LIMIT);
+            } else {
+                f[v4 + 8] = (byte) (ttl - 1);
+                // update_checksum over the 20-byte header (parser.p4).
+                Bytes.put16(f, v4 + 10, 0);
+                int c = Bytes.fold(Bytes.sum16(f, v4, IPV4_LEN));
+                Bytes.put16(f, v4 + 10, c);
+            }
+        }
+    }
+
+    /** ndp_ns_to_na (ndp.p4) and the ICMPv6 checksum of the fields it writes (parser.p4). */
+    private void ndpReply(byte[] f, int igPort, long targetMac) {
+        System.arraycopy(f, 6, f, 0, 6);
+        EndpointBehaviours.rewriteEthernet(f, 0, Bytes.get48(f, 0), targetMac);
+        System.arraycopy(f, ipv6 + 8, f, ipv6 + 24, 16);
+        System.arraycopy(f, ndp + 4, f, ipv6 + 8, 16);
+        f[ipv6 + 7] = (byte) 255;
+        f[icmp] = (byte) 136;
+        Bytes.put32(f, ndp, 0xE0000000L); // Router, Solicited, Override
+        f[ndp + 20] = 2;                 // Target Link-Layer Address option, 8 bytes
+        f[ndp + 21] = 1;
+        Bytes.put48(f, ndp + 22, targetMac);
+        // Pseudo-header (addresses, length, next header), type and code, the NDP body.
+        long sum = Bytes.sum16(f, ipv6 + 8, 32) + Bytes.get16(f, ipv6 + 4) + Bytes.get8(f, ipv6 + 6)
+                + Bytes.get16(f, icmp) + Bytes.sum16(f, ndp, 28);
+        Bytes.put16(f, icmp + 2, Bytes.fold(sum));
+        forward(igPort);
+    }
+
+    private Srv6IntEncap encapsulator(SwitchProgram.Member m, SwitchProgram pg, int chain, int sfcMode,
+                                      int mapInfo) {
+        int k = sfcMode << 5 | mapInfo;
+        Srv6IntEncap x = m.encaps[k];
+        if (x == null) {
+            int le = (int) m.action.p(0);
+            java.util.List<byte[]> path = new java.util.ArrayList<>();
+            // Travel order after the ingress: Segment List[le-1] .. [0] = s(le-1) .. s0.
+            for (int i = le - 1; i >= 0; i--) {
+                path.add(SwitchProgram.toBytes(m.action.hi[1 + i], m.action.lo[1 + i]));
+            }
+            x = Srv6IntEncap.builder().ingressSid(pg.mySidBytes).path(path).tag(chain)
+                    .sfcMode(sfcMode == 1).mapInfo(mapInfo).build();
+            m.encaps[k] = x;
+        }
+        return x;
+    }
+
+    /**
+     * The egress's report copies (I2E clone of the frame as it arrived): End.DT.INT's
+     * INT metadata in Segment List[0], then the report encapsulation, cut to trunc_len.
+     */
+    private void sendReports(byte[] f, int len, int deviceId, long nowNs, int portCounter, SwitchProgram pg,
+                             Sink sink) {
+        int[] ports = pg.cloneSessions.get(SwitchProgram.REPORT_CLONE_SESSION);
+        if (ports == null) {
+            return;
+        }
+        if (behaviours.endDt(f, 0, len, deviceId, 0, 0, nowNs, portCounter) != BehaviourStatus.OK) {
+            return;
+        }
+        for (int p : ports) {
+            byte[] r = new byte[pg.reportEncoder.maxFrameLength()];
+            int n = pg.reportEncoder.encodeFrame(reportSeq & 0xFFFFFFFFL, nowNs, f, 0, len, r, 0);
+            reportSeq++;
+            if (n > 0) {
+                sink.emit(p, r, n);
+            }
+        }
+    }
+}
