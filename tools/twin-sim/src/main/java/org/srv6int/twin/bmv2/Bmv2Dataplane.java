@@ -45,6 +45,7 @@ public final class Bmv2Dataplane implements Dataplane {
     private final PiToP4Runtime translator;
     private final long quietNanos;
     private final Map<DeviceId, DeviceSync> devices = new LinkedHashMap<>();
+    private final Map<DeviceId, Integer> lastWrites = new LinkedHashMap<>();
     private Bmv2Fabric fabric;
     private Thread shutdownHook;
 
@@ -144,7 +145,15 @@ public final class Bmv2Dataplane implements Dataplane {
             throw new IllegalArgumentException("switch " + device + " is not in the BMv2 fabric");
         }
         P4RuntimeClient client = running().client(device);
-        sync.sync(rules, groups, client::write);
+        lastWrites.put(device, sync.sync(rules, groups, client::write));
+    }
+
+    /**
+     * @param device switch
+     * @return number of P4Runtime updates the last {@link #program} of the switch wrote
+     */
+    synchronized int lastWrites(DeviceId device) {
+        return lastWrites.getOrDefault(device, 0);
     }
 
     /**
