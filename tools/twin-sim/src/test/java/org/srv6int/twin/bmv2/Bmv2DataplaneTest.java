@@ -70,7 +70,7 @@ public class Bmv2DataplaneTest {
     }
 
     /** input-h1 of the golden vectors, addressed to SW1 and to the chain's UDP port. */
-    private static byte[] h1Frame(int dstPort) throws IOException {
+    static byte[] h1Frame(int dstPort) throws IOException {
         Path v = Paths.get(System.getProperty("srv6int.vectors", "../../tests/vectors"), "input-h1.json");
         String hex = new ObjectMapper().readTree(v.toFile()).get("hex").asText();
         byte[] f = new byte[hex.length() / 2];
@@ -86,7 +86,7 @@ public class Bmv2DataplaneTest {
         return f;
     }
 
-    private static Frame only(List<Frame> out, DeviceId d, PortNumber p) {
+    static Frame only(List<Frame> out, DeviceId d, PortNumber p) {
         List<String> where = out.stream().map(f -> f.device() + "/" + f.port()).collect(Collectors.toList());
         assertEquals("frames left at " + where, 1, out.size());
         assertEquals(new ConnectPoint(d, p), new ConnectPoint(out.get(0).device(), out.get(0).port()));
@@ -111,14 +111,14 @@ public class Bmv2DataplaneTest {
         return h;
     }
 
-    private static Srv6IntPacketView srv6(Frame f) {
+    static Srv6IntPacketView srv6(Frame f) {
         Srv6IntPacketView v = new Srv6IntPacketView();
         byte[] b = f.bytes();
         assertEquals(DecodeStatus.OK, v.wrap(b, 0, b.length));
         return v;
     }
 
-    private static String dst(Srv6IntPacketView v) {
+    static String dst(Srv6IntPacketView v) {
         byte[] b = new byte[16];
         v.copyDst(b, 0);
         return Ip6Address.valueOf(b).toString();
