@@ -10,7 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
+import org.srv6int.twin.dataplane.Dataplane;
 import org.srv6int.twin.k8s.RealKubernetes;
 import org.srv6int.twin.report.Outputs;
 import org.srv6int.twin.report.Plots;
@@ -70,11 +72,29 @@ public final class Main {
                     + "cannot use them yet; use --k8s fake");
             return 2;
         }
-        if (!"emulated".equals(o.dataplane)) {
-            err.println("twin: --dataplane bmv2 is not implemented (docs/twin.md section 6); "
-                    + "use --dataplane emulated");
+        String noDataplane = Dataplanes.unavailableReason(o.dataplane);
+        if (noDataplane != null) {
+            err.println("twin: --dataplane " + o.dataplane + " cannot run here: " + noDataplane
+                    + " (docs/twin.md \"--dataplane bmv2\"); use --dataplane emulated");
             return 2;
         }
+        Optional<Dataplane> dataplane;
+        try {
+            dataplane = Dataplanes.create(o.dataplane);
+        } catch (IllegalStateException e) {
+            err.println("twin: " + e.getMessage());
+            return 2;
+        }
+        try {
+            dataplane.ifPresent(d -> err.println("twin: dataplane " + d));
+            // the runner takes the dataplane where it traces chain paths (s2-twinglobal)
+            return runScenarios(o, out, err);
+        } finally {
+            dataplane.ifPresent(Dataplane::close);
+        }
+    }
+
+    private static int runScenarios(Options o, PrintStream out, PrintStream err) {
         List<Scenario> scenarios = new ArrayList<>();
         for (String s : o.scenarios) {
             scenarios.add(Scenarios.byName(s));

@@ -1,0 +1,52 @@
+package org.srv6int.twin;
+
+import java.util.Optional;
+import org.srv6int.twin.bmv2.Bmv2Dataplane;
+import org.srv6int.twin.dataplane.Dataplane;
+
+/**
+ * The one place that turns {@code --dataplane emulated|bmv2} into a {@link Dataplane}.
+ */
+public final class Dataplanes {
+
+    private Dataplanes() {
+    }
+
+    /**
+     * Why a dataplane kind cannot run on this machine.
+     *
+     * @param kind "emulated" or "bmv2"
+     * @return reason, or null if it can run
+     * @throws IllegalArgumentException for an unknown kind
+     */
+    public static String unavailableReason(String kind) {
+        switch (kind) {
+            case "emulated":
+                return null;
+            case "bmv2":
+                return Bmv2Dataplane.unavailableReason();
+            default:
+                throw new IllegalArgumentException("unknown dataplane '" + kind + "' (emulated, bmv2)");
+        }
+    }
+
+    /**
+     * Creates and starts the paper testbed's dataplane of a kind.
+     *
+     * @param kind "emulated" or "bmv2"
+     * @return the started dataplane; empty for "emulated" while the runner keeps its own switch model
+     *         (the emulated {@link Dataplane} lands with the runner that calls it)
+     * @throws IllegalStateException if BMv2 cannot start (the message says why)
+     * @throws IllegalArgumentException for an unknown kind
+     */
+    public static Optional<Dataplane> create(String kind) {
+        switch (kind) {
+            case "emulated":
+                return Optional.empty();
+            case "bmv2":
+                return Optional.of(Bmv2Dataplane.paperTestbed().start());
+            default:
+                throw new IllegalArgumentException("unknown dataplane '" + kind + "' (emulated, bmv2)");
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package org.srv6int.twin.bmv2;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.AfterClass;
+import org.junit.Assume;
+import org.junit.BeforeClass;
+import org.junit.Test;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
+import org.onosproject.net.flow.FlowRule;
+import org.srv6int.app.testing.AppHarness;
+import org.srv6int.app.testing.PaperTestbed;
+import org.srv6int.twin.dataplane.Dataplane.Frame;
+
+/**
+ * Removal on real BMv2: when the app removes both chains the switches accept every delete (entries
+ * before groups before members), SFC traffic is no longer steered to a vNF, and emptying a switch
+ * resets its default entries and drops its clone session. A write the switch refuses fails with its
+ * reason. Skips like {@link Bmv2DataplaneTest}.
+ */
+public class Bmv2RemovalTest {
+
+    private static Bmv2Dataplane dp;
+    private static AppHarness app;
+
+    @BeforeClass
+    public static void startFabric() {
+        String reason = Bmv2Dataplane.unavailableReason();
+        if (reason != null) {
+            System.out.println("SKIP Bmv2RemovalTest: " + reason);
+        }
+        Assume.assumeTrue(reason, reason == null);
+        dp = new Bmv2Dataplane(Bmv2Topology.paperTestbed(), new PiToP4Runtime(P4InfoIndex.pipeconf()),
+                               TimeUnit.MILLISECONDS.toNanos(300)).start();
+        app = AppRules.fig5();
+        for (DeviceId d : PaperTestbed.SWITCHES) {
+            dp.program(d, AppRules.rules(app, d), AppRules.groups(app, d));
+        }
+    }
+
+    @AfterClass
+    public static void stopFabric() {
+        if (dp != null) {
+            dp.close();
+        }
+    }
+
+    @Test
+    public void removingChainsThenEverythingIsAcceptedBySwitches() throws IOException {
+        app.sfcs.removeSfc(PaperTestbed.SFC1);
+        app.sfcs.removeSfc(PaperTestbed.SFC2);
+        app.settle();
+        dp.program(PaperTestbed.SW1, AppRules.rules(app, PaperTestbed.SW1), AppRules.groups(app, PaperTestbed.SW1));
+        // classifier entries, encap entries, both groups and their members
+        assertEquals(2 + 2 + 2 + 2, dp.lastWrites(PaperTestbed.SW1));
+        List<Frame> out = dp.inject(PaperTestbed.SW1, PortNumber.portNumber(1), Bmv2DataplaneTest.h1Frame(5001), 0);
+        assertTrue("no frame is steered to a vNF any more: " + out,
+                   out.stream().noneMatch(f -> f.port().equals(PortNumber.portNumber(3))));
+
+        for (DeviceId d : PaperTestbed.SWITCHES) {
+            dp.program(d, List.of(), List.of());
+            assertTrue(d + " had entries to remove", dp.lastWrites(d) > 0);
+        }
+    }
+
+    @Test
+    public void refusedWriteFailsWithTheSwitchsReason() {
+        // an srv6_encap entry pointing to a group that does not exist on SW2
+        FlowRule encap = org.srv6int.app.program.ChainProgrammer.encapRule(PaperTestbed.sfc1(), PaperTestbed.APP_ID);
+        FlowRule onSw2 = org.onosproject.net.flow.DefaultFlowRule.builder().forDevice(PaperTestbed.SW2)
+                .fromApp(PaperTestbed.APP_ID).forTable(encap.table()).withSelector(encap.selector())
+                .withTreatment(encap.treatment()).withPriority(encap.priority()).makePermanent().build();
+        try {
+            dp.program(PaperTestbed.SW2, List.of(onSw2), List.of());
+            fail("BMv2 accepted an entry pointing to a missing group");
+        } catch (IllegalStateException e) {
+            System.out.println("BMv2 refusal: " + e.getMessage());
+            assertTrue(e.getMessage(), e.getMessage().contains("P4Runtime write failed")
+                    && e.getMessage().contains(PaperTestbed.SW2.toString()));
+        }
+    }
+}

@@ -1,0 +1,218 @@
+package org.srv6int.twin.bmv2;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import com.google.protobuf.ByteString;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.Test;
+import org.onlab.packet.Ip6Address;
+import org.onosproject.core.GroupId;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.flow.DefaultFlowRule;
+import org.onosproject.net.flow.DefaultTrafficSelector;
+import org.onosproject.net.flow.DefaultTrafficTreatment;
+import org.onosproject.net.flow.FlowRule;
+import org.onosproject.net.flow.criteria.PiCriterion;
+import org.onosproject.net.group.DefaultGroup;
+import org.onosproject.net.group.DefaultGroupBucket;
+import org.onosproject.net.group.DefaultGroupDescription;
+import org.onosproject.net.group.Group;
+import org.onosproject.net.group.GroupBuckets;
+import org.onosproject.net.group.GroupDescription;
+import org.onosproject.net.pi.runtime.PiAction;
+import org.onosproject.net.pi.runtime.PiActionParam;
+import org.srv6int.app.api.SegmentList;
+import org.srv6int.app.program.ChainProgrammer;
+import org.srv6int.app.program.P4Names;
+import org.srv6int.app.testing.AppHarness;
+import org.srv6int.app.testing.PaperTestbed;
+import p4.v1.P4RuntimeOuterClass.ActionProfileGroup;
+import p4.v1.P4RuntimeOuterClass.FieldMatch;
+import p4.v1.P4RuntimeOuterClass.TableEntry;
+import p4.v1.P4RuntimeOuterClass.Update;
+
+/**
+ * PI to P4Runtime translation and the idempotent diff, on the rules the real app installs on the
+ * paper's testbed. Runs everywhere (no switch): the writes are recorded, not sent.
+ */
+public class Bmv2TranslationTest {
+
+    private final PiToP4Runtime tr = new PiToP4Runtime(P4InfoIndex.pipeconf());
+
+    private static ByteString bytes(int... b) {
+        byte[] a = new byte[b.length];
+        for (int i = 0; i < b.length; i++) {
+            a[i] = (byte) b[i];
+        }
+        return ByteString.copyFrom(a);
+    }
+
+    @Test
+    public void canonicalFormDropsLeadingZerosKeepsOneForZeroAndRejectsOverflow() {
+        assertEquals(bytes(0x01, 0x02), PiToP4Runtime.canonical(new byte[] {0, 0, 1, 2}, 16, "f"));
+        assertEquals(bytes(0), PiToP4Runtime.canonical(new byte[] {0, 0}, 16, "f"));
+        assertEquals(bytes(0x01, 0xff), PiToP4Runtime.canonical(new byte[] {0x01, (byte) 0xff}, 9, "f"));
+        try {
+            PiToP4Runtime.canonical(new byte[] {0x02, 0x00}, 9, "ig_port");
+            fail("0x200 does not fit in 9 bits");
+        } catch (IllegalArgumentException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("ig_port") && e.getMessage().contains("9 bits"));
+        }
+    }
+
+    @Test
+    public void appClassifierRuleBecomesTernaryEntryWithPriorityAndIdsFromTheP4Info() {
+        AppHarness app = AppRules.fig5();
+        FlowRule classifier = AppRules.rules(app, PaperTestbed.SW1).stream()
+                .filter(r -> r.table().equals(P4Names.SFC_CLASSIFIER)).findFirst().orElseThrow();
+        TableEntry e = tr.tableEntry(classifier);
+        P4InfoIndex.TableInfo t = tr.p4info().table(P4Names.SFC_CLASSIFIER);
+        assertEquals(t.id(), e.getTableId());
+        assertEquals(1072, e.getPriority());
+        assertFalse(e.getIsDefaultAction());
+        List<Integer> ids = e.getMatchList().stream().map(FieldMatch::getFieldId).collect(Collectors.toList());
+        List<Integer> sorted = new ArrayList<>(ids);
+        Collections.sort(sorted);
+        assertEquals("fields in id order", sorted, ids);
+        FieldMatch port = e.getMatchList().stream()
+                .filter(m -> m.getFieldId() == t.field(P4Names.IG_PORT).getId()).findFirst().orElseThrow();
+        assertEquals(bytes(1), port.getTernary().getValue());
+        assertEquals(bytes(0x01, 0xff), port.getTernary().getMask());
+        assertEquals(tr.p4info().action(P4Names.SET_CHAIN).id(), e.getAction().getAction().getActionId());
+    }
+
+    @Test
+    public void lpmExactAndDefaultEntriesHaveNoPriority() {
+        AppHarness app = AppRules.fig5();
+        for (FlowRule r : AppRules.rules(app, PaperTestbed.SW1)) {
+            TableEntry e = tr.tableEntry(r);
+            if (r.table().equals(P4Names.SWITCH_INFO)) {
+                assertTrue(e.getIsDefaultAction());
+                assertEquals(0, e.getMatchCount());
+            }
+            if (r.table().equals(P4Names.MY_SID_TABLE) || r.table().equals(P4Names.SRV6_ENCAP)) {
+                assertEquals(0, e.getPriority());
+            }
+            if (r.table().equals(P4Names.SRV6_ENCAP)) {
+                assertTrue(e.getAction().getActionProfileGroupId() > 0);
+            }
+        }
+    }
+
+    @Test
+    public void weightsBecomeRepeatedMembersReducedByTheirDivisor() {
+        DeviceId sw1 = PaperTestbed.SW1;
+        SegmentList a = list(2, "fc00:0:2:f::1", "fc00:0:4::d");
+        SegmentList b = list(4, "fc00:0:3:f::1", "fc00:0:4::d");
+        Group g = new DefaultGroup(GroupId.valueOf(7), new DefaultGroupDescription(
+                sw1, GroupDescription.Type.SELECT,
+                new GroupBuckets(List.of(ChainProgrammer.bucket(a), ChainProgrammer.bucket(b))),
+                new org.onosproject.net.pi.runtime.PiGroupKey(P4Names.SRV6_ENCAP, P4Names.SRV6_ENCAP_SELECTOR, 7),
+                7, PaperTestbed.APP_ID));
+        List<List<Update>> batches = new ArrayList<>();
+        DeviceSync sync = new DeviceSync(tr);
+        sync.sync(List.of(), List.of(g), batches::add);
+        assertEquals("members, then the group", 2, batches.size());
+        assertEquals(3, batches.get(0).size());
+        ActionProfileGroup pg = batches.get(1).get(0).getEntity().getActionProfileGroup();
+        assertEquals(7, pg.getGroupId());
+        assertEquals(3, pg.getMembersCount());
+        assertTrue(pg.getMembersList().stream().allMatch(m -> m.getWeight() == 1));
+    }
+
+    @Test
+    public void syncWritesEverythingOnceThenNothingThenOnlyTheChange() {
+        AppHarness app = AppRules.fig5();
+        DeviceSync sync = new DeviceSync(tr);
+        List<FlowRule> rules = AppRules.rules(app, PaperTestbed.SW1);
+        List<Group> groups = AppRules.groups(app, PaperTestbed.SW1);
+        List<List<Update>> batches = new ArrayList<>();
+        int first = sync.sync(rules, groups, batches::add);
+        assertEquals(rules.size() + 2 /* groups */ + 2 /* members */, first);
+        // members, groups, entries: in that order
+        assertTrue(batches.get(0).stream().allMatch(u -> u.getEntity().hasActionProfileMember()));
+        assertTrue(batches.get(1).stream().allMatch(u -> u.getEntity().hasActionProfileGroup()));
+        assertTrue(batches.get(2).stream().allMatch(u -> u.getEntity().hasTableEntry()));
+        assertTrue("default entries are modified, never inserted", batches.get(2).stream()
+                .filter(u -> u.getEntity().getTableEntry().getIsDefaultAction())
+                .allMatch(u -> u.getType() == Update.Type.MODIFY));
+
+        batches.clear();
+        assertEquals(0, sync.sync(rules, groups, batches::add));
+        assertEquals(List.of(), batches);
+
+        FlowRule gone = rules.stream().filter(r -> r.table().equals(P4Names.IPV6_ROUTING)).findFirst().orElseThrow();
+        List<FlowRule> fewer = new ArrayList<>(rules);
+        fewer.remove(gone);
+        assertEquals(1, sync.sync(fewer, groups, batches::add));
+        assertEquals(Update.Type.DELETE, batches.get(0).get(0).getType());
+        assertEquals(PiToP4Runtime.key(tr.tableEntry(gone)), batches.get(0).get(0).getEntity().getTableEntry());
+    }
+
+    @Test
+    public void replicaAddedByTheGlobalLoopChangesOneGroupAndAddsOneMember() {
+        AppHarness app = AppRules.fig5();
+        DeviceSync sync = new DeviceSync(tr);
+        sync.sync(AppRules.rules(app, PaperTestbed.SW1), AppRules.groups(app, PaperTestbed.SW1), u -> { });
+        app.inventory.addReplica(org.srv6int.app.api.VnfKey.of(PaperTestbed.SFC2, 0), "worker2");
+        app.settle();
+        List<List<Update>> batches = new ArrayList<>();
+        sync.sync(AppRules.rules(app, PaperTestbed.SW1), AppRules.groups(app, PaperTestbed.SW1), batches::add);
+        List<String> ops = batches.stream().flatMap(List::stream)
+                .map(u -> u.getType() + " " + u.getEntity().getEntityCase()).collect(Collectors.toList());
+        assertEquals(List.of("INSERT ACTION_PROFILE_MEMBER", "MODIFY ACTION_PROFILE_GROUP"), ops);
+    }
+
+    @Test
+    public void cloneGroupBecomesCloneSessionToTheCollectorPort() {
+        AppHarness app = AppRules.fig5();
+        Group clone = AppRules.groups(app, PaperTestbed.SW4).stream()
+                .filter(g -> g.type() == GroupDescription.Type.CLONE).findFirst().orElseThrow();
+        var s = PiToP4Runtime.cloneSession(clone);
+        assertEquals(P4Names.REPORT_CLONE_SESSION_ID, s.getSessionId());
+        assertEquals(1, s.getReplicasCount());
+        assertEquals(10, s.getReplicas(0).getEgressPort());
+    }
+
+    @Test
+    public void badInputGetsClearErrors() {
+        FlowRule wrongParam = DefaultFlowRule.builder().forDevice(PaperTestbed.SW1).fromApp(PaperTestbed.APP_ID)
+                .forTable(P4Names.IPV6_ROUTING)
+                .withSelector(DefaultTrafficSelector.builder().matchPi(PiCriterion.builder()
+                        .matchLpm(P4Names.IPV6_DST, Ip6Address.valueOf("fc00::").toOctets(), 16).build()).build())
+                .withTreatment(DefaultTrafficTreatment.builder().piTableAction(PiAction.builder()
+                        .withId(P4Names.SET_NEXT_HOP).withParameter(new PiActionParam(P4Names.PORT, 1)).build())
+                                       .build())
+                .withPriority(16).makePermanent().build();
+        try {
+            tr.tableEntry(wrongParam);
+            fail("set_next_hop takes two parameters");
+        } catch (IllegalArgumentException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("takes 2 parameters"));
+        }
+        FlowRule notPi = DefaultFlowRule.builder().forDevice(PaperTestbed.SW1).fromApp(PaperTestbed.APP_ID)
+                .forTable(0).withSelector(DefaultTrafficSelector.emptySelector())
+                .withTreatment(DefaultTrafficTreatment.emptyTreatment()).withPriority(1).makePermanent().build();
+        try {
+            tr.tableEntry(notPi);
+            fail("not a PI rule");
+        } catch (IllegalArgumentException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("not a PI flow rule"));
+        }
+    }
+
+    private static SegmentList list(int weight, String... sids) {
+        List<Ip6Address> s = new ArrayList<>();
+        s.add(Ip6Address.valueOf("fc00:0:1::1"));
+        for (String x : sids) {
+            s.add(Ip6Address.valueOf(x));
+        }
+        return new SegmentList(s, List.of(), List.of(), weight);
+    }
+}
