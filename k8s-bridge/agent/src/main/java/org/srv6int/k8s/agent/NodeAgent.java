@@ -22,7 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 
 /**
  * Wires one node's agent: host set-up, local loop, metrics endpoint,
@@ -90,7 +89,7 @@ public final class NodeAgent implements AutoCloseable {
         this.escalation = config.escalationUrl == null || config.escalationUrl.isEmpty() ? null
                 : new EscalationClient(URI.create(config.escalationUrl), config.escalationAttempts, 250,
                 System.getenv(AUTH_ENV), metrics::escalation);
-        this.loop = newLoop(config, pools, listener(), System::nanoTime);
+        this.loop = config.newLoop(pools, listener(), System::nanoTime);
         LOG.info("slack policy: {}", config.slackPolicy());
         for (int i = 0; i < lmax.length; i++) {
             metrics.resourceType(i, loop.resourceType(i));
@@ -98,28 +97,6 @@ public final class NodeAgent implements AutoCloseable {
         this.reader = new DetectionResultReader(sids, metrics);
         this.server = new MetricsServer(config.metricsAddress, this::renderMetrics);
         LOG.info("metrics on http://{}/metrics", config.metricsAddress);
-    }
-
-    /**
-     * The local loop a config describes, on pools from {@link HostSetup}: the one place
-     * that turns the config's loop keys into a {@link LocalLoop} (the agent and the
-     * testbed twin both build it here).
-     *
-     * @param config validated config
-     * @param pools pools by type ordinal, null where the host lacks the type
-     * @param listener receives windows, decisions and escalations
-     * @param clock monotonic nanoseconds
-     * @return the loop
-     */
-    public static LocalLoop newLoop(AgentConfig config, ResourcePool[] pools, LoopListener listener,
-                                    LongSupplier clock) {
-        long[] lmax = new long[config.vnfs.size()];
-        for (int i = 0; i < lmax.length; i++) {
-            lmax[i] = config.vnfs.get(i).lmaxNs;
-        }
-        return new LocalLoop(lmax, config.windowSize, pools, config.initialResource, listener, clock,
-                TimeUnit.MILLISECONDS.toNanos(config.trialTimeoutMs),
-                TimeUnit.MILLISECONDS.toNanos(config.escalationIntervalMs), config.slackPolicy());
     }
 
     private String renderMetrics() {

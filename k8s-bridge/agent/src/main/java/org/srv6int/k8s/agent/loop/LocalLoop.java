@@ -23,12 +23,15 @@ import java.util.function.LongSupplier;
  * <p>Which vNF has resource to give is decided by a {@link SlackPolicy}: the
  * listing frees on every healthy window from the largest-slack vNF î; here î
  * gives (line 24) or lends (line 16) only while its slack is above a fraction
- * of its bound, and a donor whose free was reverted is skipped when choosing î
- * for a number of its own windows (docs/node-agent.md section 2).
+ * of its bound, and a donor whose free of a type was reverted is skipped when
+ * choosing î for that type for a number of its own windows (docs/node-agent.md
+ * section 2).
  *
  * <p>Not thread-safe: one thread calls {@link #onSample} and {@link #tick}.
  */
 public final class LocalLoop {
+
+    private static final int TYPES = ResourceType.all().length;
 
     private final int n;
     private final long[] lmax;
@@ -93,7 +96,7 @@ public final class LocalLoop {
         this.trialTimeoutNanos = trialTimeoutNanos;
         this.escalationIntervalNanos = escalationIntervalNanos;
         this.slackPolicy = slackPolicy;
-        this.cooldown = new int[vnfs];
+        this.cooldown = new int[vnfs * ResourceType.all().length];
         this.windows = new LatencyWindow[vnfs];
         this.t = new ResourceType[vnfs];
         this.tau = new long[vnfs];
@@ -154,8 +157,10 @@ public final class LocalLoop {
         long previous = measured[i] ? lastL95[i] : -1;
         lastL95[i] = l95;
         measured[i] = true;
-        if (cooldown[i] > 0) {
-            cooldown[i]--;
+        for (int k = i * TYPES; k < (i + 1) * TYPES; k++) {
+            if (cooldown[k] > 0) {
+                cooldown[k]--;
+            }
         }
         if (trialType[i] != null) {
             // Algorithm 2 lines 3-8: this window belongs to the trial on vNF i
@@ -165,7 +170,6 @@ public final class LocalLoop {
         if (waitingOn[i] >= 0 || availableMask == 0) {
             return; // still inside the paper's blocking call to Algorithm 2
         }
-        int donor = argmaxSlack(); // line 8
         if (l95 > lmax[i]) { // line 9
             if (previous >= 0 && l95 >= previous) { // line 10
                 tried[i] |= t[i].bit();
@@ -173,6 +177,7 @@ public final class LocalLoop {
             }
             ResourceType type = t[i];
             ResourcePool pool = pools[type.ordinal()];
+            int donor = argmaxSlack(type); // line 8
             if (pool.canAdd(i)) { // line 13
                 add(pool, i, l95, -1); // line 14
             } else if (donor >= 0 && donor != i && slackPolicy.mayTake(tau[donor], lmax[donor])
@@ -190,6 +195,7 @@ public final class LocalLoop {
             tried[i] = 0;
             // line 24: free type-T[i] resource from the vNF with the largest slack
             ResourcePool pool = pools[t[i].ordinal()];
+            int donor = argmaxSlack(t[i]); // line 8
             if (donor >= 0 && slackPolicy.mayFree(tau[donor], lmax[donor]) && trialType[donor] == null
                     && waitingOn[donor] < 0
                     && pool.freeAmount(donor) > 0) {
@@ -198,11 +204,14 @@ public final class LocalLoop {
         }
     }
 
-    /** Line 8, over the vNFs that may give at all (measured, not cooling down after a revert). */
-    private int argmaxSlack() {
+    /**
+     * Line 8, over the vNFs that may give a type at all: measured, and not cooling down after a
+     * reverted free of that type (they showed they had none to spare; other types they may still give).
+     */
+    private int argmaxSlack(ResourceType type) {
         int best = -1;
         for (int k = 0; k < tau.length; k++) {
-            if (measured[k] && cooldown[k] == 0 && (best < 0 || tau[k] > tau[best])) {
+            if (measured[k] && cooldown[k * TYPES + type.ordinal()] == 0 && (best < 0 || tau[k] > tau[best])) {
                 best = k;
             }
         }
@@ -278,7 +287,7 @@ public final class LocalLoop {
                         l95, lmax[donor], beneficiary, "revert failed: " + e.getMessage()));
             }
             rotate(donor, l95, "Algorithm 2 reverted a free"); // line 7
-            cooldown[donor] = slackPolicy.cooldownWindows(); // it just showed it had nothing to spare
+            cooldown[donor * TYPES + type.ordinal()] = slackPolicy.cooldownWindows(); // nothing of it to spare
             return;
         }
         long now = pool.allocation(donor);
@@ -335,13 +344,14 @@ public final class LocalLoop {
     }
 
     /**
-     * Windows left before a vNF whose free was reverted may give again.
+     * Windows left before a vNF whose free of a type was reverted may give that type again.
      *
      * @param vnf index
+     * @param type resource type
      * @return 0 when it may give
      */
-    public int cooldown(int vnf) {
-        return cooldown[vnf];
+    public int cooldown(int vnf, ResourceType type) {
+        return cooldown[vnf * TYPES + type.ordinal()];
     }
 
     /**

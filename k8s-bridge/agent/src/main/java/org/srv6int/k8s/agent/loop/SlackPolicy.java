@@ -15,7 +15,7 @@ public final class SlackPolicy {
 
     /** The listing read literally: any positive slack gives, no cool-down. */
     public static final SlackPolicy LITERAL = new SlackPolicy(0, 0, 0);
-    /** The project's reading: give and lend only above half the bound; 1,000 windows after a revert. */
+    /** The project's reading: give and lend only above half the bound; no type for 1,000 windows after a revert of it. */
     public static final SlackPolicy DEFAULT = new SlackPolicy(0.5, 0.5, 1000);
 
     private final double freeFraction;
@@ -27,8 +27,8 @@ public final class SlackPolicy {
      *
      * @param freeFraction line 24 frees from î only while τ[î] &gt; freeFraction · Lmax[î], in [0, 1)
      * @param takeFraction line 16 takes from î only while τ[î] &gt; takeFraction · Lmax[î], in [0, 1)
-     * @param cooldownWindows after a reverted Algorithm 2 trial the donor gives nothing for this
-     *                        many of its own windows, &gt;= 0
+     * @param cooldownWindows after a reverted Algorithm 2 trial the donor gives none of that type
+     *                        for this many of its own windows, &gt;= 0
      */
     public SlackPolicy(double freeFraction, double takeFraction, int cooldownWindows) {
         if (!(freeFraction >= 0 && freeFraction < 1)) {

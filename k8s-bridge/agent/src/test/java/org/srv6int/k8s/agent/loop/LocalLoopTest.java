@@ -215,23 +215,33 @@ public class LocalLoopTest {
     }
 
     @Test
-    public void donorWhoseFreeWasRevertedGivesNothingDuringItsCooldown() {
+    public void donorWhoseFreeWasRevertedGivesNoneOfThatTypeDuringItsCooldown() {
         LocalLoop loop = loop(pools(1500, true), new SlackPolicy(0.5, 0.5, 3));
-        window(loop, 1, LMAX / 10);           // free on trial
-        window(loop, 1, 3 * LMAX / 2);        // trial window over the bound: revert, cool-down 3 windows
+        window(loop, 1, LMAX / 10);           // free CPU on trial
+        window(loop, 1, 3 * LMAX / 2);        // trial window over the bound: revert, T[1] := LLC, CPU cool-down 3
         assertEquals(List.of(Action.FREE, Action.REVERT, Action.ROTATE), actions());
-        assertEquals(3, loop.cooldown(1));
+        assertEquals(3, loop.cooldown(1, ResourceType.CPU_QUOTA));
+        assertEquals(0, loop.cooldown(1, ResourceType.LLC));
         assertEquals(500, cpu.values[1]);
         decisions.clear();
-        window(loop, 1, LMAX / 10);           // cooling down: 2 left, no free although the slack is large
-        window(loop, 1, LMAX / 10);           // 1 left
-        window(loop, 0, 2 * LMAX);            // vNF 0 over, pool empty, the only donor cools down
+        window(loop, 0, 2 * LMAX);            // vNF 0 over, CPU pool empty, the only CPU donor cools down
         assertEquals(List.of(Action.NO_RESOURCE), actions());
-        window(loop, 1, LMAX / 10);           // cool-down over: vNF 1 gives again (type rotated to LLC)
-        assertEquals(0, loop.cooldown(1));
-        assertEquals(Action.FREE, last().action());
-        assertEquals(1, last().vnf());
+        assertArrayEquals(new long[] {500, 500, 500}, cpu.values);
+        decisions.clear();
+        window(loop, 1, LMAX / 10);           // CPU cool-down 2 left; LLC it still gives (line 24, T[1] = LLC)
+        assertEquals(List.of(Action.FREE), actions());
         assertEquals(ResourceType.LLC, last().resource());
+        window(loop, 1, LMAX / 10);           // 1 left; the LLC trial's window: kept
+        assertEquals(Action.FREE_KEPT, last().action());
+        window(loop, 1, LMAX / 10);           // 0 left; frees another LLC way on trial
+        window(loop, 1, LMAX / 10);           // kept
+        assertEquals(0, loop.cooldown(1, ResourceType.CPU_QUOTA));
+        decisions.clear();
+        window(loop, 0, (long) (1.8 * LMAX)); // vNF 0 still over (L95 fell: T[0] stays CPU): takes from vNF 1 again
+        assertEquals(List.of(Action.FREE), actions());
+        assertEquals(1, last().vnf());
+        assertEquals(0, last().peer());
+        assertEquals(ResourceType.CPU_QUOTA, last().resource());
     }
 
     @Test
