@@ -104,6 +104,9 @@ public final class Main {
                 sum.put("title", s.title());
                 sum.put("seed", o.seed);
                 sum.put("policies", side);
+                if ("fig11".equals(s.name())) {
+                    sum.put("max_throughput_gbps", Outputs.fig11Table(byPolicy)); // Fig. 11 (a) and (b)
+                }
                 Outputs.writeJson(o.out.resolve(s.name()).resolve("summary.json"), sum);
                 if (o.plots) {
                     Plots.write(s, byPolicy, o.out.resolve(s.name()));
