@@ -99,6 +99,31 @@ public class ScenarioTest {
     }
 
     @Test
+    public void fig8OursCoLocatedSfcsAreNotUpsetByTheLocalLoop() {
+        // the node agent's loop must not squeeze SFC 2's neighbours over their bounds (only short blips)
+        for (String other : List.of("sfc1", "sfc3", "sfc4")) {
+            JsonNode c = fig8.at("/policies/ours/" + other);
+            double total = violatedWithin(c, 0, 50);
+            assertTrue(other + " violated " + total + " s in all", total <= 0.5);
+        }
+    }
+
+    @Test
+    public void fig8OursAgentEscalationsAreRecordedAsEvents() throws Exception {
+        JsonNode events = new ObjectMapper().readTree(out.resolve("fig8/ours/summary.json").toFile()).get("events");
+        boolean snortAfterSecondRise = false;
+        for (JsonNode e : events) {
+            String text = e.asText();
+            if (text.contains("agent on worker1 escalates vnf3@worker1")) {
+                double t = Double.parseDouble(text.substring(0, text.indexOf(' ')));
+                snortAfterSecondRise |= t >= 25 && t < 29.1;
+            }
+        }
+        assertTrue("Snort's agent escalates between the second rise and the global trigger: " + events,
+                snortAfterSecondRise);
+    }
+
+    @Test
     public void fig8NoneNeverRecovers() {
         JsonNode sfc2 = fig8.at("/policies/none/sfc2");
         assertTrue(Double.isNaN(num(sfc2.get("recovery_s"))));
