@@ -32,7 +32,6 @@ public final class Main {
             "  --out DIR         output root (default out)",
             "  --no-plots        skip the PNG files",
             "  --quiet           no progress bar",
-            "  --local-loop twin|agent  local loop: the twin's own (default) or the node agent's LocalLoop",
             "  --k8s fake|real   replica manager: in-process fake (default) or the real control plane",
             "  --dataplane emulated|bmv2   switches: emulated (default) or BMv2",
             "  -h, --help        this text");
@@ -115,7 +114,7 @@ public final class Main {
                     for (Supplier<Experiment> b : s.experiments()) {
                         Experiment e = b.get();
                         String what = s.name() + "/" + p.key() + (e.label().isEmpty() ? "" : " " + e.label());
-                        runs.add(Runner.run(e, p, o.seed, "agent".equals(o.localLoop), t -> progress.advance(what, t)));
+                        runs.add(Runner.run(e, p, o.seed, t -> progress.advance(what, t)));
                         progress.finishRun(e.durationS());
                     }
                     Path dir = o.out.resolve(s.name()).resolve(p.key());
@@ -125,7 +124,6 @@ public final class Main {
                     one.put("scenario", s.name());
                     one.put("policy", p.key());
                     one.put("seed", o.seed);
-                    one.put("local_loop", o.localLoop);
                     one.putAll(ps);
                     Outputs.writeJson(dir.resolve("summary.json"), one);
                     side.put(p.key(), ps.get("chains"));
@@ -136,6 +134,9 @@ public final class Main {
                 sum.put("title", s.title());
                 sum.put("seed", o.seed);
                 sum.put("policies", side);
+                if ("fig11".equals(s.name())) {
+                    sum.put("max_throughput_gbps", Outputs.fig11Table(byPolicy)); // Fig. 11 (a) and (b)
+                }
                 Outputs.writeJson(o.out.resolve(s.name()).resolve("summary.json"), sum);
                 if (o.plots) {
                     Plots.write(s, byPolicy, o.out.resolve(s.name()));
@@ -203,7 +204,6 @@ public final class Main {
         boolean help;
         String k8s = "fake";
         String dataplane = "emulated";
-        String localLoop = "twin";
 
         static Options parse(String[] args) {
             Options o = new Options();
@@ -240,9 +240,6 @@ public final class Main {
                         break;
                     case "--k8s":
                         o.k8s = oneOf(value(args, ++i, a), a, "fake", "real");
-                        break;
-                    case "--local-loop":
-                        o.localLoop = oneOf(value(args, ++i, a), a, "twin", "agent");
                         break;
                     case "--dataplane":
                         o.dataplane = oneOf(value(args, ++i, a), a, "emulated", "bmv2");

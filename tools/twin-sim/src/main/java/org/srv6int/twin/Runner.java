@@ -1,16 +1,16 @@
 package org.srv6int.twin;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.DoubleConsumer;
 import java.util.function.ToDoubleFunction;
-import org.srv6int.twin.control.AgentLocalLoop;
 import org.srv6int.twin.control.GlobalLoop;
-import org.srv6int.twin.control.HostResources;
-import org.srv6int.twin.control.LocalLoop;
+import org.srv6int.twin.control.NodeAgentOnWorker;
 import org.srv6int.twin.control.Vpa;
+import org.srv6int.twin.host.Workers;
 import org.srv6int.twin.model.Chain;
 import org.srv6int.twin.model.Fabric;
 import org.srv6int.twin.model.Host;
@@ -38,21 +38,13 @@ public final class Runner {
      * @return rows and summaries
      */
     public static RunResult run(Experiment exp, Policy policy, long seed, DoubleConsumer progress) {
-        return run(exp, policy, seed, false, progress);
+        try (Workers workers = Workers.create(exp.fabric().hosts())) {
+            return run(exp, policy, seed, workers, progress);
+        }
     }
 
-    /**
-     * Runs.
-     *
-     * @param exp the experiment (fresh; it is consumed)
-     * @param policy which controllers run
-     * @param seed random seed (same seed, same result)
-     * @param agentLoop use the node agent's LocalLoop instead of the twin's own
-     * @param progress receives simulated seconds done, may be null
-     * @return rows and summaries
-     */
-    public static RunResult run(Experiment exp, Policy policy, long seed, boolean agentLoop,
-                                DoubleConsumer progress) {
+    private static RunResult run(Experiment exp, Policy policy, long seed, Workers workers,
+                                 DoubleConsumer progress) {
         Fabric fabric = exp.fabric();
         SplittableRandom rnd = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + exp.label().hashCode());
         exp.orchestrator().routeAll(0);
@@ -64,24 +56,26 @@ public final class Runner {
         }
         Map<String, Fabric.DetectionSink> detections = new LinkedHashMap<>();
         double[] clock = {0};
+        List<String> agentEvents = new ArrayList<>();
         GlobalLoop global = null;
         Vpa vpa = null;
         if (policy == Policy.OURS) {
             for (Host h : fabric.hosts()) {
                 ToDoubleFunction<String> bound = id -> vnfBound.get(h.instance(id).vnf());
-                detections.put(h.name(), agentLoop
-                        ? new AgentLocalLoop(h, bound, () -> Math.round(clock[0] * 1e9))
-                        : new LocalLoop(new HostResources(h), bound));
+                // local loop: the node agent with its actuators on the worker's kernel files
+                detections.put(h.name(), new NodeAgentOnWorker(workers.get(h.name()), bound,
+                        () -> Math.round(clock[0] * 1e9), () -> clock[0], agentEvents));
             }
             global = new GlobalLoop(exp.orchestrator(), fabric.chains(), exp.tHatS());
         } else if (policy == Policy.VPA) {
-            vpa = new Vpa(fabric.hosts());
+            vpa = new Vpa(workers.all());
         }
         RunResult out = new RunResult(exp.label());
         long ticks = Math.round(exp.durationS() / DT_S);
         for (long k = 0; k < ticks; k++) {
             double now = k * DT_S;
             clock[0] = now;
+            workers.apply(); // the model takes every allocation from the workers' files
             fabric.tick(now, DT_S, rnd, detections, global);
             double next = (k + 1) * DT_S;
             exp.orchestrator().tick(next);
@@ -100,6 +94,7 @@ public final class Runner {
         }
         summarize(out, exp, global);
         out.events.addAll(exp.orchestrator().events());
+        out.events.addAll(agentEvents);
         return out;
     }
 

@@ -99,6 +99,31 @@ public class ScenarioTest {
     }
 
     @Test
+    public void fig8OursCoLocatedSfcsAreNotUpsetByTheLocalLoop() {
+        // the node agent's loop must not squeeze SFC 2's neighbours over their bounds (only short blips)
+        for (String other : List.of("sfc1", "sfc3", "sfc4")) {
+            JsonNode c = fig8.at("/policies/ours/" + other);
+            double total = violatedWithin(c, 0, 50);
+            assertTrue(other + " violated " + total + " s in all", total <= 0.5);
+        }
+    }
+
+    @Test
+    public void fig8OursAgentEscalationsAreRecordedAsEvents() throws Exception {
+        JsonNode events = new ObjectMapper().readTree(out.resolve("fig8/ours/summary.json").toFile()).get("events");
+        boolean snortAfterSecondRise = false;
+        for (JsonNode e : events) {
+            String text = e.asText();
+            if (text.contains("agent on worker1 escalates vnf3@worker1")) {
+                double t = Double.parseDouble(text.substring(0, text.indexOf(' ')));
+                snortAfterSecondRise |= t >= 25 && t < 29.1;
+            }
+        }
+        assertTrue("Snort's agent escalates between the second rise and the global trigger: " + events,
+                snortAfterSecondRise);
+    }
+
+    @Test
     public void fig8NoneNeverRecovers() {
         JsonNode sfc2 = fig8.at("/policies/none/sfc2");
         assertTrue(Double.isNaN(num(sfc2.get("recovery_s"))));
@@ -115,22 +140,6 @@ public class ScenarioTest {
             JsonNode c = e.getValue();
             assertTrue(e.getKey() + " started abnormal", c.get("max_p95_us").asDouble() > 1000);
             assertTrue(e.getKey() + " recovered by " + num(c.get("recovery_s")), num(c.get("recovery_s")) <= 2.0);
-        });
-    }
-
-    @Test
-    public void fig9WithTheNodeAgentsLoopFirstBelowOneMsWithinTwoSeconds() throws Exception {
-        Path dir = TMP.newFolder("agent").toPath();
-        int rc = Main.run(new String[] {"fig9", "--policy", "ours", "--local-loop", "agent", "--out", dir.toString(),
-            "--no-plots", "--quiet"}, new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"),
-                new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"));
-        assertEquals(0, rc);
-        JsonNode chains = new ObjectMapper().readTree(dir.resolve("fig9/summary.json").toFile()).at("/policies/ours");
-        assertEquals(4, chains.size());
-        chains.fields().forEachRemaining(e -> {
-            JsonNode first = e.getValue().get("violations").get(0);
-            assertEquals(e.getKey() + " starts abnormal", 0.0, first.get(0).asDouble(), 1e-9);
-            assertTrue(e.getKey() + " first below 1 ms at " + first.get(1), first.get(1).asDouble() <= 2.0);
         });
     }
 
@@ -159,7 +168,8 @@ public class ScenarioTest {
     @Test
     public void badArgumentsGetAClearErrorAndStatus2() throws Exception {
         for (String[] args : List.of(new String[] {"fig99"}, new String[] {"fig8", "--seed"},
-                new String[] {"fig8", "--policy", "hpa"}, new String[] {}, new String[] {"fig8", "--k8s", "x"})) {
+                new String[] {"fig8", "--policy", "hpa"}, new String[] {}, new String[] {"fig8", "--k8s", "x"},
+                new String[] {"fig8", "--local-loop", "twin"})) {
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             int rc = Main.run(args, new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"),
                     new PrintStream(err, true, "UTF-8"));

@@ -3,7 +3,11 @@ package org.srv6int.k8s.agent;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.srv6int.k8s.agent.loop.LocalLoop;
+import org.srv6int.k8s.agent.loop.LoopListener;
+import org.srv6int.k8s.agent.loop.ResourcePool;
 import org.srv6int.k8s.agent.loop.ResourceType;
+import org.srv6int.k8s.agent.loop.SlackPolicy;
 import org.srv6int.k8s.agent.window.LatencyWindow;
 
 import java.io.IOException;
@@ -17,6 +21,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The node agent's configuration file (JSON, see docs/node-agent.md):
@@ -48,6 +54,12 @@ public final class AgentConfig {
     public int escalationAttempts = 4;
     /** How long an Algorithm 2 trial waits for the donor's window, ms. */
     public long trialTimeoutMs = 2000;
+    /** Line 24 frees from the largest-slack vNF only while its slack exceeds this fraction of its Lmax. */
+    public double freeSlackFraction = SlackPolicy.DEFAULT.freeFraction();
+    /** Line 16 takes from the largest-slack vNF only while its slack exceeds this fraction of its Lmax. */
+    public double takeSlackFraction = SlackPolicy.DEFAULT.takeFraction();
+    /** After a reverted Algorithm 2 trial the donor gives none of that type for this many of its windows. */
+    public int donorCooldownWindows = SlackPolicy.DEFAULT.cooldownWindows();
     /** Capture buffer snap length, bytes (must hold Ethernet + IPv6 + the SRH). */
     public int snapLength = 512;
     /** Pin every vNF's cpuset to the NIC's NUMA node at start-up. */
@@ -136,6 +148,11 @@ public final class AgentConfig {
         if (escalationAttempts < 1) {
             throw new IOException("escalationAttempts must be >= 1");
         }
+        try {
+            slackPolicy();
+        } catch (IllegalArgumentException e) {
+            throw new IOException("freeSlackFraction/takeSlackFraction/donorCooldownWindows: " + e.getMessage(), e);
+        }
         Set<String> names = new HashSet<>();
         Set<String> sids = new HashSet<>();
         for (int i = 0; i < vnfs.size(); i++) {
@@ -208,6 +225,36 @@ public final class AgentConfig {
         } catch (UnknownHostException e) {
             throw new IOException(where + ".sid '" + sid + "' is not an IPv6 address", e);
         }
+    }
+
+    /**
+     * The slack policy the three keys describe.
+     *
+     * @return policy
+     * @throws IllegalArgumentException if a value is out of range
+     */
+    public SlackPolicy slackPolicy() {
+        return new SlackPolicy(freeSlackFraction, takeSlackFraction, donorCooldownWindows);
+    }
+
+    /**
+     * The local loop this config describes, on pools from {@link HostSetup}: the one place
+     * that turns the config's loop keys into a {@link LocalLoop} (the agent and the testbed
+     * twin both build it here).
+     *
+     * @param pools pools by type ordinal, null where the host lacks the type
+     * @param listener receives windows, decisions and escalations
+     * @param clock monotonic nanoseconds
+     * @return the loop
+     */
+    public LocalLoop newLoop(ResourcePool[] pools, LoopListener listener, LongSupplier clock) {
+        long[] lmax = new long[vnfs.size()];
+        for (int i = 0; i < lmax.length; i++) {
+            lmax[i] = vnfs.get(i).lmaxNs;
+        }
+        return new LocalLoop(lmax, windowSize, pools, initialResource, listener, clock,
+                TimeUnit.MILLISECONDS.toNanos(trialTimeoutMs), TimeUnit.MILLISECONDS.toNanos(escalationIntervalMs),
+                slackPolicy());
     }
 
     /**

@@ -89,9 +89,8 @@ public final class NodeAgent implements AutoCloseable {
         this.escalation = config.escalationUrl == null || config.escalationUrl.isEmpty() ? null
                 : new EscalationClient(URI.create(config.escalationUrl), config.escalationAttempts, 250,
                 System.getenv(AUTH_ENV), metrics::escalation);
-        this.loop = new LocalLoop(lmax, config.windowSize, pools, config.initialResource, listener(),
-                System::nanoTime, TimeUnit.MILLISECONDS.toNanos(config.trialTimeoutMs),
-                TimeUnit.MILLISECONDS.toNanos(config.escalationIntervalMs));
+        this.loop = config.newLoop(pools, listener(), System::nanoTime);
+        LOG.info("slack policy: {}", config.slackPolicy());
         for (int i = 0; i < lmax.length; i++) {
             metrics.resourceType(i, loop.resourceType(i));
         }

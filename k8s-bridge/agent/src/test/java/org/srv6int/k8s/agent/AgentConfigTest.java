@@ -48,6 +48,9 @@ public class AgentConfigTest {
         assertEquals(Long.valueOf(50), c.settings(ResourceType.CPU_QUOTA).step);
         assertEquals(Long.valueOf(4), c.vnfs.get(0).initial.get(ResourceType.LLC));
         assertTrue(c.settings(ResourceType.LLC).enabled);
+        assertEquals(0.5, c.slackPolicy().freeFraction(), 0);
+        assertEquals(0.5, c.slackPolicy().takeFraction(), 0);
+        assertEquals(1000, c.slackPolicy().cooldownWindows());
     }
 
     @Test
@@ -61,5 +64,8 @@ public class AgentConfigTest {
         assertTrue(error("{\"vnfs\":[" + VNF.replace("1000000", "0") + "}]}").contains("lmaxNs"));
         assertTrue(error("{\"initialResource\":\"GPU\",\"vnfs\":[" + VNF + "}]}").contains("GPU"));
         assertTrue(error("{\"vnfs\":[" + VNF + "}").length() > 0);
+        assertTrue(error("{\"freeSlackFraction\":1.0,\"vnfs\":[" + VNF + "}]}").contains("free slack fraction"));
+        assertTrue(error("{\"takeSlackFraction\":-0.1,\"vnfs\":[" + VNF + "}]}").contains("take slack fraction"));
+        assertTrue(error("{\"donorCooldownWindows\":-1,\"vnfs\":[" + VNF + "}]}").contains("cool-down"));
     }
 }

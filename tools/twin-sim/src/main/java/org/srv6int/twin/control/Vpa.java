@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.srv6int.twin.host.SimulatedWorker;
 import org.srv6int.twin.model.Host;
 import org.srv6int.twin.model.Resource;
 import org.srv6int.twin.model.VnfInstance;
@@ -34,15 +35,26 @@ public final class Vpa {
     static final double MARGIN = 1.15;
 
     private final List<Host> hosts;
+    private final Map<Host, SimulatedWorker> workers = new java.util.IdentityHashMap<>();
     private final Map<String, List<double[]>> usage = new LinkedHashMap<>();
     private final Map<String, Double> lastEviction = new LinkedHashMap<>();
     private double nextRecommend;
     private double nextUpdate = UPDATE_S;
     private long evictions;
 
-    /** Watches the pods of these hosts. */
-    public Vpa(List<Host> hosts) {
-        this.hosts = List.copyOf(hosts);
+    /**
+     * Watches the pods of these workers; an eviction's new CPU limit reaches the model through
+     * the worker's {@code cpu.max}, written as the kubelet re-creates the container.
+     *
+     * @param workers the simulated workers
+     */
+    public Vpa(List<SimulatedWorker> workers) {
+        List<Host> hs = new ArrayList<>();
+        for (SimulatedWorker w : workers) {
+            hs.add(w.host());
+            this.workers.put(w.host(), w);
+        }
+        this.hosts = List.copyOf(hs);
     }
 
     /** Evictions so far. */
@@ -91,11 +103,10 @@ public final class Vpa {
         if (Math.abs(want - q) < 0.01) {
             return;
         }
-        if (h.set(i.id(), Resource.CPU_QUOTA, want)) {
-            i.restart(nowS + RESTART_S);
-            lastEviction.put(i.id(), nowS);
-            evictions++;
-        }
+        workers.get(h).setCpuLimit(i, want);
+        i.restart(nowS + RESTART_S);
+        lastEviction.put(i.id(), nowS);
+        evictions++;
     }
 
     private static double weighted(List<double[]> hist, double nowS, double p) {

@@ -8,8 +8,9 @@ import java.util.Map;
 
 /**
  * A Kubernetes worker: the NIC's NUMA node (10 cores, 11 LLC ways, the MBA and frequency
- * budgets of {@link Resource}) and the vNF pods on it. It is the only writer of allocations and
- * enforces the pools, like the kernel enforces cgroup and resctrl limits.
+ * budgets of {@link Resource}) and the vNF pods on it. Pods start with the allocation the
+ * scheduler gives them; afterwards an allocation changes only when the worker's kernel files
+ * change ({@link org.srv6int.twin.host.SimulatedWorker#readBack()}).
  */
 public final class Host {
     /** Busy cores of a type-1.0-aggressive neighbour that give full Table III interference. */
@@ -72,23 +73,6 @@ public final class Host {
             used += i.allocation().get(r);
         }
         return r.pool() - used;
-    }
-
-    /**
-     * Sets a pod's allocation of one resource, as an actuator write. Refuses (returns false)
-     * a value outside the per-vNF limits or beyond the pool, like the kernel would.
-     */
-    public boolean set(String id, Resource r, double value) {
-        VnfInstance i = instances.get(id);
-        if (i == null || value < r.min() - 1e-9 || value > r.max() + 1e-9) {
-            return false;
-        }
-        double delta = value - i.allocation().get(r);
-        if (delta > free(r) + 1e-9) {
-            return false;
-        }
-        i.allocation().set(r, value);
-        return true;
     }
 
     /** Advances every pod by one tick; arrival rates must be set first. */

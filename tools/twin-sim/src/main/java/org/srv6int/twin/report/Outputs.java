@@ -10,7 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.srv6int.twin.Policy;
 import org.srv6int.twin.RunResult;
+import org.srv6int.twin.scenario.Scenarios;
 
 /** Writes timeline.csv, resources.csv and the summary objects of a scenario's runs. */
 public final class Outputs {
@@ -80,6 +82,33 @@ public final class Outputs {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("chains", chains);
         out.put("events", events);
+        return out;
+    }
+
+    /**
+     * Fig. 11's numbers: per panel ("a": one vNF ramped among three co-located at 1 Gbps; "b":
+     * SFC 1 ramped among SFCs 2-4), per experiment (vNF type, or SFC 1's type pair), per
+     * policy, the largest throughput within bound with under 1 % loss, Gbit/s.
+     *
+     * @param runs fig11 runs by policy
+     * @return panel -&gt; experiment -&gt; policy -&gt; Gbit/s
+     */
+    public static Map<String, Map<String, Map<String, Double>>> fig11Table(Map<Policy, List<RunResult>> runs) {
+        Map<String, Map<String, Map<String, Double>>> out = new LinkedHashMap<>();
+        out.put("a", new LinkedHashMap<>());
+        out.put("b", new LinkedHashMap<>());
+        for (Map.Entry<Policy, List<RunResult>> e : runs.entrySet()) {
+            for (RunResult r : e.getValue()) {
+                RunResult.ChainSummary cs = r.chains().get(r.chainKey(r.label()));
+                if (cs == null || Double.isNaN(cs.maxThroughputGbps)) {
+                    continue;
+                }
+                boolean b = r.label().startsWith(Scenarios.FIG11B);
+                String name = b ? r.label().substring(Scenarios.FIG11B.length()) : r.label();
+                out.get(b ? "b" : "a").computeIfAbsent(name, k -> new LinkedHashMap<>())
+                        .put(e.getKey().key(), cs.maxThroughputGbps);
+            }
+        }
         return out;
     }
 

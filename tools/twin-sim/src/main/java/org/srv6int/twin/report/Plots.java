@@ -172,29 +172,45 @@ public final class Plots {
     }
 
     private static void writeBars(Scenario s, Map<Policy, List<RunResult>> runs, Path dir) throws IOException {
-        CategoryChart c = new CategoryChartBuilder().width(W).height(420)
-                .title("(a) Throughput of a vNF when co-locating with three other vNFs")
-                .xAxisTitle("vNF").yAxisTitle("Throughput (Gbps)").build();
+        CategoryChart a = bars("(a) Throughput of a vNF when co-locating with three other vNFs", "vNF");
+        CategoryChart b = bars("(b) E2E throughput of an SFC when co-locating with other SFCs", "vNFs of SFC 1");
+        Map<String, Map<String, Map<String, Double>>> table = Outputs.fig11Table(runs);
+        for (Map.Entry<Policy, List<RunResult>> e : runs.entrySet()) {
+            String policy = e.getKey().key();
+            for (String panel : List.of("a", "b")) {
+                List<String> xs = new ArrayList<>();
+                List<Double> ys = new ArrayList<>();
+                for (Map.Entry<String, Map<String, Double>> row : table.get(panel).entrySet()) {
+                    xs.add(row.getKey());
+                    ys.add(row.getValue().getOrDefault(policy, 0.0));
+                }
+                if (!xs.isEmpty()) {
+                    ("a".equals(panel) ? a : b).addSeries(label(e.getKey()), xs, ys);
+                }
+            }
+            Path pdir = dir.resolve(policy);
+            Files.createDirectories(pdir);
+            List<BufferedImage> mine = new ArrayList<>();
+            mine.add(image(latency("95% tail latency of the ramped vNF or SFC, " + label(e.getKey()), e.getValue())));
+            mine.add(image(throughput("Throughput of the ramped vNF or SFC", e.getValue())));
+            ImageIO.write(stack(mine), "png", pdir.resolve(s.name() + ".png").toFile());
+        }
+        List<BufferedImage> panels = new ArrayList<>();
+        for (CategoryChart c : List.of(a, b)) {
+            if (!c.getSeriesMap().isEmpty()) {
+                panels.add(image(c));
+            }
+        }
+        ImageIO.write(stack(panels), "png", dir.resolve(s.name() + ".png").toFile());
+    }
+
+    private static CategoryChart bars(String title, String x) {
+        CategoryChart c = new CategoryChartBuilder().width(W).height(420).title(title)
+                .xAxisTitle(x).yAxisTitle("Throughput (Gbps)").build();
         c.getStyler().setChartBackgroundColor(Color.WHITE);
         c.getStyler().setPlotBackgroundColor(Color.WHITE);
         c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
-        for (Map.Entry<Policy, List<RunResult>> e : runs.entrySet()) {
-            List<String> xs = new ArrayList<>();
-            List<Double> ys = new ArrayList<>();
-            for (RunResult r : e.getValue()) {
-                RunResult.ChainSummary cs = r.chains().get(r.chainKey(r.label()));
-                xs.add(r.label());
-                ys.add(cs == null || Double.isNaN(cs.maxThroughputGbps) ? 0.0 : cs.maxThroughputGbps);
-            }
-            c.addSeries(label(e.getKey()), xs, ys);
-            Path pdir = dir.resolve(e.getKey().key());
-            Files.createDirectories(pdir);
-            List<BufferedImage> mine = new ArrayList<>();
-            mine.add(image(latency("95% tail latency of the ramped vNF, " + label(e.getKey()), e.getValue())));
-            mine.add(image(throughput("Throughput of the ramped vNF", e.getValue())));
-            ImageIO.write(stack(mine), "png", pdir.resolve(s.name() + ".png").toFile());
-        }
-        BitmapEncoder.saveBitmap(c, dir.resolve(s.name()).toString(), BitmapEncoder.BitmapFormat.PNG);
+        return c;
     }
 
     private static BufferedImage image(org.knowm.xchart.internal.chartpart.Chart<?, ?> c) {

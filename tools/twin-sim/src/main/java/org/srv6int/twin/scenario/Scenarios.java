@@ -146,21 +146,65 @@ public final class Scenarios {
         return f;
     }
 
-    /** Fig. 11(a): largest throughput of each vNF while the three others carry 1 Gbps. */
+    /** Fig. 11 ramp: the target starts at 0.5 Gbps and gains 0.25 Gbps every this many seconds. */
+    static final double RAMP_STEP_S = 3.0;
+    /** Label prefix of the Fig. 11(b) experiments (SFC 1 with a pair of types, Fig. 5 layout). */
+    public static final String FIG11B = "SFC1 ";
+
+    private static double ramp(double t) {
+        return 0.5 + 0.25 * Math.floor(t / RAMP_STEP_S);
+    }
+
+    /**
+     * Fig. 11: (a) largest throughput of each vNF while the three others carry 1 Gbps;
+     * (b) largest E2E throughput of SFC 1 (vNF 1 on Worker 1, vNF 2 on Worker 2, the six type
+     * pairs of Fig. 10) while SFCs 2-4 (Snort, nDPI, ntopng on Worker 1, Fig. 5) carry 1 Gbps.
+     */
     public static Scenario fig11() {
         List<Supplier<Experiment>> exps = new ArrayList<>();
-        double step = 3.0;
+        double step = RAMP_STEP_S;
         for (VnfType target : VnfType.values()) {
             exps.add(() -> {
                 DoubleUnaryOperator[] rates = new DoubleUnaryOperator[4];
                 for (VnfType t : VnfType.values()) {
-                    rates[t.ordinal()] = t == target ? x -> 0.5 + 0.25 * Math.floor(x / step) : x -> 1.0;
+                    rates[t.ordinal()] = t == target ? Scenarios::ramp : x -> 1.0;
                 }
                 Fabric f = colocated(rates);
                 return new Experiment(target.label(), f, 60).withRamp(target.label(), step);
             });
         }
-        return new Scenario("fig11", "Throughput of a vNF co-located with three others (paper Fig. 11a)", exps);
+        exps.addAll(fig11b());
+        return new Scenario("fig11", "Throughput of a vNF co-located with three others, and of SFC 1 co-located "
+                + "with SFCs 2-4 (paper Fig. 11a, 11b)", exps);
+    }
+
+    /** Fig. 11(b) experiments, one per type pair, labelled {@link #FIG11B} + "A+B". */
+    static List<Supplier<Experiment>> fig11b() {
+        List<Supplier<Experiment>> exps = new ArrayList<>();
+        VnfType[] all = VnfType.values();
+        for (int i = 0; i < all.length; i++) {
+            for (int j = i + 1; j < all.length; j++) {
+                VnfType a = all[i];
+                VnfType b = all[j];
+                String label = FIG11B + a.label() + "+" + b.label();
+                exps.add(() -> {
+                    Fabric f = new Fabric();
+                    Host w1 = f.addHost(new Host("worker1", "sw2"));
+                    Host w2 = f.addHost(new Host("worker2", "sw3"));
+                    w1.addInstance("vnf1", a, REQUESTS[a.ordinal()], 0);
+                    w1.addInstance("vnf3", VnfType.SNORT, REQUESTS[VnfType.SNORT.ordinal()], 0);
+                    w1.addInstance("vnf5", VnfType.NDPI, REQUESTS[VnfType.NDPI.ordinal()], 0);
+                    w1.addInstance("vnf7", VnfType.NTOPNG, REQUESTS[VnfType.NTOPNG.ordinal()], 0);
+                    w2.addInstance("vnf2", b, REQUESTS[b.ordinal()], 0);
+                    f.addChain(new Chain(label, List.of("vnf1", "vnf2"), Scenarios::ramp, SIZE, BOUND_US));
+                    f.addChain(new Chain("sfc2", List.of("vnf3"), x -> 1.0, SIZE, BOUND_US));
+                    f.addChain(new Chain("sfc3", List.of("vnf5"), x -> 1.0, SIZE, BOUND_US));
+                    f.addChain(new Chain("sfc4", List.of("vnf7"), x -> 1.0, SIZE, BOUND_US));
+                    return new Experiment(label, f, 60).withRamp(label, RAMP_STEP_S);
+                });
+            }
+        }
+        return exps;
     }
 
     /** Fig. 12: four co-located vNFs under changing traffic (our reconstruction of Fig. 12a). */

@@ -20,9 +20,18 @@ import java.util.function.LongSupplier;
  * under trial gives at most one step at a time. If the donor sends no packet
  * for {@code trialTimeoutNanos}, the free is kept (no evidence it hurt).
  *
+ * <p>Which vNF has resource to give is decided by a {@link SlackPolicy}: the
+ * listing frees on every healthy window from the largest-slack vNF î; here î
+ * gives (line 24) or lends (line 16) only while its slack is above a fraction
+ * of its bound, and a donor whose free of a type was reverted is skipped when
+ * choosing î for that type for a number of its own windows (docs/node-agent.md
+ * section 2).
+ *
  * <p>Not thread-safe: one thread calls {@link #onSample} and {@link #tick}.
  */
 public final class LocalLoop {
+
+    private static final int TYPES = ResourceType.all().length;
 
     private final int n;
     private final long[] lmax;
@@ -33,6 +42,7 @@ public final class LocalLoop {
     private final LongSupplier clock;
     private final long trialTimeoutNanos;
     private final long escalationIntervalNanos;
+    private final SlackPolicy slackPolicy;
 
     // per-vNF state in the paper's names
     private final ResourceType[] t;
@@ -47,6 +57,7 @@ public final class LocalLoop {
     private final int[] trialFor;
     private final long[] trialStart;
     private final int[] waitingOn;
+    private final int[] cooldown;
     private int pendingTrials;
 
     /**
@@ -61,10 +72,11 @@ public final class LocalLoop {
      * @param clock monotonic nanoseconds
      * @param trialTimeoutNanos how long an Algorithm 2 trial waits for the donor's window
      * @param escalationIntervalNanos least time between two escalations of one vNF
+     * @param slackPolicy which vNF may give or lend (margins, cool-down after a revert)
      */
     public LocalLoop(long[] lmaxNs, int n, ResourcePool[] pools, ResourceType initialType,
                      LoopListener listener, LongSupplier clock, long trialTimeoutNanos,
-                     long escalationIntervalNanos) {
+                     long escalationIntervalNanos, SlackPolicy slackPolicy) {
         int vnfs = lmaxNs.length;
         if (pools.length != ResourceType.all().length) {
             throw new IllegalArgumentException("need one pool slot per resource type");
@@ -83,6 +95,8 @@ public final class LocalLoop {
         this.clock = clock;
         this.trialTimeoutNanos = trialTimeoutNanos;
         this.escalationIntervalNanos = escalationIntervalNanos;
+        this.slackPolicy = slackPolicy;
+        this.cooldown = new int[vnfs * ResourceType.all().length];
         this.windows = new LatencyWindow[vnfs];
         this.t = new ResourceType[vnfs];
         this.tau = new long[vnfs];
@@ -143,6 +157,11 @@ public final class LocalLoop {
         long previous = measured[i] ? lastL95[i] : -1;
         lastL95[i] = l95;
         measured[i] = true;
+        for (int k = i * TYPES; k < (i + 1) * TYPES; k++) {
+            if (cooldown[k] > 0) {
+                cooldown[k]--;
+            }
+        }
         if (trialType[i] != null) {
             // Algorithm 2 lines 3-8: this window belongs to the trial on vNF i
             endTrial(i, l95 > lmax[i], l95, "");
@@ -151,7 +170,6 @@ public final class LocalLoop {
         if (waitingOn[i] >= 0 || availableMask == 0) {
             return; // still inside the paper's blocking call to Algorithm 2
         }
-        int donor = argmaxSlack(); // line 8
         if (l95 > lmax[i]) { // line 9
             if (previous >= 0 && l95 >= previous) { // line 10
                 tried[i] |= t[i].bit();
@@ -159,9 +177,11 @@ public final class LocalLoop {
             }
             ResourceType type = t[i];
             ResourcePool pool = pools[type.ordinal()];
+            int donor = argmaxSlack(type); // line 8
             if (pool.canAdd(i)) { // line 13
                 add(pool, i, l95, -1); // line 14
-            } else if (donor >= 0 && donor != i && tau[donor] > 0 && trialType[donor] == null
+            } else if (donor >= 0 && donor != i && slackPolicy.mayTake(tau[donor], lmax[donor])
+                    && trialType[donor] == null
                     && pool.addAmount(i) > 0 && pool.freeAmount(donor) > 0) {
                 startTrial(pool, donor, i, l95); // line 16; lines 17-18 when it ends
             } else {
@@ -175,17 +195,23 @@ public final class LocalLoop {
             tried[i] = 0;
             // line 24: free type-T[i] resource from the vNF with the largest slack
             ResourcePool pool = pools[t[i].ordinal()];
-            if (donor >= 0 && tau[donor] > 0 && trialType[donor] == null && waitingOn[donor] < 0
+            int donor = argmaxSlack(t[i]); // line 8
+            if (donor >= 0 && slackPolicy.mayFree(tau[donor], lmax[donor]) && trialType[donor] == null
+                    && waitingOn[donor] < 0
                     && pool.freeAmount(donor) > 0) {
                 startTrial(pool, donor, -1, l95);
             }
         }
     }
 
-    private int argmaxSlack() {
+    /**
+     * Line 8, over the vNFs that may give a type at all: measured, and not cooling down after a
+     * reverted free of that type (they showed they had none to spare; other types they may still give).
+     */
+    private int argmaxSlack(ResourceType type) {
         int best = -1;
         for (int k = 0; k < tau.length; k++) {
-            if (measured[k] && (best < 0 || tau[k] > tau[best])) {
+            if (measured[k] && cooldown[k * TYPES + type.ordinal()] == 0 && (best < 0 || tau[k] > tau[best])) {
                 best = k;
             }
         }
@@ -261,13 +287,15 @@ public final class LocalLoop {
                         l95, lmax[donor], beneficiary, "revert failed: " + e.getMessage()));
             }
             rotate(donor, l95, "Algorithm 2 reverted a free"); // line 7
+            cooldown[donor * TYPES + type.ordinal()] = slackPolicy.cooldownWindows(); // nothing of it to spare
             return;
         }
         long now = pool.allocation(donor);
         listener.onDecision(new Decision(Action.FREE_KEPT, donor, type, now + amount, now, l95,
                 lmax[donor], beneficiary, why));
-        if (beneficiary >= 0 && pool.canAdd(beneficiary)) {
-            add(pool, beneficiary, lastL95[beneficiary], donor); // lines 17-18
+        if (beneficiary >= 0 && pool.canAdd(beneficiary) && add(pool, beneficiary, lastL95[beneficiary], donor)) {
+            // lines 17-18; line 10 of its next window compares packets served after the add only
+            windows[beneficiary].reset();
         }
     }
 
@@ -313,6 +341,17 @@ public final class LocalLoop {
      */
     public long l95(int vnf) {
         return lastL95[vnf];
+    }
+
+    /**
+     * Windows left before a vNF whose free of a type was reverted may give that type again.
+     *
+     * @param vnf index
+     * @param type resource type
+     * @return 0 when it may give
+     */
+    public int cooldown(int vnf, ResourceType type) {
+        return cooldown[vnf * TYPES + type.ordinal()];
     }
 
     /**

@@ -19,6 +19,7 @@ import org.srv6int.k8s.agent.loop.LoopListener;
 import org.srv6int.k8s.agent.loop.ResourceActuator;
 import org.srv6int.k8s.agent.loop.ResourcePool;
 import org.srv6int.k8s.agent.loop.ResourceType;
+import org.srv6int.k8s.agent.loop.SlackPolicy;
 import org.srv6int.k8s.agent.window.LatencyWindow;
 import org.srv6int.k8s.agent.window.Selection;
 
@@ -104,7 +105,7 @@ public class AgentBenchmark {
             }
         };
         loop = new LocalLoop(lmax, LatencyWindow.DEFAULT_N, pools, ResourceType.CPU_QUOTA, counting,
-                System::nanoTime, 2_000_000_000L, 1_000_000_000L);
+                System::nanoTime, 2_000_000_000L, 1_000_000_000L, SlackPolicy.DEFAULT);
         Random rnd = new Random(3);
         vnf = new int[BATCH];
         latency = new long[BATCH];

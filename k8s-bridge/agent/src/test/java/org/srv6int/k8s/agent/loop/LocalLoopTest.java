@@ -74,8 +74,12 @@ public class LocalLoopTest {
     }
 
     private LocalLoop loop(ResourcePool[] pools) {
+        return loop(pools, SlackPolicy.DEFAULT);
+    }
+
+    private LocalLoop loop(ResourcePool[] pools, SlackPolicy policy) {
         return new LocalLoop(fill(LMAX), N, pools, ResourceType.CPU_QUOTA, listener, clock::get,
-                2_000_000_000L, 1_000_000_000L);
+                2_000_000_000L, 1_000_000_000L, policy);
     }
 
     /** Feeds one window whose L95 is about {@code level} ns (95 % of samples below it, 5 % at 2x). */
@@ -129,8 +133,8 @@ public class LocalLoopTest {
     @Test
     public void overBoundVnfTakesFromTheVnfWithTheLargestSlackWhenThePoolIsEmpty() {
         LocalLoop loop = loop(pools(1500, true));
-        window(loop, 2, LMAX / 2);            // vNF 2: slack 0.5 ms -> frees 100 on trial
-        window(loop, 2, LMAX / 2);            // trial window within bound: kept, pool free = 100
+        window(loop, 2, LMAX / 4);            // vNF 2: slack 0.75 ms -> frees 100 on trial
+        window(loop, 2, LMAX / 4);            // trial window within bound: kept, pool free = 100
         window(loop, 1, LMAX / 10);           // vNF 1: slack 0.9 ms, the largest -> frees 100 on trial
         window(loop, 1, LMAX / 10);           // kept: pool free = 200
         window(loop, 0, 3 * LMAX);            // vNF 0 over: free pool -> 600
@@ -176,6 +180,68 @@ public class LocalLoopTest {
         window(loop, 0, (long) (1.9 * LMAX));
         assertEquals(List.of(Action.NO_RESOURCE), actions());
         assertArrayEquals(new long[] {600, 400, 500}, cpu.values);
+    }
+
+    @Test
+    public void healthyVnfGivesOnlyWhileItsSlackIsAboveTheFreeMargin() {
+        // L95 at 0.6 Lmax: slack 0.4 Lmax, below the default margin of 0.5 Lmax: nothing is freed
+        LocalLoop loop = loop(pools(1500, true));
+        for (int w = 0; w < 10; w++) {
+            window(loop, 1, 6 * LMAX / 10);
+        }
+        assertTrue(decisions.isEmpty());
+        assertArrayEquals(new long[] {500, 500, 500}, cpu.values);
+        // the listing read literally squeezes the same vNF on every other window (free, then its trial window)
+        LocalLoop literal = loop(pools(1500, true), SlackPolicy.LITERAL);
+        for (int w = 0; w < 10; w++) {
+            window(literal, 1, 6 * LMAX / 10);
+        }
+        assertEquals(4, decisions.stream().filter(d -> d.action() == Action.FREE).count());
+        assertEquals(100, cpu.values[1]); // down to its floor, each trial window at 0.6 Lmax
+    }
+
+    @Test
+    public void overBoundVnfDoesNotTakeFromADonorBelowTheLendMargin() {
+        LocalLoop loop = loop(pools(1500, true));   // pool empty: 3 x 500 of 1500
+        window(loop, 1, 7 * LMAX / 10);            // vNF 1: slack 0.3 Lmax, the largest, but below 0.5 Lmax
+        window(loop, 0, 2 * LMAX);
+        assertEquals(List.of(Action.NO_RESOURCE), actions());
+        assertArrayEquals(new long[] {500, 500, 500}, cpu.values);
+        assertFalse(loop.onTrial(1));
+        // with more slack it lends
+        decisions.clear();
+        window(loop, 1, LMAX / 5);                 // slack 0.8 Lmax: its own healthy window frees a step
+        assertEquals(List.of(Action.FREE), actions());
+    }
+
+    @Test
+    public void donorWhoseFreeWasRevertedGivesNoneOfThatTypeDuringItsCooldown() {
+        LocalLoop loop = loop(pools(1500, true), new SlackPolicy(0.5, 0.5, 3));
+        window(loop, 1, LMAX / 10);           // free CPU on trial
+        window(loop, 1, 3 * LMAX / 2);        // trial window over the bound: revert, T[1] := LLC, CPU cool-down 3
+        assertEquals(List.of(Action.FREE, Action.REVERT, Action.ROTATE), actions());
+        assertEquals(3, loop.cooldown(1, ResourceType.CPU_QUOTA));
+        assertEquals(0, loop.cooldown(1, ResourceType.LLC));
+        assertEquals(500, cpu.values[1]);
+        decisions.clear();
+        window(loop, 0, 2 * LMAX);            // vNF 0 over, CPU pool empty, the only CPU donor cools down
+        assertEquals(List.of(Action.NO_RESOURCE), actions());
+        assertArrayEquals(new long[] {500, 500, 500}, cpu.values);
+        decisions.clear();
+        window(loop, 1, LMAX / 10);           // CPU cool-down 2 left; LLC it still gives (line 24, T[1] = LLC)
+        assertEquals(List.of(Action.FREE), actions());
+        assertEquals(ResourceType.LLC, last().resource());
+        window(loop, 1, LMAX / 10);           // 1 left; the LLC trial's window: kept
+        assertEquals(Action.FREE_KEPT, last().action());
+        window(loop, 1, LMAX / 10);           // 0 left; frees another LLC way on trial
+        window(loop, 1, LMAX / 10);           // kept
+        assertEquals(0, loop.cooldown(1, ResourceType.CPU_QUOTA));
+        decisions.clear();
+        window(loop, 0, (long) (1.8 * LMAX)); // vNF 0 still over (L95 fell: T[0] stays CPU): takes from vNF 1 again
+        assertEquals(List.of(Action.FREE), actions());
+        assertEquals(1, last().vnf());
+        assertEquals(0, last().peer());
+        assertEquals(ResourceType.CPU_QUOTA, last().resource());
     }
 
     @Test

@@ -1,0 +1,199 @@
+package org.srv6int.twin.control;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
+import java.util.function.ToDoubleFunction;
+import org.srv6int.k8s.agent.AgentConfig;
+import org.srv6int.k8s.agent.HostSetup;
+import org.srv6int.k8s.agent.loop.Decision;
+import org.srv6int.k8s.agent.loop.LocalLoop;
+import org.srv6int.k8s.agent.loop.LoopListener;
+import org.srv6int.k8s.agent.loop.ResourceType;
+import org.srv6int.twin.host.SimulatedWorker;
+import org.srv6int.twin.model.Fabric;
+import org.srv6int.twin.model.Resource;
+import org.srv6int.twin.model.VnfInstance;
+
+/**
+ * The node agent on a simulated worker: its configuration (as the DaemonSet's ConfigMap would
+ * give it), its start-up ({@link HostSetup}: cgroup lookup, pinning, read-back, the four pools
+ * with the agent's real cgroup/resctrl/cpufreq actuators on the worker's file tree) and its
+ * {@link LocalLoop}, built by {@link AgentConfig#newLoop}. Only the packet capture is replaced:
+ * Detection Results arrive from the model in-process instead of through libpcap.
+ *
+ * <p>When a pod starts on the worker the agent is restarted with the pod in its config, as the
+ * DaemonSet's rolling update does (docs/node-agent.md section 7): allocations are read back
+ * from the files, a pending Algorithm 2 trial is dropped (its free stands). Escalations, which
+ * the real agent POSTs to the ONOS app, are recorded as events and logged.
+ */
+public final class NodeAgentOnWorker implements Fabric.DetectionSink {
+    private static final ResourceType[] TYPES = {ResourceType.CPU_QUOTA, ResourceType.LLC,
+        ResourceType.MEMORY_BANDWIDTH, ResourceType.CPU_FREQUENCY};
+    /** Agent units per model unit: millicores per core, ways, percent, kHz per MHz. */
+    private static final double[] UNIT = {1000.0, 1.0, 1.0, 1000.0};
+
+    /** -Dtwin.trace=true prints every decision to stderr (debugging). */
+    private static final boolean TRACE = Boolean.getBoolean("twin.trace");
+
+    private final SimulatedWorker worker;
+    private final ToDoubleFunction<String> boundUs;
+    private final LongSupplier clockNs;
+    private final DoubleSupplier nowS;
+    private final List<String> events;
+    private final Map<VnfInstance, Integer> index = new IdentityHashMap<>();
+    private List<SimulatedWorker.Pod> pods = List.of();
+    private AgentConfig config;
+    private LocalLoop loop;
+    private long samples;
+    private long decisions;
+    private long escalations;
+    private int starts;
+
+    /**
+     * Creates the agent of a worker (started at its first Detection Result).
+     *
+     * @param worker the worker's file tree
+     * @param boundUs Lmax of a replica id, microseconds
+     * @param clockNs simulated monotonic nanoseconds
+     * @param nowS simulated seconds, for event times
+     * @param events receives one line per escalation
+     */
+    public NodeAgentOnWorker(SimulatedWorker worker, ToDoubleFunction<String> boundUs, LongSupplier clockNs,
+                             DoubleSupplier nowS, List<String> events) {
+        this.worker = worker;
+        this.boundUs = boundUs;
+        this.clockNs = clockNs;
+        this.nowS = nowS;
+        this.events = events;
+    }
+
+    /**
+     * The agent's configuration for the worker's current pods.
+     *
+     * @return validated config
+     */
+    AgentConfig config() {
+        AgentConfig c = new AgentConfig();
+        c.node = worker.host().name();
+        c.iface = SimulatedWorker.IFACE;
+        c.hostRoot = worker.root().toString();
+        c.decisionLog = "";
+        c.escalationUrl = "";
+        c.cpuPeriodUs = SimulatedWorker.PERIOD_US;
+        for (ResourceType t : TYPES) {
+            Resource r = Resource.values()[t.ordinal()];
+            double u = UNIT[t.ordinal()];
+            AgentConfig.ResourceSettings s = new AgentConfig.ResourceSettings();
+            s.step = Math.round(r.step() * u);
+            s.budget = Math.round(r.pool() * u);
+            s.floor = Math.round(r.min() * u);
+            s.ceiling = Math.round(r.max() * u);
+            c.resources.put(t, s);
+        }
+        int k = 0;
+        for (SimulatedWorker.Pod p : pods) {
+            AgentConfig.Vnf v = new AgentConfig.Vnf();
+            v.name = p.name();
+            v.sid = String.format(Locale.ROOT, "fc00:%x::%x", worker.host().name().hashCode() & 0xffff, ++k);
+            v.lmaxNs = Math.round(boundUs.applyAsDouble(p.instance().id()) * 1000);
+            v.podUid = p.uid();
+            v.containerId = "containerd://" + p.containerId();
+            v.cpus = p.cpus();
+            c.vnfs.add(v);
+        }
+        try {
+            c.validate();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("agent config for " + worker + ": " + e.getMessage(), e);
+        }
+        return c;
+    }
+
+    /** (Re)starts the agent on the worker's current pods. */
+    private void start() {
+        worker.sync();
+        pods = worker.pods();
+        index.clear();
+        for (int i = 0; i < pods.size(); i++) {
+            index.put(pods.get(i).instance(), i);
+        }
+        config = config();
+        HostSetup setup = new HostSetup(config).run();
+        if (!setup.unavailable().isEmpty()) {
+            throw new IllegalStateException("the agent on " + worker + " lacks " + setup.unavailable()
+                    + "; start-up notes: " + setup.notes());
+        }
+        loop = config.newLoop(setup.pools(), listener(), clockNs);
+        worker.markDirty(); // the start-up wrote every allocation once
+        starts++;
+    }
+
+    private LoopListener listener() {
+        return new LoopListener() {
+            @Override
+            public void onWindow(int vnf, long l95Ns, long slackNs) {
+            }
+
+            @Override
+            public void onDecision(Decision decision) {
+                decisions++;
+                worker.markDirty();
+                if (TRACE) {
+                    System.err.printf(Locale.ROOT, "%.3f %s %s %s %s %d->%d l95=%d peer=%s %s%n", nowS.getAsDouble(),
+                            worker.host().name(), pods.get(decision.vnf()).name(), decision.action(),
+                            decision.resource(), decision.from(), decision.to(), decision.l95Ns() / 1000,
+                            decision.peer() < 0 ? "-" : pods.get(decision.peer()).name(), decision.detail());
+                }
+            }
+
+            @Override
+            public void onEscalation(int vnf, long l95Ns, long lmaxNs, int triedMask) {
+                escalations++;
+                List<String> tried = new ArrayList<>();
+                for (ResourceType t : ResourceType.all()) {
+                    if ((triedMask & t.bit()) != 0) {
+                        tried.add(t.name());
+                    }
+                }
+                events.add(String.format(Locale.ROOT, "%.1f s: agent on %s escalates %s: L95 %.0f us > Lmax %.0f us,"
+                                + " tried %s", nowS.getAsDouble(), worker.host().name(), pods.get(vnf).instance().id(),
+                        l95Ns / 1e3, lmaxNs / 1e3, tried));
+            }
+        };
+    }
+
+    @Override
+    public void onDetection(VnfInstance instance, long latencyNs) {
+        if (loop == null || worker.host().instances().size() != pods.size()) {
+            start();
+        }
+        Integer i = index.get(instance);
+        if (i == null) {
+            return;
+        }
+        loop.onSample(i, latencyNs);
+        if (++samples % 1000 == 0) {
+            loop.tick();
+        }
+    }
+
+    /** Decisions taken so far (all starts). */
+    public long decisions() {
+        return decisions;
+    }
+
+    /** Escalations so far. */
+    public long escalations() {
+        return escalations;
+    }
+
+    /** Agent starts (1 + restarts for new pods). */
+    public int starts() {
+        return starts;
+    }
+}

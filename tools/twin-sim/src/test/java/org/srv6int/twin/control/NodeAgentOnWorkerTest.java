@@ -1,0 +1,56 @@
+package org.srv6int.twin.control;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.srv6int.k8s.agent.actuate.CgroupLocator;
+import org.srv6int.k8s.agent.actuate.HostFiles;
+import org.srv6int.twin.host.SimulatedWorker;
+import org.srv6int.twin.model.Allocation;
+import org.srv6int.twin.model.Host;
+import org.srv6int.twin.model.Resource;
+import org.srv6int.twin.model.VnfInstance;
+import org.srv6int.twin.model.VnfType;
+
+/** The node agent on a simulated worker changes a vNF only through the worker's files. */
+public class NodeAgentOnWorkerTest {
+    @Rule
+    public TemporaryFolder tmp = new TemporaryFolder();
+
+    @Test
+    public void anOverBoundVnfGetsACpuStepWrittenToCpuMaxAndTheModelFollowsTheFile() throws Exception {
+        Host h = new Host("worker1", "sw2");
+        VnfInstance snort = h.addInstance("vnf3", VnfType.SNORT, new Allocation(4.5, 4, 40, 2100), 0);
+        h.addInstance("vnf1", VnfType.FWD, new Allocation(0.5, 1, 10, 1500), 0);
+        SimulatedWorker w = new SimulatedWorker(h, tmp.getRoot().toPath());
+        List<String> events = new ArrayList<>();
+        NodeAgentOnWorker agent = new NodeAgentOnWorker(w, id -> 900.0, () -> 0L, () -> 0.0, events);
+        for (int k = 0; k < 1500; k++) {
+            agent.onDetection(snort, 2_000_000); // 2 ms, over the 0.9 ms bound
+        }
+        assertEquals(1, agent.starts());
+        assertEquals(1, agent.decisions());
+        HostFiles files = new HostFiles(w.root());
+        SimulatedWorker.Pod p = w.pods().get(0);
+        String cpuMax = HostFiles.read(new CgroupLocator(files).locate(p.uid(), p.containerId()).resolve("cpu.max"));
+        assertEquals("the agent's CpuQuotaActuator wrote one step (250 m) more", "475000 100000", cpuMax);
+        assertEquals("its start-up pinned the pod to its own cores", "0-9",
+                HostFiles.read(new CgroupLocator(files).locate(p.uid(), p.containerId()).resolve("cpuset.cpus")));
+        assertEquals("not applied before the tick", 4.5, snort.allocation().get(Resource.CPU_QUOTA), 0);
+        w.apply();
+        assertEquals(4.75, snort.allocation().get(Resource.CPU_QUOTA), 1e-9);
+        assertTrue(events.isEmpty());
+        // a new pod on the worker restarts the agent, which reads the allocations back
+        h.addInstance("vnf5", VnfType.NDPI, new Allocation(2.0, 3, 25, 2000), 0);
+        agent.onDetection(snort, 100_000);
+        assertEquals(2, agent.starts());
+        w.apply();
+        assertEquals(4.75, snort.allocation().get(Resource.CPU_QUOTA), 1e-9);
+        assertEquals(3, w.pods().size());
+    }
+}
