@@ -38,6 +38,10 @@ public final class Main {
 
     /** Entry point. */
     public static void main(String[] args) {
+        // The app core logs every chain and replica it adds at INFO; keep the progress bar readable.
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        }
         System.exit(run(args, System.out, System.err));
     }
 

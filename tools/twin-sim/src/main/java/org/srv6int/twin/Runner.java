@@ -1,13 +1,22 @@
 package org.srv6int.twin;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleConsumer;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
+import org.srv6int.app.loop.LoopParams;
+import org.srv6int.app.loop.ReplicaPlatform;
 import org.srv6int.twin.control.AgentLocalLoop;
-import org.srv6int.twin.control.GlobalLoop;
+import org.srv6int.twin.control.AppControl;
+import org.srv6int.twin.control.GlobalControl;
+import org.srv6int.twin.control.SimulatedPlatform;
+import org.srv6int.twin.control.SimulatedTime;
+import org.srv6int.twin.dataplane.Dataplane;
 import org.srv6int.twin.control.HostResources;
 import org.srv6int.twin.control.LocalLoop;
 import org.srv6int.twin.control.Vpa;
@@ -25,7 +34,22 @@ public final class Runner {
     public static final double BUCKET_S = 0.1;
     private static final int TICKS_PER_BUCKET = (int) Math.round(BUCKET_S / DT_S);
 
+    /** The default replica platform: a simulated Kubernetes (pods Ready after 3 s of simulated time). */
+    public static final Function<AppControl, ReplicaPlatform> SIMULATED_K8S =
+            c -> new SimulatedPlatform(c.fabric().hosts(), c::requestMillis, c.events());
+
     private Runner() {
+    }
+
+    /**
+     * The switches the twin programs and reads the chains' paths from. None in this build, so
+     * the paths come from the app's segment lists (see {@code AppControl}); when the emulated
+     * switches (branch s2-emusw) are merged, return them here.
+     *
+     * @return the default data plane, or null
+     */
+    public static Dataplane defaultDataplane() {
+        return null;
     }
 
     /**
@@ -53,9 +77,26 @@ public final class Runner {
      */
     public static RunResult run(Experiment exp, Policy policy, long seed, boolean agentLoop,
                                 DoubleConsumer progress) {
+        return run(exp, policy, seed, agentLoop, SIMULATED_K8S, defaultDataplane(), progress);
+    }
+
+    /**
+     * Runs.
+     *
+     * @param exp the experiment (fresh; it is consumed)
+     * @param policy which controllers run
+     * @param seed random seed (same seed, same result)
+     * @param agentLoop use the node agent's LocalLoop instead of the twin's own
+     * @param platforms builds the global loop's replica platform for the run's app core
+     * @param dataplane switches to program and trace, or null (paths from segment lists)
+     * @param progress receives simulated seconds done, may be null
+     * @return rows and summaries
+     */
+    public static RunResult run(Experiment exp, Policy policy, long seed, boolean agentLoop,
+                                Function<AppControl, ReplicaPlatform> platforms, Dataplane dataplane,
+                                DoubleConsumer progress) {
         Fabric fabric = exp.fabric();
         SplittableRandom rnd = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + exp.label().hashCode());
-        exp.orchestrator().routeAll(0);
         Map<String, Double> vnfBound = new LinkedHashMap<>();
         for (Chain c : fabric.chains()) {
             for (String v : c.vnfs()) {
@@ -64,7 +105,11 @@ public final class Runner {
         }
         Map<String, Fabric.DetectionSink> detections = new LinkedHashMap<>();
         double[] clock = {0};
-        GlobalLoop global = null;
+        // Global part (app core, collector, loop, platform): separate from the local loops above.
+        AppControl control = new AppControl(fabric, exp.replicaTemplates(), dataplane, () -> clock[0]);
+        List<SimulatedTime> timed = new ArrayList<>();
+        ReplicaPlatform platform = null;
+        GlobalControl global = null;
         Vpa vpa = null;
         if (policy == Policy.OURS) {
             for (Host h : fabric.hosts()) {
@@ -73,34 +118,69 @@ public final class Runner {
                         ? new AgentLocalLoop(h, bound, () -> Math.round(clock[0] * 1e9))
                         : new LocalLoop(new HostResources(h), bound));
             }
-            global = new GlobalLoop(exp.orchestrator(), fabric.chains(), exp.tHatS());
+            platform = platforms.apply(control);
+            if (platform instanceof SimulatedTime) {
+                timed.add((SimulatedTime) platform);
+            }
+            // Demand from the healthy tail: docs/global-loop.md "Interpretation of the paper".
+            global = new GlobalControl(control, platform, LoopParams.builder()
+                    .tHatNanos(Math.round(exp.tHatS() * TimeUnit.SECONDS.toNanos(1)))
+                    .demandLatency(LoopParams.DemandLatency.HEALTHY_TAIL).build(), () -> clock[0]);
+            timed.add(global);
         } else if (policy == Policy.VPA) {
             vpa = new Vpa(fabric.hosts());
         }
         RunResult out = new RunResult(exp.label());
         long ticks = Math.round(exp.durationS() / DT_S);
-        for (long k = 0; k < ticks; k++) {
-            double now = k * DT_S;
-            clock[0] = now;
-            fabric.tick(now, DT_S, rnd, detections, global);
-            double next = (k + 1) * DT_S;
-            exp.orchestrator().tick(next);
+        try {
+            for (long k = 0; k < ticks; k++) {
+                double now = k * DT_S;
+                clock[0] = now;
+                fabric.tick(now, DT_S, rnd, detections, global == null ? null : global.ints());
+                double next = (k + 1) * DT_S;
+                clock[0] = next;
+                for (SimulatedTime t : timed) {
+                    t.advanceTo(next);
+                }
+                if (vpa != null) {
+                    vpa.tick(next);
+                }
+                if ((k + 1) % TICKS_PER_BUCKET == 0) {
+                    record(out, exp, next);
+                    if (progress != null) {
+                        progress.accept(next);
+                    }
+                }
+            }
+            summarize(out, exp, global == null ? Map.of() : global.triggers());
+            out.events.addAll(control.events());
             if (global != null) {
-                global.tick(next);
+                out.events.addAll(global.decisionEvents());
+                out.collector.putAll(global.summary());
             }
-            if (vpa != null) {
-                vpa.tick(next);
+        } finally {
+            if (global != null) {
+                global.close();
             }
-            if ((k + 1) % TICKS_PER_BUCKET == 0) {
-                record(out, exp, next);
-                if (progress != null) {
-                    progress.accept(next);
+            if (platform instanceof AutoCloseable) {
+                try {
+                    ((AutoCloseable) platform).close();
+                } catch (Exception e) {
+                    out.events.add("closing the replica platform failed: " + e);
                 }
             }
         }
-        summarize(out, exp, global);
-        out.events.addAll(exp.orchestrator().events());
         return out;
+    }
+
+    private static int readyReplicas(Fabric fabric, String vnf, double t) {
+        int n = 0;
+        for (VnfInstance i : fabric.instances()) {
+            if (i.vnf().equals(vnf) && i.ready(t)) {
+                n++;
+            }
+        }
+        return n;
     }
 
     private static void record(RunResult out, Experiment exp, double t) {
@@ -110,7 +190,7 @@ public final class Runner {
             double g = fabric.drainThroughputGbps(c.id());
             int replicas = 0;
             for (String v : c.vnfs()) {
-                replicas = Math.max(replicas, exp.orchestrator().readyReplicas(v, t));
+                replicas = Math.max(replicas, readyReplicas(fabric, v, t));
             }
             out.rows.add(new RunResult.Row(t, out.chainKey(c.id()), p95, g, c.gbps(t - BUCKET_S / 2), replicas));
         }
@@ -123,8 +203,7 @@ public final class Runner {
         }
     }
 
-    private static void summarize(RunResult out, Experiment exp, GlobalLoop global) {
-        Map<String, Double> triggers = global == null ? Map.of() : global.triggers();
+    private static void summarize(RunResult out, Experiment exp, Map<String, Double> triggers) {
         for (Chain c : exp.fabric().chains()) {
             RunResult.ChainSummary s = new RunResult.ChainSummary();
             s.sfc = out.chainKey(c.id());
