@@ -1,7 +1,9 @@
 package org.srv6int.twin.control;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.DoubleSupplier;
 import org.srv6int.app.api.LoopDecision;
@@ -90,12 +92,12 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
 
     /** The loop's decisions as event lines: time, action, vNF, inputs, outcome and detail. */
     public List<String> decisionEvents() {
-        List<String> out = new java.util.ArrayList<>();
+        List<String> out = new ArrayList<>();
         for (LoopDecision d : loop.history()) {
             StringBuilder in = new StringBuilder();
             d.inputs().forEach((k, v) -> in.append(in.length() == 0 ? "" : ", ").append(k).append('=')
-                    .append(String.format(java.util.Locale.ROOT, "%.4g", v)));
-            out.add(String.format(java.util.Locale.ROOT, "%.1f s: loop %s %s (%s chain %s) replicas %d -> %d [%s] %s: %s",
+                    .append(String.format(Locale.ROOT, "%.4g", v)));
+            out.add(String.format(Locale.ROOT, "%.1f s: loop %s %s (%s chain %s) replicas %d -> %d [%s] %s: %s",
                     d.timeMillis() / 1000.0, d.action(), d.vnf(), control.vnfName(d.vnf()),
                     control.chain(d.vnf()).id(), d.replicasBefore(), d.replicasAfter(), in, d.outcome(),
                     d.detail()));

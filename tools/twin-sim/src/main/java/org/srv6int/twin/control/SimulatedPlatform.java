@@ -19,15 +19,19 @@ import org.srv6int.twin.model.Resource;
 /**
  * The twin's default replica platform: a simulated Kubernetes in simulated time. A node's free
  * CPU is its simulated host's free cores on the NIC's NUMA node less the requests of pods still
- * starting (what the scheduler counts as requested); a created pod is Ready
- * {@link #STARTUP_S} after the request (what the KWOK stage of the real control plane gives),
- * and its replica is named as the Kubernetes bridge names workloads,
+ * starting (what the scheduler counts as requested). A created pod is scheduled on its pinned
+ * node once its CPU request fits there (until then it is Pending, as an unschedulable pod is) and
+ * is Ready {@link #STARTUP_S} after it was scheduled (what the KWOK stage of the real control
+ * plane gives); a pod still Pending after {@link #READY_TIMEOUT_S} fails, as the bridge's
+ * {@code readyTimeoutMs} does. Its replica is named as the Kubernetes bridge names workloads,
  * {@code sfc-<chain>-vnf<i>-r<k>}. It creates no model pod itself: the twin's routing does when
  * the loop adds the Ready replica, so any platform (this one, or a real kube-apiserver) works.
  */
 public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime {
     /** Pod start-up delay: scheduling, image present, container start (the KWOK stage's delay). */
     public static final double STARTUP_S = 3.0;
+    /** A pod not Ready this long after its request fails (the bridge's default readyTimeoutMs). */
+    public static final double READY_TIMEOUT_S = 120.0;
     /** Memory the simulated nodes report free; the model has no memory limit, so CPU decides. */
     static final long NODE_MEMORY_BYTES = 64L << 30;
 
@@ -41,15 +45,20 @@ public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime {
     private static final class Pending {
         final String node;
         final long cpuMillis;
-        final double readyAtS;
+        final double requestedAtS;
         final ReplicaInfo replica;
         final CompletableFuture<ReplicaInfo> future = new CompletableFuture<>();
+        double readyAtS = Double.NaN;
 
-        Pending(String node, long cpuMillis, double readyAtS, ReplicaInfo replica) {
+        Pending(String node, long cpuMillis, double requestedAtS, ReplicaInfo replica) {
             this.node = node;
             this.cpuMillis = cpuMillis;
-            this.readyAtS = readyAtS;
+            this.requestedAtS = requestedAtS;
             this.replica = replica;
+        }
+
+        boolean scheduled() {
+            return !Double.isNaN(readyAtS);
         }
     }
 
@@ -70,15 +79,20 @@ public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime {
     public synchronized List<NodeResources> nodeFreeResources() {
         List<NodeResources> out = new ArrayList<>();
         for (Host h : hosts) {
-            long free = Math.round(h.free(Resource.CPU_QUOTA) * 1000);
-            for (Pending p : pending) {
-                if (p.node.equals(h.name())) {
-                    free -= p.cpuMillis;
-                }
-            }
-            out.add(new NodeResources(h.name(), Math.max(0, free), NODE_MEMORY_BYTES));
+            out.add(new NodeResources(h.name(), Math.max(0, freeMillis(h)), NODE_MEMORY_BYTES));
         }
         return out;
+    }
+
+    /** Free CPU of a node: its host's free cores less what scheduled, not yet Ready pods requested. */
+    private long freeMillis(Host h) {
+        long free = Math.round(h.free(Resource.CPU_QUOTA) * 1000);
+        for (Pending p : pending) {
+            if (p.scheduled() && p.node.equals(h.name())) {
+                free -= p.cpuMillis;
+            }
+        }
+        return free;
     }
 
     @Override
@@ -90,10 +104,23 @@ public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime {
         int k = created.merge(vnf, 1, Integer::sum);
         String id = "sfc-" + vnf.sfcId().tag() + "-vnf" + vnf.index() + "-r" + k;
         ReplicaInfo r = new ReplicaInfo(id, node, "10.244." + index + "." + (pending.size() + k + 1));
-        Pending p = new Pending(node, requestMillis.applyAsLong(vnf), nowS + STARTUP_S, r);
+        Pending p = new Pending(node, requestMillis.applyAsLong(vnf), nowS, r);
         pending.add(p);
-        events.add(String.format(Locale.ROOT, "%.1f s: pod %s requested on %s", nowS, id, node));
+        events.add(String.format(Locale.ROOT, "%.1f s: pod %s requested on %s (%d millicores)", nowS, id, node,
+                p.cpuMillis));
+        schedule(p);
         return p.future;
+    }
+
+    /** Binds a Pending pod to its node if its request fits there now. */
+    private void schedule(Pending p) {
+        if (!p.scheduled() && p.cpuMillis <= freeMillis(hosts.get(hostIndex(p.node)))) {
+            p.readyAtS = nowS + STARTUP_S;
+            if (nowS > p.requestedAtS) {
+                events.add(String.format(Locale.ROOT, "%.1f s: pod %s scheduled on %s", nowS, p.replica.id(),
+                        p.node));
+            }
+        }
     }
 
     @Override
@@ -114,19 +141,30 @@ public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime {
     @Override
     public void advanceTo(double now) {
         List<Pending> due = new ArrayList<>();
+        List<Pending> failed = new ArrayList<>();
         synchronized (this) {
             nowS = now;
             for (Iterator<Pending> it = pending.iterator(); it.hasNext();) {
                 Pending p = it.next();
-                if (p.readyAtS <= now + 1e-9) {
+                schedule(p);
+                if (p.scheduled() && p.readyAtS <= now + 1e-9) {
                     due.add(p);
                     it.remove();
+                } else if (!p.scheduled() && now - p.requestedAtS >= READY_TIMEOUT_S) {
+                    failed.add(p);
+                    it.remove();
+                    events.add(String.format(Locale.ROOT, "%.1f s: pod %s still Pending (insufficient cpu on %s)",
+                            now, p.replica.id(), p.node));
                 }
             }
         }
         // Outside the lock: completing runs the loop's callback, which adds the replica.
         for (Pending p : due) {
             p.future.complete(p.replica);
+        }
+        for (Pending p : failed) {
+            p.future.completeExceptionally(new IllegalStateException("pod " + p.replica.id() + " not Ready within "
+                    + READY_TIMEOUT_S + " s: insufficient cpu on " + p.node));
         }
     }
 }

@@ -7,9 +7,11 @@ import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +32,7 @@ import org.srv6int.app.telemetry.HopBindings;
 import org.srv6int.app.telemetry.TelemetryEngine;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
 import org.srv6int.app.telemetry.UdpCollector;
+import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.codec.IntMetadata;
 import org.srv6int.codec.IntReportEncoder;
 import org.srv6int.codec.Srv6IntEncap;
@@ -37,6 +40,7 @@ import org.srv6int.codec.Srv6IntPacketView;
 import org.srv6int.codec.WireFormat;
 import org.srv6int.twin.model.Fabric;
 import org.srv6int.twin.model.IntSample;
+import org.srv6int.twin.model.VnfInstance;
 
 /**
  * The app's INT collector over a real UDP socket: every INT-sampled packet of the model becomes
@@ -67,6 +71,7 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
     private final IntReportEncoder encoder;
     private final int maxOutstanding;
     private final Srv6Devices devices;
+    private final LongSupplier clockNanos;
     private final Map<SegmentList, PathCodec> codecs = new HashMap<>();
     private final Map<String, int[]> portCounters = new HashMap<>();
     private final byte[] frame = new byte[2048];
@@ -102,8 +107,9 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
     public TwinCollector(AppControl control, LongSupplier clockNanos) {
         this.control = control;
         this.devices = control.app().config.devices;
+        this.clockNanos = clockNanos;
         this.engine = new TelemetryEngine(TelemetryEngine.Limits.DEFAULT, clockNanos);
-        Srv6DeviceConfig egress = device(org.srv6int.app.testing.PaperTestbed.SW4);
+        Srv6DeviceConfig egress = device(PaperTestbed.SW4);
         this.encoder = IntReportEncoder.builder().reporterDeviceId(egress.intDeviceId())
                 .maxMirrorLength(control.app().config.app.truncateBytes()).build();
         inner = new byte[28];
@@ -177,11 +183,17 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
         Function<DeviceId, Optional<Integer>> intId = d -> devices.get(d).map(Srv6DeviceConfig::intDeviceId);
         List<HopBinding> b = HopBindings.of(control.app().pathManager.getAllPaths().values(),
                 control.app().inventory::getReplica, intId);
+        codecs.clear();
         if (!b.equals(bindings)) {
-            engine.setBindings(b);
+            try {
+                engine.setBindings(b);
+            } catch (IllegalArgumentException e) {
+                // As the app's TelemetryManager: the refused bindings are not used, the old ones stay.
+                control.events().add(String.format(Locale.ROOT, "%.1f s: collector refuses the hop "
+                        + "bindings: %s", clockNanos.getAsLong() / 1e9, e.getMessage()));
+            }
             bindings = b;
         }
-        codecs.clear();
     }
 
     @Override
@@ -231,8 +243,8 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
         }
     }
 
-    private static org.srv6int.twin.model.VnfInstance[] hops(IntSample s) {
-        org.srv6int.twin.model.VnfInstance[] h = new org.srv6int.twin.model.VnfInstance[s.hopCount()];
+    private static VnfInstance[] hops(IntSample s) {
+        VnfInstance[] h = new VnfInstance[s.hopCount()];
         for (int k = 0; k < h.length; k++) {
             h[k] = s.hop(k);
         }
@@ -240,8 +252,9 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
     }
 
     /**
-     * Port_Counter of a hop: packets of the chain this switch saw, mod 2^16. Each INT sample
-     * stands for {@link Fabric#INT_SAMPLING} packets of its path (the chain samples 1 in that).
+     * Port_Counter of a hop: packets of the chain this switch saw at this hop, mod 2^16 (two
+     * replicas behind one switch at one hop share it, as on the switch). Each INT sample stands
+     * for {@link Fabric#INT_SAMPLING} packets of its path (the chain samples 1 in that).
      */
     private int counter(String key, int step) {
         int[] c = portCounters.computeIfAbsent(key, k -> new int[1]);
@@ -251,7 +264,7 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
 
     private PathCodec codec(SegmentList sl) {
         List<Ip6Address> segs = sl.segments();
-        List<byte[]> path = new java.util.ArrayList<>();
+        List<byte[]> path = new ArrayList<>();
         for (int i = 1; i < segs.size(); i++) {
             path.add(segs.get(i).toOctets());
         }
@@ -268,7 +281,8 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
             VnfReplica r = control.app().inventory.getReplica(id).orElseThrow();
             int h = segs.indexOf(r.sid());
             dev[h] = device(r.deviceId()).intDeviceId();
-            key[h] = id.toString();
+            // The switch counts the chain's packets it sees at that hop, whichever replica served them.
+            key[h] = sfc.id() + "/" + h + "/" + dev[h];
         }
         return new PathCodec(encap, dev, key);
     }

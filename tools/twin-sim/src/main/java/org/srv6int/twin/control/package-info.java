@@ -1,7 +1,10 @@
 /**
- * Control side of the twin's boundaries: the local loop (Algorithms 1-3), the VPA-like
- * baseline, the global loop (Algorithm 4) and the orchestrator stand-in (placement, replica
- * manager, multipath routing). Each sees only what the real part would see: latency samples,
- * INT samples and the resource values it writes.
+ * Control side of the twin: the local loop (Algorithms 1-3) and the VPA-like baseline, and the
+ * app's own global part hosted in simulated time ({@link org.srv6int.twin.control.AppControl}:
+ * chains, inventory, placement, flow programming; {@link org.srv6int.twin.control.GlobalControl}:
+ * INT reports over UDP into the app's collector and the app's global loop;
+ * {@link org.srv6int.twin.control.SimulatedPlatform}: a simulated Kubernetes;
+ * {@link org.srv6int.twin.control.PathTracer}: paths read off the switches). Each part sees only
+ * what the real part would see: latency samples, INT reports and the resource values it writes.
  */
 package org.srv6int.twin.control;
