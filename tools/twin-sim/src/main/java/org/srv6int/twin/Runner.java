@@ -105,7 +105,7 @@ public final class Runner {
         }
         Map<String, Fabric.DetectionSink> detections = new LinkedHashMap<>();
         double[] clock = {0};
-        // Global part (app core, collector, loop, platform): separate from the local loops above.
+        // Global part (app core, collector, loop, platform); the local loops are the detection sinks.
         AppControl control = new AppControl(fabric, exp.replicaTemplates(), dataplane, () -> clock[0]);
         List<SimulatedTime> timed = new ArrayList<>();
         ReplicaPlatform platform = null;
@@ -132,42 +132,38 @@ public final class Runner {
         }
         RunResult out = new RunResult(exp.label());
         long ticks = Math.round(exp.durationS() / DT_S);
-        try {
-            for (long k = 0; k < ticks; k++) {
-                double now = k * DT_S;
-                clock[0] = now;
-                fabric.tick(now, DT_S, rnd, detections, global == null ? null : global.ints());
-                double next = (k + 1) * DT_S;
-                clock[0] = next;
-                for (SimulatedTime t : timed) {
-                    t.advanceTo(next);
-                }
-                if (vpa != null) {
-                    vpa.tick(next);
-                }
-                if ((k + 1) % TICKS_PER_BUCKET == 0) {
-                    record(out, exp, next);
-                    if (progress != null) {
-                        progress.accept(next);
-                    }
+        for (long k = 0; k < ticks; k++) {
+            double now = k * DT_S;
+            clock[0] = now;
+            fabric.tick(now, DT_S, rnd, detections, global == null ? null : global.ints());
+            double next = (k + 1) * DT_S;
+            clock[0] = next;
+            for (SimulatedTime t : timed) {
+                t.advanceTo(next);
+            }
+            if (vpa != null) {
+                vpa.tick(next);
+            }
+            if ((k + 1) % TICKS_PER_BUCKET == 0) {
+                record(out, exp, next);
+                if (progress != null) {
+                    progress.accept(next);
                 }
             }
-            summarize(out, exp, global == null ? Map.of() : global.triggers());
-            out.events.addAll(control.events());
-            if (global != null) {
-                out.events.addAll(global.decisionEvents());
-                out.collector.putAll(global.summary());
-            }
-        } finally {
-            if (global != null) {
-                global.close();
-            }
-            if (platform instanceof AutoCloseable) {
-                try {
-                    ((AutoCloseable) platform).close();
-                } catch (Exception e) {
-                    out.events.add("closing the replica platform failed: " + e);
-                }
+        }
+        summarize(out, exp, global == null ? Map.of() : global.triggers());
+        out.events.addAll(control.events());
+        if (global != null) {
+            out.events.addAll(global.decisionEvents());
+            out.collector.putAll(global.summary());
+            // An exception above leaves the collector's daemon thread and sockets to the JVM's exit.
+            global.close();
+        }
+        if (platform instanceof AutoCloseable) {
+            try {
+                ((AutoCloseable) platform).close();
+            } catch (Exception e) {
+                out.events.add("closing the replica platform failed: " + e);
             }
         }
         return out;
