@@ -215,7 +215,7 @@ public final class GlobalLoop {
             return;
         }
         double cStar = s.rStar * s.lStar / 1e9;
-        double ci = o.ratePps() * o.latencyNanos() / 1e9;
+        double ci = demand(o, s);
         if (within && replicas > 1 && cStar > 0
                 && ci <= params.scaleInFraction() * (replicas - 1) * cStar) {
             if (s.lowSince == NONE) {
@@ -229,15 +229,25 @@ public final class GlobalLoop {
         }
     }
 
+    /** C_i of line 8, with the latency {@link LoopParams#demandLatency()} selects. */
+    private double demand(VnfObservation o, VnfState s) {
+        long l = o.latencyNanos();
+        if (params.demandLatency() == LoopParams.DemandLatency.HEALTHY_TAIL && s.lStar > 0) {
+            l = Math.min(l, s.lStar);
+        }
+        return o.ratePps() * l / 1e9;
+    }
+
     private void scaleOut(VnfObservation o, VnfState s, long now) {
         int replicas = o.activeReplicas().size();
         double cStar = s.rStar * s.lStar / 1e9;
-        double ci = o.ratePps() * o.latencyNanos() / 1e9;
+        double ci = demand(o, s);
         // Line 9; without a healthy window C* is unknown and one more replica is the only guess.
         int n = cStar > 0 ? (int) Math.min(Integer.MAX_VALUE, Math.ceil(ci / cStar)) : replicas + 1;
         int target = Math.min(params.maxReplicas(), Math.max(n, replicas + 1));
-        s.violationSince = NONE;
+        // Recorded before the timer is reset, so the decision shows how long the violation lasted.
         Entry d = record(o, s, now, n, target, LoopDecision.Action.SCALE_OUT);
+        s.violationSince = NONE;
         if (target <= replicas) {
             s.cooldownUntil = now + params.cooldownNanos();
             finish(d.id, LoopDecision.Outcome.FAILED, now,
@@ -402,7 +412,7 @@ public final class GlobalLoop {
         in.put(LoopDecision.IN_THROUGHPUT, o.ratePps());
         in.put(LoopDecision.IN_LATENCY, (double) o.latencyNanos());
         in.put(LoopDecision.IN_LMAX, (double) o.lmaxNanos());
-        in.put(LoopDecision.IN_DEMAND, o.ratePps() * o.latencyNanos() / 1e9);
+        in.put(LoopDecision.IN_DEMAND, demand(o, s));
         in.put(LoopDecision.IN_CAPACITY, s.rStar * s.lStar / 1e9);
         in.put(IN_R_STAR, s.rStar);
         in.put(IN_L_STAR, (double) s.lStar);

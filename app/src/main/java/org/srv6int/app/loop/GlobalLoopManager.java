@@ -8,19 +8,14 @@ import org.onosproject.cluster.NodeId;
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.LoopStatus;
-import org.srv6int.app.api.ReplicaState;
-import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfLoopState;
-import org.srv6int.app.api.VnfReplica;
-import org.srv6int.app.api.VnfReplicaId;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
 import org.srv6int.app.telemetry.TelemetryWindows;
-import org.srv6int.app.telemetry.VnfWindow;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -32,13 +27,10 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 
 /**
  * Runs {@link GlobalLoop} in ONOS: only on the cluster leader of {@link #TOPIC}, one tick per
@@ -77,7 +69,7 @@ public class GlobalLoopManager implements GlobalLoopService {
 
     private final LeadershipEventListener leadershipListener = this::leadershipChanged;
     private final Consumer<TelemetrySnapshot> windowConsumer = this::onWindow;
-    private final InventoryRouting routing = new InventoryRouting();
+    private InventoryRouting routing;
     private final PlatformProxy platformProxy = new PlatformProxy();
     private LoopClock clock = LoopClock.SYSTEM;
     private volatile GlobalLoop loop;
@@ -88,6 +80,7 @@ public class GlobalLoopManager implements GlobalLoopService {
 
     @Activate
     protected void activate() {
+        routing = new InventoryRouting(inventory);
         leadershipService.addListener(leadershipListener);
         leadershipService.runForLeadership(TOPIC);
         updateLeader();
@@ -155,21 +148,7 @@ public class GlobalLoopManager implements GlobalLoopService {
     }
 
     private List<VnfObservation> observations(TelemetrySnapshot s) {
-        Map<VnfKey, VnfWindow> windows = s.vnfs().stream().collect(Collectors.toMap(VnfWindow::vnf, w -> w));
-        List<VnfObservation> out = new ArrayList<>();
-        for (Sfc sfc : sfcService.getSfcs()) {
-            for (int i = 0; i < sfc.vnfs().size(); i++) {
-                VnfKey k = VnfKey.of(sfc.id(), i);
-                VnfWindow w = windows.get(k);
-                List<String> active = inventory.getReplicas(k).stream().filter(VnfReplica::carriesTraffic)
-                        .map(r -> r.id().name()).sorted().collect(Collectors.toList());
-                out.add(w == null
-                        ? new VnfObservation(k, sfc.vnfs().get(i).lmaxNanos(), 0, 0, 0, active, Map.of())
-                        : new VnfObservation(k, sfc.vnfs().get(i).lmaxNanos(), w.ratePps(), w.p95Nanos(),
-                                             w.samples(), active, w.replicaPackets()));
-            }
-        }
-        return out;
+        return InventoryRouting.observations(s, sfcService, inventory);
     }
 
     @Override
@@ -230,39 +209,6 @@ public class GlobalLoopManager implements GlobalLoopService {
             } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(e);
             }
-        }
-    }
-
-    /**
-     * The multipath group through the app's inventory: a new replica joins ACTIVE with weight 1,
-     * named by its platform id (the bridge's deterministic workload name, kept in the distributed
-     * inventory rather than in this node's memory), and every active replica is set to weight 1
-     * (even split); drain and remove map one to one.
-     */
-    private final class InventoryRouting implements ChainRouting {
-        @Override
-        public void addReplicas(VnfKey vnf, List<ReplicaInfo> replicas) {
-            for (ReplicaInfo r : replicas) {
-                // A retried create may hand back a replica that already joined.
-                if (inventory.getReplica(VnfReplicaId.of(vnf, r.id())).isEmpty()) {
-                    inventory.addReplica(vnf, r.node(), r.id());
-                }
-            }
-            for (VnfReplica r : inventory.getReplicas(vnf)) {
-                if (r.state() == ReplicaState.ACTIVE && r.weight() != 1) {
-                    inventory.updateReplica(r.id(), ReplicaState.ACTIVE, 1);
-                }
-            }
-        }
-
-        @Override
-        public void drainReplica(VnfKey vnf, String replicaId) {
-            inventory.drainReplica(VnfReplicaId.of(vnf, Objects.requireNonNull(replicaId)));
-        }
-
-        @Override
-        public void removeReplica(VnfKey vnf, String replicaId) {
-            inventory.removeReplica(VnfReplicaId.of(vnf, replicaId));
         }
     }
 }

@@ -7,6 +7,25 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LoopParams {
 
+    /**
+     * Which latency enters the demand C_i = R_i · L of Algorithm 4, line 8 (the paper writes
+     * L_i and does not say what to do when L_i is mostly queueing).
+     */
+    public enum DemandLatency {
+        /**
+         * The window's tail latency L_i, as the paper writes it. A saturated vNF's L_i is the
+         * time to drain its full receive ring, so C_i = R_i · L_i is the ring's occupancy and n
+         * grows with the ring size (up to {@link LoopParams#maxReplicas()}), not with the traffic.
+         */
+        MEASURED,
+        /**
+         * min(L_i, L*_i): the work the vNF would hold at the longest latency it showed while
+         * within its bound. Then n = ⌈R_i / R*_i⌉ once L_i &ge; L*_i, the traffic over the
+         * per-replica rate the vNF carried within its bound, independent of the ring.
+         */
+        HEALTHY_TAIL
+    }
+
     private final long tHatNanos;
     private final long cooldownNanos;
     private final double scaleInFraction;
@@ -16,6 +35,7 @@ public final class LoopParams {
     private final int maxReplicas;
     private final long minSamples;
     private final int historySize;
+    private final DemandLatency demandLatency;
 
     private LoopParams(Builder b) {
         this.tHatNanos = b.tHatNanos;
@@ -27,6 +47,7 @@ public final class LoopParams {
         this.maxReplicas = b.maxReplicas;
         this.minSamples = b.minSamples;
         this.historySize = b.historySize;
+        this.demandLatency = b.demandLatency;
     }
 
     /**
@@ -83,6 +104,11 @@ public final class LoopParams {
         return historySize;
     }
 
+    /** @return which latency enters the demand C_i (default {@link DemandLatency#MEASURED}) */
+    public DemandLatency demandLatency() {
+        return demandLatency;
+    }
+
     /**
      * Builder of {@link LoopParams}.
      */
@@ -96,6 +122,7 @@ public final class LoopParams {
         private int maxReplicas = 8;
         private long minSamples = 1;
         private int historySize = 256;
+        private DemandLatency demandLatency = DemandLatency.MEASURED;
 
         private Builder() {
         }
@@ -209,6 +236,20 @@ public final class LoopParams {
          */
         public Builder historySize(int v) {
             historySize = (int) positive(v, "history size");
+            return this;
+        }
+
+        /**
+         * Sets which latency enters the demand C_i.
+         *
+         * @param v choice, not null
+         * @return this
+         */
+        public Builder demandLatency(DemandLatency v) {
+            if (v == null) {
+                throw new IllegalArgumentException("demand latency is null");
+            }
+            demandLatency = v;
             return this;
         }
 

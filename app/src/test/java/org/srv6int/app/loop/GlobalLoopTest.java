@@ -213,4 +213,44 @@ public class GlobalLoopTest {
         assertTrue(loop.history().isEmpty());
         assertEquals(Long.MIN_VALUE, loop.violatingSinceNanos(vnf));
     }
+
+    /** A saturated window: the full ring makes L_i ten times L*, the rate only a little above R*. */
+    private GlobalLoop saturate(LoopParams.DemandLatency demand) {
+        GlobalLoop l = new GlobalLoop(LoopParams.builder().tHatNanos(4 * SEC).demandLatency(demand).build(), clock,
+                                      platform, routing);
+        clock.nanos += SEC;
+        l.tick(List.of(new VnfObservation(vnf, LMAX, 1000, 800_000, 100, routing.active(), packets)));
+        for (int i = 0; i < 6; i++) {
+            clock.nanos += SEC;
+            l.tick(List.of(new VnfObservation(vnf, LMAX, 1100, 8_000_000, 100, routing.active(), packets)));
+        }
+        return l;
+    }
+
+    @Test
+    public void measuredDemandOfASaturatedVnfIsTheRingNotTheTraffic() {
+        GlobalLoop l = saturate(LoopParams.DemandLatency.MEASURED);
+        // C_i = 1100 · 8 ms = 8.8, C* = 1000 · 0.8 ms = 0.8: n = 11, capped at 8 replicas.
+        LoopDecision d = l.history().get(0);
+        assertEquals(11.0, d.inputs().get(GlobalLoop.IN_N), 0);
+        assertEquals(8, d.replicasAfter());
+    }
+
+    @Test
+    public void healthyTailDemandScalesWithTheTraffic() {
+        GlobalLoop l = saturate(LoopParams.DemandLatency.HEALTHY_TAIL);
+        // C_i = 1100 · min(8 ms, L* = 0.8 ms) = 0.88, C* = 0.8: n = 2.
+        LoopDecision d = l.history().get(0);
+        assertEquals(0.88, d.inputs().get(LoopDecision.IN_DEMAND), 1e-9);
+        assertEquals(2.0, d.inputs().get(GlobalLoop.IN_N), 0);
+        assertEquals(2, d.replicasAfter());
+        assertEquals(List.of("nodeFreeResources", "create 3/1 on w2"), platform.calls);
+    }
+
+    @Test
+    public void scaleOutRecordsHowLongTheViolationLasted() {
+        GlobalLoop l = saturate(LoopParams.DemandLatency.MEASURED);
+        // Violating windows at 2..6 s; the one at 7 s finds it older than t-hat (5 s > 4 s).
+        assertEquals(5000.0, l.history().get(0).inputs().get(LoopDecision.IN_VIOLATION_MS), 0);
+    }
 }

@@ -1,8 +1,9 @@
 package org.srv6int.twin;
 
-import java.util.Optional;
+import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.twin.bmv2.Bmv2Dataplane;
 import org.srv6int.twin.dataplane.Dataplane;
+import org.srv6int.twin.dataplane.EmulatedDataplane;
 
 /**
  * The one place that turns {@code --dataplane emulated|bmv2} into a {@link Dataplane}.
@@ -33,18 +34,17 @@ public final class Dataplanes {
     /**
      * Creates and starts the paper testbed's dataplane of a kind.
      *
-     * @param kind "emulated" or "bmv2"
-     * @return the started dataplane; empty for "emulated" while the runner keeps its own switch model
-     *         (the emulated {@link Dataplane} lands with the runner that calls it)
+     * @param kind "emulated" (cheap: one per run) or "bmv2" (switch processes: one for all runs)
+     * @return the started dataplane; the caller closes it
      * @throws IllegalStateException if BMv2 cannot start (the message says why)
      * @throws IllegalArgumentException for an unknown kind
      */
-    public static Optional<Dataplane> create(String kind) {
+    public static Dataplane create(String kind) {
         switch (kind) {
             case "emulated":
-                return Optional.empty();
+                return new EmulatedDataplane(PaperTestbed.links());
             case "bmv2":
-                return Optional.of(Bmv2Dataplane.paperTestbed().start());
+                return Bmv2Dataplane.paperTestbed().start();
             default:
                 throw new IllegalArgumentException("unknown dataplane '" + kind + "' (emulated, bmv2)");
         }

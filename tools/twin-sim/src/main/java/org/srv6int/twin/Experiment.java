@@ -2,14 +2,14 @@ package org.srv6int.twin;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.srv6int.twin.control.Orchestrator;
+import org.srv6int.twin.model.Allocation;
 import org.srv6int.twin.model.Fabric;
 
 /** One simulated experiment: a freshly built testbed, how long to run it, and its knobs. */
 public final class Experiment {
     private final String label;
     private final Fabric fabric;
-    private final Orchestrator orchestrator;
+    private final Map<String, Allocation> replicaTemplates = new LinkedHashMap<>();
     private final double durationS;
     private final Map<String, Double> rampStepS = new LinkedHashMap<>();
     private double tHatS = 4.0;
@@ -24,7 +24,6 @@ public final class Experiment {
     public Experiment(String label, Fabric fabric, double durationS) {
         this.label = label;
         this.fabric = fabric;
-        this.orchestrator = new Orchestrator(fabric);
         this.durationS = durationS;
     }
 
@@ -38,9 +37,22 @@ public final class Experiment {
         return fabric;
     }
 
-    /** Orchestrator of this testbed. */
-    public Orchestrator orchestrator() {
-        return orchestrator;
+    /**
+     * Sets what a new replica of a logical vNF asks for (its pod's requests; the local loop adapts
+     * it afterwards). Without one a new replica asks for what the vNF's first replica has.
+     *
+     * @param vnf logical vNF, e.g. {@code vnf3}
+     * @param a   allocation
+     * @return this
+     */
+    public Experiment withReplicaTemplate(String vnf, Allocation a) {
+        replicaTemplates.put(vnf, a.copy());
+        return this;
+    }
+
+    /** Replica templates by logical vNF. */
+    public Map<String, Allocation> replicaTemplates() {
+        return Map.copyOf(replicaTemplates);
     }
 
     /** Simulated seconds. */

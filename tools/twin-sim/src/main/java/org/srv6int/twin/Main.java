@@ -10,8 +10,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.loop.ReplicaPlatform;
+import org.srv6int.twin.control.AppControl;
+import org.srv6int.twin.model.VnfInstance;
 import org.srv6int.twin.dataplane.Dataplane;
 import org.srv6int.twin.k8s.RealKubernetes;
 import org.srv6int.twin.report.Outputs;
@@ -41,6 +45,10 @@ public final class Main {
 
     /** Entry point. */
     public static void main(String[] args) {
+        // The app core logs every chain and replica it adds at INFO; keep the progress bar readable.
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        }
         System.exit(run(args, System.out, System.err));
     }
 
@@ -58,42 +66,68 @@ public final class Main {
             out.println(USAGE);
             return 0;
         }
-        if ("real".equals(o.k8s)) {
-            RealKubernetes k8s = realKubernetes(err);
-            if (k8s == null) {
+        RealKubernetes k8s = null;
+        Dataplane bmv2 = null;
+        try {
+            if ("real".equals(o.k8s)) {
+                k8s = realKubernetes(err);
+                if (k8s == null) {
+                    return 2;
+                }
+            }
+            String noDataplane = Dataplanes.unavailableReason(o.dataplane);
+            if (noDataplane != null) {
+                err.println("twin: --dataplane " + o.dataplane + " cannot run here: " + noDataplane
+                        + " (docs/twin.md \"--dataplane bmv2\"); use --dataplane emulated");
                 return 2;
             }
-            // The runner takes no replica platform in this build (s2-twinglobal adds it): pass k8s
-            // there, call k8s.reset(the experiment's workers, its vNF types) before each run, and
-            // close it after the last one.
-            k8s.close();
-            err.println("twin: --k8s real: the control plane and the bridge work, but this build's runner "
-                    + "cannot use them yet; use --k8s fake");
-            return 2;
-        }
-        String noDataplane = Dataplanes.unavailableReason(o.dataplane);
-        if (noDataplane != null) {
-            err.println("twin: --dataplane " + o.dataplane + " cannot run here: " + noDataplane
-                    + " (docs/twin.md \"--dataplane bmv2\"); use --dataplane emulated");
-            return 2;
-        }
-        Optional<Dataplane> dataplane;
-        try {
-            dataplane = Dataplanes.create(o.dataplane);
-        } catch (IllegalStateException e) {
-            err.println("twin: " + e.getMessage());
-            return 2;
-        }
-        try {
-            dataplane.ifPresent(d -> err.println("twin: dataplane " + d));
-            // the runner takes the dataplane where it traces chain paths (s2-twinglobal)
-            return runScenarios(o, out, err);
+            if ("bmv2".equals(o.dataplane)) {
+                try {
+                    // switch processes: started once, reprogrammed by every run
+                    bmv2 = Dataplanes.create(o.dataplane);
+                } catch (IllegalStateException e) {
+                    err.println("twin: " + e.getMessage());
+                    return 2;
+                }
+                err.println("twin: dataplane " + bmv2);
+            }
+            return runScenarios(o, out, err, platforms(k8s), bmv2);
         } finally {
-            dataplane.ifPresent(Dataplane::close);
+            if (bmv2 != null) {
+                bmv2.close();
+            }
+            if (k8s != null) {
+                k8s.close();
+            }
         }
     }
 
-    private static int runScenarios(Options o, PrintStream out, PrintStream err) {
+    /** The global loop's replica platform: simulated, or the bridge on the real control plane. */
+    private static Function<AppControl, ReplicaPlatform> platforms(RealKubernetes k8s) {
+        if (k8s == null) {
+            return Runner.SIMULATED_K8S;
+        }
+        return c -> {
+            // each experiment starts with empty nodes and sees only its own workers
+            List<String> hosts = new ArrayList<>();
+            c.fabric().hosts().forEach(h -> hosts.add(h.name()));
+            k8s.reset(hosts, key -> typeLabel(c, key));
+            return k8s;
+        };
+    }
+
+    private static String typeLabel(AppControl c, VnfKey key) {
+        String vnf = c.vnfName(key);
+        for (VnfInstance i : c.fabric().instances()) {
+            if (i.vnf().equals(vnf)) {
+                return i.type().label();
+            }
+        }
+        throw new IllegalArgumentException("no pod of vNF " + vnf);
+    }
+
+    private static int runScenarios(Options o, PrintStream out, PrintStream err,
+                                    Function<AppControl, ReplicaPlatform> platforms, Dataplane shared) {
         List<Scenario> scenarios = new ArrayList<>();
         for (String s : o.scenarios) {
             scenarios.add(Scenarios.byName(s));
@@ -114,7 +148,14 @@ public final class Main {
                     for (Supplier<Experiment> b : s.experiments()) {
                         Experiment e = b.get();
                         String what = s.name() + "/" + p.key() + (e.label().isEmpty() ? "" : " " + e.label());
-                        runs.add(Runner.run(e, p, o.seed, t -> progress.advance(what, t)));
+                        Dataplane dp = shared != null ? shared : Dataplanes.create(o.dataplane);
+                        try {
+                            runs.add(Runner.run(e, p, o.seed, platforms, dp, t -> progress.advance(what, t)));
+                        } finally {
+                            if (dp != shared) {
+                                dp.close();
+                            }
+                        }
                         progress.finishRun(e.durationS());
                     }
                     Path dir = o.out.resolve(s.name()).resolve(p.key());

@@ -75,6 +75,7 @@ public final class RunResult {
     final List<ResourceRow> resources = new ArrayList<>();
     final Map<String, ChainSummary> chains = new LinkedHashMap<>();
     final List<String> events = new ArrayList<>();
+    final Map<String, Object> collector = new LinkedHashMap<>();
 
     RunResult(String label) {
         this.label = label;
@@ -103,6 +104,11 @@ public final class RunResult {
     /** Per-chain summaries. */
     public Map<String, ChainSummary> chains() {
         return chains;
+    }
+
+    /** The INT collector's figures (empty when no global loop ran). */
+    public Map<String, Object> collector() {
+        return collector;
     }
 
     /** Control events (scaling, re-routing). */

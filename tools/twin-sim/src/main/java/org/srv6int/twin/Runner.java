@@ -5,10 +5,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleConsumer;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
-import org.srv6int.twin.control.GlobalLoop;
+import org.srv6int.app.loop.LoopParams;
+import org.srv6int.app.loop.ReplicaPlatform;
+import org.srv6int.twin.control.AppControl;
+import org.srv6int.twin.control.GlobalControl;
 import org.srv6int.twin.control.NodeAgentOnWorker;
+import org.srv6int.twin.control.SimulatedPlatform;
+import org.srv6int.twin.control.SimulatedTime;
+import org.srv6int.app.testing.PaperTestbed;
+import org.srv6int.twin.dataplane.Dataplane;
+import org.srv6int.twin.dataplane.EmulatedDataplane;
 import org.srv6int.twin.control.Vpa;
 import org.srv6int.twin.host.Workers;
 import org.srv6int.twin.model.Chain;
@@ -25,11 +35,16 @@ public final class Runner {
     public static final double BUCKET_S = 0.1;
     private static final int TICKS_PER_BUCKET = (int) Math.round(BUCKET_S / DT_S);
 
+    /** The default replica platform: a simulated Kubernetes (pods Ready after 3 s of simulated time). */
+    public static final Function<AppControl, ReplicaPlatform> SIMULATED_K8S =
+            c -> new SimulatedPlatform(c.fabric().hosts(), c::requestMillis, c.events());
+
     private Runner() {
     }
 
     /**
-     * Runs.
+     * Runs on the default parts: a simulated Kubernetes and emulated switches of the paper's
+     * testbed.
      *
      * @param exp the experiment (fresh; it is consumed)
      * @param policy which controllers run
@@ -38,16 +53,36 @@ public final class Runner {
      * @return rows and summaries
      */
     public static RunResult run(Experiment exp, Policy policy, long seed, DoubleConsumer progress) {
+        try (Dataplane switches = new EmulatedDataplane(PaperTestbed.links())) {
+            return run(exp, policy, seed, SIMULATED_K8S, switches, progress);
+        }
+    }
+
+    /**
+     * Runs.
+     *
+     * @param exp the experiment (fresh; it is consumed)
+     * @param policy which controllers run
+     * @param seed random seed (same seed, same result)
+     * @param platforms builds the global loop's replica platform for the run's app core (its
+     *                  creator closes it: a real control plane outlives one run)
+     * @param dataplane switches to program and trace (emulated or BMv2; the caller closes them)
+     * @param progress receives simulated seconds done, may be null
+     * @return rows and summaries
+     */
+    public static RunResult run(Experiment exp, Policy policy, long seed,
+                                Function<AppControl, ReplicaPlatform> platforms, Dataplane dataplane,
+                                DoubleConsumer progress) {
         try (Workers workers = Workers.create(exp.fabric().hosts())) {
-            return run(exp, policy, seed, workers, progress);
+            return run(exp, policy, seed, workers, platforms, dataplane, progress);
         }
     }
 
     private static RunResult run(Experiment exp, Policy policy, long seed, Workers workers,
+                                 Function<AppControl, ReplicaPlatform> platforms, Dataplane dataplane,
                                  DoubleConsumer progress) {
         Fabric fabric = exp.fabric();
         SplittableRandom rnd = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + exp.label().hashCode());
-        exp.orchestrator().routeAll(0);
         Map<String, Double> vnfBound = new LinkedHashMap<>();
         for (Chain c : fabric.chains()) {
             for (String v : c.vnfs()) {
@@ -57,7 +92,11 @@ public final class Runner {
         Map<String, Fabric.DetectionSink> detections = new LinkedHashMap<>();
         double[] clock = {0};
         List<String> agentEvents = new ArrayList<>();
-        GlobalLoop global = null;
+        // Global part (app core, collector, loop, platform); the local loops are the detection sinks.
+        AppControl control = new AppControl(fabric, exp.replicaTemplates(), dataplane, () -> clock[0]);
+        List<SimulatedTime> timed = new ArrayList<>();
+        ReplicaPlatform platform = null;
+        GlobalControl global = null;
         Vpa vpa = null;
         if (policy == Policy.OURS) {
             for (Host h : fabric.hosts()) {
@@ -66,7 +105,15 @@ public final class Runner {
                 detections.put(h.name(), new NodeAgentOnWorker(workers.get(h.name()), bound,
                         () -> Math.round(clock[0] * 1e9), () -> clock[0], agentEvents));
             }
-            global = new GlobalLoop(exp.orchestrator(), fabric.chains(), exp.tHatS());
+            platform = platforms.apply(control);
+            if (platform instanceof SimulatedTime) {
+                timed.add((SimulatedTime) platform);
+            }
+            // Demand from the healthy tail: docs/global-loop.md "Interpretation of the paper".
+            global = new GlobalControl(control, platform, LoopParams.builder()
+                    .tHatNanos(Math.round(exp.tHatS() * TimeUnit.SECONDS.toNanos(1)))
+                    .demandLatency(LoopParams.DemandLatency.HEALTHY_TAIL).build(), () -> clock[0]);
+            timed.add(global);
         } else if (policy == Policy.VPA) {
             vpa = new Vpa(workers.all());
         }
@@ -76,11 +123,11 @@ public final class Runner {
             double now = k * DT_S;
             clock[0] = now;
             workers.apply(); // the model takes every allocation from the workers' files
-            fabric.tick(now, DT_S, rnd, detections, global);
+            fabric.tick(now, DT_S, rnd, detections, global == null ? null : global.ints());
             double next = (k + 1) * DT_S;
-            exp.orchestrator().tick(next);
-            if (global != null) {
-                global.tick(next);
+            clock[0] = next;
+            for (SimulatedTime t : timed) {
+                t.advanceTo(next);
             }
             if (vpa != null) {
                 vpa.tick(next);
@@ -92,10 +139,26 @@ public final class Runner {
                 }
             }
         }
-        summarize(out, exp, global);
-        out.events.addAll(exp.orchestrator().events());
+        summarize(out, exp, global == null ? Map.of() : global.triggers());
+        out.events.addAll(control.events());
         out.events.addAll(agentEvents);
+        if (global != null) {
+            out.events.addAll(global.decisionEvents());
+            out.collector.putAll(global.summary());
+            // An exception above leaves the collector's daemon thread and sockets to the JVM's exit.
+            global.close();
+        }
         return out;
+    }
+
+    private static int readyReplicas(Fabric fabric, String vnf, double t) {
+        int n = 0;
+        for (VnfInstance i : fabric.instances()) {
+            if (i.vnf().equals(vnf) && i.ready(t)) {
+                n++;
+            }
+        }
+        return n;
     }
 
     private static void record(RunResult out, Experiment exp, double t) {
@@ -105,7 +168,7 @@ public final class Runner {
             double g = fabric.drainThroughputGbps(c.id());
             int replicas = 0;
             for (String v : c.vnfs()) {
-                replicas = Math.max(replicas, exp.orchestrator().readyReplicas(v, t));
+                replicas = Math.max(replicas, readyReplicas(fabric, v, t));
             }
             out.rows.add(new RunResult.Row(t, out.chainKey(c.id()), p95, g, c.gbps(t - BUCKET_S / 2), replicas));
         }
@@ -118,8 +181,7 @@ public final class Runner {
         }
     }
 
-    private static void summarize(RunResult out, Experiment exp, GlobalLoop global) {
-        Map<String, Double> triggers = global == null ? Map.of() : global.triggers();
+    private static void summarize(RunResult out, Experiment exp, Map<String, Double> triggers) {
         for (Chain c : exp.fabric().chains()) {
             RunResult.ChainSummary s = new RunResult.ChainSummary();
             s.sfc = out.chainKey(c.id());

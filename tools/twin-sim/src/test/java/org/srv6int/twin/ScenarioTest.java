@@ -166,6 +166,22 @@ public class ScenarioTest {
     }
 
     @Test
+    public void fig8OursSameSeedSameSummaryWithEveryReportCounted() throws Exception {
+        Path again = TMP.newFolder("again8").toPath();
+        int rc = Main.run(new String[] {"fig8", "--policy", "ours", "--seed", "1", "--out", again.toString(),
+            "--no-plots", "--quiet"}, new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"),
+                new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"));
+        assertEquals(0, rc);
+        String first = Files.readString(out.resolve("fig8/ours/summary.json"));
+        assertEquals(first, Files.readString(again.resolve("fig8/ours/summary.json")));
+        JsonNode c = new ObjectMapper().readTree(first).at("/collector/all");
+        assertTrue("reports sent " + c, c.get("reports_sent").asLong() > 1_000_000);
+        assertEquals(c.get("reports_sent").asLong(), c.get("reports_accepted").asLong());
+        assertEquals(0, c.get("reports_lost_on_socket").asLong());
+        assertEquals(0, c.get("int_entries_unmapped").asLong());
+    }
+
+    @Test
     public void badArgumentsGetAClearErrorAndStatus2() throws Exception {
         for (String[] args : List.of(new String[] {"fig99"}, new String[] {"fig8", "--seed"},
                 new String[] {"fig8", "--policy", "hpa"}, new String[] {}, new String[] {"fig8", "--k8s", "x"},

@@ -36,6 +36,16 @@ public interface Dataplane extends AutoCloseable {
      */
     List<Frame> inject(DeviceId device, PortNumber port, byte[] frame, long nowNanos);
 
+    /**
+     * How many probe flows the twin traces a chain's paths with: many where a packet is cheap
+     * (emulated), few where each one is a real round trip through switch processes.
+     *
+     * @return probe flows per chain
+     */
+    default int traceFlows() {
+        return 256;
+    }
+
     @Override
     void close();
 

@@ -37,7 +37,7 @@ import org.srv6int.k8s.bridge.BridgeConfig;
 import org.srv6int.k8s.bridge.Fabric8VnfReplicaManager;
 import org.srv6int.k8s.bridge.ReplicaNames;
 import org.srv6int.k8s.bridge.ReplicaRequest;
-import org.srv6int.twin.control.Orchestrator;
+import org.srv6int.twin.control.SimulatedPlatform;
 import org.srv6int.twin.control.SimulatedTime;
 
 /**
@@ -329,7 +329,7 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
 
     /** Settings of {@link RealKubernetes}; setters return this. */
     public static final class Settings {
-        private Duration podStartupDelay = Duration.ofMillis(Math.round(Orchestrator.POD_STARTUP_S * 1000));
+        private Duration podStartupDelay = Duration.ofMillis(Math.round(SimulatedPlatform.STARTUP_S * 1000));
         private Path kubeconfig;
         private String namespace = "srv6int-sfc";
         private Duration readyTimeout = Duration.ofSeconds(120);

@@ -56,6 +56,16 @@ public final class Host {
         return inst;
     }
 
+    /**
+     * Deletes a pod (its replica was scaled in); its resources return to the pools.
+     *
+     * @param id pod id
+     * @return true if it existed
+     */
+    public boolean removeInstance(String id) {
+        return instances.remove(id) != null;
+    }
+
     /** Pods on this host, in creation order. */
     public List<VnfInstance> instances() {
         return Collections.unmodifiableList(new ArrayList<>(instances.values()));

@@ -56,7 +56,11 @@ public final class Outputs {
     public static Map<String, Object> policySummary(List<RunResult> runs) {
         Map<String, Object> chains = new LinkedHashMap<>();
         List<String> events = new ArrayList<>();
+        Map<String, Object> collector = new LinkedHashMap<>();
         for (RunResult r : runs) {
+            if (!r.collector().isEmpty()) {
+                collector.put(r.label().isEmpty() ? "all" : r.label(), r.collector());
+            }
             for (RunResult.ChainSummary s : r.chains().values()) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("bound_us", s.boundUs);
@@ -82,6 +86,9 @@ public final class Outputs {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("chains", chains);
         out.put("events", events);
+        if (!collector.isEmpty()) {
+            out.put("collector", collector);
+        }
         return out;
     }
 

@@ -87,9 +87,7 @@ public final class Scenarios {
                     BOUND_US));
             f.addChain(new Chain("sfc3", List.of("vnf5"), t -> 1.0, SIZE, BOUND_US));
             f.addChain(new Chain("sfc4", List.of("vnf7"), t -> 1.0, SIZE, BOUND_US));
-            Experiment e = new Experiment("", f, 50);
-            e.orchestrator().setReplicaTemplate("vnf3", new Allocation(3.0, 4, 30, 2000));
-            return e;
+            return new Experiment("", f, 50).withReplicaTemplate("vnf3", new Allocation(3.0, 4, 30, 2000));
         };
         return new Scenario("fig8", "Horizontal scaling of a vNF (paper Fig. 8)", List.of(b));
     }

@@ -1,0 +1,98 @@
+package org.srv6int.app.loop;
+
+import org.srv6int.app.api.ReplicaState;
+import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.SfcService;
+import org.srv6int.app.api.VnfInventoryService;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.telemetry.TelemetrySnapshot;
+import org.srv6int.app.telemetry.VnfWindow;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * The loop's {@link ChainRouting} through the app's {@link VnfInventoryService}: a new replica
+ * joins ACTIVE with weight 1, named by its platform id (the bridge's deterministic workload
+ * name, kept in the distributed inventory rather than in one node's memory), and every active
+ * replica is set to weight 1 (even split); drain and remove map one to one. The app's placement
+ * and flow programming react to the inventory change. Used by {@link GlobalLoopManager} in ONOS
+ * and by the testbed twin.
+ */
+public final class InventoryRouting implements ChainRouting {
+
+    private final VnfInventoryService inventory;
+
+    /**
+     * Creates the routing.
+     *
+     * @param inventory the app's replica inventory
+     */
+    public InventoryRouting(VnfInventoryService inventory) {
+        this.inventory = Objects.requireNonNull(inventory, "inventory is null");
+    }
+
+    @Override
+    public void addReplicas(VnfKey vnf, List<ReplicaInfo> replicas) {
+        for (ReplicaInfo r : replicas) {
+            // A retried create may hand back a replica that already joined.
+            if (inventory.getReplica(VnfReplicaId.of(vnf, r.id())).isEmpty()) {
+                inventory.addReplica(vnf, r.node(), r.id());
+            }
+        }
+        for (VnfReplica r : inventory.getReplicas(vnf)) {
+            if (r.state() == ReplicaState.ACTIVE && r.weight() != 1) {
+                inventory.updateReplica(r.id(), ReplicaState.ACTIVE, 1);
+            }
+        }
+    }
+
+    @Override
+    public void drainReplica(VnfKey vnf, String replicaId) {
+        inventory.drainReplica(VnfReplicaId.of(vnf, Objects.requireNonNull(replicaId)));
+    }
+
+    @Override
+    public void removeReplica(VnfKey vnf, String replicaId) {
+        inventory.removeReplica(VnfReplicaId.of(vnf, replicaId));
+    }
+
+    /**
+     * Builds the loop's input from one telemetry window: one observation per vNF of every chain,
+     * with the chain's Lmax and the replicas that carry traffic (ACTIVE, weight &gt; 0) by name,
+     * sorted; a vNF without a window gets an observation without samples.
+     *
+     * @param window    the closed telemetry window
+     * @param sfcs      the chains
+     * @param inventory the replicas
+     * @return observations, chains by id, vNFs in chain order
+     */
+    public static List<VnfObservation> observations(TelemetrySnapshot window, SfcService sfcs,
+                                                    VnfInventoryService inventory) {
+        Map<VnfKey, VnfWindow> windows = window.vnfs().stream()
+                .collect(Collectors.toMap(VnfWindow::vnf, w -> w));
+        List<VnfObservation> out = new ArrayList<>();
+        List<Sfc> chains = new ArrayList<>(sfcs.getSfcs());
+        // A fixed order: the loop acts on vNFs in this order (and the twin must be deterministic).
+        chains.sort(Comparator.comparingInt(c -> c.id().tag()));
+        for (Sfc sfc : chains) {
+            for (int i = 0; i < sfc.vnfs().size(); i++) {
+                VnfKey k = VnfKey.of(sfc.id(), i);
+                VnfWindow w = windows.get(k);
+                List<String> active = inventory.getReplicas(k).stream().filter(VnfReplica::carriesTraffic)
+                        .map(r -> r.id().name()).sorted().collect(Collectors.toList());
+                out.add(w == null
+                        ? new VnfObservation(k, sfc.vnfs().get(i).lmaxNanos(), 0, 0, 0, active, Map.of())
+                        : new VnfObservation(k, sfc.vnfs().get(i).lmaxNanos(), w.ratePps(), w.p95Nanos(),
+                                             w.samples(), active, w.replicaPackets()));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,332 @@
+package org.srv6int.twin.control;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.DoubleSupplier;
+import org.onlab.packet.IpPrefix;
+import org.onosproject.net.ConnectPoint;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
+import org.onosproject.net.flow.FlowRule;
+import org.onosproject.net.group.Group;
+import org.srv6int.app.api.FlowClassifier;
+import org.srv6int.app.api.SegmentList;
+import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.SfcPaths;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.api.VnfSpec;
+import org.srv6int.app.config.Srv6DeviceConfig;
+import org.srv6int.app.config.Srv6Devices;
+import org.srv6int.app.loop.ChainRouting;
+import org.srv6int.app.loop.InventoryRouting;
+import org.srv6int.app.loop.ReplicaInfo;
+import org.srv6int.app.testing.AppHarness;
+import org.srv6int.app.testing.PaperTestbed;
+import org.srv6int.twin.dataplane.Dataplane;
+import org.srv6int.twin.model.Allocation;
+import org.srv6int.twin.model.Chain;
+import org.srv6int.twin.model.Fabric;
+import org.srv6int.twin.model.Host;
+import org.srv6int.twin.model.Resource;
+import org.srv6int.twin.model.VnfInstance;
+
+/**
+ * The app's core in the twin: its chain, inventory, placement (LCS) and flow programming
+ * managers on the paper's testbed ({@link AppHarness}, {@link PaperTestbed}), with the model's
+ * chains as real {@link Sfc}s and the model's pods as inventory replicas. After every change of
+ * the inventory the app's rules and groups are installed, given to the switches
+ * ({@link Dataplane#program}) and each chain's weighted paths are read back from the switches
+ * by tracing probe flows ({@link PathTracer}); the model then carries the chain's traffic on
+ * exactly those paths. Without switches ({@code dataplane == null}) the paths come from the
+ * app's segment lists instead (see {@link #paths(Sfc)}).
+ */
+public final class AppControl {
+    /** UDP destination port of chain k's classifier is this plus k. */
+    static final int BASE_PORT = 5000;
+
+    private final Fabric fabric;
+    private final AppHarness app = new AppHarness();
+    private final Dataplane dataplane;
+    private final DoubleSupplier nowS;
+    private final Map<String, Allocation> templates;
+    private final List<String> events = new ArrayList<>();
+    private final Map<String, VnfKey> keyOfVnf = new LinkedHashMap<>();
+    private final Map<VnfKey, String> vnfOfKey = new LinkedHashMap<>();
+    private final Map<VnfKey, Chain> chainOfKey = new LinkedHashMap<>();
+    private final Map<VnfReplicaId, VnfInstance> pods = new HashMap<>();
+    private final Map<String, SegmentList> listOfPath = new HashMap<>();
+    private final List<Runnable> programmed = new ArrayList<>();
+    private final ChainRouting routing;
+
+    /**
+     * Hosts the app core for a fabric, adds its chains and pods, programs the switches and routes
+     * the model.
+     *
+     * @param fabric    the simulated testbed (hosts worker1/worker2 on sw2/sw3)
+     * @param templates allocation of a new replica per logical vNF (absent: its first pod's)
+     * @param dataplane the switches, or null to read paths from the app's segment lists
+     * @param nowS      simulated time
+     */
+    public AppControl(Fabric fabric, Map<String, Allocation> templates, Dataplane dataplane, DoubleSupplier nowS) {
+        this.fabric = fabric;
+        this.templates = Map.copyOf(templates);
+        this.dataplane = dataplane;
+        this.nowS = nowS;
+        app.config.devices = loopbackReporters();
+        this.routing = new ModelRouting(new InventoryRouting(app.inventory));
+        int tag = 0;
+        for (Chain c : fabric.chains()) {
+            SfcId id = SfcId.of(++tag);
+            List<VnfSpec> specs = new ArrayList<>();
+            for (int i = 0; i < c.vnfs().size(); i++) {
+                String v = c.vnfs().get(i);
+                VnfKey k = VnfKey.of(id, i);
+                if (keyOfVnf.put(v, k) != null) {
+                    throw new IllegalArgumentException("vNF " + v + " is in two chains");
+                }
+                vnfOfKey.put(k, v);
+                chainOfKey.put(k, c);
+                specs.add(new VnfSpec(firstPod(v).type().label().toLowerCase(Locale.ROOT),
+                                      Math.round(c.vnfBoundUs() * 1000)));
+            }
+            app.sfcs.addSfc(Sfc.builder().id(id).name("sfc" + tag)
+                    .ingress(new ConnectPoint(PaperTestbed.SW1, PortNumber.portNumber(1)))
+                    .egress(new ConnectPoint(PaperTestbed.SW4, PortNumber.portNumber(2)))
+                    .classifier(new FlowClassifier(IpPrefix.valueOf("10.0.1.0/24"), IpPrefix.valueOf("10.0.4.0/24"),
+                                                   17, 0, BASE_PORT + tag))
+                    .vnfs(specs).intSamplingRate(Fabric.INT_SAMPLING).build());
+        }
+        for (VnfInstance i : fabric.instances()) {
+            VnfReplica r = app.inventory.addReplica(key(i.vnf()), i.host().name());
+            pods.put(r.id(), i);
+        }
+        reprogram();
+    }
+
+    /**
+     * The paper testbed's netcfg with every switch reporting from 127.0.0.&lt;Device_ID&gt;, so
+     * that the twin can send each switch's reports from its own loopback address and the
+     * collector's allow-list (source address to Device_ID) works unchanged.
+     */
+    private static Srv6Devices loopbackReporters() {
+        Map<DeviceId, Srv6DeviceConfig> map = new HashMap<>();
+        JsonNode devices = PaperTestbed.netcfg().get("devices");
+        for (Iterator<String> it = devices.fieldNames(); it.hasNext();) {
+            String n = it.next();
+            ObjectNode cfg = ((ObjectNode) devices.get(n).get("srv6int")).deepCopy();
+            cfg.put("reportAddress", "127.0.0." + cfg.get("intDeviceId").asInt());
+            map.put(DeviceId.deviceId(n), PaperTestbed.deviceConfig(DeviceId.deviceId(n), cfg));
+        }
+        return new Srv6Devices(map);
+    }
+
+    private VnfInstance firstPod(String vnf) {
+        for (VnfInstance i : fabric.instances()) {
+            if (i.vnf().equals(vnf)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("vNF " + vnf + " has no pod");
+    }
+
+    /** The simulated testbed. */
+    public Fabric fabric() {
+        return fabric;
+    }
+
+    /** The app core (stores, placement, programming, fake ONOS flow and group services). */
+    public AppHarness app() {
+        return app;
+    }
+
+    /** The global loop's routing port: the app's inventory, then the model's pods and paths. */
+    public ChainRouting routing() {
+        return routing;
+    }
+
+    /** Control events, in order ("t s: what"). */
+    public List<String> events() {
+        return events;
+    }
+
+    /** Called after every (re)programming, e.g. to refresh the collector's hop bindings. */
+    public void onProgrammed(Runnable r) {
+        programmed.add(r);
+    }
+
+    /** The app's vNF key of a model vNF. */
+    public VnfKey key(String vnf) {
+        VnfKey k = keyOfVnf.get(vnf);
+        if (k == null) {
+            throw new IllegalArgumentException("vNF " + vnf + " is in no chain");
+        }
+        return k;
+    }
+
+    /** The model vNF of an app vNF key. */
+    public String vnfName(VnfKey k) {
+        return vnfOfKey.get(k);
+    }
+
+    /** The model chain of an app chain. */
+    public Chain chain(SfcId id) {
+        return chainOfKey.get(VnfKey.of(id, 0));
+    }
+
+    /** The model chain of an app vNF. */
+    public Chain chain(VnfKey k) {
+        return chainOfKey.get(k);
+    }
+
+    /** CPU request of a new replica of a vNF, millicores (its template's CPU quota). */
+    public long requestMillis(VnfKey k) {
+        return Math.round(template(vnfOfKey.get(k)).get(Resource.CPU_QUOTA) * 1000);
+    }
+
+    private Allocation template(String vnf) {
+        Allocation a = templates.get(vnf);
+        return a != null ? a : firstPod(vnf).allocation();
+    }
+
+    /** The segment list the app computed for a model path (the SIDs the ingress pushes). */
+    public SegmentList segmentList(String chain, VnfInstance[] hops) {
+        return listOfPath.get(pathKey(chain, List.of(hops)));
+    }
+
+    private static String pathKey(String chain, List<VnfInstance> hops) {
+        StringBuilder b = new StringBuilder(chain);
+        for (VnfInstance i : hops) {
+            b.append('|').append(i.id());
+        }
+        return b.toString();
+    }
+
+    /**
+     * Installs the app's current rules and groups (reconcile until stable), gives them to the
+     * switches and routes every model chain on the paths the switches (or segment lists) give.
+     */
+    public void reprogram() {
+        app.settle();
+        if (dataplane != null) {
+            for (DeviceId d : PaperTestbed.SWITCHES) {
+                List<FlowRule> rules = new ArrayList<>();
+                app.flows.getFlowEntries(d).forEach(rules::add);
+                List<Group> groups = new ArrayList<>();
+                app.groups.getGroups(d).forEach(groups::add);
+                dataplane.program(d, rules, groups);
+            }
+        }
+        listOfPath.clear();
+        List<Sfc> sfcs = new ArrayList<>(app.sfcs.getSfcs());
+        sfcs.sort((a, b) -> Integer.compare(a.id().tag(), b.id().tag()));
+        for (Sfc sfc : sfcs) {
+            Chain c = chain(sfc.id());
+            Map<SegmentList, Double> weighted = paths(sfc);
+            List<Chain.Path> model = new ArrayList<>();
+            for (Map.Entry<SegmentList, Double> e : weighted.entrySet()) {
+                List<VnfInstance> hops = new ArrayList<>();
+                for (VnfReplicaId r : e.getKey().replicas()) {
+                    VnfInstance pod = pods.get(r);
+                    if (pod == null) {
+                        throw new IllegalStateException("replica " + r + " on a path has no pod");
+                    }
+                    hops.add(pod);
+                }
+                model.add(new Chain.Path(e.getValue(), hops));
+                listOfPath.put(pathKey(c.id(), hops), e.getKey());
+            }
+            c.setPaths(model);
+        }
+        for (Runnable r : programmed) {
+            r.run();
+        }
+    }
+
+    /**
+     * A chain's paths and their shares of its flows. The switches, when there are any: probe
+     * flows traced through them. Otherwise (no emulated switch in this build) the app's segment
+     * lists with their multipath weights.
+     */
+    private Map<SegmentList, Double> paths(Sfc sfc) {
+        List<SegmentList> lists = app.pathManager.getPaths(sfc.id()).map(SfcPaths::segmentLists).orElse(List.of());
+        Map<SegmentList, Double> out = new LinkedHashMap<>();
+        if (dataplane != null) {
+            Map<List<VnfReplicaId>, Double> traced = PathTracer.trace(dataplane, sfc, app.inventory, app.config.devices,
+                                                                     Math.round(nowS.getAsDouble() * 1e9));
+            for (Map.Entry<List<VnfReplicaId>, Double> e : traced.entrySet()) {
+                SegmentList sl = lists.stream().filter(l -> l.replicas().equals(e.getKey())).findFirst()
+                        .orElseThrow(() -> new IllegalStateException("switches send " + sfc.id() + " through "
+                                + e.getKey() + ", which no segment list of the app visits"));
+                out.put(sl, e.getValue());
+            }
+            return out;
+        }
+        double total = lists.stream().mapToInt(SegmentList::weight).sum();
+        for (SegmentList sl : lists) {
+            out.put(sl, sl.weight() / total);
+        }
+        return out;
+    }
+
+    /**
+     * The app's inventory routing, then the model: a Ready replica the loop adds becomes a pod
+     * on its node's simulated host (with the vNF's template allocation), a removed one goes; the
+     * switches are reprogrammed and the model re-routed after each change.
+     */
+    private final class ModelRouting implements ChainRouting {
+        private final ChainRouting inventory;
+
+        ModelRouting(ChainRouting inventory) {
+            this.inventory = inventory;
+        }
+
+        @Override
+        public void addReplicas(VnfKey vnf, List<ReplicaInfo> replicas) {
+            inventory.addReplicas(vnf, replicas);
+            String v = vnfOfKey.get(vnf);
+            for (ReplicaInfo r : replicas) {
+                VnfReplicaId id = VnfReplicaId.of(vnf, r.id());
+                if (pods.containsKey(id)) {
+                    continue;
+                }
+                Host h = fabric.host(r.node());
+                if (h == null) {
+                    throw new IllegalArgumentException("replica " + r + " is on a node the twin does not simulate");
+                }
+                VnfInstance pod = h.addInstance(v, firstPod(v).type(), template(v), nowS.getAsDouble());
+                pods.put(id, pod);
+                events.add(String.format(Locale.ROOT, "%.1f s: start %s on %s (replica %s ready, re-route)",
+                        nowS.getAsDouble(), pod.id(), h.name(), r.id()));
+            }
+            reprogram();
+        }
+
+        @Override
+        public void drainReplica(VnfKey vnf, String replicaId) {
+            inventory.drainReplica(vnf, replicaId);
+            events.add(String.format(Locale.ROOT, "%.1f s: drain %s", nowS.getAsDouble(), replicaId));
+            reprogram();
+        }
+
+        @Override
+        public void removeReplica(VnfKey vnf, String replicaId) {
+            inventory.removeReplica(vnf, replicaId);
+            VnfInstance pod = pods.remove(VnfReplicaId.of(vnf, replicaId));
+            reprogram();
+            if (pod != null) {
+                pod.host().removeInstance(pod.id());
+                events.add(String.format(Locale.ROOT, "%.1f s: delete %s", nowS.getAsDouble(), pod.id()));
+            }
+        }
+    }
+}

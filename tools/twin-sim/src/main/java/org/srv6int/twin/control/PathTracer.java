@@ -1,0 +1,155 @@
+package org.srv6int.twin.control;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.onlab.packet.Ip6Address;
+import org.onosproject.net.ConnectPoint;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
+import org.srv6int.app.api.FlowClassifier;
+import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.VnfInventoryService;
+import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.config.Srv6DeviceConfig;
+import org.srv6int.app.config.Srv6Devices;
+import org.srv6int.twin.dataplane.Dataplane;
+
+/**
+ * Reads a chain's weighted paths off the switches: {@link Dataplane#traceFlows()} probe flows of the chain
+ * (5-tuples that match its classifier, varied in source address and port) are injected at the
+ * ingress port; a frame that leaves at a vNF server port is handed to the replica whose SID it
+ * is addressed to and re-injected from that port (the twin plays the vNF), until it leaves at
+ * the chain's egress port. The share of flows that took a replica sequence is that path's
+ * weight; flows the switches drop or send elsewhere count towards no path.
+ */
+public final class PathTracer {
+    /** Most passes through vNFs one probe may take (a loop in the rules ends the probe). */
+    static final int MAX_PASSES = 2 * Sfc.MAX_VNFS + 2;
+    private static final int ETH = 14;
+
+    private PathTracer() {
+    }
+
+    /**
+     * Traces one chain.
+     *
+     * @param dp        the programmed switches
+     * @param sfc       the chain
+     * @param inventory replicas (their switch port and SID)
+     * @param devices   the switches' netcfg (MACs)
+     * @param nowNanos  switch clock
+     * @return replica sequence to share of the probe flows, in first-seen order
+     */
+    public static Map<List<VnfReplicaId>, Double> trace(Dataplane dp, Sfc sfc, VnfInventoryService inventory,
+                                                        Srv6Devices devices, long nowNanos) {
+        Map<List<VnfReplicaId>, Integer> count = new LinkedHashMap<>();
+        int flows = dp.traceFlows();
+        for (int f = 0; f < flows; f++) {
+            List<VnfReplicaId> path = follow(dp, sfc, inventory, probe(sfc, devices, f), nowNanos);
+            if (path != null) {
+                count.merge(path, 1, Integer::sum);
+            }
+        }
+        Map<List<VnfReplicaId>, Double> out = new LinkedHashMap<>();
+        count.forEach((p, n) -> out.put(p, n / (double) flows));
+        return out;
+    }
+
+    private static List<VnfReplicaId> follow(Dataplane dp, Sfc sfc, VnfInventoryService inventory, byte[] frame,
+                                             long nowNanos) {
+        List<VnfReplicaId> path = new ArrayList<>();
+        ConnectPoint at = sfc.ingress();
+        for (int pass = 0; pass <= MAX_PASSES; pass++) {
+            ConnectPoint next = null;
+            byte[] bytes = null;
+            for (Dataplane.Frame out : dp.inject(at.deviceId(), at.port(), frame, nowNanos)) {
+                ConnectPoint cp = new ConnectPoint(out.device(), out.port());
+                if (cp.equals(sfc.egress())) {
+                    return path;
+                }
+                VnfReplica r = replicaAt(inventory, sfc, out.device(), out.port(), out.bytes());
+                if (r != null && next == null) {
+                    next = cp;
+                    bytes = out.bytes();
+                    path.add(r.id());
+                }
+                // Anything else (the INT report clone to the collector port) is not the chain's path.
+            }
+            if (next == null) {
+                return null;
+            }
+            at = next;
+            frame = bytes;
+        }
+        return null;
+    }
+
+    /** The replica of the chain at a server port that the frame's IPv6 destination (its SID) names. */
+    private static VnfReplica replicaAt(VnfInventoryService inventory, Sfc sfc, DeviceId d, PortNumber p,
+                                        byte[] frame) {
+        if (frame.length < ETH + 40 || (frame[12] & 0xFF) != 0x86 || (frame[13] & 0xFF) != 0xDD) {
+            return null;
+        }
+        Ip6Address dst = Ip6Address.valueOf(Arrays.copyOfRange(frame, ETH + 24, ETH + 40));
+        for (VnfReplica r : inventory.getReplicas(sfc.id())) {
+            if (r.deviceId().equals(d) && r.port().equals(p) && r.sid().equals(dst)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** Flow {@code f} of the chain: Ethernet/IPv4/UDP from a host behind the ingress port. */
+    static byte[] probe(Sfc sfc, Srv6Devices devices, int f) {
+        FlowClassifier c = sfc.classifier();
+        if (!c.isIp4()) {
+            throw new IllegalArgumentException("probe flows are IPv4; chain " + sfc.id() + " classifies IPv6");
+        }
+        Srv6DeviceConfig in = devices.get(sfc.ingress().deviceId()).orElseThrow(
+                () -> new IllegalArgumentException("ingress " + sfc.ingress() + " has no srv6int netcfg"));
+        byte[] b = new byte[ETH + 20 + 8 + 32];
+        System.arraycopy(in.myMac().toBytes(), 0, b, 0, 6);
+        b[6] = 0x02;
+        b[11] = (byte) f;
+        b[12] = 0x08;
+        int ip = ETH;
+        b[ip] = 0x45;
+        put16(b, ip + 2, b.length - ETH);
+        b[ip + 8] = 64;
+        b[ip + 9] = (byte) c.ipProto();
+        put32(b, ip + 12, host(c.srcPrefix().address().getIp4Address().toInt(), c.srcPrefix().prefixLength(), f));
+        put32(b, ip + 16, host(c.dstPrefix().address().getIp4Address().toInt(), c.dstPrefix().prefixLength(), f * 7));
+        int sum = 0;
+        for (int i = 0; i < 20; i += 2) {
+            sum += ((b[ip + i] & 0xFF) << 8) | (b[ip + i + 1] & 0xFF);
+        }
+        sum = (sum & 0xFFFF) + (sum >>> 16);
+        put16(b, ip + 10, ~(sum + (sum >>> 16)) & 0xFFFF);
+        int udp = ip + 20;
+        put16(b, udp, c.l4SrcPort() != FlowClassifier.ANY ? c.l4SrcPort() : 10_000 + f);
+        put16(b, udp + 2, c.l4DstPort() != FlowClassifier.ANY ? c.l4DstPort() : 20_000 + f);
+        put16(b, udp + 4, b.length - udp);
+        return b;
+    }
+
+    /** A host address in the prefix, different per flow (network and broadcast avoided). */
+    private static int host(int net, int len, int f) {
+        int span = len >= 31 ? 1 : (1 << (32 - len)) - 2;
+        int mask = len == 0 ? 0 : -1 << (32 - len);
+        return len >= 31 ? net : (net & mask) + 1 + Math.floorMod(f, span);
+    }
+
+    private static void put16(byte[] b, int off, int v) {
+        b[off] = (byte) (v >>> 8);
+        b[off + 1] = (byte) v;
+    }
+
+    private static void put32(byte[] b, int off, int v) {
+        put16(b, off, v >>> 16);
+        put16(b, off + 2, v);
+    }
+}
