@@ -21,7 +21,8 @@ import static org.srv6int.app.config.ConfigChecks.onlyFields;
  * <pre>
  * {
  *   "collector": { "address": "192.168.0.10", "mac": "00:00:00:00:00:fe", "port": 32766, "truncateBytes": 256 },
- *   "loop": { "enabled": true, "tHatMs": 4000, "windowPackets": 1500, "evaluationPeriodMs": 500 },
+ *   "loop": { "enabled": true, "tHatMs": 4000, "windowPackets": 1500, "evaluationPeriodMs": 500,
+ *             "demandLatency": "healthyTail" },
  *   "resourceSteps": { "cpuQuotaPercent": 10, "llcWays": 1, "memBandwidthPercent": 10, "cpuFreqMhz": 100 },
  *   "kubernetes": { ... see {@link KubernetesSettings} }
  * }
@@ -55,6 +56,11 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
     static final String T_HAT = "tHatMs";
     static final String WINDOW = "windowPackets";
     static final String PERIOD = "evaluationPeriodMs";
+    static final String DEMAND = "demandLatency";
+    /** Demand C_i = R_i * min(L_i, L*_i) (default; see docs/global-loop.md). */
+    public static final String DEMAND_HEALTHY_TAIL = "healthyTail";
+    /** Demand C_i = R_i * L_i, the paper's formula as written. */
+    public static final String DEMAND_MEASURED = "measured";
     static final String STEPS = "resourceSteps";
     static final String CPU = "cpuQuotaPercent";
     static final String LLC = "llcWays";
@@ -88,11 +94,16 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
         }
         ObjectNode l = object(object, "", LOOP, false);
         if (l != null) {
-            onlyFields(l, LOOP, ENABLED, T_HAT, WINDOW, PERIOD);
+            onlyFields(l, LOOP, ENABLED, T_HAT, WINDOW, PERIOD, DEMAND);
             bool(l, LOOP, ENABLED);
             integer(l, LOOP, T_HAT, false, 1, 3_600_000);
             integer(l, LOOP, WINDOW, false, 1, 10_000_000);
             integer(l, LOOP, PERIOD, false, 10, 60_000);
+            String d = ConfigChecks.text(l, LOOP, DEMAND, false);
+            if (d != null && !d.equals(DEMAND_HEALTHY_TAIL) && !d.equals(DEMAND_MEASURED)) {
+                throw new InvalidFieldException(ConfigChecks.join(LOOP, DEMAND), "must be \"" + DEMAND_HEALTHY_TAIL
+                        + "\" or \"" + DEMAND_MEASURED + "\", not \"" + d + "\"");
+            }
         }
         ObjectNode s = object(object, "", STEPS, false);
         if (s != null) {
@@ -206,6 +217,17 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
      */
     public long evaluationPeriodMillis() {
         return read(LOOP, PERIOD, DEFAULT_EVALUATION_PERIOD_MS);
+    }
+
+    /**
+     * Returns whether the global loop's demand C_i takes the healthy tail latency min(L_i, L*_i)
+     * rather than the measured L_i (docs/global-loop.md, "Interpretation of the paper").
+     *
+     * @return true unless {@code loop.demandLatency} is {@value #DEMAND_MEASURED}
+     */
+    public boolean demandFromHealthyTail() {
+        JsonNode l = object.get(LOOP);
+        return l == null || !l.has(DEMAND) || !DEMAND_MEASURED.equals(l.get(DEMAND).asText());
     }
 
     /**

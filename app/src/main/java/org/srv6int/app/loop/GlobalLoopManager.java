@@ -74,6 +74,7 @@ public class GlobalLoopManager implements GlobalLoopService {
     private LoopClock clock = LoopClock.SYSTEM;
     private volatile GlobalLoop loop;
     private volatile long loopTHatMillis;
+    private volatile LoopParams.DemandLatency loopDemand;
     private volatile boolean leader;
     private volatile long lastEvaluationMillis;
     private volatile TelemetrySnapshot lastWindow;
@@ -125,14 +126,23 @@ public class GlobalLoopManager implements GlobalLoopService {
         return configService.appConfig().map(Srv6IntAppConfig::loopEnabled).orElse(true);
     }
 
+    private LoopParams.DemandLatency demandLatency() {
+        boolean tail = configService.appConfig().map(Srv6IntAppConfig::demandFromHealthyTail).orElse(true);
+        return tail ? LoopParams.DemandLatency.HEALTHY_TAIL : LoopParams.DemandLatency.MEASURED;
+    }
+
     private GlobalLoop loop() {
         long tHat = tHatMillis();
+        LoopParams.DemandLatency demand = demandLatency();
         GlobalLoop l = loop;
-        if (l == null || loopTHatMillis != tHat) {
-            LoopParams p = LoopParams.builder().tHatNanos(TimeUnit.MILLISECONDS.toNanos(tHat)).build();
+        // a netcfg change of t-hat or of the demand reading starts a fresh loop
+        if (l == null || loopTHatMillis != tHat || loopDemand != demand) {
+            LoopParams p = LoopParams.builder().tHatNanos(TimeUnit.MILLISECONDS.toNanos(tHat))
+                    .demandLatency(demand).build();
             l = new GlobalLoop(p, clock, platformProxy, routing);
             loop = l;
             loopTHatMillis = tHat;
+            loopDemand = demand;
         }
         return l;
     }

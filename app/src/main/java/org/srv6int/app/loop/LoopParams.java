@@ -104,7 +104,7 @@ public final class LoopParams {
         return historySize;
     }
 
-    /** @return which latency enters the demand C_i (default {@link DemandLatency#MEASURED}) */
+    /** @return which latency enters the demand C_i (default {@link DemandLatency#HEALTHY_TAIL}) */
     public DemandLatency demandLatency() {
         return demandLatency;
     }
@@ -122,7 +122,7 @@ public final class LoopParams {
         private int maxReplicas = 8;
         private long minSamples = 1;
         private int historySize = 256;
-        private DemandLatency demandLatency = DemandLatency.MEASURED;
+        private DemandLatency demandLatency = DemandLatency.HEALTHY_TAIL;
 
         private Builder() {
         }

@@ -74,6 +74,15 @@ public class Srv6IntConfigTest {
         assertEquals(1500, empty.windowPackets());
         assertEquals(ResourceSteps.DEFAULT, empty.resourceSteps());
         assertFalse(empty.collectorAddress().isPresent());
+        assertTrue(empty.demandFromHealthyTail());
+        assertFalse(PaperTestbed.appConfig(MAPPER.readTree("{\"loop\": {\"demandLatency\": \"measured\"}}"))
+                .demandFromHealthyTail());
+        try {
+            PaperTestbed.appConfig(MAPPER.readTree("{\"loop\": {\"demandLatency\": \"max\"}}")).isValid();
+            fail();
+        } catch (InvalidFieldException e) {
+            assertEquals("loop.demandLatency", e.field());
+        }
         try {
             PaperTestbed.appConfig(MAPPER.readTree("{\"loop\": {\"tHatMs\": 0}}")).isValid();
             fail();

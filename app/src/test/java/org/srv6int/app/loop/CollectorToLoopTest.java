@@ -130,7 +130,8 @@ public class CollectorToLoopTest {
         platform.nodes.add(new NodeResources("worker-2", 8000, 16L << 30));
         platform.nodes.add(new NodeResources("worker-3", 2000, 32L << 30));
         FakePorts.Routing routing = new FakePorts.Routing("r0");
-        GlobalLoop loop = new GlobalLoop(LoopParams.builder().maxReplicas(16).build(), clock, platform, routing);
+        GlobalLoop loop = new GlobalLoop(LoopParams.builder().maxReplicas(16)
+                .demandLatency(LoopParams.DemandLatency.MEASURED).build(), clock, platform, routing);
 
         // Healthy window: 100 reports 10 packets apart (the first only sets the Port_Counter
         // baseline, so 990 packets in 1 s), p95 about 400 us (< Lmax 600 us).

@@ -178,7 +178,12 @@ public class GlobalLoopManagerTest {
 
             @Override
             public Optional<Srv6IntAppConfig> appConfig() {
-                return Optional.empty();
+                // the expected replica counts are the paper's formula as written
+                try {
+                    return Optional.of(KubernetesMock.appConfig("{\"loop\": {\"demandLatency\": \"measured\"}}"));
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
             }
         };
         manager.telemetry = new TelemetryWindows() {
@@ -281,7 +286,8 @@ public class GlobalLoopManagerTest {
         try (KubernetesMock k8s = new KubernetesMock()) {
             k8s.addNode("worker-2", "20", "64Gi");
             FakeConfigService cfg = KubernetesMock.configOf(
-                    KubernetesMock.appConfig("{\"kubernetes\":" + k8s.kubernetesJson() + "}"));
+                    KubernetesMock.appConfig("{\"loop\": {\"demandLatency\": \"measured\"}, \"kubernetes\":"
+                            + k8s.kubernetesJson() + "}"));
             KubernetesReplicaPlatformManager first =
                     KubernetesMock.platform(manager.sfcService, cfg, new KubernetesMock.Netcfg());
             manager.platform = first;

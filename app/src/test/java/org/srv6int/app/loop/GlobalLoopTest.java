@@ -28,8 +28,9 @@ public class GlobalLoopTest {
     private final FakePorts.Clock clock = new FakePorts.Clock();
     private final FakePorts.Platform platform = new FakePorts.Platform();
     private final FakePorts.Routing routing = new FakePorts.Routing("a");
+    // The arithmetic of these cases is the paper's formula as written (C_i = R_i * L_i).
     private final LoopParams params = LoopParams.builder().tHatNanos(4 * SEC).cooldownNanos(10 * SEC)
-            .scaleInHoldNanos(5 * SEC).drainQuietNanos(2 * SEC).drainTimeoutNanos(30 * SEC).build();
+            .demandLatency(LoopParams.DemandLatency.MEASURED).scaleInHoldNanos(5 * SEC).drainQuietNanos(2 * SEC).drainTimeoutNanos(30 * SEC).build();
     private final GlobalLoop loop = new GlobalLoop(params, clock, platform, routing);
     private final Map<String, Long> packets = new HashMap<>();
 

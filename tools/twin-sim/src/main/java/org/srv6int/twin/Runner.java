@@ -109,10 +109,9 @@ public final class Runner {
             if (platform instanceof SimulatedTime) {
                 timed.add((SimulatedTime) platform);
             }
-            // Demand from the healthy tail: docs/global-loop.md "Interpretation of the paper".
+            // The app's defaults (demand from the healthy tail, docs/global-loop.md); t-hat per scenario.
             global = new GlobalControl(control, platform, LoopParams.builder()
-                    .tHatNanos(Math.round(exp.tHatS() * TimeUnit.SECONDS.toNanos(1)))
-                    .demandLatency(LoopParams.DemandLatency.HEALTHY_TAIL).build(), () -> clock[0]);
+                    .tHatNanos(Math.round(exp.tHatS() * TimeUnit.SECONDS.toNanos(1))).build(), () -> clock[0]);
             timed.add(global);
         } else if (policy == Policy.VPA) {
             vpa = new Vpa(workers.all());
