@@ -20,7 +20,9 @@ import org.srv6int.twin.control.SimulatedTime;
  * that simulated time never runs ahead of the wall time since the operation began: a pod that
  * takes 3 s of wall time to become Ready then takes (at least) 3 s of simulated time too.
  * With nothing in flight there is no pacing and the twin runs as fast as it can. Overlapping
- * operations share one held period, from the first one's start until none is left.
+ * operations share one held period, from the first one's start until none is left. Results
+ * are handed over on the thread that calls {@link #advanceTo} (the twin's runner), at a tick:
+ * the control plane's client threads never run the loop or touch the model.
  *
  * <p>Also translates node names: the twin's workers ({@code model.Host} names) to the
  * control plane's nodes and back; nodes that stand for no worker of the current experiment
@@ -38,6 +40,7 @@ final class HeldReplicaPlatform implements ReplicaPlatform, SimulatedTime {
     private long heldSinceNanos;
     private double heldSinceSimS;
     private long sleptNanos;
+    private final List<Runnable> arrived = new ArrayList<>();
 
     /**
      * Wraps a platform.
@@ -83,6 +86,17 @@ final class HeldReplicaPlatform implements ReplicaPlatform, SimulatedTime {
 
     @Override
     public void advanceTo(double nowS) {
+        hold(nowS);
+        List<Runnable> ready;
+        synchronized (lock) {
+            ready = new ArrayList<>(arrived);
+            arrived.clear();
+        }
+        // outside the lock: the loop's callbacks may start the next operation
+        ready.forEach(Runnable::run);
+    }
+
+    private void hold(double nowS) {
         synchronized (lock) {
             simNowS = nowS;
             while (inFlight > 0) {
@@ -118,19 +132,20 @@ final class HeldReplicaPlatform implements ReplicaPlatform, SimulatedTime {
             done();
             return CompletableFuture.failedFuture(e);
         }
-        // The hold ends only once the result is visible to the caller: were it released first,
-        // the loop could tick on unheld, in microseconds, while the result is still on its way.
+        // The result waits for the runner's next tick (advanceTo hands it over there), so the
+        // hold ends exactly when the caller sees it and never on a client thread.
         CompletableFuture<T> out = new CompletableFuture<>();
         s.whenComplete((v, e) -> {
-            try {
-                if (e != null) {
-                    out.completeExceptionally(e);
-                } else {
-                    out.complete(v);
-                }
-            } finally {
-                done();
+            synchronized (lock) {
+                arrived.add(() -> {
+                    if (e != null) {
+                        out.completeExceptionally(e);
+                    } else {
+                        out.complete(v);
+                    }
+                });
             }
+            done();
         });
         return out;
     }
