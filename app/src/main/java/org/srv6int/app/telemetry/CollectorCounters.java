@@ -21,11 +21,12 @@ public final class CollectorCounters {
     private final long unmappedEntries;
     private final long staleCounters;
     private final long unknownChain;
+    private final long bindingsRefused;
     private final Map<DecodeStatus, Long> decodeErrors;
 
     CollectorCounters(long datagrams, long accepted, long forgedSource, long forgedDevice, long malformed,
                       long lost, long late, long duplicates, long resyncs, long unmappedEntries,
-                      long staleCounters, long unknownChain, Map<DecodeStatus, Long> decodeErrors) {
+                      long staleCounters, long unknownChain, long bindingsRefused, Map<DecodeStatus, Long> decodeErrors) {
         this.datagrams = datagrams;
         this.accepted = accepted;
         this.forgedSource = forgedSource;
@@ -38,6 +39,7 @@ public final class CollectorCounters {
         this.unmappedEntries = unmappedEntries;
         this.staleCounters = staleCounters;
         this.unknownChain = unknownChain;
+        this.bindingsRefused = bindingsRefused;
         this.decodeErrors = Map.copyOf(decodeErrors);
     }
 
@@ -101,6 +103,14 @@ public final class CollectorCounters {
         return unknownChain;
     }
 
+    /**
+     * @return chains whose new hop bindings the collector refused (two vNFs at one hop of one
+     *         switch); such a chain kept its previous bindings
+     */
+    public long bindingsRefused() {
+        return bindingsRefused;
+    }
+
     /** @return codec rejections by reason */
     public Map<DecodeStatus, Long> decodeErrors() {
         return decodeErrors;
@@ -111,6 +121,7 @@ public final class CollectorCounters {
         return "datagrams=" + datagrams + " accepted=" + accepted + " forgedSource=" + forgedSource
                 + " forgedDevice=" + forgedDevice + " malformed=" + malformed + " lost=" + lost
                 + " late=" + late + " duplicates=" + duplicates + " resyncs=" + resyncs
-                + " unmappedEntries=" + unmappedEntries + " staleCounters=" + staleCounters + " unknownChain=" + unknownChain;
+                + " unmappedEntries=" + unmappedEntries + " staleCounters=" + staleCounters + " unknownChain=" + unknownChain
+                + " bindingsRefused=" + bindingsRefused;
     }
 }

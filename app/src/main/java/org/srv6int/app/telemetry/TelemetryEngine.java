@@ -72,7 +72,8 @@ public final class TelemetryEngine implements IntMetadataVisitor {
     private static final int C_UNMAPPED = 6;
     private static final int C_STALE = 7;
     private static final int C_UNKNOWN_CHAIN = 8;
-    private static final int C_COUNT = 9;
+    private static final int C_BINDINGS_REFUSED = 9;
+    private static final int C_COUNT = 10;
     private static final int DEVICES = 1 << 16;
 
     /** Allow-list snapshot: address to reporter slot; trackers survive reconfiguration. */
@@ -121,6 +122,8 @@ public final class TelemetryEngine implements IntMetadataVisitor {
     private final long[] rolledReplicaPackets;
     private final String[] replicaIds;
     private final int[] replicaVnf;
+    // Replica slot to the slot its group counts in (itself unless it shares a hop key).
+    private final int[] groupOf;
     private final int[] chainTags;
     private final int[] lastChainCounter;
     private final AtomicLongArray chainPackets;
@@ -136,6 +139,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
     private final ArrayDeque<Integer> freeReplica = new ArrayDeque<>();
     private final ArrayDeque<Integer> freeChain = new ArrayDeque<>();
     private final Map<Integer, SequenceTracker> trackersBySource = new HashMap<>();
+    private final Map<Integer, List<HopBinding>> applied = new HashMap<>();
     private long windowStart;
 
     // Per-report scratch, receiver thread only.
@@ -165,6 +169,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         rolledReplicaPackets = new long[limits.maxReplicas];
         replicaIds = new String[limits.maxReplicas];
         replicaVnf = new int[limits.maxReplicas];
+        groupOf = new int[limits.maxReplicas];
         chainActive = new Histogram[limits.maxChains];
         chainInactive = new Histogram[limits.maxChains];
         chainTags = new int[limits.maxChains];
@@ -222,33 +227,56 @@ public final class TelemetryEngine implements IntMetadataVisitor {
      * Replaces the hop bindings (derived from the chains' segment lists and replicas). vNFs,
      * replicas and chains keep their windows across calls; those no longer bound free their slot.
      *
+     * <p>Replicas of one vNF whose bindings share a (chain, hop, device) key sit behind the same
+     * switch: their INT entries are identical on the wire (a report carries no SID, every segment
+     * is overwritten by INT metadata, docs/collector.md), so they are bound together as one group.
+     * The vNF's latency and rate stay exact; each member's {@link VnfWindow#replicaPackets()}
+     * shows the packets of its whole group. A chain whose bindings give one key to two different
+     * vNFs is refused alone: it keeps the bindings it had (none if it had none), every other
+     * chain takes its new ones, and the refusal is counted ({@link CollectorCounters#bindingsRefused()}).
+     *
      * @param all every binding of every chain
-     * @throws IllegalArgumentException if a limit would be exceeded or two bindings claim the
-     *                                  same (chain, hop, device) for different replicas
+     * @return one message per refused chain, empty if every chain's bindings were applied
+     * @throws IllegalArgumentException if a limit would be exceeded (then nothing changes)
      */
-    public synchronized void setBindings(Collection<HopBinding> all) {
-        Map<Long, HopBinding> byKey = new LinkedHashMap<>();
+    public synchronized List<String> setBindings(Collection<HopBinding> all) {
+        Map<Integer, List<HopBinding>> byChain = new LinkedHashMap<>();
+        for (HopBinding b : all) {
+            byChain.computeIfAbsent(b.chainTag(), k -> new ArrayList<>()).add(b);
+        }
+        List<String> refused = new ArrayList<>();
+        Map<Integer, List<HopBinding>> use = new LinkedHashMap<>();
+        for (Map.Entry<Integer, List<HopBinding>> e : byChain.entrySet()) {
+            String problem = conflict(e.getValue());
+            if (problem == null) {
+                use.put(e.getKey(), e.getValue());
+                continue;
+            }
+            List<HopBinding> old = applied.get(e.getKey());
+            refused.add("chain " + e.getKey() + ": " + problem + (old == null ? "; the chain stays unbound"
+                    : "; the chain keeps its previous bindings"));
+            if (old != null) {
+                use.put(e.getKey(), old);
+            }
+        }
+        Map<Long, List<HopBinding>> byKey = new LinkedHashMap<>();
         Map<VnfKey, Boolean> vnfs = new LinkedHashMap<>();
         Map<String, VnfKey> replicas = new LinkedHashMap<>();
-        Map<Integer, Boolean> tags = new LinkedHashMap<>();
-        for (HopBinding b : all) {
-            HopBinding prev = byKey.putIfAbsent(b.key(), b);
-            if (prev != null && !prev.replicaId().equals(b.replicaId())) {
-                throw new IllegalArgumentException("INT metadata of " + b.replicaId() + " and " + prev.replicaId()
-                                                           + " cannot be told apart: same chain, hop and device");
-            }
-            VnfKey other = replicas.putIfAbsent(replicaKey(b), b.vnf());
-            vnfs.put(b.vnf(), Boolean.TRUE);
-            tags.put(b.chainTag(), Boolean.TRUE);
-            if (other != null && !other.equals(b.vnf())) {
-                throw new IllegalArgumentException("replica " + b.replicaId() + " bound to two vNFs");
+        for (List<HopBinding> l : use.values()) {
+            for (HopBinding b : l) {
+                byKey.computeIfAbsent(b.key(), k -> new ArrayList<>()).add(b);
+                vnfs.put(b.vnf(), Boolean.TRUE);
+                replicas.put(replicaKey(b), b.vnf());
             }
         }
-        if (vnfs.size() > limits.maxVnfs || replicas.size() > limits.maxReplicas || tags.size() > limits.maxChains) {
+        if (vnfs.size() > limits.maxVnfs || replicas.size() > limits.maxReplicas || use.size() > limits.maxChains) {
             throw new IllegalArgumentException("telemetry limits exceeded: vNFs " + vnfs.size() + "/" + limits.maxVnfs
                                                        + ", replicas " + replicas.size() + "/" + limits.maxReplicas
-                                                       + ", chains " + tags.size() + "/" + limits.maxChains);
+                                                       + ", chains " + use.size() + "/" + limits.maxChains);
         }
+        counters[C_BINDINGS_REFUSED] += refused.size();
+        applied.clear();
+        applied.putAll(use);
         // Free what is gone, then allocate what is new.
         vnfSlots.keySet().removeIf(k -> {
             if (!vnfs.containsKey(k)) {
@@ -265,7 +293,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
             return false;
         });
         chainSlots.keySet().removeIf(k -> {
-            if (!tags.containsKey(k)) {
+            if (!use.containsKey(k)) {
                 freeChain.push(chainSlots.get(k));
                 return true;
             }
@@ -285,14 +313,16 @@ public final class TelemetryEngine implements IntMetadataVisitor {
                 int r = freeReplica.pop();
                 lastReplicaCounter[r] = -1;
                 rolledReplicaPackets[r] = replicaPackets.get(r);
+                groupOf[r] = -1;
                 return r;
             });
             replicaIds[s] = e.getKey().substring(e.getKey().indexOf('|') + 1);
             replicaVnf[s] = vnfSlots.get(e.getValue());
             vnfOfReplica[s] = replicaVnf[s];
         }
-        LongIntMap chainByTag = new LongIntMap(tags.size());
-        for (Integer t : tags.keySet()) {
+        regroup(byKey);
+        LongIntMap chainByTag = new LongIntMap(use.size());
+        for (Integer t : use.keySet()) {
             int s = chainSlots.computeIfAbsent(t, k -> {
                 int c = freeChain.pop();
                 chainTags[c] = k;
@@ -304,10 +334,66 @@ public final class TelemetryEngine implements IntMetadataVisitor {
             chainByTag.put(t, s);
         }
         LongIntMap replicaByHop = new LongIntMap(byKey.size());
-        for (HopBinding b : byKey.values()) {
-            replicaByHop.put(b.key(), replicaSlots.get(replicaKey(b)));
+        for (Map.Entry<Long, List<HopBinding>> e : byKey.entrySet()) {
+            replicaByHop.put(e.getKey(), groupOf[replicaSlots.get(replicaKey(e.getValue().get(0)))]);
         }
         bindings = new Bindings(replicaByHop, chainByTag, vnfOfReplica);
+        return refused;
+    }
+
+    // Why a chain's bindings cannot be used: one (hop, device) of two different vNFs; null if fine.
+    private static String conflict(List<HopBinding> chain) {
+        Map<Long, HopBinding> byKey = new HashMap<>();
+        for (HopBinding b : chain) {
+            HopBinding prev = byKey.putIfAbsent(b.key(), b);
+            if (prev != null && !prev.vnf().equals(b.vnf())) {
+                return "INT metadata of " + prev.vnf() + "/" + prev.replicaId() + " and " + b.vnf() + "/"
+                        + b.replicaId() + " cannot be told apart: different vNFs at hop " + b.hop()
+                        + " of device " + b.deviceId();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Puts replicas that share a (chain, hop, device) key into one group (transitively); a group
+     * counts in the slot of its smallest replica id. A slot that starts counting for itself again
+     * restarts its Port_Counter baseline.
+     */
+    private void regroup(Map<Long, List<HopBinding>> byKey) {
+        Map<String, String> parent = new HashMap<>();
+        for (List<HopBinding> l : byKey.values()) {
+            String first = find(parent, replicaKey(l.get(0)));
+            for (int i = 1; i < l.size(); i++) {
+                String other = find(parent, replicaKey(l.get(i)));
+                if (!other.equals(first)) {
+                    // The smaller key is the root, so the root is the group's representative.
+                    if (other.compareTo(first) < 0) {
+                        parent.put(first, other);
+                        first = other;
+                    } else {
+                        parent.put(other, first);
+                    }
+                }
+            }
+        }
+        for (Map.Entry<String, Integer> e : replicaSlots.entrySet()) {
+            int s = e.getValue();
+            int g = replicaSlots.get(find(parent, e.getKey()));
+            if (g == s && groupOf[s] != s) {
+                lastReplicaCounter[s] = -1;
+                rolledReplicaPackets[s] = replicaPackets.get(s);
+            }
+            groupOf[s] = g;
+        }
+    }
+
+    private static String find(Map<String, String> parent, String k) {
+        String r = k;
+        for (String p = parent.get(r); p != null; p = parent.get(r)) {
+            r = p;
+        }
+        return r;
     }
 
     private void installHistograms(Histogram[] active, Histogram[] inactive, int slot) {
@@ -497,12 +583,19 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         double secs = Math.max(1e-9, (now - windowStart) / 1e9);
         Map<Integer, Map<String, Long>> perVnfReplicas = new HashMap<>();
         Map<Integer, Long> perVnfPackets = new HashMap<>();
+        // A group's packets are counted once for the vNF's rate and shown under each member.
+        Map<Integer, Long> groupPackets = new HashMap<>();
         for (int r : replicaSlots.values()) {
-            long total = replicaPackets.get(r);
-            long d = total - rolledReplicaPackets[r];
-            rolledReplicaPackets[r] = total;
+            int g = groupOf[r];
+            Long d = groupPackets.get(g);
+            if (d == null) {
+                long total = replicaPackets.get(g);
+                d = total - rolledReplicaPackets[g];
+                rolledReplicaPackets[g] = total;
+                groupPackets.put(g, d);
+                perVnfPackets.merge(replicaVnf[r], d, Long::sum);
+            }
             perVnfReplicas.computeIfAbsent(replicaVnf[r], k -> new LinkedHashMap<>()).put(replicaIds[r], d);
-            perVnfPackets.merge(replicaVnf[r], d, Long::sum);
         }
         List<VnfWindow> vnfs = new ArrayList<>();
         List<ChainWindow> chains = new ArrayList<>();
@@ -576,6 +669,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         Map<DecodeStatus, Long> errors = report.errors().snapshot();
         return new CollectorCounters(counters[C_DATAGRAMS], counters[C_ACCEPTED], counters[C_FORGED_SOURCE],
                                      counters[C_FORGED_DEVICE], counters[C_MALFORMED], lost, late, dups, resyncs,
-                                     counters[C_UNMAPPED], counters[C_STALE], counters[C_UNKNOWN_CHAIN], errors);
+                                     counters[C_UNMAPPED], counters[C_STALE], counters[C_UNKNOWN_CHAIN],
+                                     counters[C_BINDINGS_REFUSED], errors);
     }
 }

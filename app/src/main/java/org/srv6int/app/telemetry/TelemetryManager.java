@@ -86,6 +86,7 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
     private MetricsFeature metricsFeature;
     private volatile TelemetrySnapshot latest;
     private volatile long latestMillis;
+    private String reconcileProblem;
 
     @Activate
     protected void activate() {
@@ -123,14 +124,28 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
     private void windowSafely() {
         try {
             reconcile();
+            reconcileProblem = null;
+        } catch (RuntimeException e) {
+            // A bad config must not stop the windows: keep what was applied and roll anyway.
+            if (!e.toString().equals(reconcileProblem)) {
+                log.warn("Telemetry reconfiguration failed, the previous one stays: {}", e.toString());
+                reconcileProblem = e.toString();
+            }
+        }
+        try {
             TelemetrySnapshot s = engine.roll();
             latest = s;
             latestMillis = System.currentTimeMillis();
             for (Consumer<TelemetrySnapshot> c : consumers) {
-                c.accept(s);
+                try {
+                    c.accept(s);
+                } catch (RuntimeException e) {
+                    // One failing consumer must not starve the others.
+                    log.warn("Telemetry window consumer failed: {}", e.toString());
+                }
             }
         } catch (RuntimeException e) {
-            // Keep the window thread alive: a bad config or consumer must not stop telemetry.
+            // Keep the window thread alive.
             log.warn("Telemetry window failed: {}", e.toString());
         }
     }
@@ -166,8 +181,12 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
         Function<DeviceId, Optional<Integer>> intId = d -> devices.get(d).map(Srv6DeviceConfig::intDeviceId);
         List<HopBinding> b = HopBindings.of(pathService.getAllPaths().values(), inventory::getReplica, intId);
         if (!b.equals(bindings)) {
-            engine.setBindings(b);
+            // Tried (and logged) once per change of the binding set; a refused chain keeps its
+            // previous bindings inside the engine, every other chain takes its new ones.
             bindings = b;
+            for (String refused : engine.setBindings(b)) {
+                log.warn("INT hop bindings refused: {}", refused);
+            }
         }
     }
 
@@ -185,6 +204,7 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
         m.put("reporterResyncs", c.resyncs());
         m.put("intEntriesUnmapped", c.unmappedEntries());
         m.put("portCountersStale", c.staleCounters());
+        m.put("bindingsRefused", c.bindingsRefused());
         return m;
     }
 

@@ -36,6 +36,7 @@ import java.nio.channels.DatagramChannel;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
@@ -54,6 +55,8 @@ public class TelemetryManagerTest {
 
     private final MetricsManager metrics = new MetricsManager();
     private final TelemetryManager manager = new TelemetryManager();
+    private volatile Map<SfcId, SfcPaths> allPaths;
+    private final FakeInventory inventory = new FakeInventory();
     private DatagramChannel switchS4;
     private DatagramChannel stranger;
     private int port;
@@ -100,18 +103,18 @@ public class TelemetryManagerTest {
                 return Optional.of(app);
             }
         };
+        allPaths = Map.of(SFC, paths);
         manager.pathService = new SfcPathService() {
             @Override
             public Optional<SfcPaths> getPaths(SfcId sfcId) {
-                return sfcId.equals(SFC) ? Optional.of(paths) : Optional.empty();
+                return Optional.ofNullable(allPaths.get(sfcId));
             }
 
             @Override
             public Map<SfcId, SfcPaths> getAllPaths() {
-                return Map.of(SFC, paths);
+                return allPaths;
             }
         };
-        FakeInventory inventory = new FakeInventory();
         inventory.registerReplica(r0);
         manager.inventory = inventory;
         manager.metrics = metrics;
@@ -167,5 +170,62 @@ public class TelemetryManagerTest {
                      gauge(TelemetryService.REPORTS_RECEIVED), 100.0);
         assertTrue(gauge("reportsForgedSource") >= 1);
         assertEquals(0, gauge(TelemetryService.REPORTS_MALFORMED));
+    }
+
+    @Test
+    public void refusedBindingsOfOneChainStopNeitherTheWindowsNorTheOtherChains() throws Exception {
+        // A second chain, and chain 7 misconfigured: a replica of another vNF with r0's SID on s2,
+        // so two vNFs claim hop 1 of device 2.
+        SfcId sfc8 = SfcId.of(8);
+        VnfReplica bad = new VnfReplica(VnfReplicaId.of(VnfKey.of(SFC, 1), "x0"), "worker-1",
+                                        DeviceId.deviceId("device:s2"), PortNumber.portNumber(4), r0.sid(),
+                                        MacAddress.valueOf("00:00:00:00:02:11"), ReplicaState.ACTIVE, 1);
+        VnfReplica e0 = new VnfReplica(VnfReplicaId.of(VnfKey.of(sfc8, 0), "e0"), "worker-1",
+                                       DeviceId.deviceId("device:s2"), PortNumber.portNumber(5),
+                                       Ip6Address.valueOf("2001:db8:2::20"),
+                                       MacAddress.valueOf("00:00:00:00:02:20"), ReplicaState.ACTIVE, 1);
+        inventory.registerReplica(bad);
+        inventory.registerReplica(e0);
+        List<DeviceId> sw = List.of(DeviceId.deviceId("device:s1"), DeviceId.deviceId("device:s2"),
+                                    DeviceId.deviceId("device:s4"));
+        Ip6Address in = Ip6Address.valueOf("2001:db8:1::1");
+        Ip6Address out = Ip6Address.valueOf("2001:db8:4::d");
+        AtomicInteger windows = new AtomicInteger();
+        manager.addWindowConsumer(w -> windows.incrementAndGet());
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (windows.get() < 2 && System.currentTimeMillis() < deadline) {
+            Thread.sleep(20);
+        }
+        allPaths = Map.of(SFC, new SfcPaths(SFC, List.of(new SegmentList(List.of(in, r0.sid(), out), sw,
+                                                                          List.of(r0.id(), bad.id()), 1))),
+                          sfc8, new SfcPaths(sfc8, List.of(new SegmentList(List.of(in, e0.sid(), out), sw,
+                                                                            List.of(e0.id()), 1))));
+        int seen = windows.get();
+        InetSocketAddress collector = new InetSocketAddress("127.0.0.1", port);
+        TestReports reports7 = new TestReports(7, 4, 3);
+        TestReports reports8 = new TestReports(8, 4, 3);
+        int seq = 0;
+        Optional<VnfTelemetry> t7 = Optional.empty();
+        Optional<VnfTelemetry> t8 = Optional.empty();
+        while (System.currentTimeMillis() < deadline
+                && !(windows.get() >= seen + 3 && t7.isPresent() && t7.get().samples() > 0
+                && t8.isPresent() && t8.get().samples() > 0)) {
+            for (TestReports r : List.of(reports7, reports8)) {
+                byte[] p = r.payload(seq++, new TestReports.Hop(1, 0, 0, 0, seq),
+                                     new TestReports.Hop(2, 1, 300_000, 250_000, seq),
+                                     new TestReports.Hop(4, 2, 400_000, 0, seq));
+                switchS4.send(ByteBuffer.wrap(p), collector);
+            }
+            Thread.sleep(2);
+            t7 = manager.vnfTelemetry(VNF);
+            t8 = manager.vnfTelemetry(VnfKey.of(sfc8, 0));
+        }
+        assertTrue("windows stopped: " + windows.get() + " after " + seen, windows.get() >= seen + 3);
+        assertTrue("chain 7 lost its previous binding", t7.isPresent() && t7.get().samples() > 0);
+        assertTrue("chain 8 was not bound", t8.isPresent() && t8.get().samples() > 0);
+        assertTrue(manager.vnfTelemetry(VnfKey.of(SFC, 1)).isEmpty());
+        // Tried once per change of the binding set, not once per window.
+        assertEquals(1L, (long) manager.counters().get("bindingsRefused"));
+        assertEquals(1, gauge("bindingsRefused"));
     }
 }

@@ -33,6 +33,8 @@ import org.srv6int.app.loop.ReplicaInfo;
 import org.srv6int.app.testing.AppHarness;
 import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.twin.dataplane.Dataplane;
+import org.srv6int.twin.dataplane.DropReason;
+import org.srv6int.twin.dataplane.EmulatedDataplane;
 import org.srv6int.twin.model.Allocation;
 import org.srv6int.twin.model.Chain;
 import org.srv6int.twin.model.Fabric;
@@ -261,8 +263,15 @@ public final class AppControl {
         List<SegmentList> lists = app.pathManager.getPaths(sfc.id()).map(SfcPaths::segmentLists).orElse(List.of());
         Map<SegmentList, Double> out = new LinkedHashMap<>();
         if (dataplane != null) {
+            Map<DeviceId, long[]> before = drops();
             Map<List<VnfReplicaId>, Double> traced = PathTracer.trace(dataplane, sfc, app.inventory, app.config.devices,
                                                                      Math.round(nowS.getAsDouble() * 1e9));
+            double reached = traced.values().stream().mapToDouble(Double::doubleValue).sum();
+            if (reached < 1 - 1e-9) {
+                // Flows the switches lose are the model's loss; say where and why, once per reprogram.
+                events.add(String.format(Locale.ROOT, "%.1f s: switches lose %.0f %% of %s's probe flows (%s)",
+                        nowS.getAsDouble(), 100 * (1 - reached), sfc.id(), dropsSince(before)));
+            }
             for (Map.Entry<List<VnfReplicaId>, Double> e : traced.entrySet()) {
                 SegmentList sl = lists.stream().filter(l -> l.replicas().equals(e.getKey())).findFirst()
                         .orElseThrow(() -> new IllegalStateException("switches send " + sfc.id() + " through "
@@ -276,6 +285,35 @@ public final class AppControl {
             out.put(sl, sl.weight() / total);
         }
         return out;
+    }
+
+    /** Drop counters of every emulated switch by reason (empty for other dataplanes). */
+    private Map<DeviceId, long[]> drops() {
+        Map<DeviceId, long[]> m = new LinkedHashMap<>();
+        if (dataplane instanceof EmulatedDataplane) {
+            EmulatedDataplane e = (EmulatedDataplane) dataplane;
+            for (DeviceId d : app.config.devices.all().keySet()) {
+                long[] n = new long[DropReason.values().length];
+                for (DropReason r : DropReason.values()) {
+                    n[r.ordinal()] = e.drops(d, r);
+                }
+                m.put(d, n);
+            }
+        }
+        return m;
+    }
+
+    private String dropsSince(Map<DeviceId, long[]> before) {
+        StringBuilder b = new StringBuilder();
+        drops().forEach((d, now) -> {
+            for (DropReason r : DropReason.values()) {
+                long n = now[r.ordinal()] - before.get(d)[r.ordinal()];
+                if (n > 0) {
+                    b.append(b.length() == 0 ? "" : ", ").append(d).append(' ').append(r).append(' ').append(n);
+                }
+            }
+        });
+        return b.length() == 0 ? "no switch counted a drop: sent elsewhere" : "dropped: " + b;
     }
 
     /**

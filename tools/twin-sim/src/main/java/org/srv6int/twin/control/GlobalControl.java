@@ -117,6 +117,7 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
         m.put("reports_lost_by_sequence", c.lost());
         m.put("int_entries_unmapped", c.unmappedEntries());
         m.put("reports_unknown_chain", c.unknownChain());
+        m.put("bindings_refused", c.bindingsRefused());
         m.put("deterministic", collector.lostOnSocket() == 0);
         return m;
     }
