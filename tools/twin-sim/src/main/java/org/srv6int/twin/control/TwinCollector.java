@@ -185,12 +185,11 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
                 control.app().inventory::getReplica, intId);
         codecs.clear();
         if (!b.equals(bindings)) {
-            try {
-                engine.setBindings(b);
-            } catch (IllegalArgumentException e) {
-                // As the app's TelemetryManager: the refused bindings are not used, the old ones stay.
+            // As the app's TelemetryManager: a refused chain keeps its old bindings, the others
+            // take their new ones (co-located replicas of one vNF are a group, not a refusal).
+            for (String refused : engine.setBindings(b)) {
                 control.events().add(String.format(Locale.ROOT, "%.1f s: collector refuses the hop "
-                        + "bindings: %s", clockNanos.getAsLong() / 1e9, e.getMessage()));
+                        + "bindings of %s", clockNanos.getAsLong() / 1e9, refused));
             }
             bindings = b;
         }
