@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.onlab.packet.Ip6Address;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
@@ -25,11 +26,26 @@ import org.srv6int.twin.dataplane.Dataplane;
  * is addressed to and re-injected from that port (the twin plays the vNF), until it leaves at
  * the chain's egress port. The share of flows that took a replica sequence is that path's
  * weight; flows the switches drop or send elsewhere count towards no path.
+ *
+ * <p>Every probe frame carries a tag of its own in its UDP payload (which the switches carry
+ * unchanged through encapsulation and decapsulation, and which no flow hash reads), and only
+ * frames that end with the probe's payload are followed. A real switch has no "done" signal:
+ * a frame of an earlier probe that left after its own wait ended can come out during a later
+ * injection, and must not be taken for the later probe's (it would put the probe at the egress,
+ * or at another replica, one pass early). A pass that gets no frame of its own is sent again
+ * with a fresh tag ({@link #RESENDS} times) before the flow counts as dropped, so a frame that
+ * came too late for the dataplane's wait does not shrink its path's weight.
  */
 public final class PathTracer {
     /** Most passes through vNFs one probe may take (a loop in the rules ends the probe). */
     static final int MAX_PASSES = 2 * Sfc.MAX_VNFS + 2;
+    /** Times a pass that got no frame of its own is sent again (fresh tag) before the flow counts as dropped. */
+    static final int RESENDS = 2;
     private static final int ETH = 14;
+    /** UDP payload of a probe: the tag (8 bytes), then zeros. */
+    private static final int PAYLOAD = 32;
+    /** Probe tags, unique in this JVM so no two probes (of any trace) share one. */
+    private static final AtomicLong TAGS = new AtomicLong();
 
     private PathTracer() {
     }
@@ -66,18 +82,28 @@ public final class PathTracer {
         for (int pass = 0; pass <= MAX_PASSES; pass++) {
             ConnectPoint next = null;
             byte[] bytes = null;
-            for (Dataplane.Frame out : dp.inject(at.deviceId(), at.port(), frame, nowNanos)) {
-                ConnectPoint cp = new ConnectPoint(out.device(), out.port());
-                if (cp.equals(sfc.egress())) {
-                    return path;
+            List<Long> sent = new ArrayList<>(); // tags of this pass: any send's frame, even a late one, is its result
+            for (int send = 0; send <= RESENDS && next == null; send++) {
+                long tag = TAGS.incrementAndGet();
+                tag(frame, tag);
+                sent.add(tag);
+                for (Dataplane.Frame out : dp.inject(at.deviceId(), at.port(), frame, nowNanos)) {
+                    byte[] b = out.bytes();
+                    if (!sent.contains(tagOf(b, frame))) {
+                        continue; // an earlier probe's (or pass's) frame that left late
+                    }
+                    ConnectPoint cp = new ConnectPoint(out.device(), out.port());
+                    if (cp.equals(sfc.egress())) {
+                        return path;
+                    }
+                    VnfReplica r = replicaAt(inventory, sfc, out.device(), out.port(), b);
+                    if (r != null && next == null) {
+                        next = cp;
+                        bytes = b;
+                        path.add(r.id());
+                    }
+                    // Anything else (the INT report clone to the collector port) is not the chain's path.
                 }
-                VnfReplica r = replicaAt(inventory, sfc, out.device(), out.port(), out.bytes());
-                if (r != null && next == null) {
-                    next = cp;
-                    bytes = out.bytes();
-                    path.add(r.id());
-                }
-                // Anything else (the INT report clone to the collector port) is not the chain's path.
             }
             if (next == null) {
                 return null;
@@ -86,6 +112,30 @@ public final class PathTracer {
             frame = bytes;
         }
         return null;
+    }
+
+    /** Writes a probe's tag into the first bytes of its UDP payload, which ends the frame. */
+    private static void tag(byte[] frame, long tag) {
+        int off = frame.length - PAYLOAD;
+        for (int i = 0; i < 8; i++) {
+            frame[off + i] = (byte) (tag >>> (56 - 8 * i));
+        }
+    }
+
+    /**
+     * The tag of a frame that ends with a probe's payload (the probe's bytes after the tag), or
+     * 0 (no probe's tag) for any other frame.
+     */
+    private static long tagOf(byte[] frame, byte[] probe) {
+        int off = frame.length - PAYLOAD;
+        if (off < 0 || !Arrays.equals(frame, off + 8, frame.length, probe, probe.length - PAYLOAD + 8, probe.length)) {
+            return 0;
+        }
+        long t = 0;
+        for (int i = 0; i < 8; i++) {
+            t = (t << 8) | (frame[off + i] & 0xFF);
+        }
+        return t;
     }
 
     /** The replica of the chain at a server port that the frame's IPv6 destination (its SID) names. */
@@ -103,7 +153,10 @@ public final class PathTracer {
         return null;
     }
 
-    /** Flow {@code f} of the chain: Ethernet/IPv4/UDP from a host behind the ingress port. */
+    /**
+     * Flow {@code f} of the chain: Ethernet/IPv4/UDP from a host behind the ingress port, with a
+     * {@value #PAYLOAD}-byte payload (zero until {@link #tag} writes the probe's tag into it).
+     */
     static byte[] probe(Sfc sfc, Srv6Devices devices, int f) {
         FlowClassifier c = sfc.classifier();
         if (!c.isIp4()) {
@@ -111,7 +164,7 @@ public final class PathTracer {
         }
         Srv6DeviceConfig in = devices.get(sfc.ingress().deviceId()).orElseThrow(
                 () -> new IllegalArgumentException("ingress " + sfc.ingress() + " has no srv6int netcfg"));
-        byte[] b = new byte[ETH + 20 + 8 + 32];
+        byte[] b = new byte[ETH + 20 + 8 + PAYLOAD];
         System.arraycopy(in.myMac().toBytes(), 0, b, 0, 6);
         b[6] = 0x02;
         b[11] = (byte) f;

@@ -25,7 +25,8 @@ import org.srv6int.twin.dataplane.Dataplane;
  * {@link PathTracer} against a scripted data plane: flows are spread over replica sequences by
  * their UDP source port, frames leave at the replicas' server ports addressed to their SIDs,
  * and at the egress with a report clone to the collector port. The tracer must recover exactly
- * the scripted shares, follow multi-vNF paths, ignore the clone and count dropped flows nowhere.
+ * the scripted shares, follow multi-vNF paths, ignore the clone and count dropped flows nowhere,
+ * also when every frame leaves one injection late (as from a BMv2 switch slower than the wait).
  */
 public class PathTracerTest {
     private AppHarness app;
@@ -79,7 +80,9 @@ public class PathTracerTest {
             if (p == null) {
                 return out;
             }
-            byte[] v6 = new byte[14 + 40 + 8];
+            byte[] v6 = new byte[14 + 40 + 8 + 32];
+            // a switch carries the probe's UDP payload (its tag) unchanged
+            System.arraycopy(frame, frame.length - 32, v6, v6.length - 32, 32);
             v6[12] = (byte) 0x86;
             v6[13] = (byte) 0xDD;
             v6[14 + 8] = (byte) path;
@@ -99,9 +102,43 @@ public class PathTracerTest {
         }
     }
 
+    /**
+     * Frames leave one injection late: each inject returns what the previous one sent out, so
+     * every pass first sees the previous pass's (or probe's) frames, and its own only on a resend.
+     */
+    private static final class OneLate implements Dataplane {
+        final Dataplane switches;
+        List<Frame> inFlight = List.of();
+        int injections;
+
+        OneLate(Dataplane switches) {
+            this.switches = switches;
+        }
+
+        @Override
+        public void program(DeviceId device, Collection<FlowRule> rules, Collection<Group> groups) {
+        }
+
+        @Override
+        public List<Frame> inject(DeviceId device, PortNumber port, byte[] frame, long nowNanos) {
+            injections++;
+            List<Frame> out = inFlight;
+            inFlight = switches.inject(device, port, frame, nowNanos);
+            return out;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
     private Map<List<String>, Double> trace(Sfc sfc, List<List<VnfReplica>> paths) {
+        return trace(sfc, new Scripted(sfc, paths));
+    }
+
+    private Map<List<String>, Double> trace(Sfc sfc, Dataplane dp) {
         Map<List<String>, Double> out = new LinkedHashMap<>();
-        PathTracer.trace(new Scripted(sfc, paths), sfc, app.inventory, app.config.devices, 0)
+        PathTracer.trace(dp, sfc, app.inventory, app.config.devices, 0)
                 .forEach((p, w) -> {
                     List<String> names = new ArrayList<>();
                     p.forEach(id -> names.add(id.toString()));
@@ -132,5 +169,33 @@ public class PathTracerTest {
         paths.add(List.of(r1));
         paths.add(null);
         assertEquals(Map.of(List.of(r1.id().toString()), 0.5), trace(sfc2, paths));
+    }
+
+    @Test
+    public void framesThatLeaveLateAreNotTakenForALaterProbe() {
+        List<VnfReplica> both = List.of(replica(sfc1, 0, "r0"), replica(sfc1, 1, "r0"));
+        OneLate late = new OneLate(new Scripted(sfc1, List.of(both)));
+        Map<List<String>, Double> w = trace(sfc1, late);
+        assertEquals(Map.of(List.of(both.get(0).id().toString(), both.get(1).id().toString()), 1.0), w);
+        // each of the 3 passes of the 256 probes is sent twice: the first send's frames come with the second
+        assertEquals(256 * 3 * 2, late.injections);
+
+        VnfReplica r0 = replica(sfc2, 0, "r0");
+        VnfReplica r1 = replica(sfc2, 0, "r1");
+        assertEquals(Map.of(List.of(r0.id().toString()), 0.75, List.of(r1.id().toString()), 0.25),
+                     trace(sfc2, new OneLate(new Scripted(sfc2, List.of(List.of(r0), List.of(r0), List.of(r0),
+                                                                        List.of(r1))))));
+    }
+
+    @Test
+    public void aFlowIsDroppedOnlyAfterItsResends() {
+        VnfReplica r1 = replica(sfc2, 0, "r1");
+        List<List<VnfReplica>> paths = new ArrayList<>();
+        paths.add(List.of(r1));
+        paths.add(null);
+        OneLate late = new OneLate(new Scripted(sfc2, paths));
+        assertEquals(Map.of(List.of(r1.id().toString()), 0.5), trace(sfc2, late));
+        // kept flows: 2 passes, 2 sends each; dropped flows: 1 + RESENDS sends of their first pass
+        assertEquals(128 * 2 * 2 + 128 * (1 + PathTracer.RESENDS), late.injections);
     }
 }
