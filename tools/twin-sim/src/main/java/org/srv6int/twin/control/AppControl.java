@@ -49,8 +49,7 @@ import org.srv6int.twin.model.VnfInstance;
  * the inventory the app's rules and groups are installed, given to the switches
  * ({@link Dataplane#program}) and each chain's weighted paths are read back from the switches
  * by tracing probe flows ({@link PathTracer}); the model then carries the chain's traffic on
- * exactly those paths. Without switches ({@code dataplane == null}) the paths come from the
- * app's segment lists instead (see {@link #paths(Sfc)}).
+ * exactly those paths.
  */
 public final class AppControl {
     /** UDP destination port of chain k's classifier is this plus k. */
@@ -76,13 +75,13 @@ public final class AppControl {
      *
      * @param fabric    the simulated testbed (hosts worker1/worker2 on sw2/sw3)
      * @param templates allocation of a new replica per logical vNF (absent: its first pod's)
-     * @param dataplane the switches, or null to read paths from the app's segment lists
+     * @param dataplane the switches (emulated or BMv2)
      * @param nowS      simulated time
      */
     public AppControl(Fabric fabric, Map<String, Allocation> templates, Dataplane dataplane, DoubleSupplier nowS) {
         this.fabric = fabric;
         this.templates = Map.copyOf(templates);
-        this.dataplane = dataplane;
+        this.dataplane = java.util.Objects.requireNonNull(dataplane, "dataplane");
         this.nowS = nowS;
         app.config.devices = loopbackReporters();
         this.routing = new ModelRouting(new InventoryRouting(app.inventory));
@@ -215,18 +214,16 @@ public final class AppControl {
 
     /**
      * Installs the app's current rules and groups (reconcile until stable), gives them to the
-     * switches and routes every model chain on the paths the switches (or segment lists) give.
+     * switches and routes every model chain on the paths the switches give.
      */
     public void reprogram() {
         app.settle();
-        if (dataplane != null) {
-            for (DeviceId d : PaperTestbed.SWITCHES) {
-                List<FlowRule> rules = new ArrayList<>();
-                app.flows.getFlowEntries(d).forEach(rules::add);
-                List<Group> groups = new ArrayList<>();
-                app.groups.getGroups(d).forEach(groups::add);
-                dataplane.program(d, rules, groups);
-            }
+        for (DeviceId d : PaperTestbed.SWITCHES) {
+            List<FlowRule> rules = new ArrayList<>();
+            app.flows.getFlowEntries(d).forEach(rules::add);
+            List<Group> groups = new ArrayList<>();
+            app.groups.getGroups(d).forEach(groups::add);
+            dataplane.program(d, rules, groups);
         }
         listOfPath.clear();
         List<Sfc> sfcs = new ArrayList<>(app.sfcs.getSfcs());
@@ -254,35 +251,24 @@ public final class AppControl {
         }
     }
 
-    /**
-     * A chain's paths and their shares of its flows. The switches, when there are any: probe
-     * flows traced through them. Otherwise (no emulated switch in this build) the app's segment
-     * lists with their multipath weights.
-     */
+    /** A chain's paths and their shares of its flows: probe flows traced through the switches. */
     private Map<SegmentList, Double> paths(Sfc sfc) {
         List<SegmentList> lists = app.pathManager.getPaths(sfc.id()).map(SfcPaths::segmentLists).orElse(List.of());
         Map<SegmentList, Double> out = new LinkedHashMap<>();
-        if (dataplane != null) {
-            Map<DeviceId, long[]> before = drops();
-            Map<List<VnfReplicaId>, Double> traced = PathTracer.trace(dataplane, sfc, app.inventory, app.config.devices,
-                                                                     Math.round(nowS.getAsDouble() * 1e9));
-            double reached = traced.values().stream().mapToDouble(Double::doubleValue).sum();
-            if (reached < 1 - 1e-9) {
-                // Flows the switches lose are the model's loss; say where and why, once per reprogram.
-                events.add(String.format(Locale.ROOT, "%.1f s: switches lose %.0f %% of %s's probe flows (%s)",
-                        nowS.getAsDouble(), 100 * (1 - reached), sfc.id(), dropsSince(before)));
-            }
-            for (Map.Entry<List<VnfReplicaId>, Double> e : traced.entrySet()) {
-                SegmentList sl = lists.stream().filter(l -> l.replicas().equals(e.getKey())).findFirst()
-                        .orElseThrow(() -> new IllegalStateException("switches send " + sfc.id() + " through "
-                                + e.getKey() + ", which no segment list of the app visits"));
-                out.put(sl, e.getValue());
-            }
-            return out;
+        Map<DeviceId, long[]> before = drops();
+        Map<List<VnfReplicaId>, Double> traced = PathTracer.trace(dataplane, sfc, app.inventory, app.config.devices,
+                                                                 Math.round(nowS.getAsDouble() * 1e9));
+        double reached = traced.values().stream().mapToDouble(Double::doubleValue).sum();
+        if (reached < 1 - 1e-9) {
+            // Flows the switches lose are the model's loss; say where and why, once per reprogram.
+            events.add(String.format(Locale.ROOT, "%.1f s: switches lose %.0f %% of %s's probe flows (%s)",
+                    nowS.getAsDouble(), 100 * (1 - reached), sfc.id(), dropsSince(before)));
         }
-        double total = lists.stream().mapToInt(SegmentList::weight).sum();
-        for (SegmentList sl : lists) {
-            out.put(sl, sl.weight() / total);
+        for (Map.Entry<List<VnfReplicaId>, Double> e : traced.entrySet()) {
+            SegmentList sl = lists.stream().filter(l -> l.replicas().equals(e.getKey())).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("switches send " + sfc.id() + " through "
+                            + e.getKey() + ", which no segment list of the app visits"));
+            out.put(sl, e.getValue());
         }
         return out;
     }
