@@ -351,7 +351,7 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
     }
 
     /**
-     * The bridge's replica index of an inventory replica name: k of the app's initial "r<k>", or
+     * The bridge's replica index of an inventory replica name: k of the app's initial {@code r<k>}, or
      * of the bridge's own {@code sfc-<chain>-vnf<i>-r<k>}.
      */
     static int replicaIndex(VnfKey vnf, String name) {
