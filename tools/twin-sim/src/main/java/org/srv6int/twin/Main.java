@@ -12,9 +12,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfReplica;
 import org.srv6int.app.loop.ReplicaPlatform;
 import org.srv6int.twin.control.AppControl;
+import org.srv6int.twin.model.Resource;
 import org.srv6int.twin.model.VnfInstance;
 import org.srv6int.twin.dataplane.Dataplane;
 import org.srv6int.twin.k8s.RealKubernetes;
@@ -108,10 +111,22 @@ public final class Main {
             return Runner.SIMULATED_K8S;
         }
         return c -> {
-            // each experiment starts with empty nodes and sees only its own workers
+            // Each experiment sees only its own workers, holding the experiment's initial pods
+            // (the inventory's replicas, with the CPU the model gives them) and nothing else.
             List<String> hosts = new ArrayList<>();
             c.fabric().hosts().forEach(h -> hosts.add(h.name()));
-            k8s.reset(hosts, key -> typeLabel(c, key));
+            List<RealKubernetes.InitialReplica> initial = new ArrayList<>();
+            for (Sfc sfc : c.app().sfcs.getSfcs()) {
+                for (VnfReplica r : c.app().inventory.getReplicas(sfc.id())) {
+                    VnfInstance pod = c.pod(r.id());
+                    if (pod == null) {
+                        throw new IllegalStateException("inventory replica " + r.id() + " has no model pod");
+                    }
+                    initial.add(new RealKubernetes.InitialReplica(r.vnf(), r.id().name(), pod.host().name(),
+                            Math.round(pod.allocation().get(Resource.CPU_QUOTA) * 1000)));
+                }
+            }
+            k8s.reset(hosts, key -> typeLabel(c, key), c::requestMillis, initial);
             return k8s;
         };
     }

@@ -189,6 +189,17 @@ public final class AppControl {
         return chainOfKey.get(k);
     }
 
+    /**
+     * The model pod of an inventory replica (read-only; e.g. {@code --k8s real} mirrors the
+     * experiment's initial pods in Kubernetes with their allocations).
+     *
+     * @param id replica id
+     * @return its pod, or null when the replica has none (yet)
+     */
+    public VnfInstance pod(VnfReplicaId id) {
+        return pods.get(id);
+    }
+
     /** CPU request of a new replica of a vNF, millicores (its template's CPU quota). */
     public long requestMillis(VnfKey k) {
         return Math.round(template(vnfOfKey.get(k)).get(Resource.CPU_QUOTA) * 1000);

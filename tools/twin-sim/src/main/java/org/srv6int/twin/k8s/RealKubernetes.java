@@ -28,7 +28,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfReplicaId;
 import org.srv6int.app.loop.BridgeReplicaPlatform;
 import org.srv6int.app.loop.NodeResources;
 import org.srv6int.app.loop.ReplicaInfo;
@@ -37,8 +41,10 @@ import org.srv6int.k8s.bridge.BridgeConfig;
 import org.srv6int.k8s.bridge.Fabric8VnfReplicaManager;
 import org.srv6int.k8s.bridge.ReplicaNames;
 import org.srv6int.k8s.bridge.ReplicaRequest;
+import org.srv6int.k8s.bridge.ReplicaStatus;
 import org.srv6int.twin.control.SimulatedPlatform;
 import org.srv6int.twin.control.SimulatedTime;
+import org.srv6int.twin.model.Resource;
 
 /**
  * {@code --k8s real}: the app's {@link BridgeReplicaPlatform} over the Kubernetes bridge
@@ -47,8 +53,11 @@ import org.srv6int.twin.control.SimulatedTime;
  *
  * <p>{@link #start} starts the control plane (or attaches to a running one, {@value #KUBECONFIG_ENV}),
  * applies the bridge's RBAC (k8s-bridge/deploy/bridge-rbac.yaml), sets kwok's {@code pod-ready}
- * Stage to wait the configured start-up delay, and builds the bridge and the app's platform on
- * it. The twin's runner calls {@link #advanceTo} every tick: while a create or delete is in
+ * Stage to wait the configured start-up delay, gives the kwok nodes the CPU of the twin's
+ * workers ({@link #NODE_CPU_MILLIS}), and builds the bridge and the app's platform on it.
+ * {@link #reset} before each experiment creates the experiment's initial pods as bridge
+ * replicas, so that the API server sees what the model's workers hold and new replicas get
+ * the next free names. The twin's runner calls {@link #advanceTo} every tick: while a create or delete is in
  * flight simulated time is held to wall time, so the start-up delay appears in simulated time
  * as itself; otherwise there is no pacing. docs/twin.md, "--k8s real".
  */
@@ -68,6 +77,14 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
      * nodes standing for them; the same names, so the app's decisions read alike in both.
      */
     static final Map<String, String> NODES = Map.of("worker1", "worker1", "worker2", "worker2");
+    /**
+     * Allocatable CPU of each kwok node: the cores of a twin worker ({@code model.Host}: the
+     * NIC's NUMA node, {@link Resource#CPU_QUOTA}'s pool), which the simulated platform also
+     * reports. The testenv's nodes have 20 (both NUMA nodes of the paper's servers).
+     */
+    static final long NODE_CPU_MILLIS = Math.round(Resource.CPU_QUOTA.pool() * 1000);
+    /** An inventory replica name the app gives the initial pods ("r0") or the bridge's name. */
+    private static final Pattern REPLICA_INDEX = Pattern.compile("(?:^|-)r(\\d+)$");
 
     private final ControlPlane plane;
     private final Settings settings;
@@ -76,14 +93,22 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
     private final ExecutorService executor;
     private final HeldReplicaPlatform held;
     private final Object previousDelay;
+    private final Map<String, Map<String, Object>> previousNodeCpu;
     private volatile Function<VnfKey, String> vnfTypes = k -> "vnf";
+    private volatile ToLongFunction<VnfKey> requestMillis = k -> {
+        throw new IllegalStateException("reset(...) was not called: no CPU request for " + k);
+    };
+    /** The current experiment's initial replicas: inventory id to the bridge's workload name. */
+    private volatile Map<VnfReplicaId, String> initialNames = Map.of();
     private boolean ready;
 
-    private RealKubernetes(ControlPlane plane, Settings settings, KubernetesClient admin, Object previousDelay) {
+    private RealKubernetes(ControlPlane plane, Settings settings, KubernetesClient admin, Object previousDelay,
+                           Map<String, Map<String, Object>> previousNodeCpu) {
         this.plane = plane;
         this.settings = settings;
         this.admin = admin;
         this.previousDelay = previousDelay;
+        this.previousNodeCpu = previousNodeCpu;
         this.bridge = Fabric8VnfReplicaManager.fromKubeconfig(plane.bridgeKubeconfig().toFile(),
                                                               BridgeConfig.defaults(settings.namespace()));
         AtomicInteger n = new AtomicInteger();
@@ -114,7 +139,14 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
             admin = client(plane.adminKubeconfig(), settings);
             applyRbac(admin, repoRoot.resolve("k8s-bridge/deploy/bridge-rbac.yaml"), settings.namespace());
             Object previous = setStartupDelay(admin, settings.podStartupDelay());
-            k = new RealKubernetes(plane, settings, admin, previous);
+            Map<String, Map<String, Object>> nodeCpu;
+            try {
+                nodeCpu = setNodeCpu(admin, NODE_CPU_MILLIS + "m");
+            } catch (RuntimeException | StartException e) {
+                patchDelay(admin, previous == null ? "null" : previous);
+                throw e;
+            }
+            k = new RealKubernetes(plane, settings, admin, previous, nodeCpu);
             k.removeReplicas(); // leftovers of an interrupted run on an attached control plane
             k.ready = true;
             return k;
@@ -181,6 +213,44 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
                        "{\"spec\":{\"delay\":{\"durationMilliseconds\":" + millis + "}}}");
     }
 
+    /**
+     * Sets the CPU capacity and allocatable of the kwok nodes standing for the twin's workers;
+     * returns what they had (node to {capacity, allocatable}). kwok's node stages only set a
+     * node's status when it is not yet Ready (node-initialize) and then its conditions, so the
+     * patch stays.
+     */
+    private static Map<String, Map<String, Object>> setNodeCpu(KubernetesClient admin, String cpu)
+            throws StartException {
+        Map<String, Map<String, Object>> previous = new TreeMap<>();
+        for (String n : new TreeSet<>(NODES.values())) {
+            io.fabric8.kubernetes.api.model.Node node = admin.nodes().withName(n).get();
+            if (node == null || node.getStatus() == null) {
+                throw new StartException("the control plane has no node '" + n + "' (tools/k8s-testenv/start "
+                        + "creates worker1 and worker2)");
+            }
+            Map<String, Object> was = new LinkedHashMap<>();
+            was.put("capacity", cpuOf(node.getStatus().getCapacity()));
+            was.put("allocatable", cpuOf(node.getStatus().getAllocatable()));
+            previous.put(n, was);
+            patchNodeCpu(admin, n, cpu, cpu);
+        }
+        return previous;
+    }
+
+    private static Object cpuOf(Map<String, io.fabric8.kubernetes.api.model.Quantity> q) {
+        return q == null || q.get("cpu") == null ? null : q.get("cpu").toString();
+    }
+
+    private static void patchNodeCpu(KubernetesClient admin, String node, Object capacity, Object allocatable) {
+        admin.nodes().withName(node).subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE),
+                "{\"status\":{\"capacity\":{\"cpu\":" + json(capacity) + "},\"allocatable\":{\"cpu\":"
+                        + json(allocatable) + "}}}");
+    }
+
+    private static String json(Object quantity) {
+        return quantity == null ? "null" : "\"" + quantity + "\"";
+    }
+
     private static void waitUntil(String what, BooleanSupplier condition) {
         long deadline = System.nanoTime() + CLEAN_UP.toNanos();
         while (!condition.getAsBoolean()) {
@@ -196,23 +266,43 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
         }
     }
 
+    /** A new replica of a vNF: its type, and the CPU of the vNF's template (as the simulated platform's). */
     private ReplicaRequest.Builder template(VnfKey vnf) {
+        return request(vnf, requestMillis.applyAsLong(vnf));
+    }
+
+    private ReplicaRequest.Builder request(VnfKey vnf, long cpuMillis) {
+        if (cpuMillis <= 0) {
+            throw new IllegalArgumentException("CPU request of a replica of " + vnf + " must be positive, got "
+                    + cpuMillis + " millicores");
+        }
         String type = vnfTypes.apply(vnf);
+        String cpu = cpuMillis + "m";
         return ReplicaRequest.builder().vnfType(type)
                 .image("registry.local/srv6int-twin/" + type.toLowerCase(Locale.ROOT) + ":1")
-                .request("cpu", settings.cpuRequest()).request("memory", settings.memoryRequest())
-                .limit("cpu", settings.cpuRequest()).limit("memory", settings.memoryRequest());
+                .request("cpu", cpu).request("memory", settings.memoryRequest())
+                .limit("cpu", cpu).limit("memory", settings.memoryRequest());
     }
 
     /**
-     * Prepares for an experiment: removes every replica the bridge made (so each experiment
-     * starts with the nodes' full resources), reports only the experiment's workers, and
-     * labels new replicas with their vNF type.
+     * Prepares for an experiment: removes every replica the bridge made, then creates the
+     * experiment's initial pods through the bridge, each pinned to its worker's node with a CPU
+     * request (and limit) of the pod's allocation in the model, and waits until they are Ready;
+     * so the nodes' free CPU on the API server is what the model's workers have free, and the
+     * bridge numbers new replicas after the initial ones (an initial pod the app's inventory
+     * calls r<i>k</i> is the bridge's replica k, {@code sfc-<chain>-vnf<i>-r<k>}). Only the
+     * experiment's workers are reported; new replicas are labelled with their vNF type and
+     * request {@code requestMillis} of CPU.
      *
-     * @param hosts    the experiment's workers (worker1, worker2 or both)
-     * @param vnfTypes vNF type of each vNF (a Kubernetes label value, e.g. Snort)
+     * @param hosts         the experiment's workers (worker1, worker2 or both)
+     * @param vnfTypes      vNF type of each vNF (a Kubernetes label value, e.g. Snort)
+     * @param requestMillis CPU request of a new replica of a vNF, millicores (its template's)
+     * @param initial       the experiment's initial pods, as the app's inventory names them
+     * @throws IllegalArgumentException when a worker has no node, a name is no replica name, or
+     *                                  two initial pods of a vNF have one replica index
      */
-    public void reset(Collection<String> hosts, Function<VnfKey, String> vnfTypes) {
+    public void reset(Collection<String> hosts, Function<VnfKey, String> vnfTypes,
+                      ToLongFunction<VnfKey> requestMillis, List<InitialReplica> initial) {
         Map<String, String> m = new LinkedHashMap<>();
         for (String h : hosts) {
             String n = NODES.get(h);
@@ -222,9 +312,58 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
             }
             m.put(h, n);
         }
+        Map<VnfReplicaId, Integer> indexes = new LinkedHashMap<>();
+        Set<String> taken = new TreeSet<>();
+        for (InitialReplica r : initial) {
+            if (!m.containsKey(r.host())) {
+                throw new IllegalArgumentException("initial replica " + r + " is on " + r.host()
+                        + ", not a worker of the experiment " + m.keySet());
+            }
+            int k = replicaIndex(r.vnf(), r.name());
+            if (!taken.add(r.vnf() + "#" + k) || indexes.put(VnfReplicaId.of(r.vnf(), r.name()), k) != null) {
+                throw new IllegalArgumentException("two initial replicas of " + r.vnf() + " are replica " + k
+                        + ": " + initial);
+            }
+        }
         removeReplicas();
+        initialNames = Map.of();
         held.useHosts(m);
         this.vnfTypes = vnfTypes;
+        this.requestMillis = requestMillis;
+        Map<VnfReplicaId, String> names = new LinkedHashMap<>();
+        // Create all, then wait: their start-up delays run in parallel.
+        for (InitialReplica r : initial) {
+            int k = indexes.get(VnfReplicaId.of(r.vnf(), r.name()));
+            ReplicaStatus s = bridge.ensureReplica(request(r.vnf(), r.cpuMillis()).chainId(chainId(r.vnf()))
+                    .vnfIndex(r.vnf().index()).replicaIndex(k).nodeName(m.get(r.host())).build());
+            names.put(VnfReplicaId.of(r.vnf(), r.name()), s.name());
+        }
+        for (InitialReplica r : initial) {
+            bridge.awaitReady(chainId(r.vnf()), r.vnf().index(), indexes.get(VnfReplicaId.of(r.vnf(), r.name())),
+                              settings.readyTimeout());
+        }
+        initialNames = Map.copyOf(names);
+    }
+
+    /** The bridge's chain id of a vNF's chain (as {@link BridgeReplicaPlatform} names it). */
+    private static String chainId(VnfKey vnf) {
+        return vnf.sfcId().toString();
+    }
+
+    /**
+     * The bridge's replica index of an inventory replica name: k of the app's initial {@code r<k>}, or
+     * of the bridge's own {@code sfc-<chain>-vnf<i>-r<k>}.
+     */
+    static int replicaIndex(VnfKey vnf, String name) {
+        Matcher x = REPLICA_INDEX.matcher(name == null ? "" : name);
+        if (x.find()) {
+            int k = Integer.parseInt(x.group(1));
+            if (name.equals("r" + k) || name.equals(ReplicaNames.replicaName(chainId(vnf), vnf.index(), k))) {
+                return k;
+            }
+        }
+        throw new IllegalArgumentException("replica " + name + " of " + vnf + " is named neither r<k> nor "
+                + ReplicaNames.replicaName(chainId(vnf), vnf.index(), 0).replaceFirst("0$", "<k>"));
     }
 
     /** Removes every replica of the bridge in the namespace and waits until their pods are gone. */
@@ -287,14 +426,19 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
         return held.createReplica(vnf, node);
     }
 
+    /**
+     * Deletes a replica; an initial one may be given by its inventory name (r<i>k</i>), which
+     * is the bridge's replica k.
+     */
     @Override
     public CompletionStage<Void> deleteReplica(VnfKey vnf, String replicaId) {
-        return held.deleteReplica(vnf, replicaId);
+        String bridgeName = replicaId == null ? null : initialNames.get(VnfReplicaId.of(vnf, replicaId));
+        return held.deleteReplica(vnf, bridgeName != null ? bridgeName : replicaId);
     }
 
     /**
      * Stops the bridge; on an attached control plane removes this run's replicas and restores
-     * the Stage's delay, on one started here stops it.
+     * the Stage's delay and the nodes' CPU, on one started here stops it.
      */
     @Override
     public void close() {
@@ -303,6 +447,9 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
             if (!plane.started()) {
                 removeReplicas();
                 patchDelay(admin, previousDelay == null ? "null" : previousDelay);
+                for (Map.Entry<String, Map<String, Object>> e : previousNodeCpu.entrySet()) {
+                    patchNodeCpu(admin, e.getKey(), e.getValue().get("capacity"), e.getValue().get("allocatable"));
+                }
             }
         } catch (RuntimeException e) {
             System.err.println("twin: cleaning up the control plane: " + e.getMessage());
@@ -310,6 +457,54 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
             bridge.close();
             admin.close();
             plane.close();
+        }
+    }
+
+    /** A pod an experiment starts with: its vNF, inventory replica name, worker and CPU allocation. */
+    public static final class InitialReplica {
+        private final VnfKey vnf;
+        private final String name;
+        private final String host;
+        private final long cpuMillis;
+
+        /**
+         * Creates the description.
+         *
+         * @param vnf       the app's vNF key
+         * @param name      the app inventory's replica name (r0, r1, ...)
+         * @param host      the twin worker it runs on (worker1)
+         * @param cpuMillis its CPU allocation in the model, millicores (its request)
+         */
+        public InitialReplica(VnfKey vnf, String name, String host, long cpuMillis) {
+            this.vnf = java.util.Objects.requireNonNull(vnf, "vnf");
+            this.name = java.util.Objects.requireNonNull(name, "name");
+            this.host = java.util.Objects.requireNonNull(host, "host");
+            this.cpuMillis = cpuMillis;
+        }
+
+        /** @return the vNF */
+        public VnfKey vnf() {
+            return vnf;
+        }
+
+        /** @return the inventory's replica name */
+        public String name() {
+            return name;
+        }
+
+        /** @return the worker */
+        public String host() {
+            return host;
+        }
+
+        /** @return CPU, millicores */
+        public long cpuMillis() {
+            return cpuMillis;
+        }
+
+        @Override
+        public String toString() {
+            return vnf + "/" + name + "@" + host + "(" + cpuMillis + "m)";
         }
     }
 
@@ -333,7 +528,6 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
         private Path kubeconfig;
         private String namespace = "srv6int-sfc";
         private Duration readyTimeout = Duration.ofSeconds(120);
-        private String cpuRequest = "2";
         private String memoryRequest = "4Gi";
         private int apiServerPort = 17443;
         private int etcdPort = 13379;
@@ -390,14 +584,13 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
         }
 
         /**
-         * Sets the CPU and memory each replica requests (and is limited to); default 2 and 4Gi.
+         * Sets the memory each replica requests (and is limited to); default 4Gi. (The CPU is
+         * the model's: see {@link RealKubernetes#reset}.)
          *
-         * @param cpu    quantity, e.g. 2 or 500m
          * @param memory quantity, e.g. 4Gi
          * @return this
          */
-        public Settings requests(String cpu, String memory) {
-            cpuRequest = cpu;
+        public Settings memoryRequest(String memory) {
             memoryRequest = memory;
             return this;
         }
@@ -431,10 +624,6 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
 
         Duration readyTimeout() {
             return readyTimeout;
-        }
-
-        String cpuRequest() {
-            return cpuRequest;
         }
 
         String memoryRequest() {

@@ -33,6 +33,9 @@ import org.srv6int.app.loop.ReplicaInfo;
 public class RealKubernetesTest {
     private static final Duration DELAY = Duration.ofSeconds(3);
     private static final VnfKey SNORT = VnfKey.of(SfcId.of(2), 3);
+    /** CPU of the experiment's initial Snort pod on worker1 and of a new replica (the template's). */
+    private static final long INITIAL_MILLIS = 2500;
+    private static final long TEMPLATE_MILLIS = 3000;
     private static RealKubernetes k8s;
 
     private static Path repoRoot() {
@@ -94,11 +97,24 @@ public class RealKubernetesTest {
         return t;
     }
 
+    private static void awaitFreeCpu(String node, long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (free().get(node).freeCpuMillis() != millis) {
+            if (System.nanoTime() > deadline) {
+                fail(node + "'s free CPU not " + millis + " m 60 s after the delete: " + free().get(node));
+            }
+            Thread.sleep(100);
+        }
+    }
+
     @Test
     public void replicaIsReadyAfterTheKwokDelayWhileSimulatedTimeIsHeld() throws Exception {
-        k8s.reset(List.of("worker1", "worker2"), v -> "Snort");
+        // The experiment starts with Snort's pod r0 on worker1 holding 2.5 cores.
+        k8s.reset(List.of("worker1", "worker2"), v -> "Snort", v -> TEMPLATE_MILLIS,
+                  List.of(new RealKubernetes.InitialReplica(SNORT, "r0", "worker1", INITIAL_MILLIS)));
         Map<String, NodeResources> before = free();
-        assertEquals(Map.of("worker1", 20_000L, "worker2", 20_000L),
+        // The nodes have a twin worker's 10 cores; the initial pod's request is its allocation.
+        assertEquals(Map.of("worker1", 10_000L - INITIAL_MILLIS, "worker2", 10_000L),
                      Map.of("worker1", before.get("worker1").freeCpuMillis(),
                             "worker2", before.get("worker2").freeCpuMillis()));
         for (double t = 0; t < 10; t += 0.001) {
@@ -115,7 +131,8 @@ public class RealKubernetesTest {
         System.out.println(String.format(Locale.ROOT, "RealKubernetesTest: kwok delay %.1f s; create to Ready "
                 + "%.3f s wall, %.3f s simulated, advanceTo held %.3f s", DELAY.toMillis() / 1e3, wall, simulated,
                 k8s.heldSeconds()));
-        assertEquals("sfc-2-vnf3-r0", r.id());
+        // replica 0 is the initial pod (the inventory's r0): the new one is the next, as in the simulated platform
+        assertEquals("sfc-2-vnf3-r1", r.id());
         assertEquals("worker2", r.node());
         assertNotNull("pod IP", r.podIp());
         // kwok's pod-ready Stage makes the pod Ready only after the delay...
@@ -127,7 +144,7 @@ public class RealKubernetesTest {
         assertTrue("advanceTo held " + k8s.heldSeconds() + " s", k8s.heldSeconds() >= DELAY.toMillis() / 1e3 - 0.5);
 
         Map<String, NodeResources> after = free();
-        assertEquals("2 CPUs requested", 2_000,
+        assertEquals("the template's CPU requested", TEMPLATE_MILLIS,
                      before.get("worker2").freeCpuMillis() - after.get("worker2").freeCpuMillis());
         assertEquals("4Gi requested", 4L << 30,
                      before.get("worker2").freeMemoryBytes() - after.get("worker2").freeMemoryBytes());
@@ -135,13 +152,7 @@ public class RealKubernetesTest {
 
         long d0 = System.nanoTime();
         double deletedAt = tickUntilDone(k8s.deleteReplica(SNORT, r.id()), readyAt);
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (free().get("worker2").freeCpuMillis() != before.get("worker2").freeCpuMillis()) {
-            if (System.nanoTime() > deadline) {
-                fail("worker2's resources not freed 60 s after the delete: " + free().get("worker2"));
-            }
-            Thread.sleep(100);
-        }
+        awaitFreeCpu("worker2", before.get("worker2").freeCpuMillis());
         System.out.println(String.format(Locale.ROOT, "RealKubernetesTest: delete completed after %.3f simulated s, "
                 + "worker2's resources free again after %.3f s wall", deletedAt - readyAt, (System.nanoTime() - d0) / 1e9));
         assertEquals(before.get("worker2").freeMemoryBytes(), free().get("worker2").freeMemoryBytes());
@@ -150,5 +161,9 @@ public class RealKubernetesTest {
             k8s.advanceTo(t);
         }
         assertEquals("no pacing after the delete", held, k8s.heldSeconds(), 0.0);
+
+        // The initial pod is deleted by its inventory name, r0: the bridge's replica 0 on worker1 goes.
+        tickUntilDone(k8s.deleteReplica(SNORT, "r0"), deletedAt + 10);
+        awaitFreeCpu("worker1", 10_000L);
     }
 }
