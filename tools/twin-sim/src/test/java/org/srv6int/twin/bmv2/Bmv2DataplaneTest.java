@@ -10,10 +10,8 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.AfterClass;
-import org.junit.Assume;
 import org.junit.BeforeClass;
 import org.junit.Test;
 import org.onlab.packet.Ip6Address;
@@ -46,18 +44,10 @@ public class Bmv2DataplaneTest {
 
     @BeforeClass
     public static void startFabric() {
-        String reason = Bmv2Dataplane.unavailableReason();
-        if (reason != null) {
-            System.out.println("SKIP Bmv2DataplaneTest: " + reason);
-        }
-        Assume.assumeTrue(reason, reason == null);
         // generous quiet period: the machine is shared, a frame crosses up to four software switches
-        dp = new Bmv2Dataplane(Bmv2Topology.paperTestbed(), new PiToP4Runtime(P4InfoIndex.pipeconf()),
-                               TimeUnit.MILLISECONDS.toNanos(300)).start();
+        dp = AppRules.startOrSkip("Bmv2DataplaneTest", 300);
         app = AppRules.fig5();
-        for (DeviceId d : PaperTestbed.SWITCHES) {
-            dp.program(d, AppRules.rules(app, d), AppRules.groups(app, d));
-        }
+        AppRules.programAll(dp, app);
     }
 
     @AfterClass

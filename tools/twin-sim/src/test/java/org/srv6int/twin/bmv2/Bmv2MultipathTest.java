@@ -8,12 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import org.junit.AfterClass;
-import org.junit.Assume;
 import org.junit.BeforeClass;
 import org.junit.Test;
-import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.testing.AppHarness;
@@ -32,21 +29,13 @@ public class Bmv2MultipathTest {
 
     @BeforeClass
     public static void startFabric() {
-        String reason = Bmv2Dataplane.unavailableReason();
-        if (reason != null) {
-            System.out.println("SKIP Bmv2MultipathTest: " + reason);
-        }
-        Assume.assumeTrue(reason, reason == null);
-        dp = new Bmv2Dataplane(Bmv2Topology.paperTestbed(), new PiToP4Runtime(P4InfoIndex.pipeconf()),
-                               TimeUnit.MILLISECONDS.toNanos(300)).start();
+        dp = AppRules.startOrSkip("Bmv2MultipathTest", 300);
         app = AppRules.fig5();
-        programAll();
+        AppRules.programAll(dp, app);
     }
 
     private static void programAll() {
-        for (DeviceId d : PaperTestbed.SWITCHES) {
-            dp.program(d, AppRules.rules(app, d), AppRules.groups(app, d));
-        }
+        AppRules.programAll(dp, app);
     }
 
     @AfterClass

@@ -4,12 +4,9 @@ import static org.junit.Assert.assertEquals;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.AfterClass;
-import org.junit.Assume;
 import org.junit.BeforeClass;
 import org.junit.Test;
-import org.onosproject.net.DeviceId;
 import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.VnfKey;
@@ -33,17 +30,9 @@ public class Bmv2PathTracerTest {
 
     @BeforeClass
     public static void startFabric() {
-        String reason = Bmv2Dataplane.unavailableReason();
-        if (reason != null) {
-            System.out.println("SKIP Bmv2PathTracerTest: " + reason);
-        }
-        Assume.assumeTrue(reason, reason == null);
-        dp = new Bmv2Dataplane(Bmv2Topology.paperTestbed(), new PiToP4Runtime(P4InfoIndex.pipeconf()),
-                               TimeUnit.MILLISECONDS.toNanos(1)).start();
+        dp = AppRules.startOrSkip("Bmv2PathTracerTest", 1);
         app = AppRules.fig5();
-        for (DeviceId d : PaperTestbed.SWITCHES) {
-            dp.program(d, AppRules.rules(app, d), AppRules.groups(app, d));
-        }
+        AppRules.programAll(dp, app);
     }
 
     @AfterClass

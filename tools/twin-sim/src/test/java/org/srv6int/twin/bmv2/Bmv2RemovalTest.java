@@ -6,9 +6,7 @@ import static org.junit.Assert.fail;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.AfterClass;
-import org.junit.Assume;
 import org.junit.BeforeClass;
 import org.junit.Test;
 import org.onosproject.net.DeviceId;
@@ -31,17 +29,9 @@ public class Bmv2RemovalTest {
 
     @BeforeClass
     public static void startFabric() {
-        String reason = Bmv2Dataplane.unavailableReason();
-        if (reason != null) {
-            System.out.println("SKIP Bmv2RemovalTest: " + reason);
-        }
-        Assume.assumeTrue(reason, reason == null);
-        dp = new Bmv2Dataplane(Bmv2Topology.paperTestbed(), new PiToP4Runtime(P4InfoIndex.pipeconf()),
-                               TimeUnit.MILLISECONDS.toNanos(300)).start();
+        dp = AppRules.startOrSkip("Bmv2RemovalTest", 300);
         app = AppRules.fig5();
-        for (DeviceId d : PaperTestbed.SWITCHES) {
-            dp.program(d, AppRules.rules(app, d), AppRules.groups(app, d));
-        }
+        AppRules.programAll(dp, app);
     }
 
     @AfterClass
