@@ -136,6 +136,7 @@ final class HeldReplicaPlatform implements ReplicaPlatform, SimulatedTime {
         // hold ends exactly when the caller sees it and never on a client thread.
         CompletableFuture<T> out = new CompletableFuture<>();
         s.whenComplete((v, e) -> {
+            // one step: a result the runner can see is never still counted in flight
             synchronized (lock) {
                 arrived.add(() -> {
                     if (e != null) {
@@ -144,8 +145,9 @@ final class HeldReplicaPlatform implements ReplicaPlatform, SimulatedTime {
                         out.complete(v);
                     }
                 });
+                inFlight--;
+                lock.notifyAll();
             }
-            done();
         });
         return out;
     }
