@@ -16,9 +16,7 @@ import org.srv6int.twin.control.GlobalControl;
 import org.srv6int.twin.control.NodeAgentOnWorker;
 import org.srv6int.twin.control.SimulatedPlatform;
 import org.srv6int.twin.control.SimulatedTime;
-import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.twin.dataplane.Dataplane;
-import org.srv6int.twin.dataplane.EmulatedDataplane;
 import org.srv6int.twin.control.Vpa;
 import org.srv6int.twin.host.Workers;
 import org.srv6int.twin.model.Chain;
@@ -53,7 +51,7 @@ public final class Runner {
      * @return rows and summaries
      */
     public static RunResult run(Experiment exp, Policy policy, long seed, DoubleConsumer progress) {
-        try (Dataplane switches = new EmulatedDataplane(PaperTestbed.links())) {
+        try (Dataplane switches = Dataplanes.create("emulated")) {
             return run(exp, policy, seed, SIMULATED_K8S, switches, progress);
         }
     }
