@@ -20,7 +20,10 @@ import static org.srv6int.app.config.ConfigChecks.onlyFields;
  * App-wide settings, netcfg {@code apps/org.srv6int.app/srv6int}:
  * <pre>
  * {
- *   "collector": { "address": "192.168.0.10", "mac": "00:00:00:00:00:fe", "port": 32766, "truncateBytes": 256 },
+ *   "collector": { "address": "192.168.0.10", "mac": "00:00:00:00:00:fe", "port": 32766, "truncateBytes": 256,
+ *                  "threads": 3,
+ *                  "instances": { "onos-1": { "address": "192.168.0.11", "mac": "00:00:00:00:00:f1", "port": 32766 },
+ *                                 "onos-2": { ... } } },
  *   "loop": { "enabled": true, "tHatMs": 4000, "windowPackets": 1500, "evaluationPeriodMs": 500,
  *             "demandLatency": "healthyTail" },
  *   "resourceSteps": { "cpuQuotaPercent": 10, "llcWays": 1, "memBandwidthPercent": 10, "cpuFreqMhz": 100 },
@@ -29,6 +32,8 @@ import static org.srv6int.app.config.ConfigChecks.onlyFields;
  * </pre>
  * Every field is optional and has the default below; the getters return the
  * default when the field is absent, so an app without this config still runs.
+ * {@code collector.instances} maps an ONOS node id to the collector of that cluster instance
+ * (each field defaults to the top-level one): a switch reports to the instance that masters it.
  */
 public final class Srv6IntAppConfig extends Config<ApplicationId> {
 
@@ -51,6 +56,8 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
     static final String PORT = "port";
     static final String MAC = "mac";
     static final String TRUNCATE = "truncateBytes";
+    static final String THREADS = "threads";
+    static final String INSTANCES = "instances";
     static final String LOOP = "loop";
     static final String ENABLED = "enabled";
     static final String T_HAT = "tHatMs";
@@ -86,11 +93,24 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
         onlyFields(object, "", COLLECTOR, LOOP, STEPS, KUBERNETES);
         ObjectNode c = object(object, "", COLLECTOR, false);
         if (c != null) {
-            onlyFields(c, COLLECTOR, ADDRESS, MAC, PORT, TRUNCATE);
+            onlyFields(c, COLLECTOR, ADDRESS, MAC, PORT, TRUNCATE, THREADS, INSTANCES);
             ip(c, COLLECTOR, ADDRESS, false, IpAddress.Version.INET);
             ConfigChecks.mac(c, COLLECTOR, MAC, c.has(ADDRESS));
             integer(c, COLLECTOR, PORT, false, 1, 65535);
             integer(c, COLLECTOR, TRUNCATE, false, 64, 9000);
+            integer(c, COLLECTOR, THREADS, false, 1, 256);
+            ObjectNode inst = object(c, COLLECTOR, INSTANCES, false);
+            if (inst != null) {
+                String path = ConfigChecks.join(COLLECTOR, INSTANCES);
+                inst.fieldNames().forEachRemaining(node -> {
+                    ObjectNode e = object(inst, path, node, true);
+                    String p = ConfigChecks.join(path, node);
+                    onlyFields(e, p, ADDRESS, MAC, PORT);
+                    ip(e, p, ADDRESS, !c.has(ADDRESS), IpAddress.Version.INET);
+                    ConfigChecks.mac(e, p, MAC, !c.has(MAC));
+                    integer(e, p, PORT, false, 1, 65535);
+                });
+            }
         }
         ObjectNode l = object(object, "", LOOP, false);
         if (l != null) {
@@ -171,6 +191,75 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
      */
     public int collectorPort() {
         return (int) read(COLLECTOR, PORT, DEFAULT_COLLECTOR_PORT);
+    }
+
+    /**
+     * Returns the collector of one cluster instance: its entry in {@code collector.instances},
+     * each absent field taken from the top level.
+     *
+     * @param nodeId ONOS node id of the instance
+     * @return endpoint, empty if no address or MAC is configured for it
+     */
+    public Optional<CollectorEndpoint> collectorOf(String nodeId) {
+        Optional<IpAddress> addr = collectorAddressOf(nodeId);
+        JsonNode c = object.get(COLLECTOR);
+        JsonNode e = c == null ? null : c.path(INSTANCES).path(nodeId);
+        JsonNode mac = e != null && e.has(MAC) ? e.get(MAC) : c == null ? null : c.get(MAC);
+        if (addr.isEmpty() || mac == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new CollectorEndpoint(addr.get(), MacAddress.valueOf(mac.asText()),
+                                                 collectorPortOf(nodeId)));
+    }
+
+    /**
+     * Returns the address one cluster instance's collector listens on.
+     *
+     * @param nodeId ONOS node id of the instance
+     * @return its {@code collector.instances} address, else the top-level one, else empty
+     */
+    public Optional<IpAddress> collectorAddressOf(String nodeId) {
+        JsonNode e = object.path(COLLECTOR).path(INSTANCES).path(nodeId);
+        return e.has(ADDRESS) ? Optional.of(IpAddress.valueOf(e.get(ADDRESS).asText())) : collectorAddress();
+    }
+
+    /**
+     * Returns the UDP port one cluster instance's collector listens on.
+     *
+     * @param nodeId ONOS node id of the instance
+     * @return its {@code collector.instances} port, else the top-level one
+     */
+    public int collectorPortOf(String nodeId) {
+        JsonNode e = object.path(COLLECTOR).path(INSTANCES).path(nodeId);
+        return e.has(PORT) ? e.get(PORT).asInt() : collectorPort();
+    }
+
+    /**
+     * Returns whether {@code collector.instances} names collectors per cluster instance.
+     *
+     * @return true if the map is present and not empty
+     */
+    public boolean collectorPerInstance() {
+        JsonNode c = object.get(COLLECTOR);
+        return c != null && c.path(INSTANCES).size() > 0;
+    }
+
+    /**
+     * Returns the collector's receive threads (one SO_REUSEPORT socket and window shard each).
+     *
+     * @return threads, default the available processors minus one (at least 1)
+     */
+    public int collectorThreads() {
+        return (int) read(COLLECTOR, THREADS, defaultCollectorThreads());
+    }
+
+    /**
+     * Returns the default receive thread count: one core is left to the rest of ONOS.
+     *
+     * @return available processors minus one, at least 1
+     */
+    public static int defaultCollectorThreads() {
+        return Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
     }
 
     /**

@@ -2,6 +2,7 @@ package org.srv6int.app.program;
 
 import org.onlab.util.Tools;
 import org.onosproject.cfg.ComponentConfigService;
+import org.onosproject.cluster.NodeId;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
 import org.onosproject.mastership.MastershipEvent;
@@ -223,7 +224,7 @@ public class Srv6IntProgrammingManager {
         Collection<VnfReplica> replicas = inventoryService.getReplicas();
         Map<DeviceId, DeviceProgram> programs = Srv6IntTranslator.translate(
                 sfcService.getSfcs(), pathsService.getAllPaths(), replicas, devices,
-                configService.appConfig().orElse(null), new SidRouting(pathService), appId);
+                configService.appConfig().orElse(null), this::masterOf, new SidRouting(pathService), appId);
         // switches that lost their config keep our entries and groups until we remove them
         Set<DeviceId> targets;
         synchronized (touched) {
@@ -245,6 +246,11 @@ public class Srv6IntProgrammingManager {
             }
         }
         return ops;
+    }
+
+    private String masterOf(DeviceId d) {
+        NodeId n = mastershipService.getMasterFor(d);
+        return n == null ? null : n.toString();
     }
 
     /**

@@ -10,6 +10,7 @@ import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.SfcPaths;
 import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.config.CollectorEndpoint;
 import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
@@ -21,11 +22,14 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Translates the whole intent (chains, their segment lists, replicas, netcfg)
  * into one {@link DeviceProgram} per SRv6 switch. Pure function: the same
- * input gives the same rules on every ONOS instance.
+ * input (mastership included: a switch reports to its master's collector) gives the same rules
+ * on every ONOS instance.
  */
 public final class Srv6IntTranslator {
 
@@ -40,25 +44,29 @@ public final class Srv6IntTranslator {
      * @param replicas every replica
      * @param devices  SRv6 device configs
      * @param app      app config, may be null
+     * @param masters  ONOS node id of each device's master, null if none
      * @param routing  next hops
      * @param appId    app id
      * @return programs by device
      */
     public static Map<DeviceId, DeviceProgram> translate(Collection<Sfc> sfcs, Map<SfcId, SfcPaths> paths,
                                                          Collection<VnfReplica> replicas, Srv6Devices devices,
-                                                         Srv6IntAppConfig app, SidRouting routing,
-                                                         ApplicationId appId) {
+                                                         Srv6IntAppConfig app, Function<DeviceId, String> masters,
+                                                         SidRouting routing, ApplicationId appId) {
         Map<DeviceId, DeviceProgram> out = new HashMap<>();
         for (Map.Entry<DeviceId, Srv6DeviceConfig> e : devices.all().entrySet()) {
             DeviceId d = e.getKey();
             Srv6DeviceConfig cfg = e.getValue();
-            List<FlowRule> base = new ArrayList<>(SwitchConfigProgrammer.rules(d, cfg, app, appId));
+            String master = masters.apply(d);
+            Optional<CollectorEndpoint> collector = app == null || master == null ? Optional.empty()
+                    : app.collectorOf(master);
+            List<FlowRule> base = new ArrayList<>(SwitchConfigProgrammer.rules(d, cfg, app, collector, appId));
             base.addAll(RoutingProgrammer.rules(d, devices, routing, appId));
             base.addAll(SidProgrammer.rules(d, cfg, replicas, appId));
             Map<GroupKey, List<FlowRule>> chainRules = new HashMap<>();
             List<GroupDescription> groups = new ArrayList<>();
             Map<GroupKey, List<SegmentList>> groupLists = new HashMap<>();
-            SwitchConfigProgrammer.reportSession(d, cfg, app, appId).ifPresent(groups::add);
+            SwitchConfigProgrammer.reportSession(d, cfg, app, collector, appId).ifPresent(groups::add);
             sfcs.stream()
                     .filter(s -> s.ingress().deviceId().equals(d))
                     .sorted(Comparator.comparing(Sfc::id))

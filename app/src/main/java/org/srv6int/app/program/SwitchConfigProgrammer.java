@@ -13,6 +13,7 @@ import org.onosproject.net.group.GroupDescription;
 import org.onosproject.net.group.GroupKey;
 import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiActionParam;
+import org.srv6int.app.config.CollectorEndpoint;
 import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6IntAppConfig;
 
@@ -50,14 +51,15 @@ public final class SwitchConfigProgrammer {
     /**
      * Builds the switch's config rules.
      *
-     * @param device device
-     * @param cfg    its SRv6 config
-     * @param app    app config, may be null (defaults, no reports)
-     * @param appId  app id
+     * @param device    device
+     * @param cfg       its SRv6 config
+     * @param app       app config, may be null (defaults, no reports)
+     * @param collector collector of the instance that masters the device, empty for no reports
+     * @param appId     app id
      * @return rules
      */
     public static List<FlowRule> rules(DeviceId device, Srv6DeviceConfig cfg, Srv6IntAppConfig app,
-                                       ApplicationId appId) {
+                                       Optional<CollectorEndpoint> collector, ApplicationId appId) {
         List<FlowRule> rules = new ArrayList<>();
         PiAction info = PiAction.builder().withId(SET_SWITCH_INFO)
                 .withParameter(new PiActionParam(DEVICE_ID, cfg.intDeviceId()))
@@ -65,23 +67,25 @@ public final class SwitchConfigProgrammer {
                 .withParameter(new PiActionParam(ROUTER_MAC, cfg.myMac().toBytes()))
                 .build();
         rules.add(PiRules.rule(device, appId, SWITCH_INFO, null, 0, info));
-        reportAction(cfg, app).ifPresent(a -> rules.add(PiRules.rule(device, appId, REPORT_CONFIG, null, 0, a)));
+        reportAction(cfg, app, collector).ifPresent(a -> rules.add(PiRules.rule(device, appId, REPORT_CONFIG, null, 0, a)));
         return rules;
     }
 
-    private static Optional<PiAction> reportAction(Srv6DeviceConfig cfg, Srv6IntAppConfig app) {
-        if (app == null || app.collectorAddress().isEmpty() || app.collectorMac().isEmpty()
-                || cfg.collectorPort().isEmpty() || cfg.reportAddress().isEmpty()) {
+    // The report goes to the collector of the switch's master: re-pointed when mastership moves.
+    private static Optional<PiAction> reportAction(Srv6DeviceConfig cfg, Srv6IntAppConfig app,
+                                                   Optional<CollectorEndpoint> collector) {
+        if (app == null || collector.isEmpty() || cfg.collectorPort().isEmpty() || cfg.reportAddress().isEmpty()) {
             return Optional.empty();
         }
+        CollectorEndpoint c = collector.get();
         return Optional.of(PiAction.builder().withId(SET_REPORT_CONFIG)
                 .withParameter(new PiActionParam(SRC_MAC, cfg.myMac().toBytes()))
-                .withParameter(new PiActionParam(DST_MAC, app.collectorMac().get().toBytes()))
+                .withParameter(new PiActionParam(DST_MAC, c.mac().toBytes()))
                 .withParameter(new PiActionParam(SRC_IP, cfg.reportAddress().get().toOctets()))
-                .withParameter(new PiActionParam(DST_IP, app.collectorAddress().get().toOctets()))
+                .withParameter(new PiActionParam(DST_IP, c.address().toOctets()))
                 .withParameter(new PiActionParam(UDP_SPORT,
                                                  Srv6IntAppConfig.DEFAULT_COLLECTOR_PORT + cfg.intDeviceId() % 1000))
-                .withParameter(new PiActionParam(UDP_DPORT, app.collectorPort()))
+                .withParameter(new PiActionParam(UDP_DPORT, c.port()))
                 .withParameter(new PiActionParam(TRUNC_LEN, app.truncateBytes()))
                 .build());
     }
@@ -89,15 +93,17 @@ public final class SwitchConfigProgrammer {
     /**
      * Builds the clone session that copies INT reports to the collector port.
      *
-     * @param device device
-     * @param cfg    its SRv6 config
-     * @param app    app config, may be null
-     * @param appId  app id
+     * @param device    device
+     * @param cfg       its SRv6 config
+     * @param app       app config, may be null
+     * @param collector collector of the instance that masters the device, empty for no reports
+     * @param appId     app id
      * @return the session, empty if this switch sends no reports
      */
     public static Optional<GroupDescription> reportSession(DeviceId device, Srv6DeviceConfig cfg,
-                                                           Srv6IntAppConfig app, ApplicationId appId) {
-        if (reportAction(cfg, app).isEmpty()) {
+                                                           Srv6IntAppConfig app, Optional<CollectorEndpoint> collector,
+                                                           ApplicationId appId) {
+        if (reportAction(cfg, app, collector).isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(new DefaultGroupDescription(

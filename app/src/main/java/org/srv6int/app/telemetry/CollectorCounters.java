@@ -2,6 +2,8 @@ package org.srv6int.app.telemetry;
 
 import org.srv6int.codec.DecodeStatus;
 
+import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -22,11 +24,13 @@ public final class CollectorCounters {
     private final long staleCounters;
     private final long unknownChain;
     private final long bindingsRefused;
+    private final long notMaster;
     private final Map<DecodeStatus, Long> decodeErrors;
 
     CollectorCounters(long datagrams, long accepted, long forgedSource, long forgedDevice, long malformed,
                       long lost, long late, long duplicates, long resyncs, long unmappedEntries,
-                      long staleCounters, long unknownChain, long bindingsRefused, Map<DecodeStatus, Long> decodeErrors) {
+                      long staleCounters, long unknownChain, long bindingsRefused, long notMaster,
+                      Map<DecodeStatus, Long> decodeErrors) {
         this.datagrams = datagrams;
         this.accepted = accepted;
         this.forgedSource = forgedSource;
@@ -40,6 +44,7 @@ public final class CollectorCounters {
         this.staleCounters = staleCounters;
         this.unknownChain = unknownChain;
         this.bindingsRefused = bindingsRefused;
+        this.notMaster = notMaster;
         this.decodeErrors = Map.copyOf(decodeErrors);
     }
 
@@ -111,9 +116,48 @@ public final class CollectorCounters {
         return bindingsRefused;
     }
 
+    /**
+     * @return reports from a configured switch that another cluster instance masters (dropped:
+     *         that instance collects them)
+     */
+    public long notMaster() {
+        return notMaster;
+    }
+
     /** @return codec rejections by reason */
     public Map<DecodeStatus, Long> decodeErrors() {
         return decodeErrors;
+    }
+
+    /**
+     * Adds the counters of the collector's receive threads. Every shard applies the same bindings,
+     * so a refusal counts once (the largest), not once per shard.
+     *
+     * @param shards per-thread counters
+     * @return totals
+     */
+    public static CollectorCounters sum(List<CollectorCounters> shards) {
+        long[] t = new long[13];
+        Map<DecodeStatus, Long> errors = new EnumMap<>(DecodeStatus.class);
+        for (CollectorCounters c : shards) {
+            t[0] += c.datagrams;
+            t[1] += c.accepted;
+            t[2] += c.forgedSource;
+            t[3] += c.forgedDevice;
+            t[4] += c.malformed;
+            t[5] += c.lost;
+            t[6] += c.late;
+            t[7] += c.duplicates;
+            t[8] += c.resyncs;
+            t[9] += c.unmappedEntries;
+            t[10] += c.staleCounters;
+            t[11] += c.unknownChain;
+            t[12] += c.notMaster;
+            c.decodeErrors.forEach((k, v) -> errors.merge(k, v, Long::sum));
+        }
+        long refused = shards.stream().mapToLong(c -> c.bindingsRefused).max().orElse(0);
+        return new CollectorCounters(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11],
+                                     refused, t[12], errors);
     }
 
     @Override
@@ -122,6 +166,6 @@ public final class CollectorCounters {
                 + " forgedDevice=" + forgedDevice + " malformed=" + malformed + " lost=" + lost
                 + " late=" + late + " duplicates=" + duplicates + " resyncs=" + resyncs
                 + " unmappedEntries=" + unmappedEntries + " staleCounters=" + staleCounters + " unknownChain=" + unknownChain
-                + " bindingsRefused=" + bindingsRefused;
+                + " bindingsRefused=" + bindingsRefused + " notMaster=" + notMaster;
     }
 }

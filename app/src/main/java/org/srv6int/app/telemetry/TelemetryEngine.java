@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.LongSupplier;
@@ -73,7 +74,8 @@ public final class TelemetryEngine implements IntMetadataVisitor {
     private static final int C_STALE = 7;
     private static final int C_UNKNOWN_CHAIN = 8;
     private static final int C_BINDINGS_REFUSED = 9;
-    private static final int C_COUNT = 10;
+    private static final int C_NOT_MASTER = 10;
+    private static final int C_COUNT = 11;
     private static final int DEVICES = 1 << 16;
 
     /** Allow-list snapshot: address to reporter slot; trackers survive reconfiguration. */
@@ -81,11 +83,14 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         final LongIntMap bySource;
         final int[] deviceId;
         final SequenceTracker[] trackers;
+        // False for a switch another cluster instance masters: its reports are counted and dropped.
+        final boolean[] local;
 
-        Reporters(LongIntMap bySource, int[] deviceId, SequenceTracker[] trackers) {
+        Reporters(LongIntMap bySource, int[] deviceId, SequenceTracker[] trackers, boolean[] local) {
             this.bySource = bySource;
             this.deviceId = deviceId;
             this.trackers = trackers;
+            this.local = local;
         }
     }
 
@@ -139,6 +144,8 @@ public final class TelemetryEngine implements IntMetadataVisitor {
     private final ArrayDeque<Integer> freeReplica = new ArrayDeque<>();
     private final ArrayDeque<Integer> freeChain = new ArrayDeque<>();
     private final Map<Integer, SequenceTracker> trackersBySource = new HashMap<>();
+    // lost, late, duplicates, resyncs of trackers no longer in use
+    private final long[] retired = new long[4];
     private final Map<Integer, List<HopBinding>> applied = new HashMap<>();
     private long windowStart;
 
@@ -185,19 +192,35 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         for (int i = limits.maxChains - 1; i >= 0; i--) {
             freeChain.push(i);
         }
-        reporters = new Reporters(new LongIntMap(1), new int[0], new SequenceTracker[0]);
+        reporters = new Reporters(new LongIntMap(1), new int[0], new SequenceTracker[0], new boolean[0]);
         bindings = new Bindings(new LongIntMap(1), new LongIntMap(1), new int[limits.maxReplicas]);
         windowStart = clock.getAsLong();
     }
 
     /**
-     * Replaces the allow-list. A switch keeps its sequence state across calls.
+     * Replaces the allow-list; every switch on it is collected here. A switch keeps its
+     * sequence state across calls.
      *
      * @param reportSources IPv4 source address (as an int, network order) to the reporter's
      *                      Device_ID
      * @throws IllegalArgumentException if more than the limit or a device id is out of range
      */
-    public synchronized void setReporters(Map<Integer, Integer> reportSources) {
+    public void setReporters(Map<Integer, Integer> reportSources) {
+        setReporters(reportSources, Set.of());
+    }
+
+    /**
+     * Replaces the allow-list. Reports of a switch another cluster instance masters are counted
+     * ({@link CollectorCounters#notMaster()}) and dropped, so no window counts them twice. A
+     * switch keeps its sequence state while it stays collected here; one that comes back starts
+     * afresh (the reports it sent elsewhere are not lost).
+     *
+     * @param reportSources      IPv4 source address (as an int, network order) to the reporter's
+     *                           Device_ID, for every configured switch
+     * @param masteredElsewhere  source addresses of the switches this instance does not master
+     * @throws IllegalArgumentException if more than the limit or a device id is out of range
+     */
+    public synchronized void setReporters(Map<Integer, Integer> reportSources, Set<Integer> masteredElsewhere) {
         if (reportSources.size() > limits.maxReporters) {
             throw new IllegalArgumentException("too many reporters: " + reportSources.size()
                                                        + " > " + limits.maxReporters);
@@ -205,6 +228,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         LongIntMap map = new LongIntMap(reportSources.size());
         int[] devs = new int[reportSources.size()];
         SequenceTracker[] trackers = new SequenceTracker[reportSources.size()];
+        boolean[] local = new boolean[reportSources.size()];
         Map<Integer, SequenceTracker> kept = new HashMap<>();
         int i = 0;
         for (Map.Entry<Integer, Integer> e : reportSources.entrySet()) {
@@ -214,13 +238,27 @@ public final class TelemetryEngine implements IntMetadataVisitor {
             }
             map.put(e.getKey() & 0xFFFFFFFFL, i);
             devs[i] = dev;
-            trackers[i] = trackersBySource.getOrDefault(e.getKey(), new SequenceTracker());
-            kept.put(e.getKey(), trackers[i]);
+            local[i] = !masteredElsewhere.contains(e.getKey());
+            trackers[i] = local[i] ? trackersBySource.getOrDefault(e.getKey(), new SequenceTracker())
+                    : new SequenceTracker();
+            if (local[i]) {
+                kept.put(e.getKey(), trackers[i]);
+            }
             i++;
+        }
+        // Counters of trackers let go stay in the totals, which are monotonic.
+        for (Map.Entry<Integer, SequenceTracker> e : trackersBySource.entrySet()) {
+            if (kept.get(e.getKey()) != e.getValue()) {
+                SequenceTracker t = e.getValue();
+                retired[0] += t.lost();
+                retired[1] += t.late();
+                retired[2] += t.duplicates();
+                retired[3] += t.resyncs();
+            }
         }
         trackersBySource.clear();
         trackersBySource.putAll(kept);
-        reporters = new Reporters(map, devs, trackers);
+        reporters = new Reporters(map, devs, trackers, local);
     }
 
     /**
@@ -450,6 +488,9 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         int slot = r.bySource.get(sourceIpv4 & 0xFFFFFFFFL, -1);
         if (slot < 0) {
             counters[C_FORGED_SOURCE]++;
+        } else if (!r.local[slot]) {
+            counters[C_NOT_MASTER]++;
+            return -1;
         }
         return slot;
     }
@@ -579,8 +620,19 @@ public final class TelemetryEngine implements IntMetadataVisitor {
      * @return the closed window's telemetry
      */
     public synchronized TelemetrySnapshot roll() {
+        WindowMerge m = new WindowMerge(limits.highestLatencyNanos);
+        rollInto(m);
+        return m.snapshot(counters());
+    }
+
+    /**
+     * Closes the current window, adds it to {@code into} and opens the next. The receiver keeps
+     * writing the other half of the double buffer meanwhile.
+     */
+    synchronized void rollInto(WindowMerge into) {
         long now = clock.getAsLong();
         double secs = Math.max(1e-9, (now - windowStart) / 1e9);
+        into.window(windowStart, now);
         Map<Integer, Map<String, Long>> perVnfReplicas = new HashMap<>();
         Map<Integer, Long> perVnfPackets = new HashMap<>();
         // A group's packets are counted once for the vNF's rate and shown under each member.
@@ -597,8 +649,6 @@ public final class TelemetryEngine implements IntMetadataVisitor {
             }
             perVnfReplicas.computeIfAbsent(replicaVnf[r], k -> new LinkedHashMap<>()).put(replicaIds[r], d);
         }
-        List<VnfWindow> vnfs = new ArrayList<>();
-        List<ChainWindow> chains = new ArrayList<>();
         phaser.readerLock();
         try {
             Histogram[] v = vnfActive;
@@ -612,12 +662,8 @@ public final class TelemetryEngine implements IntMetadataVisitor {
             for (Map.Entry<VnfKey, Integer> e : vnfSlots.entrySet()) {
                 int s = e.getValue();
                 Histogram h = vnfInactive[s];
-                long n = h.getTotalCount();
-                vnfs.add(new VnfWindow(e.getKey(), n, n == 0 ? 0 : h.getValueAtPercentile(50),
-                                       n == 0 ? 0 : h.getValueAtPercentile(95),
-                                       n == 0 ? 0 : h.getValueAtPercentile(99), n == 0 ? 0 : h.getMaxValue(),
-                                       perVnfPackets.getOrDefault(s, 0L) / secs,
-                                       perVnfReplicas.getOrDefault(s, Map.of())));
+                into.vnf(e.getKey(), h, perVnfPackets.getOrDefault(s, 0L) / secs,
+                         perVnfReplicas.getOrDefault(s, Map.of()));
                 h.reset();
             }
             for (Map.Entry<Integer, Integer> e : chainSlots.entrySet()) {
@@ -626,28 +672,21 @@ public final class TelemetryEngine implements IntMetadataVisitor {
                 long total = chainPackets.get(s);
                 long d = total - rolledChainPackets[s];
                 rolledChainPackets[s] = total;
-                long n = h.getTotalCount();
-                chains.add(new ChainWindow(e.getKey(), n, n == 0 ? 0 : h.getValueAtPercentile(95),
-                                           n == 0 ? 0 : h.getMaxValue(), d / secs));
+                into.chain(e.getKey(), h, d / secs);
                 h.reset();
             }
         } finally {
             phaser.readerUnlock();
         }
-        vnfs.sort((a, b) -> a.vnf().compareTo(b.vnf()));
-        chains.sort((a, b) -> Integer.compare(a.chainTag(), b.chainTag()));
-        List<HopQueue> hops = new ArrayList<>();
         for (int w = 0; w < DEVICES / 64; w++) {
             long bits = devicesSeen.get(w);
             while (bits != 0) {
                 int dev = w * 64 + Long.numberOfTrailingZeros(bits);
                 bits &= bits - 1;
-                hops.add(new HopQueue(dev, queueLast.get(dev), queueMax.getAndSet(dev, 0)));
+                into.queue(dev, queueLast.get(dev), queueMax.getAndSet(dev, 0));
             }
         }
-        TelemetrySnapshot snap = new TelemetrySnapshot(windowStart, now, vnfs, chains, hops, counters());
         windowStart = now;
-        return snap;
     }
 
     /**
@@ -656,11 +695,19 @@ public final class TelemetryEngine implements IntMetadataVisitor {
      * @return counters
      */
     public CollectorCounters counters() {
-        long lost = 0;
-        long late = 0;
-        long dups = 0;
-        long resyncs = 0;
-        for (SequenceTracker t : reporters.trackers) {
+        Reporters r;
+        long lost;
+        long late;
+        long dups;
+        long resyncs;
+        synchronized (this) {
+            r = reporters;
+            lost = retired[0];
+            late = retired[1];
+            dups = retired[2];
+            resyncs = retired[3];
+        }
+        for (SequenceTracker t : r.trackers) {
             lost += t.lost();
             late += t.late();
             dups += t.duplicates();
@@ -670,6 +717,6 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         return new CollectorCounters(counters[C_DATAGRAMS], counters[C_ACCEPTED], counters[C_FORGED_SOURCE],
                                      counters[C_FORGED_DEVICE], counters[C_MALFORMED], lost, late, dups, resyncs,
                                      counters[C_UNMAPPED], counters[C_STALE], counters[C_UNKNOWN_CHAIN],
-                                     counters[C_BINDINGS_REFUSED], errors);
+                                     counters[C_BINDINGS_REFUSED], counters[C_NOT_MASTER], errors);
     }
 }

@@ -5,6 +5,9 @@ import org.onlab.metrics.MetricsComponent;
 import org.onlab.metrics.MetricsFeature;
 import org.onlab.metrics.MetricsService;
 import org.onlab.packet.IpAddress;
+import org.onosproject.cluster.ClusterService;
+import org.onosproject.mastership.MastershipListener;
+import org.onosproject.mastership.MastershipService;
 import org.onosproject.net.DeviceId;
 import org.srv6int.app.api.SegmentList;
 import org.srv6int.app.api.SfcId;
@@ -32,11 +35,13 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -73,12 +78,20 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected MetricsService metrics;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected MastershipService mastershipService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected ClusterService clusterService;
+
     private final List<Consumer<TelemetrySnapshot>> consumers = new CopyOnWriteArrayList<>();
     private final List<String> metricNames = new ArrayList<>();
-    private TelemetryEngine engine;
+    private TelemetryShards engine;
     private UdpCollector collector;
     private InetSocketAddress bound;
+    private int boundThreads;
     private Map<Integer, Integer> reporters = Map.of();
+    private Set<Integer> elsewhere = Set.of();
     private List<HopBinding> bindings = List.of();
     private long periodMillis;
     private ScheduledExecutorService executor;
@@ -87,20 +100,29 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
     private volatile TelemetrySnapshot latest;
     private volatile long latestMillis;
     private String reconcileProblem;
+    // A switch that changes master is re-pointed at once: follow it in the allow-list at once too.
+    private final MastershipListener mastershipListener = e -> {
+        ScheduledExecutorService ex = executor;
+        if (ex != null && !ex.isShutdown()) {
+            ex.execute(this::reconcileSafely);
+        }
+    };
 
     @Activate
     protected void activate() {
-        engine = new TelemetryEngine(TelemetryEngine.Limits.DEFAULT, System::nanoTime);
+        engine = new TelemetryShards(1, TelemetryEngine.Limits.DEFAULT, System::nanoTime);
         registerMetrics();
         executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "srv6int-telemetry-window"));
         periodMillis = configService.appConfig().map(Srv6IntAppConfig::evaluationPeriodMillis)
                 .orElse(Srv6IntAppConfig.DEFAULT_EVALUATION_PERIOD_MS);
         executor.scheduleWithFixedDelay(this::windowSafely, 0, periodMillis, TimeUnit.MILLISECONDS);
+        mastershipService.addListener(mastershipListener);
         log.info("Started");
     }
 
     @Deactivate
     protected void deactivate() {
+        mastershipService.removeListener(mastershipListener);
         executor.shutdownNow();
         if (collector != null) {
             collector.close();
@@ -121,7 +143,7 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
         }
     }
 
-    private void windowSafely() {
+    private void reconcileSafely() {
         try {
             reconcile();
             reconcileProblem = null;
@@ -132,6 +154,10 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
                 reconcileProblem = e.toString();
             }
         }
+    }
+
+    private void windowSafely() {
+        reconcileSafely();
         try {
             TelemetrySnapshot s = engine.roll();
             latest = s;
@@ -150,33 +176,51 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
         }
     }
 
-    /** Brings socket, allow-list and bindings in line with netcfg, chains and replicas. */
-    private void reconcile() {
+    /**
+     * Brings sockets, allow-list and bindings in line with netcfg (this instance's collector
+     * address and thread count), mastership, chains and replicas.
+     */
+    private synchronized void reconcile() {
         Optional<Srv6IntAppConfig> app = configService.appConfig();
-        IpAddress addr = app.flatMap(Srv6IntAppConfig::collectorAddress).orElse(null);
-        int port = app.map(Srv6IntAppConfig::collectorPort).orElse(Srv6IntAppConfig.DEFAULT_COLLECTOR_PORT);
+        String local = clusterService.getLocalNode().id().toString();
+        IpAddress addr = app.flatMap(a -> a.collectorAddressOf(local)).orElse(null);
+        int port = app.map(a -> a.collectorPortOf(local)).orElse(Srv6IntAppConfig.DEFAULT_COLLECTOR_PORT);
+        int threads = app.map(Srv6IntAppConfig::collectorThreads).orElse(Srv6IntAppConfig.defaultCollectorThreads());
         InetSocketAddress want = new InetSocketAddress(addr == null ? "0.0.0.0" : addr.toString(), port);
-        if (!want.equals(bound)) {
+        if (!want.equals(bound) || threads != boundThreads) {
             if (collector != null) {
                 collector.close();
                 collector = null;
             }
             try {
-                collector = new UdpCollector(engine, want, RECEIVE_BUFFER);
-                log.info("INT collector listening on {}", want);
+                collector = new UdpCollector(engine, threads, want, RECEIVE_BUFFER);
+                log.info("INT collector listening on {} with {} receive threads", collector.localAddress(), threads);
             } catch (IOException | IllegalArgumentException e) {
                 log.error("INT collector cannot listen on {}: {}", want, e.toString());
             }
             bound = want;
+            boundThreads = threads;
         }
         Srv6Devices devices = configService.devices();
         Map<Integer, Integer> allow = new HashMap<>();
-        for (Srv6DeviceConfig c : devices.all().values()) {
-            c.reportAddress().ifPresent(a -> allow.put(a.toInt(), c.intDeviceId()));
+        Set<Integer> others = new HashSet<>();
+        for (Map.Entry<DeviceId, Srv6DeviceConfig> e : devices.all().entrySet()) {
+            Srv6DeviceConfig c = e.getValue();
+            if (c.reportAddress().isEmpty()) {
+                continue;
+            }
+            int src = c.reportAddress().get().toInt();
+            allow.put(src, c.intDeviceId());
+            // Another instance collects for the switches it masters; without a master, whoever
+            // the switch still reports to keeps collecting.
+            if (!mastershipService.isLocalMaster(e.getKey()) && mastershipService.getMasterFor(e.getKey()) != null) {
+                others.add(src);
+            }
         }
-        if (!allow.equals(reporters)) {
-            engine.setReporters(allow);
+        if (!allow.equals(reporters) || !others.equals(elsewhere)) {
+            engine.setReporters(allow, others);
             reporters = allow;
+            elsewhere = others;
         }
         Function<DeviceId, Optional<Integer>> intId = d -> devices.get(d).map(Srv6DeviceConfig::intDeviceId);
         List<HopBinding> b = HopBindings.of(pathService.getAllPaths().values(), inventory::getReplica, intId);
@@ -205,6 +249,7 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
         m.put("intEntriesUnmapped", c.unmappedEntries());
         m.put("portCountersStale", c.staleCounters());
         m.put("bindingsRefused", c.bindingsRefused());
+        m.put("reportsNotMaster", c.notMaster());
         return m;
     }
 
@@ -299,5 +344,24 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
     @Override
     public Map<String, Long> counters() {
         return counterMap(engine.counters());
+    }
+
+    /**
+     * Returns each receive thread's counters (for per-thread metrics).
+     *
+     * @return counters by receive thread
+     */
+    public List<CollectorCounters> threadCounters() {
+        return engine.shardCounters();
+    }
+
+    /**
+     * Returns where the collector listens.
+     *
+     * @return bound address, empty while it cannot listen
+     */
+    public Optional<InetSocketAddress> collectorAddress() {
+        UdpCollector c = collector;
+        return c == null ? Optional.empty() : Optional.of(c.localAddress());
     }
 }

@@ -9,67 +9,147 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.DatagramChannel;
-import java.util.concurrent.atomic.AtomicLong;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * The INT report listener: one thread receiving UDP datagrams on a blocking
- * {@link DatagramChannel} into one reused buffer and handing each to the
- * {@link TelemetryEngine}. Chosen over Netty's epoll recvmmsg transport by measurement
- * (docs/collector.md): it kept up with the loopback sender and received 1.6x the reports/s of
- * Netty epoll + recvmmsg feeding the same engine, with no allocation per datagram (Netty: 129 B).
+ * The INT report listener: N receive threads, each on its own SO_REUSEPORT socket bound to the
+ * same address, each feeding its own {@link TelemetryShards} shard, so the threads share nothing
+ * (the kernel spreads switches over the sockets by hashing their 4-tuple). Each thread receives
+ * with a blocking {@link DatagramChannel} into one reused buffer; chosen over Netty's epoll
+ * recvmmsg transport by measurement (docs/collector.md): with no allocation per datagram it
+ * received 1.6x the reports/s of Netty epoll + recvmmsg feeding the same engine.
  */
 public final class UdpCollector implements AutoCloseable {
 
     private static final int MAX_DATAGRAM = 65_535;
 
-    private final TelemetryEngine engine;
-    private final DatagramChannel channel;
-    private final Thread thread;
+    private final TelemetryShards shards;
+    private final List<DatagramChannel> channels = new ArrayList<>();
+    private final List<Thread> receivers = new ArrayList<>();
+    private final AtomicLongArray receiveErrors;
+    private final InetSocketAddress local;
     private volatile boolean running = true;
-    private final AtomicLong receiveErrors = new AtomicLong();
 
     /**
-     * Binds the socket and starts the receiver thread.
+     * Binds the sockets and starts one receiver thread per socket.
      *
-     * @param engine        where reports go
+     * @param shards        where reports go; grown to {@code threads} shards
+     * @param threads       receive threads (and sockets)
      * @param bind          IPv4 address and port to listen on (port 0 picks a free one)
-     * @param receiveBuffer SO_RCVBUF in bytes (the kernel may cap it)
-     * @throws IOException if the socket cannot be bound
+     * @param receiveBuffer SO_RCVBUF of each socket in bytes (the kernel may cap it)
+     * @throws IOException if the address is in use by another socket or cannot be bound
      */
-    public UdpCollector(TelemetryEngine engine, InetSocketAddress bind, int receiveBuffer) throws IOException {
+    public UdpCollector(TelemetryShards shards, int threads, InetSocketAddress bind, int receiveBuffer)
+            throws IOException {
         if (!(bind.getAddress() instanceof Inet4Address)) {
             throw new IllegalArgumentException("collector address must be IPv4, got " + bind);
         }
-        this.engine = engine;
-        this.channel = DatagramChannel.open(StandardProtocolFamily.INET);
+        if (threads < 1) {
+            throw new IllegalArgumentException("collector threads must be at least 1, got " + threads);
+        }
+        shards.ensure(threads);
+        this.shards = shards;
+        this.receiveErrors = new AtomicLongArray(threads);
         try {
-            channel.setOption(StandardSocketOptions.SO_RCVBUF, receiveBuffer);
-            channel.bind(bind);
+            if (bind.getPort() != 0) {
+                refuseIfTaken(bind);
+            }
+            InetSocketAddress at = bind;
+            for (int i = 0; i < threads; i++) {
+                DatagramChannel ch = DatagramChannel.open(StandardProtocolFamily.INET);
+                channels.add(ch);
+                ch.setOption(StandardSocketOptions.SO_RCVBUF, receiveBuffer);
+                if (threads > 1) {
+                    ch.setOption(StandardSocketOptions.SO_REUSEPORT, true);
+                }
+                ch.bind(at);
+                // Port 0: the first socket picks the port, the others join it.
+                at = (InetSocketAddress) ch.getLocalAddress();
+            }
+            this.local = at;
         } catch (IOException | RuntimeException e) {
-            channel.close();
+            closeChannels();
             throw e;
         }
-        this.thread = new Thread(this::run, "srv6int-int-collector");
-        thread.setDaemon(true);
-        thread.start();
+        for (int i = 0; i < threads; i++) {
+            int shard = i;
+            Thread t = new Thread(() -> run(shard), "srv6int-int-collector-" + i);
+            t.setDaemon(true);
+            receivers.add(t);
+            t.start();
+        }
+    }
+
+    // SO_REUSEPORT would let us silently share a port another collector holds: check it is free.
+    private static void refuseIfTaken(InetSocketAddress bind) throws IOException {
+        try (DatagramChannel probe = DatagramChannel.open(StandardProtocolFamily.INET)) {
+            probe.bind(bind);
+        }
     }
 
     /**
      * Returns the bound address.
      *
      * @return local address and port
-     * @throws IOException if the socket is closed
      */
-    public InetSocketAddress localAddress() throws IOException {
-        return (InetSocketAddress) channel.getLocalAddress();
+    public InetSocketAddress localAddress() {
+        return local;
     }
 
-    /** @return socket errors other than close */
+    /** @return receive threads */
+    public int threads() {
+        return channels.size();
+    }
+
+    /** @return socket errors other than close, all threads */
     public long receiveErrors() {
-        return receiveErrors.get();
+        long n = 0;
+        for (int i = 0; i < receiveErrors.length(); i++) {
+            n += receiveErrors.get(i);
+        }
+        return n;
     }
 
-    private void run() {
+    /**
+     * Returns the datagrams the kernel dropped on this collector's port because a socket's
+     * receive buffer was full ("drops" of /proc/net/udp, summed over the port's sockets).
+     *
+     * @return drops, or -1 where /proc/net/udp cannot be read
+     */
+    public long kernelDrops() {
+        return kernelDrops(local.getPort());
+    }
+
+    /**
+     * Returns the kernel's receive-buffer drops of every IPv4 UDP socket bound to a port.
+     *
+     * @param port local port
+     * @return drops, or -1 where /proc/net/udp cannot be read
+     */
+    public static long kernelDrops(int port) {
+        String suffix = String.format(Locale.ROOT, ":%04X", port);
+        try {
+            long drops = 0;
+            for (String line : Files.readAllLines(Path.of("/proc/net/udp"))) {
+                String[] f = line.trim().split("\\s+");
+                if (f.length >= 13 && f[1].endsWith(suffix)) {
+                    drops += Long.parseLong(f[12]);
+                }
+            }
+            return drops;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    private void run(int shard) {
+        TelemetryEngine engine = shards.shard(shard);
+        DatagramChannel channel = channels.get(shard);
         // A heap buffer: the JDK copies from its cached direct buffer (~150 B) and the codec reads
         // a byte[] about twice as fast as a direct ByteBuffer (measured, docs/collector.md).
         ByteBuffer buf = ByteBuffer.allocate(MAX_DATAGRAM);
@@ -82,7 +162,7 @@ public final class UdpCollector implements AutoCloseable {
             } catch (ClosedChannelException e) {
                 break;
             } catch (IOException e) {
-                receiveErrors.incrementAndGet();
+                receiveErrors.incrementAndGet(shard);
                 continue;
             }
             if (from instanceof InetSocketAddress) {
@@ -93,21 +173,30 @@ public final class UdpCollector implements AutoCloseable {
         }
     }
 
+    private void closeChannels() {
+        for (DatagramChannel ch : channels) {
+            try {
+                ch.close();
+            } catch (IOException e) {
+                receiveErrors.incrementAndGet(0);
+            }
+        }
+    }
+
     /**
-     * Stops the receiver and closes the socket.
+     * Stops the receivers and closes the sockets.
      */
     @Override
     public void close() {
         running = false;
-        try {
-            channel.close();
-        } catch (IOException e) {
-            receiveErrors.incrementAndGet();
-        }
-        try {
-            thread.join(5000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        closeChannels();
+        for (Thread t : receivers) {
+            try {
+                t.join(5000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 }

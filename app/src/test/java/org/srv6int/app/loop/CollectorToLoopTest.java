@@ -9,6 +9,7 @@ import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.telemetry.CollectorCounters;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.TelemetryEngine;
+import org.srv6int.app.telemetry.TelemetryShards;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
 import org.srv6int.app.telemetry.UdpCollector;
 import org.srv6int.app.telemetry.VnfWindow;
@@ -19,6 +20,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -46,7 +48,7 @@ public class CollectorToLoopTest {
     private final VnfKey vnf2 = VnfKey.of(SfcId.of(TAG), 1);
     private final FakePorts.Clock clock = new FakePorts.Clock();
     private final LongSupplier engineClock = () -> clock.nanos;
-    private TelemetryEngine engine;
+    private TelemetryShards engine;
     private UdpCollector collector;
     private DatagramChannel sender;
     private DatagramChannel forger;
@@ -58,11 +60,11 @@ public class CollectorToLoopTest {
     @Before
     public void setUp() throws Exception {
         reports = new GoldenReports();
-        engine = new TelemetryEngine(TelemetryEngine.Limits.DEFAULT, engineClock);
-        engine.setReporters(Map.of(ipv4("127.0.0.1"), EGRESS));
+        engine = new TelemetryShards(1, TelemetryEngine.Limits.DEFAULT, engineClock);
+        engine.setReporters(Map.of(ipv4("127.0.0.1"), EGRESS), Set.of());
         engine.setBindings(List.of(new HopBinding(TAG, 1, VNF_SWITCH, vnf, "r0"),
                                    new HopBinding(TAG, 2, VNF2_SWITCH, vnf2, "v2r0")));
-        collector = new UdpCollector(engine, new InetSocketAddress("127.0.0.1", 0), 4 << 20);
+        collector = new UdpCollector(engine, 1, new InetSocketAddress("127.0.0.1", 0), 4 << 20);
         sender = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
         sender.connect(collector.localAddress());
         forger = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.2", 0));

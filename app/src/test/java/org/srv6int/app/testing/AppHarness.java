@@ -1,6 +1,7 @@
 package org.srv6int.app.testing;
 
 import org.onlab.junit.TestUtils;
+import org.onosproject.cluster.NodeId;
 import org.onosproject.mastership.MastershipServiceAdapter;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.MastershipRole;
@@ -36,6 +37,10 @@ public final class AppHarness {
     public final GraphPathService paths;
     /** Netcfg. */
     public final FakeConfigService config;
+    /** Node id of this harness's instance. */
+    public static final NodeId LOCAL_NODE = NodeId.nodeId("local");
+    /** This instance's node id. */
+    public final NodeId node;
     /** Chain service. */
     public final SfcManager sfcs = new SfcManager();
     /** Inventory. */
@@ -60,6 +65,19 @@ public final class AppHarness {
      * @param groups  groups
      */
     public AppHarness(TestStorageService storage, FakeFlowRuleService flows, FakeGroupService groups) {
+        this(storage, flows, groups, LOCAL_NODE);
+    }
+
+    /**
+     * Creates a named instance sharing storage and switches with others.
+     *
+     * @param storage storage service
+     * @param flows   flow rules
+     * @param groups  groups
+     * @param node    this instance's node id (the master it names for the switches it masters)
+     */
+    public AppHarness(TestStorageService storage, FakeFlowRuleService flows, FakeGroupService groups, NodeId node) {
+        this.node = node;
         this.flows = flows;
         this.groups = groups;
         this.paths = PaperTestbed.pathService();
@@ -104,6 +122,11 @@ public final class AppHarness {
             @Override
             public boolean isLocalMaster(DeviceId deviceId) {
                 return mastered.contains(deviceId);
+            }
+
+            @Override
+            public NodeId getMasterFor(DeviceId deviceId) {
+                return mastered.contains(deviceId) ? node : null;
             }
         });
         TestUtils.setField(programmer, "pathService", paths);

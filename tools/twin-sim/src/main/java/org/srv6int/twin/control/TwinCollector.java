@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
@@ -30,6 +31,7 @@ import org.srv6int.app.telemetry.CollectorCounters;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.HopBindings;
 import org.srv6int.app.telemetry.TelemetryEngine;
+import org.srv6int.app.telemetry.TelemetryShards;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
 import org.srv6int.app.telemetry.UdpCollector;
 import org.srv6int.app.testing.PaperTestbed;
@@ -65,7 +67,7 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
     public static final long LOSS_WAIT_MS = 2000;
 
     private final AppControl control;
-    private final TelemetryEngine engine;
+    private final TelemetryShards engine;
     private final UdpCollector collector;
     private final DatagramChannel sender;
     private final IntReportEncoder encoder;
@@ -108,7 +110,7 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
         this.control = control;
         this.devices = control.app().config.devices;
         this.clockNanos = clockNanos;
-        this.engine = new TelemetryEngine(TelemetryEngine.Limits.DEFAULT, clockNanos);
+        this.engine = new TelemetryShards(1, TelemetryEngine.Limits.DEFAULT, clockNanos);
         Srv6DeviceConfig egress = device(PaperTestbed.SW4);
         this.encoder = IntReportEncoder.builder().reporterDeviceId(egress.intDeviceId())
                 .maxMirrorLength(control.app().config.app.truncateBytes()).build();
@@ -118,7 +120,7 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
         inner[8] = 64;
         inner[9] = 17;
         try {
-            collector = new UdpCollector(engine, new InetSocketAddress("127.0.0.1", 0), RECEIVE_BUFFER);
+            collector = new UdpCollector(engine, 1, new InetSocketAddress("127.0.0.1", 0), RECEIVE_BUFFER);
             DatagramChannel ch = DatagramChannel.open(StandardProtocolFamily.INET);
             try {
                 String from = egress.reportAddress().orElseThrow(
@@ -179,7 +181,7 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
         for (Srv6DeviceConfig c : devices.all().values()) {
             c.reportAddress().ifPresent(a -> allow.put(a.toInt(), c.intDeviceId()));
         }
-        engine.setReporters(allow);
+        engine.setReporters(allow, Set.of());
         Function<DeviceId, Optional<Integer>> intId = d -> devices.get(d).map(Srv6DeviceConfig::intDeviceId);
         List<HopBinding> b = HopBindings.of(control.app().pathManager.getAllPaths().values(),
                 control.app().inventory::getReplica, intId);
