@@ -4,11 +4,14 @@ import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.TelemetryEngine;
+import org.srv6int.app.telemetry.TelemetryShards;
 
 import java.nio.ByteBuffer;
 import java.net.InetAddress;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
@@ -30,6 +33,22 @@ final class BenchSetup {
         e.setReporters(Map.of(ByteBuffer.wrap(InetAddress.getByName("127.0.0.1").getAddress()).getInt(), 4));
         e.setBindings(List.of(new HopBinding(TAG, 1, 2, VNF, "r0")));
         return e;
+    }
+
+    /**
+     * Shards of a collector whose allow-list has {@code flows} reporters 127.0.0.1, .2, ...,
+     * all with the egress's Device_ID (the sender's flows replay one report stream each).
+     */
+    static TelemetryShards shards(LongSupplier clock, int threads, int flows) throws Exception {
+        TelemetryShards s = new TelemetryShards(threads, TelemetryEngine.Limits.DEFAULT, clock);
+        Map<Integer, Integer> allow = new HashMap<>();
+        int base = ByteBuffer.wrap(InetAddress.getByName("127.0.0.1").getAddress()).getInt();
+        for (int i = 0; i < flows; i++) {
+            allow.put(base + i, 4);
+        }
+        s.setReporters(allow, Set.of());
+        s.setBindings(List.of(new HopBinding(TAG, 1, 2, VNF, "r0")));
+        return s;
     }
 
     /** Report i of the stream: latency 300..700 us, Port_Counter +8 per report. */
