@@ -23,6 +23,7 @@ import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
+import org.srv6int.app.store.TelemetrySummaryStore;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -50,10 +51,12 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * Runs the INT collector in ONOS: binds the UDP listener to the netcfg collector address and
- * port, keeps the allow-list (each device's report address and INT Device_ID) and the hop
- * bindings (chains' segment lists) in step with the configuration, closes a telemetry window
- * every evaluation period and exposes the counters as ONOS metrics.
+ * Runs the INT collector in ONOS: binds the UDP listeners to this instance's collector address
+ * and port (netcfg), keeps the allow-list (each device's report address and INT Device_ID,
+ * collected here only while this instance masters the device) and the hop bindings (chains'
+ * segment lists) in step with the configuration, closes a telemetry window every evaluation
+ * period, exchanges window summaries with the other cluster instances so that every window it
+ * hands out covers the whole cluster, and exposes the counters as ONOS metrics.
  */
 @Component(immediate = true, service = {TelemetryService.class, TelemetryWindows.class})
 public class TelemetryManager implements TelemetryService, TelemetryWindows {
@@ -63,6 +66,8 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
     /** ONOS metrics feature of the collector's counters. */
     public static final String METRICS_FEATURE = "collector";
     private static final int RECEIVE_BUFFER = 8 << 20;
+    /** A summary older than this many evaluation periods is stale. */
+    static final int STALE_PERIODS = 3;
 
     private final Logger log = LoggerFactory.getLogger(getClass());
 
@@ -83,6 +88,9 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected ClusterService clusterService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected TelemetrySummaryStore summaryStore;
 
     private final List<Consumer<TelemetrySnapshot>> consumers = new CopyOnWriteArrayList<>();
     private final List<String> metricNames = new ArrayList<>();
@@ -124,6 +132,12 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
     protected void deactivate() {
         mastershipService.removeListener(mastershipListener);
         executor.shutdownNow();
+        try {
+            summaryStore.withdraw(localNode());
+        } catch (RuntimeException e) {
+            // Stale within a few periods anyway: the leader then leaves it out.
+            log.warn("Could not withdraw this instance's telemetry summary: {}", e.toString());
+        }
         if (collector != null) {
             collector.close();
         }
@@ -136,9 +150,9 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
     private void registerMetrics() {
         metricsComponent = metrics.registerComponent(METRICS_COMPONENT);
         metricsFeature = metricsComponent.registerFeature(METRICS_FEATURE);
-        for (String name : counterMap(engine.counters()).keySet()) {
+        for (String name : counters().keySet()) {
             metrics.registerMetric(metricsComponent, metricsFeature, name,
-                                   (Gauge<Long>) () -> counterMap(engine.counters()).get(name));
+                                   (Gauge<Long>) () -> counters().get(name));
             metricNames.add(name);
         }
     }
@@ -159,7 +173,7 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
     private void windowSafely() {
         reconcileSafely();
         try {
-            TelemetrySnapshot s = engine.roll();
+            TelemetrySnapshot s = engine.roll(exchange);
             latest = s;
             latestMillis = System.currentTimeMillis();
             for (Consumer<TelemetrySnapshot> c : consumers) {
@@ -343,8 +357,42 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
 
     @Override
     public Map<String, Long> counters() {
-        return counterMap(engine.counters());
+        Map<String, Long> m = counterMap(engine.counters());
+        m.put("clusterSummaryBytes", (long) engine.summaryBytes());
+        m.put("clusterExchangeFailures", engine.exchangeFailures());
+        m.put("clusterSummariesRejected", engine.summariesRejected());
+        return m;
     }
+
+    private String localNode() {
+        return clusterService.getLocalNode().id().toString();
+    }
+
+    /** This instance's window goes to the summary store; the other instances' come back. */
+    private final SummaryExchange exchange = new SummaryExchange() {
+        @Override
+        public String localNode() {
+            return TelemetryManager.this.localNode();
+        }
+
+        @Override
+        public long nowMillis() {
+            return System.currentTimeMillis();
+        }
+
+        @Override
+        public long staleAfterMillis() {
+            // Three missed periods: the instance is gone or cut off, its last window is history.
+            return STALE_PERIODS * periodMillis;
+        }
+
+        @Override
+        public List<byte[]> exchange(byte[] local) {
+            // A failed write is retried by the next period's, which replaces it anyway.
+            summaryStore.publish(localNode(), local);
+            return new ArrayList<>(summaryStore.summaries().values());
+        }
+    };
 
     /**
      * Returns each receive thread's counters (for per-thread metrics).

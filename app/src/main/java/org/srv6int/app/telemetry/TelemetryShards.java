@@ -29,6 +29,9 @@ public final class TelemetryShards {
     private Map<Integer, Integer> reporters = Map.of();
     private Set<Integer> elsewhere = Set.of();
     private Collection<HopBinding> bindings = List.of();
+    private int summaryBytes;
+    private long exchangeFailures;
+    private long summariesRejected;
 
     /**
      * Creates shards.
@@ -116,6 +119,69 @@ public final class TelemetryShards {
             e.rollInto(merge);
         }
         return merge.snapshot(counters());
+    }
+
+    /**
+     * Closes every shard's window, publishes its summary to the cluster and adds the other
+     * instances' fresh summaries: the window of the whole cluster. A stale summary (older than
+     * {@link SummaryExchange#staleAfterMillis()}) is listed in {@link TelemetrySnapshot#peers()}
+     * but not used; a summary that cannot be decoded is counted and left out; if the exchange
+     * fails the window holds this instance's reports only.
+     *
+     * @param cluster the exchange
+     * @return the cluster's window
+     */
+    public synchronized TelemetrySnapshot roll(SummaryExchange cluster) {
+        merge.clear();
+        for (TelemetryEngine e : shards) {
+            e.rollInto(merge);
+        }
+        CollectorCounters c = counters();
+        String me = cluster.localNode();
+        long now = cluster.nowMillis();
+        byte[] mine = merge.encode(me, now, c.lost());
+        summaryBytes = mine.length;
+        merge.peer(new PeerWindow(me, 0, true, mine.length, c.lost()));
+        List<byte[]> all;
+        try {
+            all = cluster.exchange(mine);
+        } catch (RuntimeException e) {
+            exchangeFailures++;
+            return merge.snapshot(c);
+        }
+        for (byte[] other : all) {
+            WindowMerge.SummaryHeader h;
+            try {
+                h = WindowMerge.header(other);
+                if (h.node.equals(me)) {
+                    continue;
+                }
+                long age = Math.max(0, now - h.wallMillis);
+                boolean fresh = age <= cluster.staleAfterMillis();
+                if (fresh) {
+                    merge.add(other);
+                }
+                merge.peer(new PeerWindow(h.node, age, fresh, other.length, h.lost));
+            } catch (IllegalArgumentException e) {
+                summariesRejected++;
+            }
+        }
+        return merge.snapshot(c);
+    }
+
+    /** @return size of this instance's last published summary, bytes */
+    public synchronized int summaryBytes() {
+        return summaryBytes;
+    }
+
+    /** @return windows whose summary exchange failed (they held this instance's reports only) */
+    public synchronized long exchangeFailures() {
+        return exchangeFailures;
+    }
+
+    /** @return other instances' summaries that could not be decoded (left out) */
+    public synchronized long summariesRejected() {
+        return summariesRejected;
     }
 
     /**

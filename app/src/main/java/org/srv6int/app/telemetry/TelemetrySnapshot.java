@@ -13,15 +13,18 @@ public final class TelemetrySnapshot {
     private final List<ChainWindow> chains;
     private final List<HopQueue> hops;
     private final CollectorCounters counters;
+    private final List<PeerWindow> peers;
 
     TelemetrySnapshot(long windowStartNanos, long windowEndNanos, List<VnfWindow> vnfs,
-                      List<ChainWindow> chains, List<HopQueue> hops, CollectorCounters counters) {
+                      List<ChainWindow> chains, List<HopQueue> hops, CollectorCounters counters,
+                      List<PeerWindow> peers) {
         this.windowStartNanos = windowStartNanos;
         this.windowEndNanos = windowEndNanos;
         this.vnfs = List.copyOf(vnfs);
         this.chains = List.copyOf(chains);
         this.hops = List.copyOf(hops);
         this.counters = counters;
+        this.peers = List.copyOf(peers);
     }
 
     /** @return window start on the engine's clock, ns */
@@ -49,7 +52,17 @@ public final class TelemetrySnapshot {
         return hops;
     }
 
-    /** @return collector counters at the window's end */
+    /**
+     * Returns the cluster instances whose windows this one holds (this instance's first, age 0),
+     * and those left out as stale; empty for a window of this instance alone.
+     *
+     * @return contributions
+     */
+    public List<PeerWindow> peers() {
+        return peers;
+    }
+
+    /** @return this instance's collector counters at the window's end */
     public CollectorCounters counters() {
         return counters;
     }
