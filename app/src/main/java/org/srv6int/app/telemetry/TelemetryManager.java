@@ -157,6 +157,15 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
         }
     }
 
+    /**
+     * Closes a window now, on the window thread, and waits for it (tests drive windows with it).
+     *
+     * @throws Exception if the window thread is gone or the wait is interrupted
+     */
+    void windowNow() throws Exception {
+        executor.submit(this::windowSafely).get(10, TimeUnit.SECONDS);
+    }
+
     private void reconcileSafely() {
         try {
             reconcile();

@@ -21,7 +21,8 @@ import java.util.TreeMap;
 /**
  * Adds the closed windows of one or more engine shards into one {@link TelemetrySnapshot}:
  * histograms are added (so percentiles are exact over the union of samples, not averaged),
- * rates and packet counts summed, queue depths taken at their largest. Reused window after
+ * rates and packet counts summed, queue depths taken at their largest (both the window's
+ * largest and the "latest", which has no order across instances). Reused window after
  * window by the thread that rolls, so a roll allocates only what it hands out.
  *
  * <p>The same merge serialises a window as a cluster summary ({@link #encode}) and adds other

@@ -2,6 +2,7 @@ package org.srv6int.app.testing;
 
 import org.onlab.junit.TestUtils;
 import org.onosproject.cluster.NodeId;
+import org.onosproject.mastership.MastershipService;
 import org.onosproject.mastership.MastershipServiceAdapter;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.MastershipRole;
@@ -77,6 +78,20 @@ public final class AppHarness {
      * @param node    this instance's node id (the master it names for the switches it masters)
      */
     public AppHarness(TestStorageService storage, FakeFlowRuleService flows, FakeGroupService groups, NodeId node) {
+        this(storage, flows, groups, node, null);
+    }
+
+    /**
+     * Creates a named instance of a cluster whose mastership is shared (e.g. {@link TestCluster}).
+     *
+     * @param storage    storage service
+     * @param flows      flow rules
+     * @param groups     groups
+     * @param node       this instance's node id
+     * @param mastership this instance's view of mastership; null: the {@link #mastered} set
+     */
+    public AppHarness(TestStorageService storage, FakeFlowRuleService flows, FakeGroupService groups, NodeId node,
+                      MastershipService mastership) {
         this.node = node;
         this.flows = flows;
         this.groups = groups;
@@ -113,7 +128,7 @@ public final class AppHarness {
         // the programmer's event wiring and executor are left out: tests drive reconcile() directly
         TestUtils.setField(programmer, "flowRuleService", flows);
         TestUtils.setField(programmer, "groupService", groups);
-        TestUtils.setField(programmer, "mastershipService", new MastershipServiceAdapter() {
+        TestUtils.setField(programmer, "mastershipService", mastership != null ? mastership : new MastershipServiceAdapter() {
             @Override
             public MastershipRole getLocalRole(DeviceId deviceId) {
                 return mastered.contains(deviceId) ? MastershipRole.MASTER : MastershipRole.STANDBY;
