@@ -304,6 +304,7 @@ public class ClusterTelemetryTest {
         TelemetryManagers.windowNow(collectors.get(three));
         TelemetryManagers.windowNow(collectors.get(one));
         TelemetrySnapshot leader = collectors.get(one).latest().orElseThrow();
+        System.out.println("cluster window peers: " + leader.peers());
         assertEquals(3, leader.peers().size());
         assertTrue(leader.peers().toString(), leader.peers().stream().allMatch(p -> p.used()));
         assertEquals(3, single.vnfs().size());
