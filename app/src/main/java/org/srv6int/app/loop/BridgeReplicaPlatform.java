@@ -25,7 +25,10 @@ import java.util.regex.Pattern;
  * smallest index the vNF does not use; creation is ensureReplica then awaitReady, off the loop's
  * thread. Replica ids towards the loop are the bridge's names, which the loop also uses as the
  * inventory replica names: the id alone determines the workload, so any instance (e.g. on a new
- * cluster leader) can delete a replica another instance created.
+ * cluster leader) can delete a replica another instance created. A create is idempotent on its
+ * request id through a ledger (request id to replica index) shared by the cluster: a new leader
+ * repeating the old one's request gets the same StatefulSet, which the bridge ensures (creates
+ * if absent) rather than creates.
  */
 public final class BridgeReplicaPlatform implements ReplicaPlatform {
 
@@ -36,6 +39,7 @@ public final class BridgeReplicaPlatform implements ReplicaPlatform {
     private final Duration readyTimeout;
     private final Executor executor;
     private final Set<String> reserved = new HashSet<>();
+    private final Map<String, Integer> requests;
 
     /**
      * Creates the adapter.
@@ -44,9 +48,12 @@ public final class BridgeReplicaPlatform implements ReplicaPlatform {
      * @param template     per vNF: a request builder with vNF type, image, requests and limits set
      * @param readyTimeout how long to wait for a pod to become Ready
      * @param executor     runs the blocking bridge calls
+     * @param requests     the cluster's ledger of replica requests ("vNF/request id" to replica index;
+     *                     putIfAbsent must be atomic, as a ConsistentMap's Java view)
      */
     public BridgeReplicaPlatform(VnfReplicaManager bridge, Function<VnfKey, ReplicaRequest.Builder> template,
-                                 Duration readyTimeout, Executor executor) {
+                                 Duration readyTimeout, Executor executor, Map<String, Integer> requests) {
+        this.requests = requests;
         this.bridge = bridge;
         this.template = template;
         this.readyTimeout = readyTimeout;
@@ -72,6 +79,13 @@ public final class BridgeReplicaPlatform implements ReplicaPlatform {
         for (ReplicaStatus s : bridge.listReplicas(chainId(vnf), vnf.index())) {
             used.add(s.replicaIndex());
         }
+        // Indices other instances' requests hold (created or not yet) are taken too.
+        String prefix = vnf + "/";
+        for (Map.Entry<String, Integer> e : requests.entrySet()) {
+            if (e.getKey().startsWith(prefix)) {
+                used.add(e.getValue());
+            }
+        }
         int k = 0;
         while (used.contains(k) || reserved.contains(vnf + "#" + k)) {
             k++;
@@ -85,18 +99,25 @@ public final class BridgeReplicaPlatform implements ReplicaPlatform {
     }
 
     @Override
-    public CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node) {
+    public CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node, String requestId) {
         return CompletableFuture.supplyAsync(() -> {
-            int k = reserveIndex(vnf);
-            try {
-                ReplicaRequest req = template.apply(vnf).chainId(chainId(vnf)).vnfIndex(vnf.index())
-                        .replicaIndex(k).nodeName(node).build();
-                bridge.ensureReplica(req);
-                ReplicaStatus s = bridge.awaitReady(chainId(vnf), vnf.index(), k, readyTimeout);
-                return new ReplicaInfo(s.name(), s.nodeName() == null ? node : s.nodeName(), s.podIp());
-            } finally {
-                release(vnf, k);
+            String key = vnf + "/" + requestId;
+            Integer k = requests.get(key);
+            if (k == null) {
+                int pick = reserveIndex(vnf);
+                try {
+                    // The first instance to record the request fixes its index.
+                    Integer prev = requests.putIfAbsent(key, pick);
+                    k = prev != null ? prev : pick;
+                } finally {
+                    release(vnf, pick);
+                }
             }
+            ReplicaRequest req = template.apply(vnf).chainId(chainId(vnf)).vnfIndex(vnf.index())
+                    .replicaIndex(k).nodeName(node).build();
+            bridge.ensureReplica(req);
+            ReplicaStatus s = bridge.awaitReady(chainId(vnf), vnf.index(), k, readyTimeout);
+            return new ReplicaInfo(s.name(), s.nodeName() == null ? node : s.nodeName(), s.podIp());
         }, executor);
     }
 
@@ -112,6 +133,10 @@ public final class BridgeReplicaPlatform implements ReplicaPlatform {
             return CompletableFuture.failedFuture(
                     new IllegalArgumentException("not a bridge replica of " + vnf + ": " + replicaId));
         }
-        return CompletableFuture.runAsync(() -> bridge.removeReplica(chainId(vnf), vnf.index(), k), executor);
+        return CompletableFuture.runAsync(() -> {
+            bridge.removeReplica(chainId(vnf), vnf.index(), k);
+            // Its requests are done: the index may be used again.
+            requests.entrySet().removeIf(e -> e.getKey().startsWith(vnf + "/") && e.getValue() == k);
+        }, executor);
     }
 }

@@ -1,13 +1,17 @@
 package org.srv6int.app.loop;
 
-import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.LoopStateStore;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfLoopRecord;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -24,6 +28,14 @@ import java.util.concurrent.CompletionStage;
  * windows would make C* &ge; C_i and n always 1); C* = R*·L*, C_i = R_i·L_i, and
  * n = ⌈C_i / C*⌉ is the vNF's total replica count, at least one more than now and at most
  * {@link LoopParams#maxReplicas()}.
+ *
+ * <p>With a {@link LoopStateStore} (ONOS cluster) the loop's state lives in the store: it is
+ * read once when the loop starts (a new leader resumes R*, L*, timers and the action in flight)
+ * and written whenever it changes; an action is written before it starts (write-ahead), so a
+ * leader that fails midway leaves a record the next one finishes, with the same decision id and
+ * the same idempotent replica requests. A write that fails is retried at once and then at every
+ * tick; an action whose record could not be written is not started. Timers are kept in wall
+ * clock milliseconds in the store (the monotonic clock is per process).
  */
 public final class GlobalLoop {
 
@@ -36,7 +48,7 @@ public final class GlobalLoop {
 
     private static final long NONE = Long.MIN_VALUE;
 
-    private enum Phase { IDLE, SCALING, DRAINING, REMOVING }
+    private static final int WRITE_ATTEMPTS = 3;
 
     /** A history record with the loop-clock times of its decision and its end. */
     private static final class Entry {
@@ -58,11 +70,12 @@ public final class GlobalLoop {
         long violationSince = NONE;
         long lowSince = NONE;
         long cooldownUntil = NONE;
-        Phase phase = Phase.IDLE;
+        VnfLoopRecord.Phase phase = VnfLoopRecord.Phase.IDLE;
         String drainingReplica;
         long drainStart;
         long quietSince = NONE;
         long pendingDecision;
+        List<String> plan = List.of();
     }
 
     private final LoopParams params;
@@ -71,7 +84,12 @@ public final class GlobalLoop {
     private final ChainRouting routing;
     private final Map<VnfKey, VnfState> states = new HashMap<>();
     private final ArrayDeque<Entry> history = new ArrayDeque<>();
+    private final LoopStateStore store;
+    private final Set<VnfKey> unsaved = new LinkedHashSet<>();
     private long nextId = 1;
+    private boolean restored;
+    private boolean closed;
+    private long storeFailures;
 
     /**
      * Creates the loop.
@@ -82,10 +100,25 @@ public final class GlobalLoop {
      * @param routing  chain routing (multipath group)
      */
     public GlobalLoop(LoopParams params, LoopClock clock, ReplicaPlatform platform, ChainRouting routing) {
+        this(params, clock, platform, routing, null);
+    }
+
+    /**
+     * Creates the loop over the cluster's store of loop state.
+     *
+     * @param params   parameters
+     * @param clock    time source
+     * @param platform replica platform (Kubernetes bridge)
+     * @param routing  chain routing (multipath group)
+     * @param store    loop state store, null to keep the state in this object only
+     */
+    public GlobalLoop(LoopParams params, LoopClock clock, ReplicaPlatform platform, ChainRouting routing,
+                      LoopStateStore store) {
         this.params = params;
         this.clock = clock;
         this.platform = platform;
         this.routing = routing;
+        this.store = store;
     }
 
     /**
@@ -95,10 +128,178 @@ public final class GlobalLoop {
      * @param observations one per in-service vNF
      */
     public synchronized void tick(List<VnfObservation> observations) {
-        long now = clock.nanoTime();
-        for (VnfObservation o : observations) {
-            step(o, states.computeIfAbsent(o.vnf(), k -> new VnfState()), now);
+        if (closed) {
+            return;
         }
+        long now = clock.nanoTime();
+        long nowMillis = clock.currentTimeMillis();
+        if (store != null) {
+            // Nothing is decided on state that could not be read.
+            if (!restored && !restore(now, nowMillis)) {
+                return;
+            }
+            for (VnfKey k : new ArrayList<>(unsaved)) {
+                VnfState s = states.get(k);
+                if (s != null) {
+                    save(k, s, now, nowMillis);
+                }
+            }
+        }
+        for (VnfObservation o : observations) {
+            VnfState s = states.computeIfAbsent(o.vnf(), k -> new VnfState());
+            VnfLoopRecord before = store == null ? null : toRecord(s, now, nowMillis);
+            step(o, s, now);
+            if (store != null && !toRecord(s, now, nowMillis).equals(before)) {
+                save(o.vnf(), s, now, nowMillis);
+            }
+        }
+    }
+
+    /**
+     * Stops the loop (this instance is no longer the leader): no more actions, writes or
+     * completions; the next leader resumes what was in flight from the store.
+     */
+    public synchronized void close() {
+        closed = true;
+    }
+
+    /**
+     * Returns how often the store could not be read or written (each retried).
+     *
+     * @return failures since start
+     */
+    public synchronized long storeFailures() {
+        return storeFailures;
+    }
+
+    private static long toMillis(long tNanos, long now, long nowMillis) {
+        return tNanos == NONE ? 0 : nowMillis - (now - tNanos) / 1_000_000;
+    }
+
+    private static long toNanos(long tMillis, long now, long nowMillis) {
+        return tMillis == 0 ? NONE : now - (nowMillis - tMillis) * 1_000_000;
+    }
+
+    private VnfLoopRecord toRecord(VnfState s, long now, long nowMillis) {
+        LoopDecision pending = null;
+        if (s.phase != VnfLoopRecord.Phase.IDLE) {
+            for (Entry e : history) {
+                if (e.id == s.pendingDecision) {
+                    pending = e.decision;
+                }
+            }
+        }
+        return new VnfLoopRecord(s.rStar, s.lStar, toMillis(s.violationSince, now, nowMillis),
+                                 toMillis(s.lowSince, now, nowMillis), toMillis(s.cooldownUntil, now, nowMillis),
+                                 s.phase, pending, s.phase == VnfLoopRecord.Phase.IDLE ? 0 : s.pendingDecision,
+                                 s.plan, s.drainingReplica,
+                                 s.phase == VnfLoopRecord.Phase.IDLE ? 0 : toMillis(s.drainStart, now, nowMillis),
+                                 toMillis(s.quietSince, now, nowMillis));
+    }
+
+    /** Writes a vNF's state, retrying at once; on failure it is retried at every tick. */
+    private boolean save(VnfKey vnf, VnfState s, long now, long nowMillis) {
+        VnfLoopRecord r = toRecord(s, now, nowMillis);
+        for (int attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+            try {
+                store.put(vnf, r);
+                unsaved.remove(vnf);
+                return true;
+            } catch (RuntimeException e) {
+                storeFailures++;
+            }
+        }
+        unsaved.add(vnf);
+        return false;
+    }
+
+    private boolean save(VnfKey vnf, VnfState s) {
+        return store == null || save(vnf, s, clock.nanoTime(), clock.currentTimeMillis());
+    }
+
+    /** Reads the state a previous leader left and resumes its actions in flight. */
+    private boolean restore(long now, long nowMillis) {
+        Map<VnfKey, VnfLoopRecord> records;
+        try {
+            records = store.records();
+        } catch (RuntimeException e) {
+            storeFailures++;
+            return false;
+        }
+        restored = true;
+        for (Map.Entry<VnfKey, VnfLoopRecord> e : records.entrySet()) {
+            VnfLoopRecord r = e.getValue();
+            VnfState s = new VnfState();
+            s.rStar = r.rStar();
+            s.lStar = r.lStarNanos();
+            s.violationSince = toNanos(r.violationSinceMillis(), now, nowMillis);
+            s.lowSince = toNanos(r.lowSinceMillis(), now, nowMillis);
+            s.cooldownUntil = toNanos(r.cooldownUntilMillis(), now, nowMillis);
+            s.phase = r.phase();
+            s.pendingDecision = r.decisionId();
+            s.plan = r.plan();
+            s.drainingReplica = r.drainingReplica();
+            s.drainStart = r.drainStartMillis() == 0 ? now : toNanos(r.drainStartMillis(), now, nowMillis);
+            s.quietSince = toNanos(r.quietSinceMillis(), now, nowMillis);
+            states.put(e.getKey(), s);
+            if (s.phase != VnfLoopRecord.Phase.IDLE && r.decision() != null) {
+                history.addLast(new Entry(r.decisionId(), now, r.decision()));
+            }
+            resume(e.getKey(), s, r);
+        }
+        return true;
+    }
+
+    /** Finishes an action the previous leader started: the same requests, idempotent on the platform. */
+    private void resume(VnfKey vnf, VnfState s, VnfLoopRecord r) {
+        long id = r.decisionId();
+        if (s.phase == VnfLoopRecord.Phase.SCALING) {
+            List<CompletableFuture<ReplicaInfo>> futures = createAll(vnf, id, s.plan);
+            String plan = "resumed after a leader change: " + s.plan.size() + " replica(s) on " + String.join(",", s.plan);
+            CompletableFuture.allOf(futures.toArray(new CompletableFuture[0]))
+                    .whenComplete((v, err) -> scaleOutDone(vnf, id, futures, plan));
+        } else if (s.phase == VnfLoopRecord.Phase.DRAINING) {
+            try {
+                routing.drainReplica(vnf, s.drainingReplica);
+            } catch (RuntimeException e) {
+                // Draining is idempotent and the replica is out of the group already unless the
+                // old leader failed before; quiet detection goes on either way.
+                s.quietSince = NONE;
+            }
+        } else if (s.phase == VnfLoopRecord.Phase.REMOVING) {
+            String replica = s.drainingReplica;
+            CompletionStage<Void> f;
+            try {
+                f = platform.deleteReplica(vnf, replica);
+            } catch (RuntimeException e) {
+                f = CompletableFuture.failedFuture(e);
+            }
+            f.whenComplete((v, err) -> removeDone(vnf, id, replica, "resumed after a leader change", err));
+        }
+    }
+
+    /** Request id of the i-th replica of a decision: the same on every leader. */
+    static String requestId(long decision, int i) {
+        return "d" + decision + "-" + i;
+    }
+
+    private List<CompletableFuture<ReplicaInfo>> createAll(VnfKey vnf, long decision, List<String> nodes) {
+        List<CompletableFuture<ReplicaInfo>> futures = new ArrayList<>(nodes.size());
+        for (int i = 0; i < nodes.size(); i++) {
+            CompletionStage<ReplicaInfo> f;
+            try {
+                f = platform.createReplica(vnf, nodes.get(i), requestId(decision, i));
+            } catch (RuntimeException e) {
+                f = CompletableFuture.failedFuture(e);
+            }
+            futures.add(f.toCompletableFuture());
+        }
+        return futures;
+    }
+
+    /** A new decision id: from the store (unique in the cluster) or local. */
+    private long newDecisionId() {
+        return store == null ? nextId++ : store.nextDecisionId();
     }
 
     /**
@@ -108,6 +309,14 @@ public final class GlobalLoop {
      */
     public synchronized void forget(VnfKey vnf) {
         states.remove(vnf);
+        unsaved.remove(vnf);
+        if (store != null) {
+            try {
+                store.remove(vnf);
+            } catch (RuntimeException e) {
+                storeFailures++;
+            }
+        }
     }
 
     /**
@@ -181,7 +390,7 @@ public final class GlobalLoop {
      */
     public synchronized boolean busy(VnfKey vnf) {
         VnfState s = states.get(vnf);
-        return s != null && s.phase != Phase.IDLE;
+        return s != null && s.phase != VnfLoopRecord.Phase.IDLE;
     }
 
     private void step(VnfObservation o, VnfState s, long now) {
@@ -200,11 +409,11 @@ public final class GlobalLoop {
         } else {
             s.violationSince = NONE;
         }
-        if (s.phase == Phase.DRAINING) {
+        if (s.phase == VnfLoopRecord.Phase.DRAINING) {
             progressDrain(o, s, now);
             return;
         }
-        if (s.phase != Phase.IDLE) {
+        if (s.phase != VnfLoopRecord.Phase.IDLE) {
             return;
         }
         boolean cooled = s.cooldownUntil == NONE || now - s.cooldownUntil >= 0;
@@ -245,8 +454,17 @@ public final class GlobalLoop {
         // Line 9; without a healthy window C* is unknown and one more replica is the only guess.
         int n = cStar > 0 ? (int) Math.min(Integer.MAX_VALUE, Math.ceil(ci / cStar)) : replicas + 1;
         int target = Math.min(params.maxReplicas(), Math.max(n, replicas + 1));
+        long id;
+        try {
+            id = newDecisionId();
+        } catch (RuntimeException e) {
+            // No id, no action: retried next tick (the violation keeps running).
+            storeFailures++;
+            return;
+        }
+        long violationSince = s.violationSince;
         // Recorded before the timer is reset, so the decision shows how long the violation lasted.
-        Entry d = record(o, s, now, n, target, LoopDecision.Action.SCALE_OUT);
+        Entry d = record(id, o, s, now, n, target, LoopDecision.Action.SCALE_OUT);
         s.violationSince = NONE;
         if (target <= replicas) {
             s.cooldownUntil = now + params.cooldownNanos();
@@ -273,28 +491,34 @@ public final class GlobalLoop {
                            .reversed()
                            .thenComparing(NodeResources::node));
         int add = target - replicas;
-        List<CompletableFuture<ReplicaInfo>> futures = new ArrayList<>(add);
-        StringBuilder where = new StringBuilder();
+        List<String> where = new ArrayList<>(add);
         for (int i = 0; i < add; i++) {
-            String node = nodes.get(i % nodes.size()).node();
-            where.append(i == 0 ? "" : ",").append(node);
-            CompletionStage<ReplicaInfo> f;
-            try {
-                f = platform.createReplica(o.vnf(), node);
-            } catch (RuntimeException e) {
-                f = CompletableFuture.failedFuture(e);
-            }
-            futures.add(f.toCompletableFuture());
+            where.add(nodes.get(i % nodes.size()).node());
         }
-        s.phase = Phase.SCALING;
+        s.phase = VnfLoopRecord.Phase.SCALING;
         s.pendingDecision = d.id;
-        String plan = "target " + target + " replicas: +" + add + " on " + where;
+        s.plan = List.copyOf(where);
+        // Write-ahead: a leader that fails from here on leaves the plan to the next one.
+        if (!save(o.vnf(), s)) {
+            s.phase = VnfLoopRecord.Phase.IDLE;
+            s.plan = List.of();
+            s.violationSince = violationSince;
+            finish(d.id, LoopDecision.Outcome.FAILED, now,
+                   "loop state could not be stored: not started, retried next window");
+            return;
+        }
+        List<CompletableFuture<ReplicaInfo>> futures = createAll(o.vnf(), d.id, where);
+        String plan = "target " + target + " replicas: +" + add + " on " + String.join(",", where);
         CompletableFuture.allOf(futures.toArray(new CompletableFuture[0]))
                 .whenComplete((v, err) -> scaleOutDone(o.vnf(), d.id, futures, plan));
     }
 
     private synchronized void scaleOutDone(VnfKey vnf, long decision, List<CompletableFuture<ReplicaInfo>> fs,
                                            String plan) {
+        if (closed) {
+            // No longer the leader: the next one finishes this decision from the store.
+            return;
+        }
         long now = clock.nanoTime();
         List<ReplicaInfo> ready = new ArrayList<>();
         String firstError = null;
@@ -326,31 +550,51 @@ public final class GlobalLoop {
             outcome += "; " + firstError;
         }
         VnfState s = states.get(vnf);
+        finish(decision, ok ? LoopDecision.Outcome.SUCCEEDED : LoopDecision.Outcome.FAILED, now, outcome);
         if (s != null) {
-            s.phase = Phase.IDLE;
+            s.phase = VnfLoopRecord.Phase.IDLE;
+            s.plan = List.of();
             s.cooldownUntil = now + params.cooldownNanos();
             s.lowSince = NONE;
+            save(vnf, s);
         }
-        finish(decision, ok ? LoopDecision.Outcome.SUCCEEDED : LoopDecision.Outcome.FAILED, now, outcome);
     }
 
     private void startDrain(VnfObservation o, VnfState s, long now) {
         List<String> active = o.activeReplicas();
         String victim = active.get(active.size() - 1);
-        Entry d = record(o, s, now, 0, active.size() - 1, LoopDecision.Action.SCALE_IN);
-        s.lowSince = NONE;
+        long id;
         try {
-            routing.drainReplica(o.vnf(), victim);
+            id = newDecisionId();
         } catch (RuntimeException e) {
-            s.cooldownUntil = now + params.cooldownNanos();
-            finish(d.id, LoopDecision.Outcome.FAILED, now, "drain " + victim + " failed: " + e.getMessage());
+            storeFailures++;
             return;
         }
-        finish(d.id, LoopDecision.Outcome.SUCCEEDED, now, "took " + victim + " out of the multipath group");
-        s.phase = Phase.DRAINING;
+        Entry d = record(id, o, s, now, 0, active.size() - 1, LoopDecision.Action.SCALE_IN);
+        s.lowSince = NONE;
+        s.phase = VnfLoopRecord.Phase.DRAINING;
+        s.pendingDecision = d.id;
         s.drainingReplica = victim;
         s.drainStart = now;
         s.quietSince = NONE;
+        // Write-ahead: a replica taken out of the group is never forgotten by the next leader.
+        if (!save(o.vnf(), s)) {
+            s.phase = VnfLoopRecord.Phase.IDLE;
+            s.drainingReplica = null;
+            finish(d.id, LoopDecision.Outcome.FAILED, now, "loop state could not be stored: not started");
+            return;
+        }
+        try {
+            routing.drainReplica(o.vnf(), victim);
+        } catch (RuntimeException e) {
+            s.phase = VnfLoopRecord.Phase.IDLE;
+            s.drainingReplica = null;
+            s.cooldownUntil = now + params.cooldownNanos();
+            finish(d.id, LoopDecision.Outcome.FAILED, now, "drain " + victim + " failed: " + e.getMessage());
+            save(o.vnf(), s);
+            return;
+        }
+        finish(d.id, LoopDecision.Outcome.SUCCEEDED, now, "took " + victim + " out of the multipath group");
     }
 
     private void progressDrain(VnfObservation o, VnfState s, long now) {
@@ -365,11 +609,24 @@ public final class GlobalLoop {
         if (!quiet && !timedOut) {
             return;
         }
+        long id;
+        try {
+            id = newDecisionId();
+        } catch (RuntimeException e) {
+            storeFailures++;
+            return;
+        }
         String replica = s.drainingReplica;
-        Entry d = record(o, s, now, 0, o.activeReplicas().size(), LoopDecision.Action.SCALE_IN);
+        Entry d = record(id, o, s, now, 0, o.activeReplicas().size(), LoopDecision.Action.SCALE_IN);
         String why = quiet ? "Port_Counter still for " + (now - s.quietSince) / 1_000_000 + " ms"
                 : "forced after drain timeout, traffic still seen";
-        s.phase = Phase.REMOVING;
+        s.phase = VnfLoopRecord.Phase.REMOVING;
+        s.pendingDecision = d.id;
+        if (!save(o.vnf(), s)) {
+            s.phase = VnfLoopRecord.Phase.DRAINING;
+            finish(d.id, LoopDecision.Outcome.FAILED, now, "loop state could not be stored: not deleted yet");
+            return;
+        }
         CompletionStage<Void> f;
         try {
             f = platform.deleteReplica(o.vnf(), replica);
@@ -380,13 +637,18 @@ public final class GlobalLoop {
     }
 
     private synchronized void removeDone(VnfKey vnf, long decision, String replica, String why, Throwable err) {
+        if (closed) {
+            // No longer the leader: the next one finishes this decision from the store.
+            return;
+        }
         long now = clock.nanoTime();
         VnfState s = states.get(vnf);
         if (err != null) {
             // Keep draining: the next quiet period retries the delete.
             if (s != null) {
-                s.phase = Phase.DRAINING;
+                s.phase = VnfLoopRecord.Phase.DRAINING;
                 s.quietSince = NONE;
+                save(vnf, s);
             }
             finish(decision, LoopDecision.Outcome.FAILED, now, "delete " + replica + " failed: " + err);
             return;
@@ -399,15 +661,17 @@ public final class GlobalLoop {
             o = LoopDecision.Outcome.FAILED;
             outcome += "; inventory update failed: " + e.getMessage();
         }
+        finish(decision, o, now, outcome);
         if (s != null) {
-            s.phase = Phase.IDLE;
+            s.phase = VnfLoopRecord.Phase.IDLE;
             s.drainingReplica = null;
             s.cooldownUntil = now + params.cooldownNanos();
+            save(vnf, s);
         }
-        finish(decision, o, now, outcome);
     }
 
-    private Entry record(VnfObservation o, VnfState s, long now, int n, int after, LoopDecision.Action a) {
+    private Entry record(long id, VnfObservation o, VnfState s, long now, int n, int after,
+                         LoopDecision.Action a) {
         Map<String, Double> in = new LinkedHashMap<>();
         in.put(LoopDecision.IN_THROUGHPUT, o.ratePps());
         in.put(LoopDecision.IN_LATENCY, (double) o.latencyNanos());
@@ -424,7 +688,7 @@ public final class GlobalLoop {
         }
         LoopDecision d = new LoopDecision(clock.currentTimeMillis(), o.vnf(), in, a, o.activeReplicas().size(),
                                           after, LoopDecision.Outcome.IN_PROGRESS, "");
-        Entry e = new Entry(nextId++, now, d);
+        Entry e = new Entry(id, now, d);
         history.addLast(e);
         while (history.size() > params.historySize()) {
             history.removeFirst();

@@ -7,6 +7,7 @@ import org.onosproject.cluster.LeadershipService;
 import org.onosproject.cluster.NodeId;
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.LoopStateStore;
 import org.srv6int.app.api.LoopStatus;
 import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.VnfInventoryService;
@@ -67,6 +68,9 @@ public class GlobalLoopManager implements GlobalLoopService {
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     protected volatile ReplicaPlatform platform;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected LoopStateStore loopState;
+
     private final LeadershipEventListener leadershipListener = this::leadershipChanged;
     private final Consumer<TelemetrySnapshot> windowConsumer = this::onWindow;
     private InventoryRouting routing;
@@ -111,7 +115,11 @@ public class GlobalLoopManager implements GlobalLoopService {
         NodeId me = clusterService.getLocalNode().id();
         boolean now = me.equals(leadershipService.getLeader(TOPIC));
         if (now != leader) {
-            // A new leader starts afresh: R*, L* and timers are learnt again from telemetry.
+            // A new leader resumes from the loop state store; the old one stops acting at once.
+            GlobalLoop old = loop;
+            if (old != null) {
+                old.close();
+            }
             loop = null;
             leader = now;
             log.info("Global loop {} on this node", now ? "runs" : "stops");
@@ -139,7 +147,10 @@ public class GlobalLoopManager implements GlobalLoopService {
         if (l == null || loopTHatMillis != tHat || loopDemand != demand) {
             LoopParams p = LoopParams.builder().tHatNanos(TimeUnit.MILLISECONDS.toNanos(tHat))
                     .demandLatency(demand).build();
-            l = new GlobalLoop(p, clock, platformProxy, routing);
+            if (l != null) {
+                l.close();
+            }
+            l = new GlobalLoop(p, clock, platformProxy, routing, loopState);
             loop = l;
             loopTHatMillis = tHat;
             loopDemand = demand;
@@ -207,8 +218,8 @@ public class GlobalLoopManager implements GlobalLoopService {
         }
 
         @Override
-        public CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node) {
-            return target().createReplica(vnf, node);
+        public CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node, String requestId) {
+            return target().createReplica(vnf, node, requestId);
         }
 
         @Override

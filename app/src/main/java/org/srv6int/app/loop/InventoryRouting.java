@@ -60,7 +60,11 @@ public final class InventoryRouting implements ChainRouting {
 
     @Override
     public void removeReplica(VnfKey vnf, String replicaId) {
-        inventory.removeReplica(VnfReplicaId.of(vnf, replicaId));
+        VnfReplicaId id = VnfReplicaId.of(vnf, replicaId);
+        // A new leader finishing a removal may find it done already.
+        if (inventory.getReplica(id).isPresent()) {
+            inventory.removeReplica(id);
+        }
     }
 
     /**

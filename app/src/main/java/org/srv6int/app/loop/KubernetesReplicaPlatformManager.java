@@ -3,6 +3,9 @@ package org.srv6int.app.loop;
 import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigService;
+import org.onosproject.store.serializers.KryoNamespaces;
+import org.onosproject.store.service.Serializer;
+import org.onosproject.store.service.StorageService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -23,6 +26,7 @@ import org.srv6int.k8s.bridge.ReplicaRequest;
 import java.io.File;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -55,6 +59,13 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected SfcService sfcService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected StorageService storageService;
+
+    /** The cluster's replica request ledger (idempotent creates across leaders). */
+    static final String REQUESTS_MAP = "srv6int-replica-requests";
+    private Map<String, Integer> requests;
+
     private final NetworkConfigListener netcfgListener = this::netcfgChanged;
     private ExecutorService executor;
     private volatile KubernetesSettings settings;
@@ -66,6 +77,8 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
     @Activate
     protected void activate() {
         executor = Executors.newFixedThreadPool(BRIDGE_THREADS, groupedThreads("srv6int/k8s-bridge", "%d", log));
+        requests = storageService.<String, Integer>consistentMapBuilder().withName(REQUESTS_MAP)
+                .withSerializer(Serializer.using(KryoNamespaces.BASIC)).build().asJavaMap();
         netcfgService.addListener(netcfgListener);
         reconfigure();
         log.info("Started ({})", current != null ? "platform " + settings.namespace() : unavailable);
@@ -103,7 +116,7 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
         try {
             bridge = connect(settings);
             current = new BridgeReplicaPlatform(bridge, this::template,
-                                                Duration.ofMillis(settings.readyTimeoutMillis()), executor);
+                                                Duration.ofMillis(settings.readyTimeoutMillis()), executor, requests);
             log.info("Kubernetes replica platform: namespace {}, {}", settings.namespace(),
                      settings.kubeconfig().map(k -> "kubeconfig " + k)
                              .orElse("API server " + settings.apiServer().orElse("?")));
@@ -171,9 +184,9 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
     }
 
     @Override
-    public CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node) {
+    public CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node, String requestId) {
         try {
-            return target().createReplica(vnf, node);
+            return target().createReplica(vnf, node, requestId);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

@@ -18,14 +18,17 @@ public interface ReplicaPlatform {
     List<NodeResources> nodeFreeResources();
 
     /**
-     * Creates one more replica of the vNF pinned to the node, idempotently, and completes when
-     * it is Ready (exceptionally on failure or timeout).
+     * Creates one more replica of the vNF pinned to the node and completes when it is Ready
+     * (exceptionally on failure or timeout). Idempotent on the request id, across ONOS
+     * instances: a second call with the same id (a new leader finishing the old one's decision)
+     * returns the replica of the first, never a second one.
      *
-     * @param vnf  vNF
-     * @param node node to pin the pod to
+     * @param vnf       vNF
+     * @param node      node to pin the pod to
+     * @param requestId the loop's id of this replica request (decision id and index)
      * @return the ready replica
      */
-    CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node);
+    CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node, String requestId);
 
     /**
      * Deletes a replica's pod; completes when it is gone.

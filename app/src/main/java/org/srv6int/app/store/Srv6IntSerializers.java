@@ -4,10 +4,12 @@ import org.onlab.util.KryoNamespace;
 import org.onosproject.store.serializers.KryoNamespaces;
 import org.onosproject.store.service.Serializer;
 import org.srv6int.app.api.FlowClassifier;
+import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.ReplicaState;
 import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfLoopRecord;
 import org.srv6int.app.api.VnfReplica;
 import org.srv6int.app.api.VnfReplicaId;
 import org.srv6int.app.api.VnfSpec;
@@ -22,7 +24,9 @@ public final class Srv6IntSerializers {
             .register(KryoNamespaces.API)
             .nextId(KryoNamespaces.BEGIN_USER_CUSTOM_ID)
             .register(SfcId.class, Sfc.class, FlowClassifier.class, VnfSpec.class, VnfKey.class,
-                      VnfReplicaId.class, VnfReplica.class, ReplicaState.class)
+                      VnfReplicaId.class, VnfReplica.class, ReplicaState.class,
+                      VnfLoopRecord.class, VnfLoopRecord.Phase.class, LoopDecision.class, LoopDecision.Action.class,
+                      LoopDecision.Outcome.class)
             .build("srv6int");
 
     /** Serializer over {@link #NAMESPACE}. */

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
@@ -86,15 +88,20 @@ public class BridgeReplicaPlatformTest {
     }
 
     private final RecordingBridge bridge = new RecordingBridge();
-    private final BridgeReplicaPlatform platform = new BridgeReplicaPlatform(
-            bridge, v -> ReplicaRequest.builder().vnfType("snort").image("snort:3").request("cpu", "1"),
-            Duration.ofSeconds(60), Runnable::run);
+    private final Map<String, Integer> ledger = new ConcurrentHashMap<>();
+    private final BridgeReplicaPlatform platform = platform();
+
+    private BridgeReplicaPlatform platform() {
+        return new BridgeReplicaPlatform(
+                bridge, v -> ReplicaRequest.builder().vnfType("snort").image("snort:3").request("cpu", "1"),
+                Duration.ofSeconds(60), Runnable::run, ledger);
+    }
 
     @Test
     public void createsTheNextFreeReplicaAndWaitsForReady() {
         bridge.replicas.put(0, new ReplicaStatus("sfc-2-vnf1-r0", 0, "sfc-2-vnf1-r0-0", "w1", "10.244.0.9",
                                                  true, "Running"));
-        ReplicaInfo r = platform.createReplica(VNF, "w2").toCompletableFuture().join();
+        ReplicaInfo r = platform.createReplica(VNF, "w2", "d1-0").toCompletableFuture().join();
         assertEquals("sfc-2-vnf1-r1", r.id());
         assertEquals("w2", r.node());
         assertEquals("10.244.0.11", r.podIp());
@@ -105,10 +112,29 @@ public class BridgeReplicaPlatformTest {
     }
 
     @Test
+    public void aRepeatedRequestGetsTheSameReplicaOnAnyInstance() {
+        bridge.replicas.put(0, new ReplicaStatus("sfc-2-vnf1-r0", 0, "sfc-2-vnf1-r0-0", "w1", "10.244.0.9",
+                                                 true, "Running"));
+        ReplicaInfo first = platform.createReplica(VNF, "w2", "d7-0").toCompletableFuture().join();
+        ReplicaInfo other = platform.createReplica(VNF, "w2", "d7-1").toCompletableFuture().join();
+        // A new leader (another instance's platform over the cluster's ledger) repeats d7-0.
+        ReplicaInfo again = platform().createReplica(VNF, "w2", "d7-0").toCompletableFuture().join();
+        assertEquals("sfc-2-vnf1-r1", first.id());
+        assertEquals("sfc-2-vnf1-r2", other.id());
+        assertEquals(first.id(), again.id());
+        assertEquals(List.of("ensure 2/1/r1 on w2 image snort:3 cpu 1", "ensure 2/1/r2 on w2 image snort:3 cpu 1",
+                             "ensure 2/1/r1 on w2 image snort:3 cpu 1"),
+                     bridge.calls.stream().filter(c -> c.startsWith("ensure")).collect(Collectors.toList()));
+        // Deleting the replica frees its index for later requests.
+        platform.deleteReplica(VNF, "sfc-2-vnf1-r1").toCompletableFuture().join();
+        assertEquals(Map.of(VNF + "/d7-1", 2), ledger);
+    }
+
+    @Test
     public void notReadyFailsTheStage() {
         bridge.neverReady = true;
         try {
-            platform.createReplica(VNF, "w2").toCompletableFuture().join();
+            platform.createReplica(VNF, "w2", "d1-0").toCompletableFuture().join();
             fail("expected a failure");
         } catch (CompletionException e) {
             assertTrue(e.getCause() instanceof BridgeException);
@@ -117,7 +143,7 @@ public class BridgeReplicaPlatformTest {
 
     @Test
     public void deletesByTheBridgeName() {
-        platform.createReplica(VNF, "w2").toCompletableFuture().join();
+        platform.createReplica(VNF, "w2", "d1-0").toCompletableFuture().join();
         platform.deleteReplica(VNF, "sfc-2-vnf1-r0").toCompletableFuture().join();
         assertEquals("remove 2/1/r0", bridge.calls.get(bridge.calls.size() - 1));
         try {

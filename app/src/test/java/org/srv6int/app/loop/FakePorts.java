@@ -24,6 +24,8 @@ final class FakePorts {
         final List<String> calls = new ArrayList<>();
         final List<NodeResources> nodes = new ArrayList<>();
         final List<CompletableFuture<ReplicaInfo>> pendingCreates = new ArrayList<>();
+        // As the bridge with its request ledger: a repeated request id gets the first replica.
+        final Map<String, CompletableFuture<ReplicaInfo>> requests = new LinkedHashMap<>();
         boolean readyAtOnce = true;
         int created;
 
@@ -34,7 +36,12 @@ final class FakePorts {
         }
 
         @Override
-        public synchronized CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node) {
+        public synchronized CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node, String requestId) {
+            CompletableFuture<ReplicaInfo> known = requests.get(vnf + "/" + requestId);
+            if (known != null) {
+                calls.add("create " + vnf + " on " + node + " again (" + requestId + ")");
+                return known;
+            }
             calls.add("create " + vnf + " on " + node);
             ReplicaInfo r = new ReplicaInfo("r" + (++created), node, "10.0.0." + created);
             CompletableFuture<ReplicaInfo> f = new CompletableFuture<>();
@@ -43,6 +50,7 @@ final class FakePorts {
             } else {
                 pendingCreates.add(f);
             }
+            requests.put(vnf + "/" + requestId, f);
             return f;
         }
 

@@ -154,7 +154,7 @@ public class GlobalLoopTest {
             }
 
             @Override
-            public CompletionStage<ReplicaInfo> createReplica(VnfKey v, String node) {
+            public CompletionStage<ReplicaInfo> createReplica(VnfKey v, String node, String requestId) {
                 throw new UnsupportedOperationException();
             }
 

@@ -22,6 +22,7 @@ import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.testing.FakeConfigService;
+import org.srv6int.app.testing.SharedStorageService;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -153,6 +154,7 @@ final class KubernetesMock implements AutoCloseable {
         m.sfcService = sfcs;
         m.configService = config;
         m.netcfgService = netcfg;
+        m.storageService = new SharedStorageService();
         m.activate();
         return m;
     }

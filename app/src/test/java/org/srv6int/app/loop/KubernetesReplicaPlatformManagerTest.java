@@ -148,11 +148,11 @@ public class KubernetesReplicaPlatformManagerTest {
             cfg.app = KubernetesMock.appConfig("{\"kubernetes\":" + k8s.kubernetesJson() + "}");
             announce(netcfg);
             assertEquals("worker1", m.nodeFreeResources().get(0).node());
-            ReplicaInfo r = m.createReplica(SNORT, "worker1").toCompletableFuture().get(10, TimeUnit.SECONDS);
+            ReplicaInfo r = m.createReplica(SNORT, "worker1", "d1-0").toCompletableFuture().get(10, TimeUnit.SECONDS);
             assertEquals("sfc-3-vnf0-r0", r.id());
             assertEquals("worker1", r.node());
             try {
-                m.createReplica(NAT, "worker1").toCompletableFuture().get(10, TimeUnit.SECONDS);
+                m.createReplica(NAT, "worker1", "d2-0").toCompletableFuture().get(10, TimeUnit.SECONDS);
                 fail("nat has no image configured");
             } catch (ExecutionException e) {
                 assertTrue(e.getCause().getMessage(), e.getCause().getMessage().contains("no image for vNF type nat"));
@@ -164,7 +164,7 @@ public class KubernetesReplicaPlatformManagerTest {
                     .replace(k8s.tokenFile.toAbsolutePath().toString(), "/nonexistent/token") + "}");
             announce(netcfg);
             try {
-                m.createReplica(SNORT, "worker1").toCompletableFuture().get(10, TimeUnit.SECONDS);
+                m.createReplica(SNORT, "worker1", "d3-0").toCompletableFuture().get(10, TimeUnit.SECONDS);
                 fail("unreadable token file");
             } catch (ExecutionException e) {
                 assertTrue(e.getCause().getMessage(), e.getCause().getMessage().contains("kubernetes.tokenFile"));

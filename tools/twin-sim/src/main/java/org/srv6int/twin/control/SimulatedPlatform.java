@@ -1,6 +1,7 @@
 package org.srv6int.twin.control;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +36,7 @@ public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime {
     /** Memory the simulated nodes report free; the model has no memory limit, so CPU decides. */
     static final long NODE_MEMORY_BYTES = 64L << 30;
 
+    private final Map<String, CompletableFuture<ReplicaInfo>> requests = new HashMap<>();
     private final List<Host> hosts;
     private final ToLongFunction<VnfKey> requestMillis;
     private final List<String> events;
@@ -96,7 +98,12 @@ public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime {
     }
 
     @Override
-    public synchronized CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node) {
+    public synchronized CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node, String requestId) {
+        // As the bridge's request ledger: a repeated request gets the first request's pod.
+        CompletableFuture<ReplicaInfo> known = requests.get(vnf + "/" + requestId);
+        if (known != null) {
+            return known;
+        }
         int index = hostIndex(node);
         if (index < 0) {
             return CompletableFuture.failedFuture(new IllegalArgumentException("no node " + node));
@@ -109,6 +116,7 @@ public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime {
         events.add(String.format(Locale.ROOT, "%.1f s: pod %s requested on %s (%d millicores)", nowS, id, node,
                 p.cpuMillis));
         schedule(p);
+        requests.put(vnf + "/" + requestId, p.future);
         return p.future;
     }
 

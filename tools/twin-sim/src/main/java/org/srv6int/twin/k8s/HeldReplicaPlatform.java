@@ -186,14 +186,14 @@ final class HeldReplicaPlatform implements ReplicaPlatform, SimulatedTime {
     }
 
     @Override
-    public CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String host) {
+    public CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String host, String requestId) {
         String node;
         try {
             node = node(host);
         } catch (IllegalArgumentException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return held(() -> inner.createReplica(vnf, node)
+        return held(() -> inner.createReplica(vnf, node, requestId)
                 .thenApply(r -> new ReplicaInfo(r.id(), host(r.node()), r.podIp())));
     }
 

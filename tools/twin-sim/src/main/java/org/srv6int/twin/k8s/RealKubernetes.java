@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -117,8 +118,9 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
             t.setDaemon(true);
             return t;
         });
+        // One twin process is the whole cluster: its request ledger is an in-memory map.
         BridgeReplicaPlatform platform = new BridgeReplicaPlatform(bridge, this::template, settings.readyTimeout(),
-                                                                   executor);
+                                                                   executor, new ConcurrentHashMap<>());
         this.held = new HeldReplicaPlatform(platform, new TreeMap<>(NODES));
     }
 
@@ -422,8 +424,8 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
     }
 
     @Override
-    public CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node) {
-        return held.createReplica(vnf, node);
+    public CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node, String requestId) {
+        return held.createReplica(vnf, node, requestId);
     }
 
     /**

@@ -39,7 +39,7 @@ public class SimulatedPlatformTest {
     public void podIsReadyThreeSimulatedSecondsLaterAndItsRequestCountsMeanwhile() {
         w2.addInstance("vnf2", VnfType.NDPI, new Allocation(2.5, 4, 30, 2000), 0);
         k8s.advanceTo(30.0);
-        CompletableFuture<ReplicaInfo> f = k8s.createReplica(SNORT, "worker2").toCompletableFuture();
+        CompletableFuture<ReplicaInfo> f = k8s.createReplica(SNORT, "worker2", "t5-0").toCompletableFuture();
         assertEquals(10_000 - 2_500 - 3_000, freeMillis("worker2"));
         k8s.advanceTo(32.999);
         assertFalse(f.isDone());
@@ -53,7 +53,7 @@ public class SimulatedPlatformTest {
     @Test
     public void podThatDoesNotFitStaysPendingUntilRoomAppearsOrTheTimeout() {
         w1.addInstance("vnf3", VnfType.SNORT, new Allocation(8.0, 4, 30, 2000), 0);
-        CompletableFuture<ReplicaInfo> f = k8s.createReplica(SNORT, "worker1").toCompletableFuture();
+        CompletableFuture<ReplicaInfo> f = k8s.createReplica(SNORT, "worker1", "t6-0").toCompletableFuture();
         k8s.advanceTo(10.0);
         assertFalse(f.isDone());
         // the local loop took two cores back (in the twin through cpu.max; here on the model directly)
@@ -65,7 +65,7 @@ public class SimulatedPlatformTest {
         assertTrue(f.isDone());
         // The routing starts the model pod of the Ready replica: 3.5 of the 4 free cores.
         w1.addInstance("vnf3", VnfType.SNORT, new Allocation(3.5, 4, 30, 2000), 13.001);
-        CompletableFuture<ReplicaInfo> never = k8s.createReplica(SNORT, "worker1").toCompletableFuture();
+        CompletableFuture<ReplicaInfo> never = k8s.createReplica(SNORT, "worker1", "t7-0").toCompletableFuture();
         k8s.advanceTo(13.001 + SimulatedPlatform.READY_TIMEOUT_S);
         assertTrue(never.isCompletedExceptionally());
     }

@@ -41,7 +41,7 @@ public class K8sHeldReplicaPlatformTest {
         }
 
         @Override
-        public CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node) {
+        public CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node, String requestId) {
             if (node.equals("n2")) {
                 throw new IllegalStateException("n2 refuses synchronously");
             }
@@ -96,7 +96,7 @@ public class K8sHeldReplicaPlatformTest {
     public void anOperationHoldsSimulatedTimeToWallTimeUntilItCompletes() {
         tick(0, 5);
         long t0 = System.nanoTime();
-        CompletionStage<ReplicaInfo> c = held.createReplica(VNF, "Worker 1");
+        CompletionStage<ReplicaInfo> c = held.createReplica(VNF, "Worker 1", "t1-0");
         double doneAt = tickUntilDone(c, 5);
         double wall = (System.nanoTime() - t0) / 1e9;
         ReplicaInfo r = c.toCompletableFuture().join();
@@ -119,7 +119,7 @@ public class K8sHeldReplicaPlatformTest {
 
     @Test
     public void aFailedOperationReleasesTheHold() {
-        CompletableFuture<ReplicaInfo> f = held.createReplica(VNF, "Worker 2").toCompletableFuture();
+        CompletableFuture<ReplicaInfo> f = held.createReplica(VNF, "Worker 2", "t2-0").toCompletableFuture();
         assertTrue(f.isCompletedExceptionally());
         tick(0, 20);
         assertEquals(0.0, held.heldSeconds(), 0.0);
@@ -128,7 +128,7 @@ public class K8sHeldReplicaPlatformTest {
     @Test
     public void unknownWorkerIsRefusedWithTheKnownOnes() {
         try {
-            held.createReplica(VNF, "worker9").toCompletableFuture().join();
+            held.createReplica(VNF, "worker9", "t3-0").toCompletableFuture().join();
             fail("created on an unknown worker");
         } catch (CompletionException e) {
             assertTrue(e.getCause().getMessage(), e.getCause().getMessage().contains("worker9"));

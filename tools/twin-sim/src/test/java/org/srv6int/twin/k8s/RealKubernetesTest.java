@@ -123,7 +123,7 @@ public class RealKubernetesTest {
         assertEquals(0.0, k8s.heldSeconds(), 0.0);
 
         long t0 = System.nanoTime();
-        CompletionStage<ReplicaInfo> create = k8s.createReplica(SNORT, "worker2");
+        CompletionStage<ReplicaInfo> create = k8s.createReplica(SNORT, "worker2", "t4-0");
         double readyAt = tickUntilDone(create, 10);
         double wall = (System.nanoTime() - t0) / 1e9;
         ReplicaInfo r = create.toCompletableFuture().join();

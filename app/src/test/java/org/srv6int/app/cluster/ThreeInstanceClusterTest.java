@@ -1,7 +1,6 @@
 package org.srv6int.app.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.After;
 import org.junit.Before;
@@ -15,8 +14,16 @@ import org.onosproject.net.pi.runtime.PiActionParam;
 import org.onlab.junit.TestUtils;
 import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
+import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.loop.GlobalLoopManager;
+import org.srv6int.app.loop.GlobalLoopManagers;
+import org.srv6int.app.loop.NodeResources;
+import org.srv6int.app.loop.ReplicaInfo;
+import org.srv6int.app.loop.ReplicaPlatform;
 import org.srv6int.app.loop.TestReports;
 import org.srv6int.app.program.P4Names;
+import org.srv6int.app.store.DistributedLoopStateStore;
 import org.srv6int.app.store.DistributedTelemetrySummaryStore;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.HopBindings;
@@ -45,6 +52,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -52,18 +61,20 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 /**
- * Three ONOS instances of the app in one JVM (programming and collector managers each, one
- * shared in-memory distributed store, one {@link TestCluster} membership): every instance
- * collects the switches it masters on its own collector port; reports for a switch it does not
- * master are counted and dropped; the leader's window is the union of the cluster's reports
- * (compared with one collector fed every report); when a switch's mastership moves, the new
- * master re-points the switch's report configuration and the reports follow.
+ * Three ONOS instances of the app in one JVM (programming, collector and global loop managers
+ * each, one shared in-memory distributed store, one {@link TestCluster} membership, one replica
+ * platform standing for the Kubernetes cluster): every instance collects the switches it masters
+ * on its own collector port; reports for a switch it does not master are counted and dropped;
+ * the leader's window is the union of the cluster's reports (compared with one collector fed
+ * every report); when a switch's mastership moves, the new master re-points the switch's report
+ * configuration and the reports follow; when the leader fails in the middle of a scale-out, the
+ * new leader finishes it exactly once.
  *
  * <p>Collector ports: {@code SRV6INT_CLUSTER_TEST_PORTS} ("p1,p2,p3"), else free ports.
  */
-public class ClusterTelemetryTest {
+public class ThreeInstanceClusterTest {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final long T_HAT_MS = 50;
     private static final List<NodeId> NODES = List.of(NodeId.nodeId("onos-1"), NodeId.nodeId("onos-2"),
                                                       NodeId.nodeId("onos-3"));
 
@@ -73,6 +84,8 @@ public class ClusterTelemetryTest {
     private final FakeGroupService groups = new FakeGroupService();
     private final Map<NodeId, AppHarness> apps = new LinkedHashMap<>();
     private final Map<NodeId, TelemetryManager> collectors = new LinkedHashMap<>();
+    private final Map<NodeId, GlobalLoopManager> loops = new LinkedHashMap<>();
+    private final HeldPlatform platform = new HeldPlatform();
     private final Map<DeviceId, DatagramChannel> switches = new HashMap<>();
     private final Map<DeviceId, Long> seqs = new HashMap<>();
     private final List<byte[]> sentPayloads = new ArrayList<>();
@@ -114,8 +127,9 @@ public class ClusterTelemetryTest {
         for (int i = 0; i < NODES.size(); i++) {
             instances.putObject(NODES.get(i).toString()).put("port", ports[i]);
         }
-        // Windows close when the test says so (the scheduled one comes only every minute).
-        ((ObjectNode) app.get("loop")).put("evaluationPeriodMs", 60_000);
+        // Windows close when the test says so (the scheduled one comes only every minute); a
+        // violation must last 50 ms before the loop scales out.
+        ((ObjectNode) app.get("loop")).put("evaluationPeriodMs", 60_000).put("tHatMs", T_HAT_MS);
         Map<DeviceId, Srv6DeviceConfig> devs = new HashMap<>();
         for (DeviceId d : PaperTestbed.SWITCHES) {
             ObjectNode c = (ObjectNode) net.get("devices").get(d.toString()).get("srv6int");
@@ -147,6 +161,12 @@ public class ClusterTelemetryTest {
                                                          cluster.cluster(n), summaries);
             collectors.put(n, t);
             TelemetryManagers.windowNow(t);
+            DistributedLoopStateStore loopState = new DistributedLoopStateStore();
+            TestUtils.setField(loopState, "storageService", storage);
+            loopState.activate();
+            // onos-1 runs for leadership first: it leads.
+            loops.put(n, GlobalLoopManagers.start(cluster.leadership(n), cluster.cluster(n), t, h.sfcs, h.inventory,
+                                                  h.config, platform, loopState));
         }
         for (DeviceId d : PaperTestbed.SWITCHES) {
             DatagramChannel ch = DatagramChannel.open().bind(new InetSocketAddress(reportAddress(d), 0));
@@ -156,6 +176,9 @@ public class ClusterTelemetryTest {
 
     @After
     public void tearDown() throws Exception {
+        for (GlobalLoopManager l : loops.values()) {
+            GlobalLoopManagers.stop(l);
+        }
         for (TelemetryManager t : collectors.values()) {
             TelemetryManagers.stop(t);
         }
@@ -209,6 +232,12 @@ public class ClusterTelemetryTest {
      * {@code alsoTo}.
      */
     private long send(DeviceId d, int tag, int n, int counterBase, List<InetSocketAddress> alsoTo) throws Exception {
+        return send(d, tag, n, counterBase, alsoTo, -1);
+    }
+
+    /** As above; a latency of -1 spreads the vNF latencies over 30..730 us, else every one is that. */
+    private long send(DeviceId d, int tag, int n, int counterBase, List<InetSocketAddress> alsoTo, long latency)
+            throws Exception {
         Map<Integer, HopBinding> byHop = new TreeMap<>();
         for (HopBinding b : bindings()) {
             if (b.chainTag() == tag) {
@@ -226,7 +255,7 @@ public class ClusterTelemetryTest {
             TestReports.Hop[] h = new TestReports.Hop[hops];
             for (int k = 0; k < hops; k++) {
                 HopBinding b = byHop.get(k);
-                long lat = b == null ? 0 : 30_000 + ((seq * 7919 + k * 104729) % 700_000);
+                long lat = b == null ? 0 : latency >= 0 ? latency : 30_000 + ((seq * 7919 + k * 104729) % 700_000);
                 int dev = k == 0 ? intId(PaperTestbed.SW1) : b == null ? intId(PaperTestbed.SW4) : b.deviceId();
                 h[k] = new TestReports.Hop(dev, (int) (seq % 9), 1_000L * k + lat, lat, counter);
             }
@@ -350,5 +379,119 @@ public class ClusterTelemetryTest {
         }
         assertEquals(401, (long) collectors.get(two).counters().get("reportsNotMaster"));
         assertEquals(200, (long) collectors.get(two).counters().get("reportsAccepted"));
+    }
+
+    /** The Kubernetes cluster as the loop sees it: pods become Ready when the test says so. */
+    private static final class HeldPlatform implements ReplicaPlatform {
+        final Map<String, CompletableFuture<ReplicaInfo>> requests = new LinkedHashMap<>();
+        final Map<String, String> nodes = new HashMap<>();
+        final List<String> calls = new ArrayList<>();
+
+        @Override
+        public List<NodeResources> nodeFreeResources() {
+            return List.of(new NodeResources("worker1", 4000, 8L << 30), new NodeResources("worker2", 2000, 8L << 30));
+        }
+
+        @Override
+        public synchronized CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node, String requestId) {
+            // As the bridge with its request ledger: a repeated request id is the same pod.
+            calls.add(requestId + (requests.containsKey(requestId) ? " again" : "") + " on " + node);
+            nodes.putIfAbsent(requestId, node);
+            return requests.computeIfAbsent(requestId, r -> new CompletableFuture<>());
+        }
+
+        @Override
+        public CompletionStage<Void> deleteReplica(VnfKey vnf, String replicaId) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        synchronized void ready() {
+            int i = 0;
+            for (Map.Entry<String, CompletableFuture<ReplicaInfo>> e : requests.entrySet()) {
+                e.getValue().complete(new ReplicaInfo("snort-" + e.getKey(), nodes.get(e.getKey()), "10.244.0." + ++i));
+            }
+        }
+    }
+
+    /** Closes every live instance's window, the leader's last (it then holds everyone's). */
+    private void windows(NodeId leader) throws Exception {
+        for (NodeId n : collectors.keySet()) {
+            if (!n.equals(leader)) {
+                TelemetryManagers.windowNow(collectors.get(n));
+            }
+        }
+        TelemetryManagers.windowNow(collectors.get(leader));
+    }
+
+    private static void say(String line) {
+        System.out.println("failover: " + line);
+    }
+
+    @Test
+    public void theNewLeaderFinishesAScaleOutTheFailedLeaderStartedExactlyOnce() throws Exception {
+        NodeId one = NODES.get(0);
+        NodeId two = NODES.get(1);
+        VnfKey snort = VnfKey.of(PaperTestbed.SFC2, 0);
+        AppHarness app2 = apps.get(two);
+        int before = app2.inventory.getReplicas(snort).size();
+        assertTrue(loops.get(one).status().leader());
+        // SFC 2's reports come from SW3, mastered by onos-2: the leader onos-1 sees them only
+        // through onos-2's summaries. Healthy first (p95 0.3 ms < Lmax 1 ms), then 2 ms.
+        send(PaperTestbed.SW3, 2, 100, 0, List.of(), 300_000);
+        awaitAccepted(two, 100);
+        windows(one);
+        send(PaperTestbed.SW3, 2, 100, 1000, List.of(), 2_000_000);
+        awaitAccepted(two, 200);
+        windows(one);
+        Thread.sleep(2 * T_HAT_MS);
+        send(PaperTestbed.SW3, 2, 100, 2000, List.of(), 2_000_000);
+        awaitAccepted(two, 300);
+        windows(one);
+        List<LoopDecision> d1 = loops.get(one).decisions(10);
+        assertEquals(d1.toString(), 1, d1.size());
+        assertEquals(LoopDecision.Action.SCALE_OUT, d1.get(0).action());
+        assertEquals(LoopDecision.Outcome.IN_PROGRESS, d1.get(0).outcome());
+        int add = d1.get(0).replicasAfter() - d1.get(0).replicasBefore();
+        assertTrue(add >= 1);
+        assertEquals(add, platform.requests.size());
+        say("onos-1 (leader) decided " + d1.get(0).action() + " of " + snort + " " + d1.get(0).replicasBefore()
+                + " -> " + d1.get(0).replicasAfter() + " from onos-2's summary; requests " + platform.calls);
+
+        // onos-1 fails with the pods still starting: onos-2 leads, masters SW4, onos-1 is gone.
+        cluster.fail(one, two);
+        GlobalLoopManagers.stop(loops.remove(one));
+        TelemetryManagers.stop(collectors.remove(one));
+        assertTrue(loops.get(two).status().leader());
+        say("onos-1 failed; leader now " + loops.get(two).status().leaderNode());
+
+        // onos-2's first window as leader: it reads the loop state and repeats the same requests.
+        windows(two);
+        assertEquals(add, platform.requests.size());
+        assertEquals(platform.calls.toString(), add, platform.calls.stream().filter(c -> c.contains(" again")).count());
+        say("onos-2 resumed: requests " + platform.calls.subList(add, platform.calls.size()));
+        platform.ready();
+        List<LoopDecision> d2 = loops.get(two).decisions(10);
+        assertEquals(d2.toString(), 1, d2.size());
+        assertEquals(LoopDecision.Outcome.SUCCEEDED, d2.get(0).outcome());
+        assertEquals(d1.get(0).timeMillis(), d2.get(0).timeMillis());
+        assertEquals(before + add, app2.inventory.getReplicas(snort).size());
+        say("onos-2 finished: " + d2.get(0).outcome() + " " + d2.get(0).detail() + "; inventory "
+                + app2.inventory.getReplicas(snort).stream().map(r -> r.id().name()).collect(Collectors.toList()));
+
+        // The same violation does not scale again (cool-down from the store), nothing is repeated.
+        send(PaperTestbed.SW3, 2, 100, 3000, List.of(), 2_000_000);
+        awaitAccepted(two, 400);
+        Thread.sleep(2 * T_HAT_MS);
+        windows(two);
+        assertEquals(add, platform.requests.size());
+        assertEquals(1, loops.get(two).decisions(10).size());
+    }
+
+    private void awaitAccepted(NodeId n, long count) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (collectors.get(n).counters().get("reportsAccepted") < count && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+        }
+        assertEquals(count, (long) collectors.get(n).counters().get("reportsAccepted"));
     }
 }

@@ -1,0 +1,82 @@
+package org.srv6int.app.store;
+
+import org.onosproject.store.serializers.KryoNamespaces;
+import org.onosproject.store.service.ConsistentMap;
+import org.onosproject.store.service.Serializer;
+import org.onosproject.store.service.StorageService;
+import org.onosproject.store.service.Versioned;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.srv6int.app.api.LoopStateStore;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfLoopRecord;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The global loop's state in two ConsistentMaps: one record per vNF, and the decision id
+ * sequence (one key, advanced by compare-and-set on its version).
+ */
+@Component(immediate = true, service = LoopStateStore.class)
+public class DistributedLoopStateStore implements LoopStateStore {
+
+    static final String MAP_NAME = "srv6int-loop-state";
+    static final String IDS_NAME = "srv6int-loop-ids";
+    private static final String DECISION = "decision";
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected StorageService storageService;
+
+    private ConsistentMap<VnfKey, VnfLoopRecord> records;
+    private ConsistentMap<String, Long> ids;
+
+    /** Creates the maps. */
+    @Activate
+    public void activate() {
+        records = storageService.<VnfKey, VnfLoopRecord>consistentMapBuilder()
+                .withName(MAP_NAME)
+                .withSerializer(Srv6IntSerializers.SERIALIZER)
+                .build();
+        ids = storageService.<String, Long>consistentMapBuilder()
+                .withName(IDS_NAME)
+                .withSerializer(Serializer.using(KryoNamespaces.BASIC))
+                .build();
+    }
+
+    @Override
+    public Map<VnfKey, VnfLoopRecord> records() {
+        Map<VnfKey, VnfLoopRecord> out = new LinkedHashMap<>();
+        for (Map.Entry<VnfKey, Versioned<VnfLoopRecord>> e : records.entrySet()) {
+            out.put(e.getKey(), e.getValue().value());
+        }
+        return out;
+    }
+
+    @Override
+    public void put(VnfKey vnf, VnfLoopRecord record) {
+        records.put(vnf, record);
+    }
+
+    @Override
+    public void remove(VnfKey vnf) {
+        records.remove(vnf);
+    }
+
+    @Override
+    public long nextDecisionId() {
+        // Compare-and-set on the entry's version: two instances never get the same id.
+        while (true) {
+            Versioned<Long> cur = ids.get(DECISION);
+            if (cur == null) {
+                if (ids.putIfAbsent(DECISION, 1L) == null) {
+                    return 1;
+                }
+            } else if (ids.replace(DECISION, cur.version(), Long.valueOf(cur.value() + 1))) {
+                return cur.value() + 1;
+            }
+        }
+    }
+}

@@ -1,0 +1,228 @@
+package org.srv6int.app.loop;
+
+import org.junit.Test;
+import org.onlab.junit.TestUtils;
+import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.LoopStateStore;
+import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfLoopRecord;
+import org.srv6int.app.store.DistributedLoopStateStore;
+import org.srv6int.app.store.Srv6IntSerializers;
+import org.srv6int.app.testing.SharedStorageService;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * The loop's state in the cluster's store: a new leader (another process: its own monotonic
+ * clock, the same wall clock) resumes R*, L*, the violation timer and an action in flight;
+ * a scale-out interrupted by a leader failure is finished exactly once (same decision, same
+ * idempotent replica requests); a write that fails stops the action, not the loop.
+ */
+public class GlobalLoopFailoverTest {
+
+    private static final long SEC = TimeUnit.SECONDS.toNanos(1);
+    private static final long LMAX = 1_000_000;
+    /** The new leader's monotonic clock is another process's. */
+    private static final long OTHER_PROCESS = 987_654_321_000L;
+
+    private final VnfKey vnf = VnfKey.of(SfcId.of(3), 1);
+    private final FakePorts.Clock clock = new FakePorts.Clock();
+    private final LoopClock otherClock = new LoopClock() {
+        @Override
+        public long nanoTime() {
+            return clock.nanos + OTHER_PROCESS;
+        }
+
+        @Override
+        public long currentTimeMillis() {
+            return clock.currentTimeMillis();
+        }
+    };
+    private final FakePorts.Platform platform = new FakePorts.Platform();
+    private final FakePorts.Routing routing = new FakePorts.Routing("a");
+    private final LoopParams params = LoopParams.builder().tHatNanos(4 * SEC).cooldownNanos(10 * SEC)
+            .demandLatency(LoopParams.DemandLatency.MEASURED).build();
+    private final SharedStorageService storage = new SharedStorageService();
+    private final Map<String, Long> packets = new HashMap<>();
+
+    {
+        platform.nodes.add(new NodeResources("w1", 1000, 1));
+        platform.nodes.add(new NodeResources("w2", 3000, 1));
+    }
+
+    private LoopStateStore store() {
+        DistributedLoopStateStore s = new DistributedLoopStateStore();
+        TestUtils.setField(s, "storageService", storage);
+        s.activate();
+        return s;
+    }
+
+    private void tick(GlobalLoop loop, double pps, long latency) {
+        clock.nanos += SEC;
+        loop.tick(List.of(new VnfObservation(vnf, LMAX, pps, latency, 100, routing.active(), packets)));
+    }
+
+    @Test
+    public void aScaleOutInterruptedByALeaderFailureIsFinishedExactlyOnce() {
+        GlobalLoop first = new GlobalLoop(params, clock, platform, routing, store());
+        platform.readyAtOnce = false;
+        tick(first, 1000, 500_000);
+        for (int i = 0; i < 6; i++) {
+            tick(first, 2000, 2_000_000);
+        }
+        // n = ceil(2000 * 2 ms / (1000 * 0.5 ms)) = 8: +7 replicas requested, none Ready yet.
+        assertEquals(7, platform.pendingCreates.size());
+        LoopDecision started = first.history().get(0);
+        assertEquals(LoopDecision.Outcome.IN_PROGRESS, started.outcome());
+
+        // The leader fails; two pods become Ready meanwhile, nobody hears of it.
+        first.close();
+        platform.pendingCreates.get(0).complete(new ReplicaInfo("p0", "w2", "10.1.0.0"));
+        platform.pendingCreates.get(1).complete(new ReplicaInfo("p1", "w1", "10.1.0.1"));
+        assertTrue(routing.calls.isEmpty());
+
+        // The next leader reads the store at its first window and finishes the same decision.
+        GlobalLoop second = new GlobalLoop(params, otherClock, platform, routing, store());
+        tick(second, 2000, 2_000_000);
+        assertEquals(7, platform.pendingCreates.size());
+        assertEquals(7, platform.created);
+        assertEquals(7, platform.calls.stream().filter(c -> c.contains(" again (d1-")).count());
+        assertTrue(second.busy(vnf));
+        for (int i = 2; i < 7; i++) {
+            platform.pendingCreates.get(i).complete(new ReplicaInfo("p" + i, "w2", "10.1.0." + i));
+        }
+        assertEquals(List.of("add 3/1 [p0, p1, p2, p3, p4, p5, p6] -> weights {a=1, p0=1, p1=1, p2=1, p3=1, "
+                                     + "p4=1, p5=1, p6=1}"), routing.calls);
+        List<LoopDecision> h = second.history();
+        assertEquals(1, h.size());
+        assertEquals(started.timeMillis(), h.get(0).timeMillis());
+        assertEquals(started.inputs(), h.get(0).inputs());
+        assertEquals(LoopDecision.Outcome.SUCCEEDED, h.get(0).outcome());
+        assertTrue(h.get(0).detail(), h.get(0).detail().startsWith("resumed after a leader change"));
+        assertFalse(second.busy(vnf));
+        VnfLoopRecord r = store().records().get(vnf);
+        assertEquals(VnfLoopRecord.Phase.IDLE, r.phase());
+        assertTrue(r.cooldownUntilMillis() > clock.currentTimeMillis());
+
+        // Still over the bound, but cooling down: no second scale-out from the same violation.
+        for (int i = 0; i < 5; i++) {
+            tick(second, 2000, 2_000_000);
+        }
+        assertEquals(7, platform.created);
+    }
+
+    @Test
+    public void rStarLStarAndTheViolationTimerSurviveALeaderChange() {
+        GlobalLoop first = new GlobalLoop(params, clock, platform, routing, store());
+        tick(first, 1000, 500_000);
+        tick(first, 1200, 600_000);
+        tick(first, 2000, 2_000_000);
+        tick(first, 2000, 2_000_000);
+        first.close();
+        GlobalLoop second = new GlobalLoop(params, otherClock, platform, routing, store());
+        // The violation began at 3 s, before the change: t-hat (4 s) is over at 8 s, not 4 s after
+        // the new leader's first window.
+        for (int i = 0; i < 3; i++) {
+            tick(second, 2000, 2_000_000);
+        }
+        assertTrue(platform.calls.toString(), platform.calls.isEmpty());
+        tick(second, 2000, 2_000_000);
+        assertEquals(1200.0, second.rStar(vnf), 0);
+        assertEquals(600_000, second.lStarNanos(vnf));
+        // C* = 1200 * 0.6 ms: n = ceil(2000 * 2 ms / 0.72) = 6.
+        assertEquals(6.0, second.history().get(0).inputs().get(GlobalLoop.IN_N), 0);
+        assertEquals(5, platform.created);
+        assertEquals(5000, second.history().get(0).inputs().get(LoopDecision.IN_VIOLATION_MS), 0);
+    }
+
+    /** The store as the loop sees it, failing on command. */
+    private static final class FlakyStore implements LoopStateStore {
+        final LoopStateStore real;
+        int failWrites;
+        boolean down;
+
+        FlakyStore(LoopStateStore real) {
+            this.real = real;
+        }
+
+        @Override
+        public Map<VnfKey, VnfLoopRecord> records() {
+            if (down) {
+                throw new IllegalStateException("store unreachable");
+            }
+            return real.records();
+        }
+
+        @Override
+        public void put(VnfKey v, VnfLoopRecord r) {
+            if (down || failWrites > 0) {
+                failWrites--;
+                throw new IllegalStateException("write timed out");
+            }
+            real.put(v, r);
+        }
+
+        @Override
+        public void remove(VnfKey v) {
+            real.remove(v);
+        }
+
+        @Override
+        public long nextDecisionId() {
+            if (down) {
+                throw new IllegalStateException("store unreachable");
+            }
+            return real.nextDecisionId();
+        }
+    }
+
+    @Test
+    public void noActionOnStateThatCouldNotBeReadOrWritten() {
+        FlakyStore flaky = new FlakyStore(store());
+        flaky.down = true;
+        GlobalLoop loop = new GlobalLoop(params, clock, platform, routing, flaky);
+        for (int i = 0; i < 6; i++) {
+            tick(loop, 2000, 2_000_000);
+        }
+        // Unreadable store: the loop does not even start.
+        assertTrue(platform.calls.isEmpty());
+        assertTrue(loop.history().isEmpty());
+        flaky.down = false;
+        // Readable now; the write-ahead of the scale-out fails 3 times (retried at once), then works.
+        tick(loop, 1000, 500_000);
+        for (int i = 0; i < 5; i++) {
+            tick(loop, 2000, 2_000_000);
+        }
+        assertTrue(platform.calls.toString(), platform.calls.isEmpty());
+        flaky.failWrites = 6;
+        tick(loop, 2000, 2_000_000);
+        assertEquals(List.of("nodeFreeResources"), platform.calls);
+        assertEquals(LoopDecision.Outcome.FAILED, loop.history().get(0).outcome());
+        assertTrue(loop.history().get(0).detail(), loop.history().get(0).detail().contains("not started"));
+        assertTrue(loop.storeFailures() >= 3);
+        // Next window: the violation still runs, the write goes through, the scale-out starts.
+        tick(loop, 2000, 2_000_000);
+        assertEquals(loop.history() + " " + platform.calls, 7, platform.created);
+        assertEquals(LoopDecision.Outcome.SUCCEEDED, loop.history().get(1).outcome());
+    }
+
+    @Test
+    public void recordsSurviveTheClustersSerializer() {
+        VnfLoopRecord r = new VnfLoopRecord(1200.5, 600_000, 1_700_000_001_000L, 0, 1_700_000_009_000L,
+                                            VnfLoopRecord.Phase.SCALING,
+                                            new LoopDecision(1_700_000_005_000L, vnf, Map.of(LoopDecision.IN_LATENCY, 2e6),
+                                                             LoopDecision.Action.SCALE_OUT, 1, 3,
+                                                             LoopDecision.Outcome.IN_PROGRESS, ""),
+                                            7, List.of("w1", "w2"), null, 0, 0);
+        byte[] bytes = Srv6IntSerializers.SERIALIZER.encode(r);
+        assertEquals(r, Srv6IntSerializers.SERIALIZER.decode(bytes));
+    }
+}

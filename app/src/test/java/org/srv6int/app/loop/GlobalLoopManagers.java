@@ -1,0 +1,57 @@
+package org.srv6int.app.loop;
+
+import org.onosproject.cluster.ClusterService;
+import org.onosproject.cluster.LeadershipService;
+import org.srv6int.app.api.LoopStateStore;
+import org.srv6int.app.api.SfcService;
+import org.srv6int.app.api.VnfInventoryService;
+import org.srv6int.app.config.Srv6IntConfigService;
+import org.srv6int.app.telemetry.TelemetryWindows;
+
+/**
+ * Wires and activates a {@link GlobalLoopManager} from tests of other packages, as OSGi would.
+ */
+public final class GlobalLoopManagers {
+
+    private GlobalLoopManagers() {
+    }
+
+    /**
+     * Wires and activates the loop component of one instance.
+     *
+     * @param leadership this instance's leadership view
+     * @param cluster    this instance's cluster view
+     * @param windows    this instance's collector
+     * @param sfcs       chains
+     * @param inventory  replicas
+     * @param config     netcfg
+     * @param platform   the replica platform (shared by the cluster, as Kubernetes is)
+     * @param loopState  the cluster's loop state store
+     * @return the active component
+     */
+    public static GlobalLoopManager start(LeadershipService leadership, ClusterService cluster,
+                                          TelemetryWindows windows, SfcService sfcs, VnfInventoryService inventory,
+                                          Srv6IntConfigService config, ReplicaPlatform platform,
+                                          LoopStateStore loopState) {
+        GlobalLoopManager m = new GlobalLoopManager();
+        m.leadershipService = leadership;
+        m.clusterService = cluster;
+        m.telemetry = windows;
+        m.sfcService = sfcs;
+        m.inventory = inventory;
+        m.configService = config;
+        m.platform = platform;
+        m.loopState = loopState;
+        m.activate();
+        return m;
+    }
+
+    /**
+     * Deactivates the loop component (its instance stops).
+     *
+     * @param m component
+     */
+    public static void stop(GlobalLoopManager m) {
+        m.deactivate();
+    }
+}
