@@ -10,9 +10,11 @@ import org.srv6int.codec.WireFormat;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -144,6 +146,8 @@ public final class TelemetryEngine implements IntMetadataVisitor {
     private final ArrayDeque<Integer> freeReplica = new ArrayDeque<>();
     private final ArrayDeque<Integer> freeChain = new ArrayDeque<>();
     private final Map<Integer, SequenceTracker> trackersBySource = new HashMap<>();
+    // Sources this engine has collected at some time.
+    private final Set<Integer> everLocal = new HashSet<>();
     // lost, late, duplicates, resyncs of trackers no longer in use
     private final long[] retired = new long[4];
     private final Map<Integer, List<HopBinding>> applied = new HashMap<>();
@@ -255,6 +259,17 @@ public final class TelemetryEngine implements IntMetadataVisitor {
                 retired[2] += t.duplicates();
                 retired[3] += t.resyncs();
             }
+        }
+        // A switch that comes back from another instance: the Port_Counters it reported meanwhile
+        // went elsewhere, so the next delta from here would count them again. Start afresh.
+        boolean back = false;
+        for (Integer src : kept.keySet()) {
+            back |= !trackersBySource.containsKey(src) && everLocal.contains(src);
+        }
+        everLocal.addAll(kept.keySet());
+        if (back) {
+            Arrays.fill(lastReplicaCounter, -1);
+            Arrays.fill(lastChainCounter, -1);
         }
         trackersBySource.clear();
         trackersBySource.putAll(kept);

@@ -218,6 +218,34 @@ public class MultiCoreCollectorTest {
     }
 
     @Test
+    public void aSwitchBackFromAnotherInstanceCountsNoPacketsItSentThere() {
+        TelemetryShards shards = new TelemetryShards(1, TelemetryEngine.Limits.DEFAULT, clock::get);
+        TestReports enc = new TestReports(tag(1), device(1), 3);
+        configure(shards, Set.of());
+        for (int i = 0; i < 5; i++) {
+            byte[] p = report(enc, i, 100_000);
+            assertTrue(shards.shard(0).onReport(p, 0, p.length, ipv4(2)));
+        }
+        clock.addAndGet(TimeUnit.SECONDS.toNanos(1));
+        assertEquals(40L, (long) window(shards.roll(), 1).replicaPackets().get("r1"));
+        // Its mastership goes elsewhere for 300 reports (3000 packets), then comes back.
+        configure(shards, Set.of(ipv4(2)));
+        configure(shards, Set.of());
+        for (int i = 305; i < 310; i++) {
+            byte[] p = report(enc, i, 100_000);
+            assertTrue(shards.shard(0).onReport(p, 0, p.length, ipv4(2)));
+        }
+        clock.addAndGet(TimeUnit.SECONDS.toNanos(1));
+        // The first report back sets the baseline: 4 deltas of 10, not 3000 packets counted here.
+        assertEquals(40L, (long) window(shards.roll(), 1).replicaPackets().get("r1"));
+        assertEquals(0, shards.counters().lost());
+    }
+
+    private static VnfWindow window(TelemetrySnapshot s, int reporter) {
+        return s.vnfs().stream().filter(w -> w.vnf().equals(vnf(reporter))).findFirst().orElseThrow();
+    }
+
+    @Test
     public void aPortAnotherCollectorHoldsIsRefusedNotShared() throws Exception {
         TelemetryShards shards = new TelemetryShards(1, TelemetryEngine.Limits.DEFAULT, clock::get);
         collector = new UdpCollector(shards, 2, new InetSocketAddress("127.0.0.1", 0), 1 << 20);

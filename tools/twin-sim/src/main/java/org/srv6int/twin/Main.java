@@ -41,6 +41,7 @@ public final class Main {
             "  --quiet           no progress bar",
             "  --k8s fake|real   replica manager: in-process fake (default) or the real control plane",
             "  --dataplane emulated|bmv2   switches: emulated (default) or BMv2",
+            "  --onos-instances N   the app on a cluster of N ONOS instances (default 1; docs/cluster.md)",
             "  -h, --help        this text");
 
     private Main() {
@@ -165,7 +166,8 @@ public final class Main {
                         String what = s.name() + "/" + p.key() + (e.label().isEmpty() ? "" : " " + e.label());
                         Dataplane dp = shared != null ? shared : Dataplanes.create(o.dataplane);
                         try {
-                            runs.add(Runner.run(e, p, o.seed, platforms, dp, t -> progress.advance(what, t)));
+                            runs.add(Runner.run(e, p, o.seed, platforms, dp, t -> progress.advance(what, t),
+                                               o.onosInstances));
                         } finally {
                             if (dp != shared) {
                                 dp.close();
@@ -260,6 +262,7 @@ public final class Main {
         boolean help;
         String k8s = "fake";
         String dataplane = "emulated";
+        int onosInstances = 1;
 
         static Options parse(String[] args) {
             Options o = new Options();
@@ -296,6 +299,17 @@ public final class Main {
                         break;
                     case "--k8s":
                         o.k8s = oneOf(value(args, ++i, a), a, "fake", "real");
+                        break;
+                    case "--onos-instances":
+                        try {
+                            o.onosInstances = Integer.parseInt(value(args, ++i, a));
+                        } catch (NumberFormatException e) {
+                            throw new IllegalArgumentException("--onos-instances needs an integer, got '"
+                                    + args[i] + "'");
+                        }
+                        if (o.onosInstances < 1 || o.onosInstances > 7) {
+                            throw new IllegalArgumentException("--onos-instances must be 1..7, got " + o.onosInstances);
+                        }
                         break;
                     case "--dataplane":
                         o.dataplane = oneOf(value(args, ++i, a), a, "emulated", "bmv2");

@@ -71,14 +71,32 @@ public final class Runner {
     public static RunResult run(Experiment exp, Policy policy, long seed,
                                 Function<AppControl, ReplicaPlatform> platforms, Dataplane dataplane,
                                 DoubleConsumer progress) {
+        return run(exp, policy, seed, platforms, dataplane, progress, 1);
+    }
+
+    /**
+     * Runs with the app on a cluster of ONOS instances (docs/cluster.md, docs/twin.md).
+     *
+     * @param exp the experiment (fresh; it is consumed)
+     * @param policy which controllers run
+     * @param seed random seed (same seed, same result)
+     * @param platforms builds the global loop's replica platform for the run's app core
+     * @param dataplane switches to program and trace (the caller closes them)
+     * @param progress receives simulated seconds done, may be null
+     * @param onosInstances ONOS instances (1: a single instance)
+     * @return rows and summaries
+     */
+    public static RunResult run(Experiment exp, Policy policy, long seed,
+                                Function<AppControl, ReplicaPlatform> platforms, Dataplane dataplane,
+                                DoubleConsumer progress, int onosInstances) {
         try (Workers workers = Workers.create(exp.fabric().hosts())) {
-            return run(exp, policy, seed, workers, platforms, dataplane, progress);
+            return run(exp, policy, seed, workers, platforms, dataplane, progress, onosInstances);
         }
     }
 
     private static RunResult run(Experiment exp, Policy policy, long seed, Workers workers,
                                  Function<AppControl, ReplicaPlatform> platforms, Dataplane dataplane,
-                                 DoubleConsumer progress) {
+                                 DoubleConsumer progress, int onosInstances) {
         Fabric fabric = exp.fabric();
         SplittableRandom rnd = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + exp.label().hashCode());
         Map<String, Double> vnfBound = new LinkedHashMap<>();
@@ -109,7 +127,8 @@ public final class Runner {
             }
             // The app's defaults (demand from the healthy tail, docs/global-loop.md); t-hat per scenario.
             global = new GlobalControl(control, platform, LoopParams.builder()
-                    .tHatNanos(Math.round(exp.tHatS() * TimeUnit.SECONDS.toNanos(1))).build(), () -> clock[0]);
+                    .tHatNanos(Math.round(exp.tHatS() * TimeUnit.SECONDS.toNanos(1))).build(), () -> clock[0],
+                    onosInstances);
             timed.add(global);
         } else if (policy == Policy.VPA) {
             vpa = new Vpa(workers.all());

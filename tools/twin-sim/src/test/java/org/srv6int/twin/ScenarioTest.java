@@ -182,10 +182,43 @@ public class ScenarioTest {
     }
 
     @Test
+    public void fig8OursOnThreeOnosInstancesIsTheRunOfOne() throws Exception {
+        Path three = TMP.newFolder("three").toPath();
+        int rc = Main.run(new String[] {"fig8", "--policy", "ours", "--seed", "1", "--out", three.toString(),
+            "--no-plots", "--quiet", "--onos-instances", "3"}, new PrintStream(new ByteArrayOutputStream(), true,
+                "UTF-8"), new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"));
+        assertEquals(0, rc);
+        // Mastership of the reporting switch and leadership of the loop moved several times; the
+        // leader's windows were the cluster's and the loop resumed from the store each time: the
+        // run is the single instance's, packet for packet.
+        assertEquals(Files.readString(out.resolve("fig8/ours/timeline.csv")),
+                     Files.readString(three.resolve("fig8/ours/timeline.csv")));
+        ObjectMapper m = new ObjectMapper();
+        JsonNode one = m.readTree(out.resolve("fig8/ours/summary.json").toFile());
+        JsonNode s = m.readTree(three.resolve("fig8/ours/summary.json").toFile());
+        List<String> loop1 = new java.util.ArrayList<>();
+        one.get("events").forEach(e -> loop1.add(e.asText()));
+        List<String> loop3 = new java.util.ArrayList<>();
+        List<String> moves = new java.util.ArrayList<>();
+        s.get("events").forEach(e -> (e.asText().contains(": cluster: ") ? moves : loop3).add(e.asText()));
+        assertEquals(loop1, loop3);
+        assertTrue(moves.toString(), moves.stream().anyMatch(e -> e.contains("leadership moves to onos-3")));
+        JsonNode c = s.at("/collector/all");
+        long accepted = 0;
+        for (JsonNode i : c.get("instances")) {
+            assertTrue(i.toString(), i.get("reports_accepted").asLong() > 0);
+            accepted += i.get("reports_accepted").asLong();
+        }
+        assertEquals(c.get("reports_sent").asLong(), accepted);
+        assertEquals(0, c.get("loop_store_failures").asLong());
+    }
+
+    @Test
     public void badArgumentsGetAClearErrorAndStatus2() throws Exception {
         for (String[] args : List.of(new String[] {"fig99"}, new String[] {"fig8", "--seed"},
                 new String[] {"fig8", "--policy", "hpa"}, new String[] {}, new String[] {"fig8", "--k8s", "x"},
-                new String[] {"fig8", "--local-loop", "twin"})) {
+                new String[] {"fig8", "--local-loop", "twin"}, new String[] {"fig8", "--onos-instances", "0"},
+                new String[] {"fig8", "--onos-instances", "three"})) {
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             int rc = Main.run(args, new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"),
                     new PrintStream(err, true, "UTF-8"));

@@ -23,13 +23,35 @@ import org.srv6int.twin.model.Fabric;
  * {@link GlobalLoop} on the window's observations with the simulated clock, replicas through
  * the given {@link ReplicaPlatform} and routing through the app's inventory, placement and
  * flow programming ({@link AppControl#routing()}).
+ *
+ * <p>With several ONOS instances ({@code --onos-instances}): one collector per instance, the
+ * egress switch reporting to its master's; each window is the leader's cluster window (its own
+ * plus the other instances' summaries); the loop runs on the leader over a shared loop state
+ * store. Mastership of the egress switch moves to the next instance every
+ * {@value #MASTERSHIP_PERIOD_S} s and leadership every {@value #LEADERSHIP_PERIOD_S} s of
+ * simulated time; a new leader resumes the old one's state and actions in flight.
  */
 public final class GlobalControl implements SimulatedTime, AutoCloseable {
+    /** Simulated seconds between mastership moves of the egress switch (several instances). */
+    public static final double MASTERSHIP_PERIOD_S = 7;
+    /** Simulated seconds between leadership moves (several instances). */
+    public static final double LEADERSHIP_PERIOD_S = 11;
+
     private final AppControl control;
     private final TwinCollector collector;
-    private final GlobalLoop loop;
+    private final List<GlobalLoop> loops = new ArrayList<>();
+    private final LoopParams params;
+    private final LoopClock clock;
+    private final ReplicaPlatform platform;
+    private final InMemoryLoopState store;
+    private final int instances;
+    private GlobalLoop loop;
     private final double periodS;
     private double nextWindowS;
+    private double nextMastershipS = MASTERSHIP_PERIOD_S;
+    private double nextLeadershipS = LEADERSHIP_PERIOD_S;
+    private int master;
+    private int leader;
 
     /**
      * Starts the collector and the loop.
@@ -40,9 +62,30 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
      * @param nowS     simulated time, s
      */
     public GlobalControl(AppControl control, ReplicaPlatform platform, LoopParams params, DoubleSupplier nowS) {
+        this(control, platform, params, nowS, 1);
+    }
+
+    /**
+     * Starts the collectors and the loop of a cluster of ONOS instances.
+     *
+     * @param control   the app core hosting the chains
+     * @param platform  where new replicas come from
+     * @param params    the loop's parameters
+     * @param nowS      simulated time, s
+     * @param instances ONOS instances (1: no summaries, no store, as a single instance runs)
+     */
+    public GlobalControl(AppControl control, ReplicaPlatform platform, LoopParams params, DoubleSupplier nowS,
+                         int instances) {
+        if (instances < 1) {
+            throw new IllegalArgumentException("--onos-instances must be at least 1, got " + instances);
+        }
         this.control = control;
-        this.collector = new TwinCollector(control, () -> Math.round(nowS.getAsDouble() * 1e9));
-        LoopClock clock = new LoopClock() {
+        this.instances = instances;
+        this.params = params;
+        this.platform = platform;
+        this.store = instances > 1 ? new InMemoryLoopState() : null;
+        this.collector = new TwinCollector(control, () -> Math.round(nowS.getAsDouble() * 1e9), instances);
+        this.clock = new LoopClock() {
             @Override
             public long nanoTime() {
                 return Math.round(nowS.getAsDouble() * 1e9);
@@ -53,7 +96,8 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
                 return Math.round(nowS.getAsDouble() * 1e3);
             }
         };
-        this.loop = new GlobalLoop(params, clock, platform, control.routing());
+        this.loop = new GlobalLoop(params, clock, platform, control.routing(), store);
+        loops.add(loop);
         this.periodS = control.app().config.app.evaluationPeriodMillis() / 1000.0;
         this.nextWindowS = periodS;
     }
@@ -70,19 +114,58 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
             return;
         }
         nextWindowS += periodS;
+        if (instances > 1) {
+            moveRoles(nowS);
+        }
         TelemetrySnapshot w = collector.window();
         loop.tick(InventoryRouting.observations(w, control.app().sfcs, control.app().inventory));
     }
 
-    /** The loop's decisions, oldest first. */
+    /** Mastership and leadership move on their periods, as an operator's rebalancing would. */
+    private void moveRoles(double nowS) {
+        if (nowS + 1e-9 >= nextMastershipS) {
+            nextMastershipS += MASTERSHIP_PERIOD_S;
+            master = (master + 1) % instances;
+            collector.moveMastership(master);
+            control.events().add(String.format(Locale.ROOT, "%.1f s: cluster: sw4 mastership moves to onos-%d, "
+                    + "its reports follow", nowS, master + 1));
+        }
+        if (nowS + 1e-9 >= nextLeadershipS) {
+            nextLeadershipS += LEADERSHIP_PERIOD_S;
+            leader = (leader + 1) % instances;
+            // The old leader stops at once; the new one resumes from the store at its first window.
+            loop.close();
+            loop = new GlobalLoop(params, clock, platform, control.routing(), store);
+            loops.add(loop);
+            collector.moveLeadership(leader);
+            control.events().add(String.format(Locale.ROOT, "%.1f s: cluster: leadership moves to onos-%d",
+                    nowS, leader + 1));
+        }
+    }
+
+    /**
+     * The loop's decisions, oldest first; with several instances every leader's, a decision one
+     * leader started and the next finished once (as the next one has it).
+     */
     public List<LoopDecision> decisions() {
-        return loop.history();
+        if (loops.size() == 1) {
+            return loop.history();
+        }
+        Map<String, LoopDecision> byKey = new LinkedHashMap<>();
+        for (GlobalLoop l : loops) {
+            for (LoopDecision d : l.history()) {
+                byKey.put(d.timeMillis() + "/" + d.vnf() + "/" + d.action() + "/" + d.inputs(), d);
+            }
+        }
+        List<LoopDecision> out = new ArrayList<>(byKey.values());
+        out.sort(java.util.Comparator.comparingLong(LoopDecision::timeMillis));
+        return out;
     }
 
     /** First scale-out decision per model chain id, s. */
     public Map<String, Double> triggers() {
         Map<String, Double> out = new LinkedHashMap<>();
-        for (LoopDecision d : loop.history()) {
+        for (LoopDecision d : decisions()) {
             if (d.action() == LoopDecision.Action.SCALE_OUT) {
                 out.putIfAbsent(control.chain(d.vnf()).id(), d.timeMillis() / 1000.0);
             }
@@ -93,7 +176,7 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
     /** The loop's decisions as event lines: time, action, vNF, inputs, outcome and detail. */
     public List<String> decisionEvents() {
         List<String> out = new ArrayList<>();
-        for (LoopDecision d : loop.history()) {
+        for (LoopDecision d : decisions()) {
             StringBuilder in = new StringBuilder();
             d.inputs().forEach((k, v) -> in.append(in.length() == 0 ? "" : ", ").append(k).append('=')
                     .append(String.format(Locale.ROOT, "%.4g", v)));
@@ -119,6 +202,20 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
         m.put("reports_unknown_chain", c.unknownChain());
         m.put("bindings_refused", c.bindingsRefused());
         m.put("deterministic", collector.lostOnSocket() == 0);
+        if (instances > 1) {
+            m.put("onos_instances", instances);
+            List<Map<String, Object>> per = new ArrayList<>();
+            for (int i = 0; i < instances; i++) {
+                CollectorCounters ci = collector.counters(i);
+                Map<String, Object> e = new LinkedHashMap<>();
+                e.put("node", "onos-" + (i + 1));
+                e.put("reports_accepted", ci.accepted());
+                e.put("reports_not_master", ci.notMaster());
+                per.add(e);
+            }
+            m.put("instances", per);
+            m.put("loop_store_failures", loops.stream().mapToLong(GlobalLoop::storeFailures).sum());
+        }
         return m;
     }
 

@@ -31,6 +31,7 @@ import org.srv6int.app.telemetry.CollectorCounters;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.HopBindings;
 import org.srv6int.app.telemetry.TelemetryEngine;
+import org.srv6int.app.telemetry.SummaryExchange;
 import org.srv6int.app.telemetry.TelemetryShards;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
 import org.srv6int.app.telemetry.UdpCollector;
@@ -67,9 +68,12 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
     public static final long LOSS_WAIT_MS = 2000;
 
     private final AppControl control;
-    private final TelemetryShards engine;
-    private final UdpCollector collector;
+    private final List<TelemetryShards> engines = new ArrayList<>();
+    private final List<UdpCollector> collectors = new ArrayList<>();
+    private final Map<String, byte[]> summaries = new LinkedHashMap<>();
     private final DatagramChannel sender;
+    private int master;
+    private int leader;
     private final IntReportEncoder encoder;
     private final int maxOutstanding;
     private final Srv6Devices devices;
@@ -107,10 +111,25 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
      * @throws UncheckedIOException if a socket cannot be opened
      */
     public TwinCollector(AppControl control, LongSupplier clockNanos) {
+        this(control, clockNanos, 1);
+    }
+
+    /**
+     * Binds one collector per ONOS instance on 127.0.0.1 and the egress switch's sender on its
+     * report address; the switch reports to its master's collector (instance 0 at first).
+     *
+     * @param control    the app core (chains, segment lists, replicas, netcfg)
+     * @param clockNanos the simulated clock, ns
+     * @param instances  ONOS instances, each with its own collector
+     * @throws UncheckedIOException if a socket cannot be opened
+     */
+    public TwinCollector(AppControl control, LongSupplier clockNanos, int instances) {
         this.control = control;
         this.devices = control.app().config.devices;
         this.clockNanos = clockNanos;
-        this.engine = new TelemetryShards(1, TelemetryEngine.Limits.DEFAULT, clockNanos);
+        for (int i = 0; i < instances; i++) {
+            engines.add(new TelemetryShards(1, TelemetryEngine.Limits.DEFAULT, clockNanos));
+        }
         Srv6DeviceConfig egress = device(PaperTestbed.SW4);
         this.encoder = IntReportEncoder.builder().reporterDeviceId(egress.intDeviceId())
                 .maxMirrorLength(control.app().config.app.truncateBytes()).build();
@@ -120,16 +139,17 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
         inner[8] = 64;
         inner[9] = 17;
         try {
-            collector = new UdpCollector(engine, 1, new InetSocketAddress("127.0.0.1", 0), RECEIVE_BUFFER);
+            for (TelemetryShards e : engines) {
+                collectors.add(new UdpCollector(e, 1, new InetSocketAddress("127.0.0.1", 0), RECEIVE_BUFFER));
+            }
             DatagramChannel ch = DatagramChannel.open(StandardProtocolFamily.INET);
             try {
                 String from = egress.reportAddress().orElseThrow(
                         () -> new IllegalStateException("egress switch has no reportAddress")).toString();
                 ch.bind(new InetSocketAddress(from, 0));
-                ch.connect(collector.localAddress());
             } catch (IOException | RuntimeException e) {
                 ch.close();
-                collector.close();
+                collectors.forEach(UdpCollector::close);
                 throw e;
             }
             sender = ch;
@@ -169,9 +189,48 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
         return lost;
     }
 
-    /** The collector's counters. */
+    /** The collectors' counters, all instances. */
     public CollectorCounters counters() {
-        return engine.counters();
+        List<CollectorCounters> all = new ArrayList<>();
+        for (TelemetryShards e : engines) {
+            all.add(e.counters());
+        }
+        return CollectorCounters.sum(all);
+    }
+
+    /**
+     * Returns one instance's collector counters.
+     *
+     * @param instance index
+     * @return counters
+     */
+    public CollectorCounters counters(int instance) {
+        return engines.get(instance).counters();
+    }
+
+    /**
+     * Moves the egress switch's mastership: its report configuration names the new master's
+     * collector from the next report on; the old master counts late reports as notMaster.
+     *
+     * @param instance the new master
+     */
+    public void moveMastership(int instance) {
+        drain();
+        master = instance;
+        rebind();
+    }
+
+    /**
+     * Moves the loop's leadership: {@link #window()} returns the new leader's (cluster) window.
+     *
+     * @param instance the new leader
+     */
+    public void moveLeadership(int instance) {
+        leader = instance;
+    }
+
+    private static String node(int i) {
+        return "onos-" + (i + 1);
     }
 
     /** Allow-list and hop bindings from the netcfg and the app's current segment lists. */
@@ -181,7 +240,10 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
         for (Srv6DeviceConfig c : devices.all().values()) {
             c.reportAddress().ifPresent(a -> allow.put(a.toInt(), c.intDeviceId()));
         }
-        engine.setReporters(allow, Set.of());
+        for (int i = 0; i < engines.size(); i++) {
+            // Every switch's reports are the master's; the other instances drop them (notMaster).
+            engines.get(i).setReporters(allow, i == master ? Set.of() : allow.keySet());
+        }
         Function<DeviceId, Optional<Integer>> intId = d -> devices.get(d).map(Srv6DeviceConfig::intDeviceId);
         List<HopBinding> b = HopBindings.of(control.app().pathManager.getAllPaths().values(),
                 control.app().inventory::getReplica, intId);
@@ -189,7 +251,11 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
         if (!b.equals(bindings)) {
             // As the app's TelemetryManager: a refused chain keeps its old bindings, the others
             // take their new ones (co-located replicas of one vNF are a group, not a refusal).
-            for (String refused : engine.setBindings(b)) {
+            List<String> refusedAll = List.of();
+            for (TelemetryShards e : engines) {
+                refusedAll = e.setBindings(b);
+            }
+            for (String refused : refusedAll) {
                 control.events().add(String.format(Locale.ROOT, "%.1f s: collector refuses the hop "
                         + "bindings of %s", clockNanos.getAsLong() / 1e9, refused));
             }
@@ -234,7 +300,7 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
         }
         out.clear().limit(n);
         try {
-            sender.write(out);
+            sender.send(out, collectors.get(master).localAddress());
         } catch (IOException e) {
             throw new UncheckedIOException("sending a report to the collector failed", e);
         }
@@ -289,7 +355,11 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
     }
 
     private long received() {
-        return engine.counters().datagrams();
+        long n = 0;
+        for (TelemetryShards e : engines) {
+            n += e.counters().datagrams();
+        }
+        return n;
     }
 
     /** Waits until the collector has counted every datagram sent (or gives the rest up as lost). */
@@ -320,7 +390,45 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
      */
     public TelemetrySnapshot window() {
         drain();
-        return engine.roll();
+        if (engines.size() == 1) {
+            return engines.get(0).roll();
+        }
+        // Every instance closes its window and publishes its summary; the leader's, closed last,
+        // holds the whole cluster's (as each instance's TelemetryManager does in ONOS).
+        TelemetrySnapshot out = null;
+        for (int k = 1; k <= engines.size(); k++) {
+            int i = (leader + k) % engines.size();
+            TelemetrySnapshot s = engines.get(i).roll(exchange(i));
+            if (i == leader) {
+                out = s;
+            }
+        }
+        return out;
+    }
+
+    private SummaryExchange exchange(int instance) {
+        return new SummaryExchange() {
+            @Override
+            public String localNode() {
+                return node(instance);
+            }
+
+            @Override
+            public long nowMillis() {
+                return clockNanos.getAsLong() / 1_000_000;
+            }
+
+            @Override
+            public long staleAfterMillis() {
+                return 3 * control.app().config.app.evaluationPeriodMillis();
+            }
+
+            @Override
+            public List<byte[]> exchange(byte[] local) {
+                summaries.put(node(instance), local);
+                return new ArrayList<>(summaries.values());
+            }
+        };
     }
 
     @Override
@@ -330,6 +438,6 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
         } catch (IOException e) {
             // Nothing left to send; the collector closes below either way.
         }
-        collector.close();
+        collectors.forEach(UdpCollector::close);
     }
 }

@@ -1,0 +1,38 @@
+package org.srv6int.twin.control;
+
+import org.srv6int.app.api.LoopStateStore;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfLoopRecord;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The cluster's loop state store of a twin run with several ONOS instances: the twin is one
+ * process, so the store is a map (in ONOS it is {@code DistributedLoopStateStore}).
+ */
+final class InMemoryLoopState implements LoopStateStore {
+
+    private final Map<VnfKey, VnfLoopRecord> records = new LinkedHashMap<>();
+    private long lastId;
+
+    @Override
+    public synchronized Map<VnfKey, VnfLoopRecord> records() {
+        return new LinkedHashMap<>(records);
+    }
+
+    @Override
+    public synchronized void put(VnfKey vnf, VnfLoopRecord record) {
+        records.put(vnf, record);
+    }
+
+    @Override
+    public synchronized void remove(VnfKey vnf) {
+        records.remove(vnf);
+    }
+
+    @Override
+    public synchronized long nextDecisionId() {
+        return ++lastId;
+    }
+}
