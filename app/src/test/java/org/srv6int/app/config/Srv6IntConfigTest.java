@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.Test;
+import org.onlab.packet.IpAddress;
+import org.onlab.packet.MacAddress;
 import org.onosproject.net.config.InvalidFieldException;
 import org.srv6int.app.testing.PaperTestbed;
 
@@ -95,5 +97,48 @@ public class Srv6IntConfigTest {
         } catch (InvalidFieldException e) {
             assertEquals("collector.mac", e.field());
         }
+    }
+
+    private static void assertAppRejected(String json, String field) throws Exception {
+        try {
+            PaperTestbed.appConfig(MAPPER.readTree(json)).isValid();
+            fail("accepted " + json);
+        } catch (InvalidFieldException e) {
+            assertEquals(json, field, e.field());
+        }
+    }
+
+    @Test
+    public void collectorPerClusterInstanceAndThreads() throws Exception {
+        Srv6IntAppConfig c = PaperTestbed.appConfig(MAPPER.readTree(
+                "{\"collector\": {\"mac\": \"00:00:00:00:00:fe\", \"port\": 32766, \"threads\": 3,"
+                        + " \"instances\": {\"onos-1\": {\"address\": \"192.168.0.11\"},"
+                        + " \"onos-2\": {\"address\": \"192.168.0.12\", \"mac\": \"00:00:00:00:00:f2\","
+                        + " \"port\": 32767}}}}"));
+        assertTrue(c.isValid());
+        assertEquals(3, c.collectorThreads());
+        assertEquals(new CollectorEndpoint(IpAddress.valueOf("192.168.0.11"), MacAddress.valueOf("00:00:00:00:00:fe"),
+                                           32766), c.collectorOf("onos-1").orElseThrow());
+        assertEquals(new CollectorEndpoint(IpAddress.valueOf("192.168.0.12"), MacAddress.valueOf("00:00:00:00:00:f2"),
+                                           32767), c.collectorOf("onos-2").orElseThrow());
+        // An instance without an entry and no top-level address has no collector: no reports to it.
+        assertFalse(c.collectorOf("onos-3").isPresent());
+        assertTrue(c.collectorPerInstance());
+        assertEquals(Math.max(1, Runtime.getRuntime().availableProcessors() - 1),
+                     PaperTestbed.appConfig().collectorThreads());
+
+        assertAppRejected("{\"collector\": {\"threads\": 0}}", "collector.threads");
+        assertAppRejected("{\"collector\": {\"mac\": \"00:00:00:00:00:fe\", \"instances\": {\"onos-1\": 5}}}",
+                          "collector.instances.onos-1");
+        assertAppRejected("{\"collector\": {\"mac\": \"00:00:00:00:00:fe\", \"instances\": {\"onos-1\":"
+                                  + " {\"address\": \"192.168.0.11\", \"port\": 70000}}}}",
+                          "collector.instances.onos-1.port");
+        assertAppRejected("{\"collector\": {\"mac\": \"00:00:00:00:00:fe\", \"instances\": {\"onos-1\":"
+                                  + " {\"port\": 32766}}}}", "collector.instances.onos-1.address");
+        assertAppRejected("{\"collector\": {\"instances\": {\"onos-1\": {\"address\": \"192.168.0.11\"}}}}",
+                          "collector.instances.onos-1.mac");
+        assertAppRejected("{\"collector\": {\"mac\": \"00:00:00:00:00:fe\", \"instances\": {\"onos-1\":"
+                                  + " {\"address\": \"192.168.0.11\", \"host\": \"x\"}}}}",
+                          "collector.instances.onos-1.host");
     }
 }
