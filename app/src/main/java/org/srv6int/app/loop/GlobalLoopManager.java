@@ -115,9 +115,10 @@ public class GlobalLoopManager implements GlobalLoopService {
         NodeId me = clusterService.getLocalNode().id();
         boolean now = me.equals(leadershipService.getLeader(TOPIC));
         if (now != leader) {
-            // A new leader resumes from the loop state store; the old one stops acting at once.
+            // A new leader resumes from the loop state store; the old one stops acting at once
+            // (without a store its actions in flight finish where they started).
             GlobalLoop old = loop;
-            if (old != null) {
+            if (old != null && loopState != null) {
                 old.close();
             }
             loop = null;
@@ -143,11 +144,11 @@ public class GlobalLoopManager implements GlobalLoopService {
         long tHat = tHatMillis();
         LoopParams.DemandLatency demand = demandLatency();
         GlobalLoop l = loop;
-        // a netcfg change of t-hat or of the demand reading starts a fresh loop
+        // a netcfg change of t-hat or of the demand reading starts a new loop (it resumes the store's state)
         if (l == null || loopTHatMillis != tHat || loopDemand != demand) {
             LoopParams p = LoopParams.builder().tHatNanos(TimeUnit.MILLISECONDS.toNanos(tHat))
                     .demandLatency(demand).build();
-            if (l != null) {
+            if (l != null && loopState != null) {
                 l.close();
             }
             l = new GlobalLoop(p, clock, platformProxy, routing, loopState);
