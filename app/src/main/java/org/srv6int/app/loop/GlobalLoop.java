@@ -297,9 +297,18 @@ public final class GlobalLoop {
         return futures;
     }
 
-    /** A new decision id: from the store (unique in the cluster) or local. */
+    /** A new decision id: from the store (unique in the cluster) or local; -1: no id, no action. */
     private long newDecisionId() {
-        return store == null ? nextId++ : store.nextDecisionId();
+        if (store == null) {
+            return nextId++;
+        }
+        try {
+            return store.nextDecisionId();
+        } catch (RuntimeException e) {
+            // Retried next tick: the timers that led here keep running.
+            storeFailures++;
+            return -1;
+        }
     }
 
     /**
@@ -454,12 +463,8 @@ public final class GlobalLoop {
         // Line 9; without a healthy window C* is unknown and one more replica is the only guess.
         int n = cStar > 0 ? (int) Math.min(Integer.MAX_VALUE, Math.ceil(ci / cStar)) : replicas + 1;
         int target = Math.min(params.maxReplicas(), Math.max(n, replicas + 1));
-        long id;
-        try {
-            id = newDecisionId();
-        } catch (RuntimeException e) {
-            // No id, no action: retried next tick (the violation keeps running).
-            storeFailures++;
+        long id = newDecisionId();
+        if (id < 0) {
             return;
         }
         long violationSince = s.violationSince;
@@ -563,11 +568,8 @@ public final class GlobalLoop {
     private void startDrain(VnfObservation o, VnfState s, long now) {
         List<String> active = o.activeReplicas();
         String victim = active.get(active.size() - 1);
-        long id;
-        try {
-            id = newDecisionId();
-        } catch (RuntimeException e) {
-            storeFailures++;
+        long id = newDecisionId();
+        if (id < 0) {
             return;
         }
         Entry d = record(id, o, s, now, 0, active.size() - 1, LoopDecision.Action.SCALE_IN);
@@ -609,11 +611,8 @@ public final class GlobalLoop {
         if (!quiet && !timedOut) {
             return;
         }
-        long id;
-        try {
-            id = newDecisionId();
-        } catch (RuntimeException e) {
-            storeFailures++;
+        long id = newDecisionId();
+        if (id < 0) {
             return;
         }
         String replica = s.drainingReplica;
