@@ -11,7 +11,6 @@ import org.onosproject.net.flow.FlowEntry;
 import org.onosproject.net.flow.instructions.PiInstruction;
 import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiActionParam;
-import org.onlab.junit.TestUtils;
 import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.api.LoopDecision;
@@ -23,8 +22,7 @@ import org.srv6int.app.loop.ReplicaInfo;
 import org.srv6int.app.loop.ReplicaPlatform;
 import org.srv6int.app.loop.TestReports;
 import org.srv6int.app.program.P4Names;
-import org.srv6int.app.store.DistributedLoopStateStore;
-import org.srv6int.app.store.DistributedTelemetrySummaryStore;
+import org.srv6int.app.store.TestStores;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.HopBindings;
 import org.srv6int.app.telemetry.TelemetryEngine;
@@ -154,19 +152,13 @@ public class ThreeInstanceClusterTest {
         settleAll();
         for (NodeId n : NODES) {
             AppHarness h = apps.get(n);
-            DistributedTelemetrySummaryStore summaries = new DistributedTelemetrySummaryStore();
-            TestUtils.setField(summaries, "storageService", storage);
-            summaries.activate();
             TelemetryManager t = TelemetryManagers.start(h.config, h.pathManager, h.inventory, cluster.mastership(n),
-                                                         cluster.cluster(n), summaries);
+                                                         cluster.cluster(n), TestStores.summaries(storage));
             collectors.put(n, t);
             TelemetryManagers.windowNow(t);
-            DistributedLoopStateStore loopState = new DistributedLoopStateStore();
-            TestUtils.setField(loopState, "storageService", storage);
-            loopState.activate();
             // onos-1 runs for leadership first: it leads.
             loops.put(n, GlobalLoopManagers.start(cluster.leadership(n), cluster.cluster(n), t, h.sfcs, h.inventory,
-                                                  h.config, platform, loopState));
+                                                  h.config, platform, TestStores.loopState(storage)));
         }
         for (DeviceId d : PaperTestbed.SWITCHES) {
             DatagramChannel ch = DatagramChannel.open().bind(new InetSocketAddress(reportAddress(d), 0));

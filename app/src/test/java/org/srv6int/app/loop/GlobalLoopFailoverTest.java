@@ -1,14 +1,13 @@
 package org.srv6int.app.loop;
 
 import org.junit.Test;
-import org.onlab.junit.TestUtils;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.LoopStateStore;
 import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfLoopRecord;
-import org.srv6int.app.store.DistributedLoopStateStore;
 import org.srv6int.app.store.Srv6IntSerializers;
+import org.srv6int.app.store.TestStores;
 import org.srv6int.app.testing.SharedStorageService;
 
 import java.util.HashMap;
@@ -59,10 +58,7 @@ public class GlobalLoopFailoverTest {
     }
 
     private LoopStateStore store() {
-        DistributedLoopStateStore s = new DistributedLoopStateStore();
-        TestUtils.setField(s, "storageService", storage);
-        s.activate();
-        return s;
+        return TestStores.loopState(storage);
     }
 
     private void tick(GlobalLoop loop, double pps, long latency) {

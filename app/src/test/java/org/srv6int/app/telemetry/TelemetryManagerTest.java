@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
-import org.onlab.junit.TestUtils;
 import org.onlab.metrics.MetricsManager;
 import org.onlab.packet.Ip6Address;
 import org.onlab.packet.MacAddress;
@@ -32,7 +31,7 @@ import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.loop.FakeInventory;
 import org.srv6int.app.loop.TestReports;
-import org.srv6int.app.store.DistributedTelemetrySummaryStore;
+import org.srv6int.app.store.TestStores;
 
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
@@ -125,10 +124,7 @@ public class TelemetryManagerTest {
         manager.metrics = metrics;
         manager.mastershipService = new MastershipServiceAdapter();
         manager.clusterService = new ClusterServiceAdapter();
-        DistributedTelemetrySummaryStore summaries = new DistributedTelemetrySummaryStore();
-        TestUtils.setField(summaries, "storageService", new TestStorageService());
-        summaries.activate();
-        manager.summaryStore = summaries;
+        manager.summaryStore = TestStores.summaries(new TestStorageService());
         manager.activate();
         switchS4 = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
         stranger = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.3", 0));
