@@ -22,4 +22,22 @@ public interface GlobalLoopService {
      * @return decisions
      */
     List<LoopDecision> decisions(int limit);
+
+    /**
+     * Takes a node agent's escalation: its local loop of {@code vnf} is exhausted (every
+     * resource type tried) while the vNF is over its bound. Recorded as an
+     * {@link LoopDecision.Action#ESCALATION} decision; while fresh (within t-hat) a violating
+     * window of that vNF scales out without waiting for the rest of t-hat.
+     *
+     * @param vnf            the vNF
+     * @param node           the reporting node
+     * @param l95Nanos       the agent's L95 of the vNF, ns
+     * @param lmaxNanos      the bound the agent used, ns
+     * @param triedResources resource types the agent tried
+     * @return the recorded decision
+     * @throws SfcException NOT_FOUND if the chain or vNF is unknown
+     * @throws IllegalStateException if this instance does not run the loop (not the leader,
+     *         or the loop is disabled)
+     */
+    LoopDecision escalate(VnfKey vnf, String node, long l95Nanos, long lmaxNanos, List<String> triedResources);
 }

@@ -34,7 +34,13 @@ public final class LoopDecision {
         /** Drained and removed replicas. */
         SCALE_IN,
         /** Looked, changed nothing (e.g. violation shorter than t-hat). */
-        HOLD
+        HOLD,
+        /**
+         * A node agent reported that its local loop tried every resource type for this vNF
+         * and the vNF is still over its bound: a hint that the next violating window need not
+         * wait out the rest of t-hat.
+         */
+        ESCALATION
     }
 
     /** How the action went. */

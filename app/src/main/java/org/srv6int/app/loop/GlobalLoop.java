@@ -76,6 +76,8 @@ public final class GlobalLoop {
         long quietSince = NONE;
         long pendingDecision;
         List<String> plan = List.of();
+        // Kept on this leader only: a lost hint costs at most the rest of t-hat, never a decision.
+        long escalatedAt = NONE;
     }
 
     private final LoopParams params;
@@ -153,6 +155,46 @@ public final class GlobalLoop {
                 save(o.vnf(), s, now, nowMillis);
             }
         }
+    }
+
+    /**
+     * Records a node agent's escalation for a vNF (its local loop is exhausted) as a hint:
+     * while it is fresh (within t-hat), a violating window of that vNF scales out without
+     * waiting for the rest of t-hat.
+     *
+     * @param vnf            the vNF
+     * @param replicas       its active replicas now
+     * @param node           the reporting node
+     * @param l95Nanos       the agent's L95, ns
+     * @param lmaxNanos      the agent's bound, ns
+     * @param triedResources resource types the agent tried
+     * @return the recorded decision
+     * @throws IllegalStateException if the loop is closed or no decision id could be had
+     */
+    public synchronized LoopDecision escalated(VnfKey vnf, int replicas, String node, long l95Nanos,
+                                               long lmaxNanos, List<String> triedResources) {
+        if (closed) {
+            throw new IllegalStateException("the global loop stopped on this instance (leadership moved)");
+        }
+        long id = newDecisionId();
+        if (id < 0) {
+            throw new IllegalStateException("loop state store unavailable; escalation not recorded");
+        }
+        long now = clock.nanoTime();
+        states.computeIfAbsent(vnf, k -> new VnfState()).escalatedAt = now;
+        Map<String, Double> in = new LinkedHashMap<>();
+        in.put(LoopDecision.IN_LATENCY, (double) l95Nanos);
+        in.put(LoopDecision.IN_LMAX, (double) lmaxNanos);
+        LoopDecision d = new LoopDecision(clock.currentTimeMillis(), vnf, in, LoopDecision.Action.ESCALATION,
+                                          replicas, replicas, LoopDecision.Outcome.SUCCEEDED,
+                                          "local loop exhausted on " + node + " (tried " + triedResources + ")");
+        // Not an action: no finish time, so lastActionNanos() keeps timing the actions.
+        Entry e = new Entry(id, now, d);
+        history.addLast(e);
+        while (history.size() > params.historySize()) {
+            history.removeFirst();
+        }
+        return d;
     }
 
     /**
@@ -426,7 +468,9 @@ public final class GlobalLoop {
             return;
         }
         boolean cooled = s.cooldownUntil == NONE || now - s.cooldownUntil >= 0;
-        if (s.violationSince != NONE && now - s.violationSince > params.tHatNanos()) {
+        // An agent's fresh escalation says its local loop is done: waiting out t-hat gains nothing.
+        boolean exhausted = s.escalatedAt != NONE && now - s.escalatedAt <= params.tHatNanos();
+        if (s.violationSince != NONE && (now - s.violationSince > params.tHatNanos() || exhausted)) {
             if (cooled) {
                 scaleOut(o, s, now);
             }
@@ -471,6 +515,7 @@ public final class GlobalLoop {
         // Recorded before the timer is reset, so the decision shows how long the violation lasted.
         Entry d = record(id, o, s, now, n, target, LoopDecision.Action.SCALE_OUT);
         s.violationSince = NONE;
+        s.escalatedAt = NONE;
         if (target <= replicas) {
             s.cooldownUntil = now + params.cooldownNanos();
             finish(d.id, LoopDecision.Outcome.FAILED, now,

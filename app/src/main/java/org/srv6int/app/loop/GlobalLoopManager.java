@@ -9,6 +9,8 @@ import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.LoopStateStore;
 import org.srv6int.app.api.LoopStatus;
+import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.SfcException;
 import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.api.VnfKey;
@@ -201,6 +203,29 @@ public class GlobalLoopManager implements GlobalLoopService {
         }
         List<LoopDecision> h = g.history();
         return new ArrayList<>(h.subList(Math.max(0, h.size() - limit), h.size()));
+    }
+
+    @Override
+    public LoopDecision escalate(VnfKey vnf, String node, long l95Nanos, long lmaxNanos,
+                                 List<String> triedResources) {
+        Sfc sfc = sfcService.getSfc(vnf.sfcId())
+                .orElseThrow(() -> new SfcException(SfcException.Reason.NOT_FOUND, "no chain " + vnf.sfcId()));
+        if (vnf.index() < 0 || vnf.index() >= sfc.vnfs().size()) {
+            throw new SfcException(SfcException.Reason.NOT_FOUND, "chain " + vnf.sfcId() + " has no vNF "
+                    + vnf.index() + " (it has " + sfc.vnfs().size() + ")");
+        }
+        if (!leader) {
+            NodeId l = leadershipService.getLeader(TOPIC);
+            throw new IllegalStateException("this instance does not run the global loop; the leader is "
+                    + (l == null ? "none" : l));
+        }
+        if (!enabled()) {
+            throw new IllegalStateException("the global loop is disabled in netcfg (loop.enabled)");
+        }
+        int replicas = inventory.getReplicas(vnf).size();
+        LoopDecision d = loop().escalated(vnf, replicas, node, l95Nanos, lmaxNanos, triedResources);
+        log.info("Escalation from {} for {}: {}", node, vnf, d.detail());
+        return d;
     }
 
     /** Forwards to the bridge's platform when one is registered; fails cleanly otherwise. */

@@ -1,17 +1,26 @@
 package org.srv6int.app.rest;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onosproject.net.config.InvalidFieldException;
 import org.srv6int.app.api.GlobalLoopService;
+import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.VnfKey;
 
+import javax.ws.rs.Consumes;
 import javax.ws.rs.DefaultValue;
 import javax.ws.rs.GET;
+import javax.ws.rs.POST;
 import javax.ws.rs.Path;
 import javax.ws.rs.Produces;
 import javax.ws.rs.QueryParam;
 import javax.ws.rs.core.MediaType;
 import javax.ws.rs.core.Response;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The global closed loop (Algorithm 4).
@@ -63,5 +72,69 @@ public class LoopWebResource extends Srv6IntResource {
             service(GlobalLoopService.class).decisions(n).forEach(d -> a.add(c.encode(d, this)));
             return ok(root).build();
         });
+    }
+
+    /**
+     * Takes a node agent's escalation: the local loop of a vNF tried every resource type and
+     * the vNF is still over its bound. Body (the node agent's EscalationClient):
+     * {"chainId": 2, "vnfIndex": 0, "node": "worker1", "l95Ns": 7200000, "lmaxNs": 5000000,
+     * "triedResources": ["CPU", "LLC"]}. Scaling is a write: ONOS's REST authentication and
+     * its write authorization apply as to every other POST of the app.
+     *
+     * @param stream escalation JSON
+     * @return 202 with the recorded decision; 400 naming the bad field; 404 if the chain or
+     *         vNF is unknown; 503 if this instance does not run the loop (the message names
+     *         the leader)
+     * @onos.rsModel Escalation
+     */
+    @POST
+    @Path("escalations")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response postEscalation(InputStream stream) {
+        return handle(() -> {
+            JsonNode b = body(stream);
+            int chain = intField(b, "chainId", 0, SfcId.MAX);
+            int vnf = intField(b, "vnfIndex", 0, Integer.MAX_VALUE);
+            JsonNode node = b.get("node");
+            if (node == null || !node.isTextual() || node.asText().isBlank()) {
+                throw new InvalidFieldException("node", "must be the reporting node's name");
+            }
+            long l95 = longField(b, "l95Ns");
+            long lmax = longField(b, "lmaxNs");
+            List<String> tried = new ArrayList<>();
+            JsonNode t = b.get("triedResources");
+            if (t != null && !t.isNull()) {
+                if (!t.isArray()) {
+                    throw new InvalidFieldException("triedResources", "must be an array of resource type names");
+                }
+                t.forEach(x -> tried.add(x.asText()));
+            }
+            GlobalLoopService loop = service(GlobalLoopService.class);
+            LoopDecision d;
+            try {
+                d = loop.escalate(VnfKey.of(SfcId.of(chain), vnf), node.asText(), l95, lmax, tried);
+            } catch (IllegalStateException e) {
+                return error(Response.Status.SERVICE_UNAVAILABLE, null, e.getMessage());
+            }
+            return Response.status(Response.Status.ACCEPTED)
+                    .entity(new TelemetryCodecs.LoopDecisionCodec().encode(d, this)).build();
+        });
+    }
+
+    private static int intField(JsonNode b, String name, int min, int max) {
+        JsonNode n = b.get(name);
+        if (n == null || !n.canConvertToInt() || !n.isIntegralNumber() || n.asInt() < min || n.asInt() > max) {
+            throw new InvalidFieldException(name, "must be an integer in " + min + ".." + max + ", got " + n);
+        }
+        return n.asInt();
+    }
+
+    private static long longField(JsonNode b, String name) {
+        JsonNode n = b.get(name);
+        if (n == null || !n.isIntegralNumber() || !n.canConvertToLong() || n.asLong() < 0) {
+            throw new InvalidFieldException(name, "must be a non-negative integer (ns), got " + n);
+        }
+        return n.asLong();
     }
 }

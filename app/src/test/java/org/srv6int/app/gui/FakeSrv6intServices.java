@@ -201,6 +201,12 @@ final class FakeSrv6intServices {
             java.util.Collections.reverse(newestFirst);
             return ImmutableList.copyOf(newestFirst.subList(0, Math.min(limit, newestFirst.size())));
         }
+
+        @Override
+        public LoopDecision escalate(VnfKey vnf, String node, long l95Nanos, long lmaxNanos,
+                                     List<String> triedResources) {
+            throw new IllegalStateException("the GUI's fake loop takes no escalations");
+        }
     };
 
     /** The overlay's reader over these fakes. */

@@ -262,6 +262,34 @@ public class GlobalLoopManagerTest {
     }
 
     @Test
+    public void anEscalationIsAHintOnTheLeaderOnly() {
+        try {
+            manager.escalate(VNF, "worker-1", 900_000, 600_000, List.of("CPU"));
+            fail("a follower must refuse an escalation");
+        } catch (IllegalStateException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("leader is other"));
+        }
+        leadership.elect(ME);
+        try {
+            manager.escalate(VnfKey.of(SFC, 3), "worker-1", 900_000, 600_000, List.of("CPU"));
+            fail("a vNF the chain does not have");
+        } catch (org.srv6int.app.api.SfcException e) {
+            assertEquals(org.srv6int.app.api.SfcException.Reason.NOT_FOUND, e.reason());
+        }
+        window(400_000, 10);
+        window(900_000, 20);
+        assertTrue(platform.calls.isEmpty());
+        LoopDecision e = manager.escalate(VNF, "worker-1", 900_000, 600_000, List.of("CPU", "LLC", "MEMBW", "FREQ"));
+        assertEquals(LoopDecision.Action.ESCALATION, e.action());
+        // One more violating window (2 s into t-hat = 4 s) and the loop scales out.
+        window(900_000, 20);
+        assertEquals("create 7/0 on worker-2", platform.calls.get(1));
+        List<LoopDecision> d = manager.decisions(10);
+        assertEquals(LoopDecision.Action.ESCALATION, d.get(0).action());
+        assertEquals(LoopDecision.Action.SCALE_OUT, d.get(1).action());
+    }
+
+    @Test
     public void withoutPlatformTheDecisionFailsCleanly() {
         manager.platform = null;
         leadership.elect(ME);

@@ -55,6 +55,34 @@ public class GlobalLoopTest {
     }
 
     @Test
+    public void freshEscalationScalesOutWithoutWaitingOutTHat() {
+        tick(1000, 500_000);
+        tick(3000, 2_000_000);
+        assertTrue(platform.calls.isEmpty());
+        LoopDecision e = loop.escalated(vnf, 1, "w1", 2_000_000, LMAX, List.of("CPU", "LLC"));
+        assertEquals(LoopDecision.Action.ESCALATION, e.action());
+        assertTrue(e.detail(), e.detail().contains("w1") && e.detail().contains("LLC"));
+        // The next violating window acts, 2 s into a 4 s t-hat.
+        tick(3000, 2_000_000);
+        assertEquals(List.of("nodeFreeResources", "create 3/1 on w2"), platform.calls.subList(0, 2));
+        assertEquals(LoopDecision.Action.SCALE_OUT, loop.history().get(1).action());
+    }
+
+    @Test
+    public void staleEscalationIsNoHint() {
+        tick(1000, 500_000);
+        loop.escalated(vnf, 1, "w1", 2_000_000, LMAX, List.of("CPU"));
+        for (int i = 0; i < 5; i++) {
+            tick(1000, 500_000);
+        }
+        // Older than t-hat when the violation starts: the violation waits t-hat as usual.
+        for (int i = 0; i < 4; i++) {
+            tick(3000, 2_000_000);
+        }
+        assertTrue(platform.calls.isEmpty());
+    }
+
+    @Test
     public void shortViolationDoesNotScale() {
         tick(1000, 500_000);
         for (int i = 0; i < 4; i++) {

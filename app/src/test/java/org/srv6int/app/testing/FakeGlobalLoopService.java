@@ -3,6 +3,7 @@ package org.srv6int.app.testing;
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.LoopStatus;
+import org.srv6int.app.api.VnfKey;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +19,9 @@ public class FakeGlobalLoopService implements GlobalLoopService {
     /** Decisions, newest first. */
     public final List<LoopDecision> decisions = new ArrayList<>();
 
+    /** Escalations taken, oldest first. */
+    public final List<String> escalations = new ArrayList<>();
+
     @Override
     public LoopStatus status() {
         return status;
@@ -26,5 +30,13 @@ public class FakeGlobalLoopService implements GlobalLoopService {
     @Override
     public List<LoopDecision> decisions(int limit) {
         return decisions.subList(0, Math.min(limit, decisions.size()));
+    }
+
+    @Override
+    public LoopDecision escalate(VnfKey vnf, String node, long l95Nanos, long lmaxNanos,
+                                 List<String> triedResources) {
+        escalations.add(vnf + " " + node + " " + l95Nanos + " " + lmaxNanos + " " + triedResources);
+        return new LoopDecision(0, vnf, java.util.Map.of(), LoopDecision.Action.ESCALATION, 1, 1,
+                                LoopDecision.Outcome.SUCCEEDED, "from " + node);
     }
 }

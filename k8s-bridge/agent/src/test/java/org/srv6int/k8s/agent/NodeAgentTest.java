@@ -88,7 +88,7 @@ public class NodeAgentTest {
     public void vnfStillOverAfterEveryOfferedTypeIsEscalatedToTheOnosApp() throws Exception {
         HttpServer onos = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         BlockingQueue<String> posts = new LinkedBlockingQueue<>();
-        onos.createContext("/onos/srv6int/v1/escalations", ex -> {
+        onos.createContext("/onos/srv6int/loop/escalations", ex -> {
             posts.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
             ex.sendResponseHeaders(200, -1);
             ex.close();
@@ -105,7 +105,7 @@ public class NodeAgentTest {
             c.hostRoot = dir.resolve("host").toString();
             c.metricsAddress = "127.0.0.1:0";
             c.decisionLog = "";
-            c.escalationUrl = "http://127.0.0.1:" + onos.getAddress().getPort() + "/onos/srv6int/v1/escalations";
+            c.escalationUrl = "http://127.0.0.1:" + onos.getAddress().getPort() + "/onos/srv6int/loop/escalations";
             c.vnfs.add(HostSetupTest.vnf("fwd", "fc00:2::10", 1, 3, FakeHost.UID_A, FakeHost.ID_A, "2-3"));
             c.vnfs.get(0).initial.put(ResourceType.CPU_QUOTA, 1000L);
             c.validate();

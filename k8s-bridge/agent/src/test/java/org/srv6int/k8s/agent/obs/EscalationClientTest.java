@@ -34,7 +34,7 @@ public class EscalationClientTest {
     @Before
     public void start() throws Exception {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/onos/srv6int/v1/escalations", ex -> {
+        server.createContext("/onos/srv6int/loop/escalations", ex -> {
             int n = calls.getAndIncrement();
             bodies.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
             auth.add(String.valueOf(ex.getRequestHeaders().getFirst("Authorization")));
@@ -51,7 +51,7 @@ public class EscalationClientTest {
     }
 
     private EscalationClient client(int attempts) {
-        URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/onos/srv6int/v1/escalations");
+        URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/onos/srv6int/loop/escalations");
         return new EscalationClient(url, attempts, 10, "onos:rocks", outcomes::add);
     }
 

@@ -1,0 +1,90 @@
+package org.srv6int.app.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.glassfish.jersey.server.ResourceConfig;
+import org.junit.Before;
+import org.junit.Test;
+import org.onlab.osgi.TestServiceDirectory;
+import org.srv6int.app.api.GlobalLoopService;
+import org.srv6int.app.api.SfcService;
+import org.srv6int.app.testing.FakeGlobalLoopService;
+import org.srv6int.k8s.agent.obs.EscalationClient;
+
+import javax.ws.rs.client.Entity;
+import javax.ws.rs.core.Response;
+import java.io.IOException;
+import java.net.URI;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * The escalation joint: the node agent's real {@link EscalationClient} POSTs to the app's real
+ * resource ({@code loop/escalations}) served by Jersey on Jetty; the resource hands it to the
+ * global loop service. Bad bodies are 400 naming the field and reach nothing.
+ */
+public class EscalationRestTest extends JerseyResourceTest {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private FakeGlobalLoopService loop;
+
+    public EscalationRestTest() {
+        super(ResourceConfig.forApplicationClass(Srv6IntWebApplication.class));
+    }
+
+    @Before
+    public void setUpServices() {
+        loop = new FakeGlobalLoopService();
+        setServiceDirectory(new TestServiceDirectory().add(GlobalLoopService.class, loop));
+    }
+
+    @Test
+    public void agentClientReachesTheLoop() throws InterruptedException {
+        LinkedBlockingQueue<Integer> outcomes = new LinkedBlockingQueue<>();
+        URI url = getBaseUri().resolve("loop/escalations");
+        try (EscalationClient c = new EscalationClient(url, 2, 50, "onos:rocks", outcomes::add)) {
+            c.send(c.body(2, 0, "worker1", 7_200_000, 5_000_000, 0b11));
+            assertEquals(Integer.valueOf(EscalationClient.SENT), outcomes.poll(10, TimeUnit.SECONDS));
+            // A vNF index the chain cannot have: rejected (4xx), final, not retried.
+            c.send(c.body(2, -1, "worker1", 7_200_000, 5_000_000, 0b1));
+            assertEquals(Integer.valueOf(EscalationClient.REJECTED), outcomes.poll(10, TimeUnit.SECONDS));
+        }
+        assertEquals(1, loop.escalations.size());
+        String e = loop.escalations.get(0);
+        assertTrue(e, e.startsWith("2/0 worker1 7200000 5000000 ["));
+    }
+
+    @Test
+    public void badBodiesAre400AndReachNothing() throws IOException {
+        assertError(post("{\"vnfIndex\":0,\"node\":\"w\",\"l95Ns\":1,\"lmaxNs\":1}"), "chainId");
+        assertError(post("{\"chainId\":70000,\"vnfIndex\":0,\"node\":\"w\",\"l95Ns\":1,\"lmaxNs\":1}"), "chainId");
+        assertError(post("{\"chainId\":1,\"vnfIndex\":0,\"node\":\"\",\"l95Ns\":1,\"lmaxNs\":1}"), "node");
+        assertError(post("{\"chainId\":1,\"vnfIndex\":0,\"node\":\"w\",\"l95Ns\":-1,\"lmaxNs\":1}"), "l95Ns");
+        assertError(post("{\"chainId\":1,\"vnfIndex\":0,\"node\":\"w\",\"l95Ns\":1,\"lmaxNs\":\"x\"}"), "lmaxNs");
+        assertError(post("{\"chainId\":1,\"vnfIndex\":0,\"node\":\"w\",\"l95Ns\":1,\"lmaxNs\":1,"
+                                 + "\"triedResources\":\"CPU\"}"), "triedResources");
+        assertError(post("not json"), "");
+        assertEquals(List.of(), loop.escalations);
+    }
+
+    @Test
+    public void withoutTheLoopIs503() throws IOException {
+        setServiceDirectory(new TestServiceDirectory().add(SfcService.class, new org.srv6int.app.testing.AppHarness().sfcs));
+        Response r = post("{\"chainId\":1,\"vnfIndex\":0,\"node\":\"w\",\"l95Ns\":1,\"lmaxNs\":1}");
+        assertEquals(503, r.getStatus());
+    }
+
+    private Response post(String body) {
+        return target("loop/escalations").request().post(Entity.json(body));
+    }
+
+    private static void assertError(Response r, String field) throws IOException {
+        JsonNode e = MAPPER.readTree(r.readEntity(String.class));
+        assertEquals(e.toString(), 400, r.getStatus());
+        assertEquals(e.toString(), field, e.path("field").asText());
+    }
+}
