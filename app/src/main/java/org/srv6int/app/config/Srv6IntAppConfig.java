@@ -24,9 +24,7 @@ import static org.srv6int.app.config.ConfigChecks.onlyFields;
  *                  "threads": 3,
  *                  "instances": { "onos-1": { "address": "192.168.0.11", "mac": "00:00:00:00:00:f1", "port": 32766 },
  *                                 "onos-2": { ... } } },
- *   "loop": { "enabled": true, "tHatMs": 4000, "windowPackets": 1500, "evaluationPeriodMs": 500,
- *             "demandLatency": "healthyTail" },
- *   "resourceSteps": { "cpuQuotaPercent": 10, "llcWays": 1, "memBandwidthPercent": 10, "cpuFreqMhz": 100 },
+ *   "loop": { "enabled": true, "tHatMs": 4000, "evaluationPeriodMs": 500, "demandLatency": "healthyTail" },
  *   "kubernetes": { ... see {@link KubernetesSettings} }
  * }
  * </pre>
@@ -46,8 +44,6 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
     public static final int DEFAULT_TRUNCATE_BYTES = 256;
     /** Default t-hat of Algorithm 4: how long a violation must last before scaling out, ms. */
     public static final long DEFAULT_T_HAT_MS = 4000;
-    /** Default window N of Algorithm 1 (packets per p95 computation). */
-    public static final int DEFAULT_WINDOW_PACKETS = 1500;
     /** Default period of the global loop's evaluation, ms. */
     public static final long DEFAULT_EVALUATION_PERIOD_MS = 500;
 
@@ -61,18 +57,12 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
     static final String LOOP = "loop";
     static final String ENABLED = "enabled";
     static final String T_HAT = "tHatMs";
-    static final String WINDOW = "windowPackets";
     static final String PERIOD = "evaluationPeriodMs";
     static final String DEMAND = "demandLatency";
     /** Demand C_i = R_i * min(L_i, L*_i) (default; see docs/global-loop.md). */
     public static final String DEMAND_HEALTHY_TAIL = "healthyTail";
     /** Demand C_i = R_i * L_i, the paper's formula as written. */
     public static final String DEMAND_MEASURED = "measured";
-    static final String STEPS = "resourceSteps";
-    static final String CPU = "cpuQuotaPercent";
-    static final String LLC = "llcWays";
-    static final String MBA = "memBandwidthPercent";
-    static final String FREQ = "cpuFreqMhz";
     static final String KUBERNETES = "kubernetes";
 
     @Override
@@ -90,7 +80,7 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
         if (!object.isObject()) {
             throw new InvalidFieldException(KEY, "must be an object");
         }
-        onlyFields(object, "", COLLECTOR, LOOP, STEPS, KUBERNETES);
+        onlyFields(object, "", COLLECTOR, LOOP, KUBERNETES);
         ObjectNode c = object(object, "", COLLECTOR, false);
         if (c != null) {
             onlyFields(c, COLLECTOR, ADDRESS, MAC, PORT, TRUNCATE, THREADS, INSTANCES);
@@ -114,24 +104,15 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
         }
         ObjectNode l = object(object, "", LOOP, false);
         if (l != null) {
-            onlyFields(l, LOOP, ENABLED, T_HAT, WINDOW, PERIOD, DEMAND);
+            onlyFields(l, LOOP, ENABLED, T_HAT, PERIOD, DEMAND);
             bool(l, LOOP, ENABLED);
             integer(l, LOOP, T_HAT, false, 1, 3_600_000);
-            integer(l, LOOP, WINDOW, false, 1, 10_000_000);
             integer(l, LOOP, PERIOD, false, 10, 60_000);
             String d = ConfigChecks.text(l, LOOP, DEMAND, false);
             if (d != null && !d.equals(DEMAND_HEALTHY_TAIL) && !d.equals(DEMAND_MEASURED)) {
                 throw new InvalidFieldException(ConfigChecks.join(LOOP, DEMAND), "must be \"" + DEMAND_HEALTHY_TAIL
                         + "\" or \"" + DEMAND_MEASURED + "\", not \"" + d + "\"");
             }
-        }
-        ObjectNode s = object(object, "", STEPS, false);
-        if (s != null) {
-            onlyFields(s, STEPS, CPU, LLC, MBA, FREQ);
-            integer(s, STEPS, CPU, false, 1, 100);
-            integer(s, STEPS, LLC, false, 1, 32);
-            integer(s, STEPS, MBA, false, 1, 100);
-            integer(s, STEPS, FREQ, false, 1, 5000);
         }
         ObjectNode k = object(object, "", KUBERNETES, false);
         if (k != null) {
@@ -291,15 +272,6 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
     }
 
     /**
-     * Returns the window N (packets per p95).
-     *
-     * @return packets, default {@value #DEFAULT_WINDOW_PACKETS}
-     */
-    public int windowPackets() {
-        return (int) read(LOOP, WINDOW, DEFAULT_WINDOW_PACKETS);
-    }
-
-    /**
      * Returns the global loop's evaluation period.
      *
      * @return ms, default {@value #DEFAULT_EVALUATION_PERIOD_MS}
@@ -317,18 +289,5 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
     public boolean demandFromHealthyTail() {
         JsonNode l = object.get(LOOP);
         return l == null || !l.has(DEMAND) || !DEMAND_MEASURED.equals(l.get(DEMAND).asText());
-    }
-
-    /**
-     * Returns the local loop's resource steps.
-     *
-     * @return steps, defaults {@link ResourceSteps#DEFAULT}
-     */
-    public ResourceSteps resourceSteps() {
-        ResourceSteps d = ResourceSteps.DEFAULT;
-        return new ResourceSteps((int) read(STEPS, CPU, d.cpuQuotaPercent()),
-                                 (int) read(STEPS, LLC, d.llcWays()),
-                                 (int) read(STEPS, MBA, d.memBandwidthPercent()),
-                                 (int) read(STEPS, FREQ, d.cpuFreqMhz()));
     }
 }
