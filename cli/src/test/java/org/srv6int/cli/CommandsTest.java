@@ -133,6 +133,43 @@ public class CommandsTest {
     }
 
     @Test
+    public void replicasAddDrainRemoveByHand() throws Exception {
+        app.deployFig5();
+        ReplicaAddCommand add = new ReplicaAddCommand();
+        add.sfc = "2";
+        add.index = "0";
+        add.node = "worker2";
+        String added = run(add, false);
+        assertTrue(added + errors(), added.startsWith("Added replica=2/0/"));
+        assertEquals(2, app.inventory.getReplicas(VnfKey.of(PaperTestbed.SFC2, 0)).size());
+        String name = added.substring("Added replica=".length(), added.indexOf(','));
+        assertTrue(new ReplicaIdCompleter().choices().contains(name));
+
+        ReplicaDrainCommand drain = new ReplicaDrainCommand();
+        drain.replica = name;
+        JsonNode d = MAPPER.readTree(run(drain, true));
+        assertEquals(0, d.get("weight").asInt());
+        assertEquals("DRAINING", d.get("state").asText());
+
+        ReplicaRemoveCommand rm = new ReplicaRemoveCommand();
+        rm.replica = name;
+        assertTrue(run(rm, false).startsWith("Removed replica=" + name));
+        assertEquals(1, app.inventory.getReplicas(VnfKey.of(PaperTestbed.SFC2, 0)).size());
+
+        // Bad arguments: one clear line, nothing changed.
+        add.index = "first";
+        run(add, false);
+        assertTrue(errors(), errors().contains("Error: vNF index must be a number, got first"));
+        rm.replica = "2-0-r9";
+        run(rm, false);
+        assertTrue(errors(), errors().contains("Error: replica id must look like <chain>/<index>/<name>"));
+        rm.replica = "2/0/r9";
+        run(rm, false);
+        assertTrue(errors(), errors().contains("Error:"));
+        assertEquals(1, app.inventory.getReplicas(VnfKey.of(PaperTestbed.SFC2, 0)).size());
+    }
+
+    @Test
     public void pathsAndVnfs() throws Exception {
         app.deployFig5();
         SfcPathsCommand p = new SfcPathsCommand();
