@@ -15,6 +15,7 @@ import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfLoopState;
+import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
@@ -238,9 +239,25 @@ public class GlobalLoopManager implements GlobalLoopService {
             return p;
         }
 
+        // Only a node with a switch attachment in netcfg can get traffic: others are not candidates.
         @Override
         public List<NodeResources> nodeFreeResources() {
-            return target().nodeFreeResources();
+            List<NodeResources> all = target().nodeFreeResources();
+            Srv6Devices devices = configService.devices();
+            List<NodeResources> eligible = new ArrayList<>();
+            List<String> unattached = new ArrayList<>();
+            for (NodeResources n : all) {
+                if (devices.locate(n.node()).isPresent()) {
+                    eligible.add(n);
+                } else {
+                    unattached.add(n.node());
+                }
+            }
+            if (eligible.isEmpty() && !unattached.isEmpty()) {
+                throw new IllegalStateException("no eligible node: " + unattached
+                        + " have no switch attachment in netcfg (devices.*.srv6int.servers)");
+            }
+            return eligible;
         }
 
         @Override

@@ -39,6 +39,7 @@ import org.srv6int.app.telemetry.TelemetryEngine;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
 import org.srv6int.app.telemetry.TelemetryWindows;
 import org.srv6int.app.testing.FakeConfigService;
+import org.srv6int.app.testing.PaperTestbed;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -124,8 +125,8 @@ public class GlobalLoopManagerTest {
         engine = new TelemetryEngine(TelemetryEngine.Limits.DEFAULT, () -> clock.nanos);
         engine.setReporters(Map.of(0x7F000001, 4));
         engine.setBindings(List.of(new HopBinding(7, 1, 2, VNF, "r0")));
-        inventory.registerReplica(inventory.make(VNF, "r0", "worker-1"));
-        platform.nodes.add(new NodeResources("worker-2", 8000, 1L << 34));
+        inventory.registerReplica(inventory.make(VNF, "r0", "worker1"));
+        platform.nodes.add(new NodeResources("worker2", 8000, 1L << 34));
         Sfc sfc = Sfc.builder().id(SFC).ingress(ConnectPoint.deviceConnectPoint("device:s1/1"))
                 .egress(ConnectPoint.deviceConnectPoint("device:s4/1"))
                 .classifier(FlowClassifier.between(IpPrefix.valueOf("10.0.0.0/24"), IpPrefix.valueOf("10.0.1.0/24")))
@@ -173,7 +174,7 @@ public class GlobalLoopManagerTest {
         manager.configService = new Srv6IntConfigService() {
             @Override
             public Srv6Devices devices() {
-                return new Srv6Devices(Map.of());
+                return PaperTestbed.devices();
             }
 
             @Override
@@ -238,10 +239,10 @@ public class GlobalLoopManagerTest {
             window(900_000, 20);
         }
         // 2000 pps * ~0.9 ms / (990 pps * ~0.4 ms) = 4.5 -> n = 5 -> +4 on the only node
-        assertEquals(List.of("nodeFreeResources", "create 7/0 on worker-2", "create 7/0 on worker-2",
-                             "create 7/0 on worker-2", "create 7/0 on worker-2"), platform.calls);
-        assertEquals(List.of("addReplica 7/0 worker-2 -> r1", "addReplica 7/0 worker-2 -> r2",
-                             "addReplica 7/0 worker-2 -> r3", "addReplica 7/0 worker-2 -> r4"), inventory.calls);
+        assertEquals(List.of("nodeFreeResources", "create 7/0 on worker2", "create 7/0 on worker2",
+                             "create 7/0 on worker2", "create 7/0 on worker2"), platform.calls);
+        assertEquals(List.of("addReplica 7/0 worker2 -> r1", "addReplica 7/0 worker2 -> r2",
+                             "addReplica 7/0 worker2 -> r3", "addReplica 7/0 worker2 -> r4"), inventory.calls);
         List<LoopDecision> d = manager.decisions(10);
         assertEquals(1, d.size());
         assertEquals(LoopDecision.Outcome.SUCCEEDED, d.get(0).outcome());
@@ -264,14 +265,14 @@ public class GlobalLoopManagerTest {
     @Test
     public void anEscalationIsAHintOnTheLeaderOnly() {
         try {
-            manager.escalate(VNF, "worker-1", 900_000, 600_000, List.of("CPU"));
+            manager.escalate(VNF, "worker1", 900_000, 600_000, List.of("CPU"));
             fail("a follower must refuse an escalation");
         } catch (IllegalStateException e) {
             assertTrue(e.getMessage(), e.getMessage().contains("leader is other"));
         }
         leadership.elect(ME);
         try {
-            manager.escalate(VnfKey.of(SFC, 3), "worker-1", 900_000, 600_000, List.of("CPU"));
+            manager.escalate(VnfKey.of(SFC, 3), "worker1", 900_000, 600_000, List.of("CPU"));
             fail("a vNF the chain does not have");
         } catch (org.srv6int.app.api.SfcException e) {
             assertEquals(org.srv6int.app.api.SfcException.Reason.NOT_FOUND, e.reason());
@@ -279,14 +280,36 @@ public class GlobalLoopManagerTest {
         window(400_000, 10);
         window(900_000, 20);
         assertTrue(platform.calls.isEmpty());
-        LoopDecision e = manager.escalate(VNF, "worker-1", 900_000, 600_000, List.of("CPU", "LLC", "MEMBW", "FREQ"));
+        LoopDecision e = manager.escalate(VNF, "worker1", 900_000, 600_000, List.of("CPU", "LLC", "MEMBW", "FREQ"));
         assertEquals(LoopDecision.Action.ESCALATION, e.action());
         // One more violating window (2 s into t-hat = 4 s) and the loop scales out.
         window(900_000, 20);
-        assertEquals("create 7/0 on worker-2", platform.calls.get(1));
+        assertEquals("create 7/0 on worker2", platform.calls.get(1));
         List<LoopDecision> d = manager.decisions(10);
         assertEquals(LoopDecision.Action.ESCALATION, d.get(0).action());
         assertEquals(LoopDecision.Action.SCALE_OUT, d.get(1).action());
+    }
+
+    @Test
+    public void aNodeWithoutSwitchAttachmentIsNoCandidate() {
+        platform.nodes.clear();
+        platform.nodes.add(new NodeResources("worker9", 16000, 1L << 35));
+        leadership.elect(ME);
+        window(400_000, 10);
+        for (int i = 0; i < 6; i++) {
+            window(900_000, 20);
+        }
+        assertEquals(List.of("nodeFreeResources"), platform.calls);
+        LoopDecision d = manager.decisions(10).get(0);
+        assertEquals(LoopDecision.Outcome.FAILED, d.outcome());
+        assertTrue(d.detail(), d.detail().contains("no eligible node: [worker9] have no switch attachment"));
+        assertTrue(inventory.calls.isEmpty());
+        // An attached node appears: after the cool-down the loop retries and uses it.
+        platform.nodes.add(new NodeResources("worker2", 8000, 1L << 34));
+        for (int i = 0; i < 20 && platform.calls.size() < 2; i++) {
+            window(900_000, 20);
+        }
+        assertEquals("create 7/0 on worker2", platform.calls.get(2));
     }
 
     @Test
@@ -312,7 +335,7 @@ public class GlobalLoopManagerTest {
     @Test
     public void scaleOutThroughNetcfgCreatesStatefulSetsAndAnotherPlatformDeletesThem() throws Exception {
         try (KubernetesMock k8s = new KubernetesMock()) {
-            k8s.addNode("worker-2", "20", "64Gi");
+            k8s.addNode("worker2", "20", "64Gi");
             FakeConfigService cfg = KubernetesMock.configOf(
                     KubernetesMock.appConfig("{\"loop\": {\"demandLatency\": \"measured\"}, \"kubernetes\":"
                             + k8s.kubernetesJson() + "}"));
@@ -334,7 +357,7 @@ public class GlobalLoopManagerTest {
             List<String> names = List.of("sfc-7-vnf0-r0", "sfc-7-vnf0-r1", "sfc-7-vnf0-r2", "sfc-7-vnf0-r3");
             assertEquals(names, k8s.statefulSetNames());
             StatefulSet sts = k8s.statefulSet("sfc-7-vnf0-r2");
-            assertEquals("worker-2", sts.getSpec().getTemplate().getSpec().getNodeSelector()
+            assertEquals("worker2", sts.getSpec().getTemplate().getSpec().getNodeSelector()
                     .get("kubernetes.io/hostname"));
             assertEquals("registry.local/snort:2.9",
                          sts.getSpec().getTemplate().getSpec().getContainers().get(0).getImage());
