@@ -13,6 +13,8 @@ import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.srv6int.app.api.SfcEvent;
+import org.srv6int.app.api.SfcListener;
 import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfSpec;
@@ -66,7 +68,11 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
     static final String REQUESTS_MAP = "srv6int-replica-requests";
     private Map<String, Integer> requests;
 
+    /** Tries to delete a removed chain's workloads before giving up (logged). */
+    static final int REMOVE_ATTEMPTS = 5;
+
     private final NetworkConfigListener netcfgListener = this::netcfgChanged;
+    private final SfcListener sfcListener = this::sfcChanged;
     private ExecutorService executor;
     private volatile KubernetesSettings settings;
     private Fabric8VnfReplicaManager bridge;
@@ -80,6 +86,7 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
         requests = storageService.<String, Integer>consistentMapBuilder().withName(REQUESTS_MAP)
                 .withSerializer(Serializer.using(KryoNamespaces.BASIC)).build().asJavaMap();
         netcfgService.addListener(netcfgListener);
+        sfcService.addListener(sfcListener);
         reconfigure();
         log.info("Started ({})", current != null ? "platform " + settings.namespace() : unavailable);
     }
@@ -88,6 +95,7 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
     @Deactivate
     protected void deactivate() {
         netcfgService.removeListener(netcfgListener);
+        sfcService.removeListener(sfcListener);
         synchronized (this) {
             close("deactivated");
         }
@@ -98,6 +106,43 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
     private void netcfgChanged(NetworkConfigEvent e) {
         if (Srv6IntAppConfig.class.equals(e.configClass())) {
             reconfigure();
+        }
+    }
+
+    // A removed chain's replicas are ours to delete: nothing else would (idempotent on every instance).
+    private void sfcChanged(SfcEvent e) {
+        if (e.type() == SfcEvent.Type.SFC_REMOVED) {
+            String chain = e.subject().id().toString();
+            executor.execute(() -> removeChainWorkloads(chain));
+        }
+    }
+
+    /** Deletes every workload labelled with the chain, retrying API failures with back-off. */
+    void removeChainWorkloads(String chain) {
+        for (int attempt = 1; attempt <= REMOVE_ATTEMPTS; attempt++) {
+            Fabric8VnfReplicaManager b;
+            synchronized (this) {
+                b = bridge;
+            }
+            if (b == null) {
+                log.warn("Chain {} removed while the Kubernetes replica platform is {}: its workloads stay",
+                         chain, unavailable);
+                return;
+            }
+            try {
+                int n = b.removeChain(chain);
+                log.info("Chain {} removed: deleted {} replica workload(s)", chain, n);
+                return;
+            } catch (RuntimeException ex) {
+                log.warn("Deleting the workloads of removed chain {} failed (attempt {}/{}): {}", chain, attempt,
+                         REMOVE_ATTEMPTS, ex.getMessage());
+            }
+            try {
+                Thread.sleep(200L << attempt);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 

@@ -6,6 +6,7 @@ import org.junit.Test;
 import org.onosproject.net.config.InvalidFieldException;
 import org.onosproject.net.config.NetworkConfigEvent;
 import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.SfcEvent;
 import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.SfcListener;
 import org.srv6int.app.api.SfcService;
@@ -39,6 +40,7 @@ public class KubernetesReplicaPlatformManagerTest {
     private static final VnfKey SNORT = VnfKey.of(SFC, 0);
     private static final VnfKey NAT = VnfKey.of(SFC, 1);
     private static KubernetesMock k8s;
+    private static final List<SfcListener> SFC_LISTENERS = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private static final SfcService SFCS = new SfcService() {
         private final Sfc sfc = Sfc.builder().id(SFC).ingress(ConnectPoint.deviceConnectPoint("device:s1/1"))
@@ -74,10 +76,12 @@ public class KubernetesReplicaPlatformManagerTest {
 
         @Override
         public void addListener(SfcListener listener) {
+            SFC_LISTENERS.add(listener);
         }
 
         @Override
         public void removeListener(SfcListener listener) {
+            SFC_LISTENERS.remove(listener);
         }
     };
 
@@ -187,6 +191,28 @@ public class KubernetesReplicaPlatformManagerTest {
             m.deactivate();
         }
         assertTrue(netcfg.listeners.isEmpty());
+    }
+
+    @Test
+    public void removingAChainDeletesItsWorkloads() throws Exception {
+        FakeConfigService cfg = KubernetesMock.configOf(
+                KubernetesMock.appConfig("{\"kubernetes\":" + k8s.kubernetesJson() + "}"));
+        KubernetesReplicaPlatformManager m = KubernetesMock.platform(SFCS, cfg, new KubernetesMock.Netcfg());
+        try {
+            m.createReplica(SNORT, "worker1", "g1-0").toCompletableFuture().get(10, TimeUnit.SECONDS);
+            m.createReplica(SNORT, "worker1", "g1-1").toCompletableFuture().get(10, TimeUnit.SECONDS);
+            assertEquals(2, k8s.statefulSetNames().size());
+            SfcEvent e = new SfcEvent(SfcEvent.Type.SFC_REMOVED, SFCS.getSfc(SFC).get());
+            List.copyOf(SFC_LISTENERS).forEach(l -> l.event(e));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!k8s.statefulSetNames().isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertEquals(List.of(), k8s.statefulSetNames());
+        } finally {
+            m.deactivate();
+        }
+        assertTrue(SFC_LISTENERS.isEmpty());
     }
 
     private static void announce(KubernetesMock.Netcfg netcfg) {
