@@ -23,6 +23,7 @@ public class LoopStatusCommand extends Srv6IntCommand {
         }
         print("enabled=%s, leader=%s (runs on %s), t-hat=%d ms, last evaluation=%d", s.enabled(), s.leader(),
               s.leaderNode().isEmpty() ? "none" : s.leaderNode(), s.tHatMillis(), s.lastEvaluationMillis());
+        print("paused chains: %s", service(GlobalLoopService.class).pausedChains());
         for (VnfLoopState v : s.vnfs()) {
             print("  vnf %s: L=%d ns (Lmax %d), R=%.0f pps, replicas=%d%s", v.vnf(), v.latencyNanos(),
                   v.lmaxNanos(), v.throughputPps(), v.replicas(),

@@ -133,6 +133,24 @@ public class CommandsTest {
     }
 
     @Test
+    public void loopPauseAndResumeOneChain() throws Exception {
+        LoopPauseCommand p = new LoopPauseCommand();
+        p.id = "2";
+        assertEquals("Global loop paused for chain 2; paused chains: [2]\n", run(p, false));
+        assertTrue(run(new LoopStatusCommand(), false).contains("paused chains: [2]"));
+        LoopResumeCommand r = new LoopResumeCommand();
+        r.id = "2";
+        assertEquals("Global loop resumed for chain 2; paused chains: []\n", run(r, false));
+        r.id = "x";
+        run(r, false);
+        assertTrue(errors(), errors().contains("Error:"));
+        p.id = "999";
+        run(p, false);
+        assertTrue(errors(), errors().contains("Error: chain 999 not found"));
+        assertTrue(loop.paused.isEmpty());
+    }
+
+    @Test
     public void replicasAddDrainRemoveByHand() throws Exception {
         app.deployFig5();
         ReplicaAddCommand add = new ReplicaAddCommand();

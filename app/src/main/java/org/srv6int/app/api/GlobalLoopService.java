@@ -40,4 +40,21 @@ public interface GlobalLoopService {
      *         or the loop is disabled)
      */
     LoopDecision escalate(VnfKey vnf, String node, long l95Nanos, long lmaxNanos, List<String> triedResources);
+
+    /**
+     * Pauses or resumes the loop of one chain: while paused the loop takes no action on its vNFs
+     * (their timers and R*, L* are kept); cluster-wide, it survives a leader change.
+     *
+     * @param sfc    chain
+     * @param paused true to pause, false to resume
+     * @throws SfcException NOT_FOUND if the chain is unknown
+     */
+    void setPaused(SfcId sfc, boolean paused);
+
+    /**
+     * Returns the chains whose loop is paused.
+     *
+     * @return chain ids, ascending
+     */
+    java.util.Set<SfcId> pausedChains();
 }

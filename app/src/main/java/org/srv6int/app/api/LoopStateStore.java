@@ -1,6 +1,7 @@
 package org.srv6int.app.api;
 
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The global loop's state in the cluster's store, so that a new leader resumes exactly: one
@@ -38,4 +39,19 @@ public interface LoopStateStore {
      * @return id, from 1
      */
     long nextDecisionId();
+
+    /**
+     * Returns the chains whose loop an operator paused.
+     *
+     * @return chain ids
+     */
+    Set<SfcId> pausedChains();
+
+    /**
+     * Pauses or resumes the loop of one chain (cluster-wide, survives a leader change).
+     *
+     * @param sfc    chain
+     * @param paused true to pause
+     */
+    void setPaused(SfcId sfc, boolean paused);
 }

@@ -11,6 +11,7 @@ import org.srv6int.app.api.LoopStateStore;
 import org.srv6int.app.api.LoopStatus;
 import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.SfcException;
+import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.api.VnfKey;
@@ -31,6 +32,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -162,13 +164,25 @@ public class GlobalLoopManager implements GlobalLoopService {
         return l;
     }
 
-    /** One tick per closed window, leader only. */
+    /** One tick per closed window, leader only; paused chains' vNFs are left out. */
     void onWindow(TelemetrySnapshot s) {
         lastWindow = s;
         if (!leader || !enabled()) {
             return;
         }
-        loop().tick(observations(s));
+        Set<SfcId> paused;
+        try {
+            paused = loopState.pausedChains();
+        } catch (RuntimeException e) {
+            // Not knowing which chains are paused, the loop does not act this window.
+            log.warn("Loop state store unreadable, no loop round: {}", e.getMessage());
+            return;
+        }
+        List<VnfObservation> obs = new ArrayList<>(observations(s));
+        if (!paused.isEmpty()) {
+            obs.removeIf(o -> paused.contains(o.vnf().sfcId()));
+        }
+        loop().tick(obs);
         lastEvaluationMillis = clock.currentTimeMillis();
     }
 
@@ -204,6 +218,20 @@ public class GlobalLoopManager implements GlobalLoopService {
         }
         List<LoopDecision> h = g.history();
         return new ArrayList<>(h.subList(Math.max(0, h.size() - limit), h.size()));
+    }
+
+    @Override
+    public void setPaused(SfcId sfc, boolean paused) {
+        if (sfcService.getSfc(sfc).isEmpty()) {
+            throw new SfcException(SfcException.Reason.NOT_FOUND, "chain " + sfc + " not found");
+        }
+        loopState.setPaused(sfc, paused);
+        log.info("Global loop {} for chain {}", paused ? "paused" : "resumed", sfc);
+    }
+
+    @Override
+    public Set<SfcId> pausedChains() {
+        return loopState.pausedChains();
     }
 
     @Override

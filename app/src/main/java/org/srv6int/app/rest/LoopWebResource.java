@@ -14,6 +14,7 @@ import javax.ws.rs.DefaultValue;
 import javax.ws.rs.GET;
 import javax.ws.rs.POST;
 import javax.ws.rs.Path;
+import javax.ws.rs.PathParam;
 import javax.ws.rs.Produces;
 import javax.ws.rs.QueryParam;
 import javax.ws.rs.core.MediaType;
@@ -120,6 +121,57 @@ public class LoopWebResource extends Srv6IntResource {
             return Response.status(Response.Status.ACCEPTED)
                     .entity(new TelemetryCodecs.LoopDecisionCodec().encode(d, this)).build();
         });
+    }
+
+    /**
+     * Pauses the loop of one chain: no action on its vNFs until resumed.
+     *
+     * @param id chain id
+     * @return 200 with {"paused": [ids]}, 400 bad id, 404 unknown chain
+     */
+    @POST
+    @Path("chains/{id}/pause")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response pauseChain(@PathParam("id") String id) {
+        return handle(() -> {
+            service(GlobalLoopService.class).setPaused(sfcId(id), true);
+            return ok(pausedJson()).build();
+        });
+    }
+
+    /**
+     * Resumes the loop of one chain.
+     *
+     * @param id chain id
+     * @return 200 with {"paused": [ids]}, 400 bad id, 404 unknown chain
+     */
+    @POST
+    @Path("chains/{id}/resume")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response resumeChain(@PathParam("id") String id) {
+        return handle(() -> {
+            service(GlobalLoopService.class).setPaused(sfcId(id), false);
+            return ok(pausedJson()).build();
+        });
+    }
+
+    /**
+     * Lists the chains whose loop is paused.
+     *
+     * @return 200 with {"paused": [ids]}
+     */
+    @GET
+    @Path("paused")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response getPaused() {
+        return handle(() -> ok(pausedJson()).build());
+    }
+
+    private ObjectNode pausedJson() {
+        ObjectNode root = mapper().createObjectNode();
+        ArrayNode a = root.putArray("paused");
+        service(GlobalLoopService.class).pausedChains().forEach(c -> a.add(c.id()));
+        return root;
     }
 
     private static int intField(JsonNode b, String name, int min, int max) {

@@ -10,11 +10,14 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.srv6int.app.api.LoopStateStore;
+import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfLoopRecord;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The global loop's state in two ConsistentMaps: one record per vNF, and the decision id
@@ -25,6 +28,7 @@ public class DistributedLoopStateStore implements LoopStateStore {
 
     static final String MAP_NAME = "srv6int-loop-state";
     static final String IDS_NAME = "srv6int-loop-ids";
+    static final String PAUSED_NAME = "srv6int-loop-paused";
     private static final String DECISION = "decision";
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
@@ -32,6 +36,7 @@ public class DistributedLoopStateStore implements LoopStateStore {
 
     private ConsistentMap<VnfKey, VnfLoopRecord> records;
     private ConsistentMap<String, Long> ids;
+    private ConsistentMap<Integer, Boolean> paused;
 
     /** Creates the maps. */
     @Activate
@@ -42,6 +47,10 @@ public class DistributedLoopStateStore implements LoopStateStore {
                 .build();
         ids = storageService.<String, Long>consistentMapBuilder()
                 .withName(IDS_NAME)
+                .withSerializer(Serializer.using(KryoNamespaces.BASIC))
+                .build();
+        paused = storageService.<Integer, Boolean>consistentMapBuilder()
+                .withName(PAUSED_NAME)
                 .withSerializer(Serializer.using(KryoNamespaces.BASIC))
                 .build();
     }
@@ -63,6 +72,22 @@ public class DistributedLoopStateStore implements LoopStateStore {
     @Override
     public void remove(VnfKey vnf) {
         records.remove(vnf);
+    }
+
+    @Override
+    public Set<SfcId> pausedChains() {
+        Set<SfcId> out = new TreeSet<>();
+        paused.keySet().forEach(k -> out.add(SfcId.of(k)));
+        return out;
+    }
+
+    @Override
+    public void setPaused(SfcId sfc, boolean p) {
+        if (p) {
+            paused.put(sfc.id(), Boolean.TRUE);
+        } else {
+            paused.remove(sfc.id());
+        }
     }
 
     @Override

@@ -203,6 +203,16 @@ final class FakeSrv6intServices {
         }
 
         @Override
+        public void setPaused(org.srv6int.app.api.SfcId sfc, boolean paused) {
+            throw new IllegalStateException("the GUI's fake loop cannot be paused");
+        }
+
+        @Override
+        public java.util.Set<org.srv6int.app.api.SfcId> pausedChains() {
+            return java.util.Set.of();
+        }
+
+        @Override
         public LoopDecision escalate(VnfKey vnf, String node, long l95Nanos, long lmaxNanos,
                                      List<String> triedResources) {
             throw new IllegalStateException("the GUI's fake loop takes no escalations");

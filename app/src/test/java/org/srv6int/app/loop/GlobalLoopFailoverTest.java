@@ -172,6 +172,19 @@ public class GlobalLoopFailoverTest {
         }
 
         @Override
+        public java.util.Set<org.srv6int.app.api.SfcId> pausedChains() {
+            if (down) {
+                throw new IllegalStateException("store unreachable");
+            }
+            return real.pausedChains();
+        }
+
+        @Override
+        public void setPaused(org.srv6int.app.api.SfcId sfc, boolean p) {
+            real.setPaused(sfc, p);
+        }
+
+        @Override
         public long nextDecisionId() {
             if (down) {
                 throw new IllegalStateException("store unreachable");

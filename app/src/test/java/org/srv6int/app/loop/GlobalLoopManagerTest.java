@@ -40,6 +40,7 @@ import org.srv6int.app.telemetry.TelemetrySnapshot;
 import org.srv6int.app.telemetry.TelemetryWindows;
 import org.srv6int.app.testing.FakeConfigService;
 import org.srv6int.app.testing.PaperTestbed;
+import org.srv6int.app.testing.SharedStorageService;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -203,6 +204,7 @@ public class GlobalLoopManagerTest {
                 consumers.remove(c);
             }
         };
+        manager.loopState = org.srv6int.app.store.TestStores.loopState(new SharedStorageService());
         manager.activate();
     }
 
@@ -310,6 +312,30 @@ public class GlobalLoopManagerTest {
             window(900_000, 20);
         }
         assertEquals("create 7/0 on worker2", platform.calls.get(2));
+    }
+
+    @Test
+    public void aPausedChainGetsNoActionUntilResumed() {
+        leadership.elect(ME);
+        manager.setPaused(SFC, true);
+        assertEquals(java.util.Set.of(SFC), manager.pausedChains());
+        window(400_000, 10);
+        for (int i = 0; i < 8; i++) {
+            window(900_000, 20);
+        }
+        assertTrue(platform.calls.toString(), platform.calls.isEmpty());
+        try {
+            manager.setPaused(SfcId.of(99), true);
+            fail("unknown chain");
+        } catch (org.srv6int.app.api.SfcException e) {
+            assertEquals(org.srv6int.app.api.SfcException.Reason.NOT_FOUND, e.reason());
+        }
+        manager.setPaused(SFC, false);
+        window(400_000, 10);
+        for (int i = 0; i < 6; i++) {
+            window(900_000, 20);
+        }
+        assertEquals("create 7/0 on worker2", platform.calls.get(1));
     }
 
     @Test

@@ -78,6 +78,19 @@ public class EscalationRestTest extends JerseyResourceTest {
         assertEquals(503, r.getStatus());
     }
 
+    @Test
+    public void pauseAndResumeOneChain() throws IOException {
+        Response r = target("loop/chains/7/pause").request().post(Entity.json(""));
+        assertEquals(200, r.getStatus());
+        assertEquals("[7]", MAPPER.readTree(r.readEntity(String.class)).get("paused").toString());
+        assertEquals("[7]", MAPPER.readTree(target("loop/paused").request().get(String.class)).get("paused").toString());
+        r = target("loop/chains/7/resume").request().post(Entity.json(""));
+        assertEquals("[]", MAPPER.readTree(r.readEntity(String.class)).get("paused").toString());
+        assertEquals(404, target("loop/chains/999/pause").request().post(Entity.json("")).getStatus());
+        assertEquals(400, target("loop/chains/abc/pause").request().post(Entity.json("")).getStatus());
+        assertTrue(loop.paused.isEmpty());
+    }
+
     private Response post(String body) {
         return target("loop/escalations").request().post(Entity.json(body));
     }

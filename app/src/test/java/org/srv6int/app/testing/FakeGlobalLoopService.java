@@ -19,6 +19,8 @@ public class FakeGlobalLoopService implements GlobalLoopService {
     /** Decisions, newest first. */
     public final List<LoopDecision> decisions = new ArrayList<>();
 
+    /** Paused chains. */
+    public final java.util.Set<org.srv6int.app.api.SfcId> paused = new java.util.TreeSet<>();
     /** Escalations taken, oldest first. */
     public final List<String> escalations = new ArrayList<>();
 
@@ -30,6 +32,24 @@ public class FakeGlobalLoopService implements GlobalLoopService {
     @Override
     public List<LoopDecision> decisions(int limit) {
         return decisions.subList(0, Math.min(limit, decisions.size()));
+    }
+
+    @Override
+    public void setPaused(org.srv6int.app.api.SfcId sfc, boolean p) {
+        if (sfc.id() > 100) {
+            throw new org.srv6int.app.api.SfcException(org.srv6int.app.api.SfcException.Reason.NOT_FOUND,
+                                                       "chain " + sfc + " not found");
+        }
+        if (p) {
+            paused.add(sfc);
+        } else {
+            paused.remove(sfc);
+        }
+    }
+
+    @Override
+    public java.util.Set<org.srv6int.app.api.SfcId> pausedChains() {
+        return new java.util.TreeSet<>(paused);
     }
 
     @Override

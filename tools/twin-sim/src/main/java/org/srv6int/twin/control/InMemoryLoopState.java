@@ -15,6 +15,7 @@ final class InMemoryLoopState implements LoopStateStore {
 
     private final Map<VnfKey, VnfLoopRecord> records = new LinkedHashMap<>();
     private long lastId;
+    private final java.util.Set<org.srv6int.app.api.SfcId> paused = new java.util.TreeSet<>();
 
     @Override
     public synchronized Map<VnfKey, VnfLoopRecord> records() {
@@ -29,6 +30,20 @@ final class InMemoryLoopState implements LoopStateStore {
     @Override
     public synchronized void remove(VnfKey vnf) {
         records.remove(vnf);
+    }
+
+    @Override
+    public synchronized java.util.Set<org.srv6int.app.api.SfcId> pausedChains() {
+        return new java.util.TreeSet<>(paused);
+    }
+
+    @Override
+    public synchronized void setPaused(org.srv6int.app.api.SfcId sfc, boolean p) {
+        if (p) {
+            paused.add(sfc);
+        } else {
+            paused.remove(sfc);
+        }
     }
 
     @Override
