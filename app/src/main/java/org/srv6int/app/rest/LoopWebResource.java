@@ -133,10 +133,7 @@ public class LoopWebResource extends Srv6IntResource {
     @Path("chains/{id}/pause")
     @Produces(MediaType.APPLICATION_JSON)
     public Response pauseChain(@PathParam("id") String id) {
-        return handle(() -> {
-            service(GlobalLoopService.class).setPaused(sfcId(id), true);
-            return ok(pausedJson()).build();
-        });
+        return setPaused(id, true);
     }
 
     /**
@@ -149,8 +146,12 @@ public class LoopWebResource extends Srv6IntResource {
     @Path("chains/{id}/resume")
     @Produces(MediaType.APPLICATION_JSON)
     public Response resumeChain(@PathParam("id") String id) {
+        return setPaused(id, false);
+    }
+
+    private Response setPaused(String id, boolean paused) {
         return handle(() -> {
-            service(GlobalLoopService.class).setPaused(sfcId(id), false);
+            service(GlobalLoopService.class).setPaused(sfcId(id), paused);
             return ok(pausedJson()).build();
         });
     }

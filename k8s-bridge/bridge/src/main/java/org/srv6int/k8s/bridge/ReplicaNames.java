@@ -22,18 +22,6 @@ public final class ReplicaNames {
     public static final String LABEL_MANAGED_BY = "app.kubernetes.io/managed-by";
     /** Value of {@link #LABEL_MANAGED_BY}. */
     public static final String MANAGER = "srv6int-k8s-bridge";
-    /*
-     * Annotations: what the node agent needs to wire and manage a replica's pod. Together
-     * with the labels above they are the bridge-agent contract of docs/k8s-bridge.md.
-     */
-    /** Annotation: the replica's SRv6 SID (IPv6 address, compressed form). */
-    public static final String ANNOTATION_SID = "srv6int.org/sid";
-    /** Annotation: ONOS device id of the switch the replica's node is attached to. */
-    public static final String ANNOTATION_SWITCH_DEVICE = "srv6int.org/switch-device";
-    /** Annotation: switch port number facing the replica's node. */
-    public static final String ANNOTATION_SWITCH_PORT = "srv6int.org/switch-port";
-    /** Annotation: NUMA node the replica should run on, when known. */
-    public static final String ANNOTATION_NUMA_NODE = "srv6int.org/numa-node";
     /** Node label used for pinning. */
     public static final String HOSTNAME_LABEL = "kubernetes.io/hostname";
 
