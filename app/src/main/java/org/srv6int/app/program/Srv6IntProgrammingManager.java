@@ -229,8 +229,11 @@ public class Srv6IntProgrammingManager {
         Set<DeviceId> targets;
         synchronized (touched) {
             touched.addAll(programs.keySet());
-            StreamSupport.stream(flowRuleService.getFlowEntriesById(appId).spliterator(), false)
-                    .map(FlowEntry::deviceId).forEach(touched::add);
+            // A FlowRuleService with nothing stored may answer null (onos-api's adapter does).
+            Iterable<FlowEntry> ours = flowRuleService.getFlowEntriesById(appId);
+            if (ours != null) {
+                StreamSupport.stream(ours.spliterator(), false).map(FlowEntry::deviceId).forEach(touched::add);
+            }
             targets = new HashSet<>(touched);
         }
         int ops = 0;

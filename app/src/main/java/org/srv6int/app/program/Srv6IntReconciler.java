@@ -301,8 +301,9 @@ public final class Srv6IntReconciler {
 
     private List<FlowEntry> entries(DeviceId device) {
         Predicate<FlowEntry> mine = e -> e.appId() == appId.id();
-        return StreamSupport.stream(flowRuleService.getFlowEntries(device).spliterator(), false)
-                .filter(mine).collect(Collectors.toList());
+        Iterable<FlowEntry> it = flowRuleService.getFlowEntries(device);
+        return it == null ? List.of()
+                : StreamSupport.stream(it.spliterator(), false).filter(mine).collect(Collectors.toList());
     }
 
     private List<Group> groups(DeviceId device) {
