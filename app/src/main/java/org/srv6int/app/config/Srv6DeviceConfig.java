@@ -14,6 +14,7 @@ import org.onosproject.net.PortNumber;
 import org.onosproject.net.config.Config;
 import org.onosproject.net.config.InvalidFieldException;
 
+import java.math.BigInteger;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -50,6 +51,9 @@ import static org.srv6int.app.config.ConfigChecks.text;
  * decapsulated traffic goes). A switch without this config is not programmed.
  */
 public final class Srv6DeviceConfig extends Config<DeviceId> {
+
+    /** Most vNFs per switch (size of the vnf_latency register). */
+    public static final int MAX_VNF_ID = 1023;
 
     static final String INT_DEVICE_ID = "intDeviceId";
     static final String MY_SID = "mySid";
@@ -223,6 +227,39 @@ public final class Srv6DeviceConfig extends Config<DeviceId> {
     public Optional<Ip6Prefix> vnfSidPrefix() {
         String t = get(VNF_SID_PREFIX, null);
         return t == null ? Optional.empty() : Optional.of(Ip6Prefix.valueOf(t));
+    }
+
+    /**
+     * Returns the vNF id (register index) of a replica SID: its host part
+     * within the switch's vNF SID locator.
+     *
+     * @param sid replica SID
+     * @return 1..{@value #MAX_VNF_ID}, empty if the SID is outside the locator or
+     *         its host part out of range
+     */
+    public Optional<Integer> vnfId(Ip6Address sid) {
+        return vnfSidPrefix().filter(p -> p.contains(sid)).flatMap(p -> {
+            BigInteger host = new BigInteger(1, sid.toOctets())
+                    .subtract(new BigInteger(1, p.address().toOctets()));
+            return host.signum() > 0 && host.compareTo(BigInteger.valueOf(MAX_VNF_ID)) <= 0
+                    ? Optional.of(host.intValue()) : Optional.empty();
+        });
+    }
+
+    /**
+     * Returns the SID with the given vNF id in this switch's vNF SID locator.
+     *
+     * @param vnfId 1..{@value #MAX_VNF_ID}
+     * @return SID
+     */
+    public Ip6Address vnfSid(int vnfId) {
+        byte[] base = vnfSidPrefix().orElseThrow().address().toOctets();
+        BigInteger v = new BigInteger(1, base).add(BigInteger.valueOf(vnfId));
+        byte[] raw = v.toByteArray();
+        byte[] out = new byte[16];
+        int n = Math.min(raw.length, 16);
+        System.arraycopy(raw, raw.length - n, out, 16 - n, n);
+        return Ip6Address.valueOf(out);
     }
 
     /**

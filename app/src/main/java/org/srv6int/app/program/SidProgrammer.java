@@ -10,12 +10,10 @@ import org.onosproject.net.pi.runtime.PiActionParam;
 import org.srv6int.app.api.VnfReplica;
 import org.srv6int.app.config.Srv6DeviceConfig;
 
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 
 import static org.srv6int.app.program.P4Names.END_DT_INT;
 import static org.srv6int.app.program.P4Names.END_T_INT;
@@ -33,9 +31,6 @@ import static org.srv6int.app.program.P4Names.VNF_PORT;
  * DRAINING one keeps working until it is removed).
  */
 public final class SidProgrammer {
-
-    /** Most vNFs per switch (size of the vnf_latency register). */
-    public static final int MAX_VNF_ID = 1023;
 
     private SidProgrammer() {
     }
@@ -57,7 +52,7 @@ public final class SidProgrammer {
         replicas.stream()
                 .filter(r -> r.deviceId().equals(device))
                 .sorted(Comparator.comparing(VnfReplica::id))
-                .forEach(r -> vnfId(cfg, r.sid()).ifPresent(id -> rules.add(replicaRule(device, appId, r, id))));
+                .forEach(r -> cfg.vnfId(r.sid()).ifPresent(id -> rules.add(replicaRule(device, appId, r, id))));
         return rules;
     }
 
@@ -81,40 +76,5 @@ public final class SidProgrammer {
     private static FlowRule sidRule(DeviceId device, ApplicationId appId, Ip6Address sid, PiAction action) {
         return PiRules.rule(device, appId, MY_SID_TABLE, PiRules.lpm(IPV6_DST, IpPrefix.valueOf(sid, 128)), 128,
                             action);
-    }
-
-    /**
-     * Returns the vNF id (register index) of a replica SID: its host part
-     * within the switch's vNF SID locator.
-     *
-     * @param cfg switch config
-     * @param sid replica SID
-     * @return 1..{@value #MAX_VNF_ID}, empty if the SID is outside the locator or
-     *         its host part out of range
-     */
-    public static Optional<Integer> vnfId(Srv6DeviceConfig cfg, Ip6Address sid) {
-        return cfg.vnfSidPrefix().filter(p -> p.contains(sid)).flatMap(p -> {
-            BigInteger host = new BigInteger(1, sid.toOctets())
-                    .subtract(new BigInteger(1, p.address().toOctets()));
-            return host.signum() > 0 && host.compareTo(BigInteger.valueOf(MAX_VNF_ID)) <= 0
-                    ? Optional.of(host.intValue()) : Optional.empty();
-        });
-    }
-
-    /**
-     * Returns the SID with the given vNF id in a switch's locator.
-     *
-     * @param cfg   switch config with a vNF SID locator
-     * @param vnfId 1..{@value #MAX_VNF_ID}
-     * @return SID
-     */
-    public static Ip6Address sidFor(Srv6DeviceConfig cfg, int vnfId) {
-        byte[] base = cfg.vnfSidPrefix().orElseThrow().address().toOctets();
-        BigInteger v = new BigInteger(1, base).add(BigInteger.valueOf(vnfId));
-        byte[] raw = v.toByteArray();
-        byte[] out = new byte[16];
-        int n = Math.min(raw.length, 16);
-        System.arraycopy(raw, raw.length - n, out, 16 - n, n);
-        return Ip6Address.valueOf(out);
     }
 }

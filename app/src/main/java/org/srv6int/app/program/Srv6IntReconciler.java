@@ -234,7 +234,7 @@ public final class Srv6IntReconciler {
                 return false;
             }
             Optional<Integer> vnfId = devices.get(r.get().deviceId())
-                    .flatMap(c -> SidProgrammer.vnfId(c, r.get().sid()));
+                    .flatMap(c -> c.vnfId(r.get().sid()));
             if (vnfId.isEmpty()) {
                 return false;
             }

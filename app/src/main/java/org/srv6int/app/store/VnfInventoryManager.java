@@ -25,7 +25,6 @@ import org.srv6int.app.config.AttachedServer;
 import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntConfigService;
-import org.srv6int.app.program.SidProgrammer;
 
 import java.util.Collection;
 import java.util.Map;
@@ -115,12 +114,12 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
         for (int attempt = 0; attempt < ALLOCATION_ATTEMPTS; attempt++) {
             Collection<VnfReplica> all = store.getReplicas();
             Set<Integer> usedIds = all.stream().filter(r -> r.deviceId().equals(at.getKey()))
-                    .map(r -> SidProgrammer.vnfId(cfg, r.sid()).orElse(0)).collect(Collectors.toSet());
+                    .map(r -> cfg.vnfId(r.sid()).orElse(0)).collect(Collectors.toSet());
             int vnfId = 1;
             while (usedIds.contains(vnfId)) {
                 vnfId++;
             }
-            if (vnfId > SidProgrammer.MAX_VNF_ID) {
+            if (vnfId > Srv6DeviceConfig.MAX_VNF_ID) {
                 throw new SfcException(SfcException.Reason.CONFLICT, "no free vNF SID on " + at.getKey());
             }
             Set<String> names = all.stream().filter(r -> r.vnf().equals(vnf)).map(r -> r.id().name())
@@ -136,7 +135,7 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
                 throw new SfcException(SfcException.Reason.CONFLICT, "replica " + vnf + "/" + chosen + " exists");
             }
             VnfReplica r = new VnfReplica(VnfReplicaId.of(vnf, chosen), node, at.getKey(), at.getValue().port(),
-                                          SidProgrammer.sidFor(cfg, vnfId), at.getValue().mac(),
+                                          cfg.vnfSid(vnfId), at.getValue().mac(),
                                           ReplicaState.ACTIVE, 1);
             if (store.createReplica(r)) {
                 log.info("Added replica {} on {} ({} port {}, SID {})", r.id(), node, r.deviceId(), r.port(),
@@ -154,9 +153,9 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
         Srv6DeviceConfig cfg = configService.devices().get(replica.deviceId()).orElseThrow(
                 () -> new IllegalArgumentException("deviceId: " + replica.deviceId()
                                                            + " has no srv6int device config"));
-        if (SidProgrammer.vnfId(cfg, replica.sid()).isEmpty()) {
+        if (cfg.vnfId(replica.sid()).isEmpty()) {
             throw new IllegalArgumentException("sid: " + replica.sid() + " is not host 1.."
-                    + SidProgrammer.MAX_VNF_ID + " of " + replica.deviceId() + "'s vnfSidPrefix");
+                    + Srv6DeviceConfig.MAX_VNF_ID + " of " + replica.deviceId() + "'s vnfSidPrefix");
         }
         Optional<Ip6Address> taken = store.getReplicas().stream().map(VnfReplica::sid)
                 .filter(s -> s.equals(replica.sid())).findFirst();
