@@ -34,6 +34,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import static org.onlab.util.Tools.groupedThreads;
 
@@ -68,12 +70,15 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
     static final String REQUESTS_MAP = "srv6int-replica-requests";
     private Map<String, Integer> requests;
 
+    /** Period of the sweep that deletes workloads of chains that no longer exist, seconds. */
+    static final long ORPHAN_SWEEP_SECONDS = 60;
     /** Tries to delete a removed chain's workloads before giving up (logged). */
     static final int REMOVE_ATTEMPTS = 5;
 
     private final NetworkConfigListener netcfgListener = this::netcfgChanged;
     private final SfcListener sfcListener = this::sfcChanged;
     private ExecutorService executor;
+    private ScheduledExecutorService sweeper;
     private volatile KubernetesSettings settings;
     private Fabric8VnfReplicaManager bridge;
     private volatile ReplicaPlatform current;
@@ -88,6 +93,9 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
         netcfgService.addListener(netcfgListener);
         sfcService.addListener(sfcListener);
         reconfigure();
+        sweeper = Executors.newSingleThreadScheduledExecutor(groupedThreads("srv6int/k8s-orphans", "%d", log));
+        sweeper.scheduleWithFixedDelay(this::sweepOrphans, ORPHAN_SWEEP_SECONDS, ORPHAN_SWEEP_SECONDS,
+                                       TimeUnit.SECONDS);
         log.info("Started ({})", current != null ? "platform " + settings.namespace() : unavailable);
     }
 
@@ -96,6 +104,7 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
     protected void deactivate() {
         netcfgService.removeListener(netcfgListener);
         sfcService.removeListener(sfcListener);
+        sweeper.shutdownNow();
         synchronized (this) {
             close("deactivated");
         }
@@ -115,6 +124,43 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
             String chain = e.subject().id().toString();
             executor.execute(() -> removeChainWorkloads(chain));
         }
+    }
+
+    // A crash between create and store, or a removal while the platform was down, leaves workloads
+    // no chain owns: they are found by label and deleted.
+    private void sweepOrphans() {
+        try {
+            removeOrphans();
+        } catch (RuntimeException e) {
+            log.warn("Orphan sweep failed, retried in {} s: {}", ORPHAN_SWEEP_SECONDS, e.getMessage());
+        }
+    }
+
+    /**
+     * Deletes the workloads of chains that no longer exist.
+     *
+     * @return chains whose workloads were deleted
+     * @throws IllegalStateException if the platform is not available
+     */
+    java.util.List<String> removeOrphans() {
+        Fabric8VnfReplicaManager b;
+        synchronized (this) {
+            b = bridge;
+        }
+        if (b == null) {
+            throw new IllegalStateException("Kubernetes replica platform " + unavailable);
+        }
+        java.util.Set<String> known = new java.util.HashSet<>();
+        sfcService.getSfcs().forEach(c -> known.add(c.id().toString()));
+        java.util.List<String> removed = new java.util.ArrayList<>();
+        for (String chain : b.listChainIds()) {
+            if (!known.contains(chain)) {
+                int n = b.removeChain(chain);
+                log.info("Deleted {} workload(s) of chain {}, which no longer exists", n, chain);
+                removed.add(chain);
+            }
+        }
+        return removed;
     }
 
     /** Deletes every workload labelled with the chain, retrying API failures with back-off. */

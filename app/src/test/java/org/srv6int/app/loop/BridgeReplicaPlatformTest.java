@@ -76,6 +76,11 @@ public class BridgeReplicaPlatformTest {
         }
 
         @Override
+        public java.util.SortedSet<String> listChainIds() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public List<ReplicaStatus> listReplicas(String chainId, int vnfIndex) {
             calls.add("list " + chainId + "/" + vnfIndex);
             return new ArrayList<>(replicas.values());

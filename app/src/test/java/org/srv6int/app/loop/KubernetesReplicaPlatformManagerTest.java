@@ -215,6 +215,64 @@ public class KubernetesReplicaPlatformManagerTest {
         assertTrue(SFC_LISTENERS.isEmpty());
     }
 
+    @Test
+    public void workloadsOfChainsThatNoLongerExistAreSwept() throws Exception {
+        FakeConfigService cfg = KubernetesMock.configOf(
+                KubernetesMock.appConfig("{\"kubernetes\":" + k8s.kubernetesJson() + "}"));
+        KubernetesReplicaPlatformManager m = KubernetesMock.platform(SFCS, cfg, new KubernetesMock.Netcfg());
+        KubernetesReplicaPlatformManager noChains = null;
+        try {
+            m.createReplica(SNORT, "worker1", "o1-0").toCompletableFuture().get(10, TimeUnit.SECONDS);
+            // Chain 3 exists: nothing is an orphan.
+            assertEquals(List.of(), m.removeOrphans());
+            assertEquals(1, k8s.statefulSetNames().size());
+            // An instance whose chains do not include 3 (it was removed while nobody listened).
+            SfcService none = new SfcService() {
+                @Override
+                public Collection<Sfc> getSfcs() {
+                    return List.of();
+                }
+
+                @Override
+                public Optional<Sfc> getSfc(SfcId id) {
+                    return Optional.empty();
+                }
+
+                @Override
+                public void addSfc(Sfc sfc) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public void updateSfc(Sfc sfc) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public Sfc removeSfc(SfcId id) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public void addListener(SfcListener listener) {
+                }
+
+                @Override
+                public void removeListener(SfcListener listener) {
+                }
+            };
+            noChains = KubernetesMock.platform(none, cfg, new KubernetesMock.Netcfg());
+            assertEquals(List.of("3"), noChains.removeOrphans());
+            assertEquals(List.of(), k8s.statefulSetNames());
+            assertEquals(List.of(), noChains.removeOrphans());
+        } finally {
+            m.deactivate();
+            if (noChains != null) {
+                noChains.deactivate();
+            }
+        }
+    }
+
     private static void announce(KubernetesMock.Netcfg netcfg) {
         NetworkConfigEvent e = new NetworkConfigEvent(NetworkConfigEvent.Type.CONFIG_UPDATED, "org.srv6int.app",
                                                       Srv6IntAppConfig.class);

@@ -284,6 +284,22 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
     }
 
     @Override
+    public java.util.SortedSet<String> listChainIds() {
+        List<StatefulSet> all = retrier.call("list replicas of every chain", () ->
+                client.apps().statefulSets().inNamespace(config.namespace())
+                        .withLabel(ReplicaNames.LABEL_MANAGED_BY, ReplicaNames.MANAGER).list().getItems());
+        java.util.SortedSet<String> out = new java.util.TreeSet<>();
+        for (StatefulSet sts : all) {
+            Map<String, String> labels = sts.getMetadata().getLabels();
+            String chain = labels == null ? null : labels.get(ReplicaNames.LABEL_CHAIN);
+            if (chain != null) {
+                out.add(chain);
+            }
+        }
+        return out;
+    }
+
+    @Override
     public List<ReplicaStatus> listReplicas(String chainId, int vnfIndex) {
         List<StatefulSet> sets = listStatefulSets(chainId, vnfIndex);
         List<Pod> pods = retrier.call("list pods of " + chainId + "/vnf" + vnfIndex, () ->

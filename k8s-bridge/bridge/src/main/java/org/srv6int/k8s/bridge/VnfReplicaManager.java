@@ -70,6 +70,14 @@ public interface VnfReplicaManager {
     int removeChain(String chainId);
 
     /**
+     * Lists the chains that have at least one workload of the bridge in its namespace, so the
+     * owner can delete those of chains that no longer exist.
+     *
+     * @return chain identifiers, sorted
+     */
+    java.util.SortedSet<String> listChainIds();
+
+    /**
      * Lists the replicas of a chain's vNF, ordered by replica index.
      *
      * @param chainId chain identifier
