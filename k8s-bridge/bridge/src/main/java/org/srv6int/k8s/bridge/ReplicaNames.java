@@ -22,6 +22,14 @@ public final class ReplicaNames {
     public static final String LABEL_MANAGED_BY = "app.kubernetes.io/managed-by";
     /** Value of {@link #LABEL_MANAGED_BY}. */
     public static final String MANAGER = "srv6int-k8s-bridge";
+    /** Annotation: the replica's SID (an IPv6 address), the DA its traffic arrives with. */
+    public static final String ANNOTATION_SID = "srv6int.org/sid";
+    /** Annotation: ONOS device id of the switch the replica's node is attached to. */
+    public static final String ANNOTATION_SWITCH_DEVICE = "srv6int.org/switch-device";
+    /** Annotation: the switch port (a number) facing the replica's node. */
+    public static final String ANNOTATION_SWITCH_PORT = "srv6int.org/switch-port";
+    /** Annotation, optional: NUMA node the replica should run on. */
+    public static final String ANNOTATION_NUMA_NODE = "srv6int.org/numa-node";
     /** Node label used for pinning. */
     public static final String HOSTNAME_LABEL = "kubernetes.io/hostname";
 
