@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
 
 /**
  * The loop's {@link ChainRouting} through the app's {@link VnfInventoryService}: a new replica
- * joins ACTIVE with weight 1, named by its platform id (the bridge's deterministic workload
+ * (or one reserved PENDING before its pod was made) joins ACTIVE with weight 1, named by its platform id (the bridge's deterministic workload
  * name, kept in the distributed inventory rather than in one node's memory), and every active
  * replica is set to weight 1 (even split); drain and remove map one to one. The app's placement
  * and flow programming react to the inventory change. Used by {@link GlobalLoopManager} in ONOS
@@ -41,9 +41,14 @@ public final class InventoryRouting implements ChainRouting {
     @Override
     public void addReplicas(VnfKey vnf, List<ReplicaInfo> replicas) {
         for (ReplicaInfo r : replicas) {
-            // A retried create may hand back a replica that already joined.
-            if (inventory.getReplica(VnfReplicaId.of(vnf, r.id())).isEmpty()) {
+            VnfReplicaId id = VnfReplicaId.of(vnf, r.id());
+            // A retried create may hand back a replica that already joined; a reserved one
+            // (PENDING, its SID on the pod already) joins now that it is Ready.
+            java.util.Optional<VnfReplica> have = inventory.getReplica(id);
+            if (have.isEmpty()) {
                 inventory.addReplica(vnf, r.node(), r.id());
+            } else if (have.get().state() == ReplicaState.PENDING) {
+                inventory.updateReplica(id, ReplicaState.ACTIVE, 1);
             }
         }
         for (VnfReplica r : inventory.getReplicas(vnf)) {

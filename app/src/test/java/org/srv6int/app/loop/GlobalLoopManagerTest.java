@@ -366,7 +366,7 @@ public class GlobalLoopManagerTest {
                     KubernetesMock.appConfig("{\"loop\": {\"demandLatency\": \"measured\"}, \"kubernetes\":"
                             + k8s.kubernetesJson() + "}"));
             KubernetesReplicaPlatformManager first =
-                    KubernetesMock.platform(manager.sfcService, cfg, new KubernetesMock.Netcfg());
+                    KubernetesMock.platform(manager.sfcService, cfg, new KubernetesMock.Netcfg(), inventory);
             manager.platform = first;
             leadership.elect(ME);
             window(400_000, 10);
@@ -392,6 +392,16 @@ public class GlobalLoopManagerTest {
             List<String> inInventory = inventory.getReplicas(VNF).stream().map(r -> r.id().name())
                     .filter(n -> n.startsWith("sfc-")).sorted().collect(Collectors.toList());
             assertEquals(names, inInventory);
+            // Each pod carries the SID and attachment its inventory replica holds; Ready made it ACTIVE.
+            for (String n : names) {
+                org.srv6int.app.api.VnfReplica r =
+                        inventory.getReplica(org.srv6int.app.api.VnfReplicaId.of(VNF, n)).orElseThrow();
+                assertEquals(org.srv6int.app.api.ReplicaState.ACTIVE, r.state());
+                Map<String, String> a = k8s.statefulSet(n).getSpec().getTemplate().getMetadata().getAnnotations();
+                assertEquals(r.sid().toString(), a.get("srv6int.org/sid"));
+                assertEquals(r.deviceId().toString(), a.get("srv6int.org/switch-device"));
+                assertEquals(Long.toString(r.port().toLong()), a.get("srv6int.org/switch-port"));
+            }
             first.deactivate();
 
             KubernetesReplicaPlatformManager fresh =

@@ -100,6 +100,10 @@ final class KubernetesMock implements AutoCloseable {
                 .map(s -> s.getMetadata().getName()).sorted().collect(Collectors.toList());
     }
 
+    void deleteStatefulSet(String name) {
+        admin.apps().statefulSets().inNamespace(NS).withName(name).delete();
+    }
+
     StatefulSet statefulSet(String name) {
         return admin.apps().statefulSets().inNamespace(NS).withName(name).get();
     }
@@ -150,11 +154,26 @@ final class KubernetesMock implements AutoCloseable {
      * @return the active component
      */
     static KubernetesReplicaPlatformManager platform(SfcService sfcs, FakeConfigService config, Netcfg netcfg) {
+        return platform(sfcs, config, netcfg, new FakeInventory());
+    }
+
+    /**
+     * Activates a platform component whose replica identities come from the given inventory.
+     *
+     * @param sfcs      chains (for the vNF types)
+     * @param config    app config holder
+     * @param netcfg    netcfg service
+     * @param inventory replica inventory (reserves SIDs)
+     * @return the active component
+     */
+    static KubernetesReplicaPlatformManager platform(SfcService sfcs, FakeConfigService config, Netcfg netcfg,
+                                                     org.srv6int.app.api.VnfInventoryService inventory) {
         KubernetesReplicaPlatformManager m = new KubernetesReplicaPlatformManager();
         m.sfcService = sfcs;
         m.configService = config;
         m.netcfgService = netcfg;
         m.storageService = new SharedStorageService();
+        m.inventory = inventory;
         m.activate();
         return m;
     }

@@ -118,9 +118,10 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
             t.setDaemon(true);
             return t;
         });
-        // One twin process is the whole cluster: its request ledger is an in-memory map.
+        // One twin process is the whole cluster: its request ledger is an in-memory map. Its replicas
+        // get traffic from the emulated switches, not from a node agent: pods carry no identity.
         BridgeReplicaPlatform platform = new BridgeReplicaPlatform(bridge, this::template, settings.readyTimeout(),
-                                                                   executor, new ConcurrentHashMap<>());
+                                                                   executor, new ConcurrentHashMap<>(), null);
         this.held = new HeldReplicaPlatform(platform, new TreeMap<>(NODES));
     }
 
