@@ -10,6 +10,18 @@ import java.util.List;
 public interface ChainRouting {
 
     /**
+     * Chooses the nodes of new replicas (Algorithm 4, line 10, with the LCS placement of the
+     * paper's ref. [13]: docs/placement.md).
+     *
+     * @param vnf        vNF to scale out
+     * @param candidates eligible nodes with their free resources
+     * @param count      replicas to place, &gt;= 1
+     * @return one node per new replica
+     * @throws IllegalStateException naming why no node fits
+     */
+    List<String> placeReplicas(VnfKey vnf, List<NodeResources> candidates, int count);
+
+    /**
      * Adds ready replicas to the chain's multipath group and splits the vNF's traffic evenly over
      * all its active replicas (make-before-break).
      *

@@ -8,6 +8,7 @@ import org.onosproject.cluster.NodeId;
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.LoopStateStore;
+import org.srv6int.app.api.PlacementService;
 import org.srv6int.app.api.LoopStatus;
 import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.SfcException;
@@ -76,6 +77,9 @@ public class GlobalLoopManager implements GlobalLoopService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected LoopStateStore loopState;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected PlacementService placement;
+
     private final LeadershipEventListener leadershipListener = this::leadershipChanged;
     private final Consumer<TelemetrySnapshot> windowConsumer = this::onWindow;
     private InventoryRouting routing;
@@ -90,7 +94,7 @@ public class GlobalLoopManager implements GlobalLoopService {
 
     @Activate
     protected void activate() {
-        routing = new InventoryRouting(inventory);
+        routing = new InventoryRouting(inventory, placement);
         leadershipService.addListener(leadershipListener);
         leadershipService.runForLeadership(TOPIC);
         updateLeader();

@@ -1,5 +1,6 @@
 package org.srv6int.app.loop;
 
+import org.srv6int.app.api.PlacementService;
 import org.srv6int.app.api.ReplicaState;
 import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.SfcService;
@@ -28,14 +29,41 @@ import java.util.stream.Collectors;
 public final class InventoryRouting implements ChainRouting {
 
     private final VnfInventoryService inventory;
+    private final PlacementService placement;
 
     /**
      * Creates the routing.
      *
      * @param inventory the app's replica inventory
+     * @param placement the app's LCS placement
      */
-    public InventoryRouting(VnfInventoryService inventory) {
+    public InventoryRouting(VnfInventoryService inventory, PlacementService placement) {
         this.inventory = Objects.requireNonNull(inventory, "inventory is null");
+        this.placement = Objects.requireNonNull(placement, "placement is null");
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One {@link PlacementService#chooseNode} per replica, over the candidates' free CPU; a
+     * node already chosen in this call counts with its free CPU divided by one plus its picks,
+     * so several replicas spread over equally good nodes.
+     */
+    @Override
+    public List<String> placeReplicas(VnfKey vnf, List<NodeResources> candidates, int count) {
+        Map<String, Integer> picks = new java.util.HashMap<>();
+        List<String> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            Map<String, Double> free = new java.util.TreeMap<>();
+            for (NodeResources n : candidates) {
+                free.put(n.node(), (double) n.freeCpuMillis() / (1 + picks.getOrDefault(n.node(), 0)));
+            }
+            String node = placement.chooseNode(vnf, free).orElseThrow(() -> new IllegalStateException(
+                    "no candidate node has room and a switch attachment: " + free));
+            picks.merge(node, 1, Integer::sum);
+            out.add(node);
+        }
+        return out;
     }
 
     @Override

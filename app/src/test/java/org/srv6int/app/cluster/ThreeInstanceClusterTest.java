@@ -158,7 +158,7 @@ public class ThreeInstanceClusterTest {
             TelemetryManagers.windowNow(t);
             // onos-1 runs for leadership first: it leads.
             loops.put(n, GlobalLoopManagers.start(cluster.leadership(n), cluster.cluster(n), t, h.sfcs, h.inventory,
-                                                  h.config, platform, TestStores.loopState(storage)));
+                                                  h.pathManager, h.config, platform, TestStores.loopState(storage)));
         }
         for (DeviceId d : PaperTestbed.SWITCHES) {
             DatagramChannel ch = DatagramChannel.open().bind(new InetSocketAddress(reportAddress(d), 0));

@@ -82,6 +82,20 @@ final class FakePorts {
             return out;
         }
 
+        /** Algorithm 4 line 10 as written: most free CPU first (then memory, name), round robin. */
+        @Override
+        public List<String> placeReplicas(VnfKey vnf, List<NodeResources> candidates, int count) {
+            List<NodeResources> nodes = new ArrayList<>(candidates);
+            nodes.sort(java.util.Comparator.comparingLong(NodeResources::freeCpuMillis)
+                               .thenComparingLong(NodeResources::freeMemoryBytes).reversed()
+                               .thenComparing(NodeResources::node));
+            List<String> out = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                out.add(nodes.get(i % nodes.size()).node());
+            }
+            return out;
+        }
+
         @Override
         public void addReplicas(VnfKey vnf, List<ReplicaInfo> replicas) {
             List<String> ids = new ArrayList<>();

@@ -137,6 +137,11 @@ public class GlobalLoopManagerTest {
         manager.leadershipService = leadership;
         manager.clusterService = new ClusterServiceAdapter();
         manager.inventory = inventory;
+        // Placement proper is InventoryRoutingTest's; here: the most free candidate, ties by name.
+        manager.placement = (vnf, free) -> free.entrySet().stream().filter(e -> e.getValue() > 0)
+                .max(Map.Entry.<String, Double>comparingByValue()
+                             .thenComparing(Map.Entry.comparingByKey(java.util.Comparator.reverseOrder())))
+                .map(Map.Entry::getKey);
         manager.platform = platform;
         manager.sfcService = new SfcService() {
             @Override

@@ -3,6 +3,7 @@ package org.srv6int.app.loop;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.LeadershipService;
 import org.srv6int.app.api.LoopStateStore;
+import org.srv6int.app.api.PlacementService;
 import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.config.Srv6IntConfigService;
@@ -24,6 +25,7 @@ public final class GlobalLoopManagers {
      * @param windows    this instance's collector
      * @param sfcs       chains
      * @param inventory  replicas
+     * @param placement  LCS placement
      * @param config     netcfg
      * @param platform   the replica platform (shared by the cluster, as Kubernetes is)
      * @param loopState  the cluster's loop state store
@@ -31,7 +33,7 @@ public final class GlobalLoopManagers {
      */
     public static GlobalLoopManager start(LeadershipService leadership, ClusterService cluster,
                                           TelemetryWindows windows, SfcService sfcs, VnfInventoryService inventory,
-                                          Srv6IntConfigService config, ReplicaPlatform platform,
+                                          PlacementService placement, Srv6IntConfigService config, ReplicaPlatform platform,
                                           LoopStateStore loopState) {
         GlobalLoopManager m = new GlobalLoopManager();
         m.leadershipService = leadership;
@@ -39,6 +41,7 @@ public final class GlobalLoopManagers {
         m.telemetry = windows;
         m.sfcService = sfcs;
         m.inventory = inventory;
+        m.placement = placement;
         m.configService = config;
         m.platform = platform;
         m.loopState = loopState;

@@ -141,6 +141,7 @@ public class KubernetesEndToEndTest {
         loop.leadershipService = new LeaderHere();
         loop.clusterService = new ClusterServiceAdapter();
         loop.inventory = app.inventory;
+        loop.placement = app.pathManager;
         loop.platform = platform;
         loop.sfcService = app.sfcs;
         loop.configService = config;
