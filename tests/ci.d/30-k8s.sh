@@ -21,7 +21,7 @@ if ! "$TESTENV/start"; then
 fi
 # Both test classes in one Maven run (one JVM start-up less); each module runs its own.
 BRIDGE_XML=$ROOT/k8s-bridge/bridge/target/surefire-reports/TEST-org.srv6int.k8s.bridge.RealApiServerTest.xml
-APP_XML=$ROOT/app/target/surefire-reports/TEST-org.srv6int.app.loop.KubernetesEndToEndTest.xml
+APP_XML=$ROOT/app/target/surefire-reports/TEST-org.srv6int.app.k8s.KubernetesEndToEndTest.xml
 TWIN_REPORTS=$ROOT/tools/twin-sim/target/surefire-reports
 TWIN_XML=$TWIN_REPORTS/TEST-org.srv6int.twin.k8s.RealKubernetesTest.xml
 rm -f "$BRIDGE_XML" "$APP_XML" "$TWIN_XML"

@@ -1,5 +1,7 @@
 package org.srv6int.app.loop;
 
+import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ReplicaInfo;
 import org.srv6int.app.api.PlacementService;
 import org.srv6int.app.api.ReplicaState;
 import org.srv6int.app.api.Sfc;
@@ -59,7 +61,8 @@ public final class InventoryRouting implements ChainRouting {
                 free.put(n.node(), (double) n.freeCpuMillis() / (1 + picks.getOrDefault(n.node(), 0)));
             }
             String node = placement.chooseNode(vnf, free).orElseThrow(() -> new IllegalStateException(
-                    "no candidate node has room and a switch attachment: " + free));
+                    "no candidate node has room and a switch attachment in netcfg (devices.*.srv6int.servers): "
+                    + free));
             picks.merge(node, 1, Integer::sum);
             out.add(node);
         }

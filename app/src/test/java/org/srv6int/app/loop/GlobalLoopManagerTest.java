@@ -1,5 +1,8 @@
 package org.srv6int.app.loop;
 
+import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.k8s.KubernetesMock;
+import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import org.junit.Before;
 import org.junit.Test;
@@ -298,28 +301,6 @@ public class GlobalLoopManagerTest {
     }
 
     @Test
-    public void aNodeWithoutSwitchAttachmentIsNoCandidate() {
-        platform.nodes.clear();
-        platform.nodes.add(new NodeResources("worker9", 16000, 1L << 35));
-        leadership.elect(ME);
-        window(400_000, 10);
-        for (int i = 0; i < 6; i++) {
-            window(900_000, 20);
-        }
-        assertEquals(List.of("nodeFreeResources"), platform.calls);
-        LoopDecision d = manager.decisions(10).get(0);
-        assertEquals(LoopDecision.Outcome.FAILED, d.outcome());
-        assertTrue(d.detail(), d.detail().contains("no eligible node: [worker9] have no switch attachment"));
-        assertTrue(inventory.calls.isEmpty());
-        // An attached node appears: after the cool-down the loop retries and uses it.
-        platform.nodes.add(new NodeResources("worker2", 8000, 1L << 34));
-        for (int i = 0; i < 20 && platform.calls.size() < 2; i++) {
-            window(900_000, 20);
-        }
-        assertEquals("create 7/0 on worker2", platform.calls.get(2));
-    }
-
-    @Test
     public void aPausedChainGetsNoActionUntilResumed() {
         leadership.elect(ME);
         manager.setPaused(SFC, true);
@@ -341,21 +322,6 @@ public class GlobalLoopManagerTest {
             window(900_000, 20);
         }
         assertEquals("create 7/0 on worker2", platform.calls.get(1));
-    }
-
-    @Test
-    public void withoutPlatformTheDecisionFailsCleanly() {
-        manager.platform = null;
-        leadership.elect(ME);
-        window(400_000, 10);
-        for (int i = 0; i < 6; i++) {
-            window(900_000, 20);
-        }
-        List<LoopDecision> d = manager.decisions(10);
-        assertEquals(1, d.size());
-        assertEquals(LoopDecision.Outcome.FAILED, d.get(0).outcome());
-        assertTrue(d.get(0).detail(), d.get(0).detail().contains("no Kubernetes replica platform"));
-        assertTrue(inventory.calls.isEmpty());
     }
 
     /**
@@ -407,7 +373,7 @@ public class GlobalLoopManagerTest {
                 assertEquals(r.deviceId().toString(), a.get("srv6int.org/switch-device"));
                 assertEquals(Long.toString(r.port().toLong()), a.get("srv6int.org/switch-port"));
             }
-            first.deactivate();
+            KubernetesMock.stop(first);
 
             KubernetesReplicaPlatformManager fresh =
                     KubernetesMock.platform(manager.sfcService, cfg, new KubernetesMock.Netcfg());
@@ -422,7 +388,7 @@ public class GlobalLoopManagerTest {
                 }
                 assertEquals(names.subList(0, 3), k8s.statefulSetNames());
             } finally {
-                fresh.deactivate();
+                KubernetesMock.stop(fresh);
             }
         }
     }

@@ -29,7 +29,7 @@ import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.loop.ChainRouting;
 import org.srv6int.app.loop.InventoryRouting;
-import org.srv6int.app.loop.ReplicaInfo;
+import org.srv6int.app.api.ReplicaInfo;
 import org.srv6int.app.testing.AppHarness;
 import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.twin.dataplane.Dataplane;
@@ -326,7 +326,7 @@ public final class AppControl {
         }
 
         @Override
-        public List<String> placeReplicas(VnfKey vnf, List<org.srv6int.app.loop.NodeResources> candidates,
+        public List<String> placeReplicas(VnfKey vnf, List<org.srv6int.app.api.NodeResources> candidates,
                                           int count) {
             return inventory.placeReplicas(vnf, candidates, count);
         }

@@ -1,10 +1,16 @@
-package org.srv6int.app.loop;
+package org.srv6int.app.k8s;
 
+import org.srv6int.app.loop.FakeInventory;
+import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.k8s.KubernetesMock;
+import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
+import org.srv6int.app.k8s.KubernetesReplicaPlatformManagerTest;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
 import org.onosproject.net.config.InvalidFieldException;
 import org.onosproject.net.config.NetworkConfigEvent;
+import org.srv6int.app.api.NodeResources;
 import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.SfcEvent;
 import org.srv6int.app.api.SfcId;
@@ -306,6 +312,31 @@ public class KubernetesReplicaPlatformManagerTest {
             assertEquals(List.of(), m.reconcileReplicas());
         } finally {
             m.deactivate();
+        }
+    }
+
+    /** A pod on a node without a switch attachment would never get traffic: no such node is offered. */
+    @Test
+    public void onlyNodesWithASwitchAttachmentAreOffered() throws Exception {
+        try (KubernetesMock own = new KubernetesMock()) {
+            own.addNode("worker9", "16", "64Gi");
+            FakeConfigService cfg = KubernetesMock.configOf(
+                    KubernetesMock.appConfig("{\"kubernetes\":" + own.kubernetesJson() + "}"));
+            KubernetesReplicaPlatformManager m = KubernetesMock.platform(SFCS, cfg, new KubernetesMock.Netcfg());
+            try {
+                try {
+                    m.nodeFreeResources();
+                    fail("worker9 has no switch attachment in the paper's netcfg");
+                } catch (IllegalStateException e) {
+                    assertTrue(e.getMessage(), e.getMessage().contains(
+                            "no eligible node: [worker9] have no switch attachment in netcfg"));
+                }
+                own.addNode("worker2", "20", "64Gi");
+                assertEquals(List.of("worker2"), m.nodeFreeResources().stream().map(NodeResources::node)
+                        .collect(java.util.stream.Collectors.toList()));
+            } finally {
+                KubernetesMock.stop(m);
+            }
         }
     }
 

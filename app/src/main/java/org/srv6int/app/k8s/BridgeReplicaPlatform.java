@@ -1,5 +1,10 @@
-package org.srv6int.app.loop;
+package org.srv6int.app.k8s;
 
+import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.ReplicaPlatform;
+import org.srv6int.app.k8s.BridgeReplicaPlatform;
+import org.srv6int.app.k8s.ReplicaIdentities;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfReplica;
 import org.srv6int.k8s.bridge.ReplicaNames;

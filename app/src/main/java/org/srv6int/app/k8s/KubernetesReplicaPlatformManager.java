@@ -1,5 +1,11 @@
-package org.srv6int.app.loop;
+package org.srv6int.app.k8s;
 
+import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.ReplicaPlatform;
+import org.srv6int.app.k8s.BridgeReplicaPlatform;
+import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
+import org.srv6int.app.k8s.ReplicaIdentities;
 import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigService;
@@ -24,6 +30,7 @@ import org.srv6int.app.api.VnfReplica;
 import org.srv6int.app.api.VnfReplicaId;
 import org.srv6int.app.api.VnfSpec;
 import org.srv6int.app.config.KubernetesSettings;
+import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.k8s.bridge.BridgeConfig;
@@ -356,9 +363,25 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
         return p;
     }
 
+    // Only a node with a switch attachment in netcfg can get traffic: others are not candidates.
     @Override
     public List<NodeResources> nodeFreeResources() {
-        return target().nodeFreeResources();
+        List<NodeResources> all = target().nodeFreeResources();
+        Srv6Devices devices = configService.devices();
+        List<NodeResources> eligible = new ArrayList<>();
+        List<String> unattached = new ArrayList<>();
+        for (NodeResources n : all) {
+            if (devices.locate(n.node()).isPresent()) {
+                eligible.add(n);
+            } else {
+                unattached.add(n.node());
+            }
+        }
+        if (eligible.isEmpty() && !unattached.isEmpty()) {
+            throw new IllegalStateException("no eligible node: " + unattached
+                    + " have no switch attachment in netcfg (devices.*.srv6int.servers)");
+        }
+        return eligible;
     }
 
     @Override

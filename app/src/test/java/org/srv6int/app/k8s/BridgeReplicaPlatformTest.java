@@ -1,5 +1,10 @@
-package org.srv6int.app.loop;
+package org.srv6int.app.k8s;
 
+import org.srv6int.app.loop.FakeInventory;
+import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.k8s.BridgeReplicaPlatform;
+import org.srv6int.app.k8s.BridgeReplicaPlatformTest;
+import org.srv6int.app.k8s.ReplicaIdentities;
 import org.junit.Test;
 import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.VnfKey;

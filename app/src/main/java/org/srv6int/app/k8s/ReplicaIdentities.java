@@ -1,5 +1,6 @@
-package org.srv6int.app.loop;
+package org.srv6int.app.k8s;
 
+import org.srv6int.app.k8s.ReplicaIdentities;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfReplica;
 

@@ -1,5 +1,8 @@
-package org.srv6int.app.loop;
+package org.srv6int.app.k8s;
 
+import org.srv6int.app.k8s.KubernetesEndToEndTest;
+import org.srv6int.app.k8s.KubernetesMock;
+import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -17,6 +20,9 @@ import org.onosproject.cluster.NodeId;
 import org.onosproject.net.group.Group;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.ReplicaState;
+import org.srv6int.app.loop.GlobalLoopManager;
+import org.srv6int.app.loop.GlobalLoopManagers;
+import org.srv6int.app.loop.TestReports;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfReplica;
 import org.srv6int.app.config.Srv6IntAppConfig;
@@ -64,7 +70,22 @@ public class KubernetesEndToEndTest {
     private static final VnfKey SNORT = VnfKey.of(PaperTestbed.SFC2, 0);
     private static final String CHAIN = PaperTestbed.SFC2.toString();
 
-    private final FakePorts.Clock clock = new FakePorts.Clock();
+    /** The loop's time, moved one telemetry window per window (the API server's is real). */
+    private static final class WindowClock implements org.srv6int.app.loop.LoopClock {
+        volatile long nanos;
+
+        @Override
+        public long nanoTime() {
+            return nanos;
+        }
+
+        @Override
+        public long currentTimeMillis() {
+            return nanos / 1_000_000;
+        }
+    }
+
+    private final WindowClock clock = new WindowClock();
     private final List<Consumer<TelemetrySnapshot>> consumers = new ArrayList<>();
     private final TestReports reports = new TestReports(2, 4, 3);
     private AppHarness app;
@@ -136,16 +157,7 @@ public class KubernetesEndToEndTest {
         engine = new TelemetryEngine(TelemetryEngine.Limits.DEFAULT, () -> clock.nanos);
         engine.setReporters(Map.of(0x7F000001, 4));
         engine.setBindings(List.of(new HopBinding(2, 1, 2, SNORT, "r0")));
-        loop = new GlobalLoopManager();
-        loop.setClock(clock);
-        loop.leadershipService = new LeaderHere();
-        loop.clusterService = new ClusterServiceAdapter();
-        loop.inventory = app.inventory;
-        loop.placement = app.pathManager;
-        loop.platform = platform;
-        loop.sfcService = app.sfcs;
-        loop.configService = config;
-        loop.telemetry = new TelemetryWindows() {
+        TelemetryWindows windows = new TelemetryWindows() {
             @Override
             public Optional<TelemetrySnapshot> latest() {
                 return Optional.empty();
@@ -161,17 +173,18 @@ public class KubernetesEndToEndTest {
                 consumers.remove(c);
             }
         };
-        loop.loopState = org.srv6int.app.store.TestStores.loopState(new SharedStorageService());
-        loop.activate();
+        loop = GlobalLoopManagers.start(new LeaderHere(), new ClusterServiceAdapter(), windows, app.sfcs, app.inventory,
+                                        app.pathManager, config, platform,
+                                        org.srv6int.app.store.TestStores.loopState(new SharedStorageService()), clock);
     }
 
     @After
     public void tearDown() {
         if (loop != null) {
-            loop.deactivate();
+            GlobalLoopManagers.stop(loop);
         }
         if (platform != null) {
-            platform.deactivate();
+            KubernetesMock.stop(platform);
         }
         if (admin != null) {
             deleteChainObjects();
