@@ -82,6 +82,8 @@ public class GlobalLoopManagerTest {
     private TelemetryEngine engine;
     private GlobalLoopManager manager;
     private long seq;
+    /** The app's netcfg as the manager reads it at every window. */
+    private volatile String appJson = "{\"loop\": {\"demandLatency\": \"measured\"}}";
     private int counter;
 
     /** Leadership of one topic, changed by the test, with listeners like the real service. */
@@ -190,7 +192,7 @@ public class GlobalLoopManagerTest {
             public Optional<Srv6IntAppConfig> appConfig() {
                 // the expected replica counts are the paper's formula as written
                 try {
-                    return Optional.of(KubernetesMock.appConfig("{\"loop\": {\"demandLatency\": \"measured\"}}"));
+                    return Optional.of(KubernetesMock.appConfig(appJson));
                 } catch (java.io.IOException e) {
                     throw new java.io.UncheckedIOException(e);
                 }
@@ -298,6 +300,24 @@ public class GlobalLoopManagerTest {
         List<LoopDecision> d = manager.decisions(10);
         assertEquals(LoopDecision.Action.ESCALATION, d.get(0).action());
         assertEquals(LoopDecision.Action.SCALE_OUT, d.get(1).action());
+    }
+
+    /** netcfg loop.enabled=false: the leader watches but takes no action until it is true again. */
+    @Test
+    public void aDisabledLoopTakesNoActionUntilEnabled() {
+        appJson = "{\"loop\": {\"enabled\": false, \"demandLatency\": \"measured\"}}";
+        leadership.elect(ME);
+        window(400_000, 10);
+        for (int i = 0; i < 8; i++) {
+            window(900_000, 20);
+        }
+        assertTrue(platform.calls.toString(), platform.calls.isEmpty());
+        assertTrue(manager.decisions(10).isEmpty());
+        appJson = "{\"loop\": {\"enabled\": true, \"demandLatency\": \"measured\"}}";
+        for (int i = 0; i < 8 && platform.calls.isEmpty(); i++) {
+            window(900_000, 20);
+        }
+        assertEquals("nodeFreeResources", platform.calls.get(0));
     }
 
     @Test
