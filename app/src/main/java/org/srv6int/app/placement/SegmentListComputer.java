@@ -44,8 +44,7 @@ public final class SegmentListComputer {
      * @param devices  SRv6 device configs
      * @param routing  hop-by-hop routing
      * @return paths; no segment list if a vNF has no replica carrying traffic,
-     *         a switch lacks SRv6 config or a segment is unreachable; no list
-     *         for a combination with consecutive replicas behind one switch
+     *         a switch lacks SRv6 config or a segment is unreachable
      */
     public static SfcPaths compute(Sfc sfc, Collection<VnfReplica> replicas, Srv6Devices devices,
                                    SidRouting routing) {
@@ -80,12 +79,7 @@ public final class SegmentListComputer {
             switches.add(sfc.ingress().deviceId());
             boolean reachable = true;
             int weight = 1;
-            DeviceId previous = null;
             for (VnfReplica r : combo) {
-                // The P4 program cannot yet run a vNF SID right after another vNF SID of the same
-                // switch (no route for a local SID, issue 14 item 1): such a list would drop.
-                reachable &= !r.deviceId().equals(previous);
-                previous = r.deviceId();
                 reachable &= extend(switches, r.deviceId(), routing);
                 segments.add(r.sid());
                 weight *= r.weight();
