@@ -48,6 +48,8 @@ PY
 done
 # The start-up delay as the twin saw it (wall and simulated time).
 grep -h "^RealKubernetesTest:" "$TWIN_REPORTS/org.srv6int.twin.k8s.RealKubernetesTest-output.txt" 2>/dev/null
+# What the app's loop did on the real API server.
+grep -h "^KubernetesEndToEndTest:" "$ROOT/app/target/surefire-reports/org.srv6int.app.k8s.KubernetesEndToEndTest-output.txt" 2>/dev/null
 echo "30-k8s: $total tests against the real control plane in $((SECONDS - t0)) s (incl. start/build)"
 echo "$((total - bad_total)) passed, $bad_total failed"
 [ "$rc" -eq 0 ] && [ "$bad_total" -eq 0 ]
