@@ -124,6 +124,15 @@ public final class OvsSidWiring {
     }
 
     /**
+     * The bridge.
+     *
+     * @return its name
+     */
+    public String bridge() {
+        return bridge;
+    }
+
+    /**
      * The wanted wiring.
      *
      * @return canonical SID → pod interface (copy)

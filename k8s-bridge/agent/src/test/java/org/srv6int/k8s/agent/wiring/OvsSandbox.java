@@ -111,6 +111,17 @@ public final class OvsSandbox implements AutoCloseable {
     }
 
     /**
+     * Waits until the datapath's cached flows follow the OpenFlow table
+     * ({@code ovs-appctl revalidator/wait}): a rule change reaches packets
+     * only after the revalidators ran, milliseconds later.
+     *
+     * @throws IOException if it fails
+     */
+    public void settle() throws IOException {
+        run(dir, "ovs-appctl", "-t", dir.resolve("ovs-vswitchd.ctl").toString(), "revalidator/wait");
+    }
+
+    /**
      * Command runner bound to this sandbox.
      *
      * @return runner
