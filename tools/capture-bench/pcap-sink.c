@@ -2,12 +2,20 @@
  * reader does. Opens IFACE like the agent's PcapLatencySource.live (snap length
  * 512, non-promiscuous, 100 ms read timeout, the same BPF filter), reads frames
  * with pcap_next_ex for WARMUP + SECONDS and prints how many it read in the last
- * SECONDS, touching one byte of each so the frame is really read.
+ * SECONDS and the CPU seconds (user + system) it used meanwhile, touching one
+ * byte of each frame so the frame is really read.
  * usage: pcap-sink IFACE WARMUP SECONDS */
 #include <pcap/pcap.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <time.h>
+
+static double cpu(void) {
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
+}
 
 static double now(void) {
     struct timespec t;
@@ -34,6 +42,7 @@ int main(int argc, char **argv) {
     }
     double start = now(), from = start + atof(argv[2]), end = from + atof(argv[3]);
     unsigned long counted = 0, sum = 0;
+    double cpu0 = -1;
     struct pcap_pkthdr *h;
     const u_char *d;
     for (double t = now(); t < end; t = now()) {
@@ -41,6 +50,9 @@ int main(int argc, char **argv) {
         if (r == 1) {
             sum += d[h->caplen - 1];
             if (t >= from) {
+                if (cpu0 < 0) {
+                    cpu0 = cpu();
+                }
                 counted++;
             }
         } else if (r < 0) {
@@ -48,7 +60,7 @@ int main(int argc, char **argv) {
             return 1;
         }
     }
-    printf("frames %lu seconds %s checksum %lu\n", counted, argv[3], sum);
+    printf("frames %lu seconds %s cpu %.3f checksum %lu\n", counted, argv[3], cpu0 < 0 ? 0 : cpu() - cpu0, sum);
     pcap_close(p);
     return 0;
 }

@@ -17,6 +17,7 @@ import org.pcap4j.core.PcapHandle;
 import org.pcap4j.core.PcapNetworkInterface.PromiscuousMode;
 import org.pcap4j.core.Pcaps;
 
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +34,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * WARMUP SECONDS} runs the whole agent ({@link NodeAgent}: pcap4j live capture,
  * BPF filter, codec view, SID match, windows and Algorithms 1-3 on a fake
  * worker tree) on IFACE and prints the Detection Results it matched in the
- * last SECONDS, in the same format as the C baseline {@code pcap-sink}.
+ * last SECONDS and the process's CPU seconds meanwhile, in the same format as
+ * the C baseline {@code pcap-sink}.
  * {@code pcap4j IFACE WARMUP SECONDS} only reads frames through pcap4j, opened
  * as the agent opens them, and decodes nothing: it splits the agent's cost
  * into pcap4j's and the agent's own. {@code direct IFACE WARMUP SECONDS} is
@@ -73,16 +75,15 @@ public final class CaptureRate {
         }
         double warmup = Double.parseDouble(args[2]);
         double seconds = Double.parseDouble(args[3]);
-        if ("pcap4j".equals(args[0])) {
-            System.out.println("frames " + pcap4jOnly(args[1], warmup, seconds) + " seconds " + args[3] + " read");
-            System.exit(0);
-        }
-        if ("direct".equals(args[0])) {
-            report(null, direct(args[1], warmup, seconds), args[3]);
+        if ("pcap4j".equals(args[0]) || "direct".equals(args[0])) {
+            long[] counted = "pcap4j".equals(args[0]) ? pcap4jOnly(args[1], warmup, seconds)
+                    : direct(args[1], warmup, seconds);
+            report(null, counted[0], args[3], counted[1]);
         }
         AgentConfig c = config(args[1], Files.createTempDirectory("capture-rate"));
         AtomicReference<Throwable> failure = new AtomicReference<>();
         long counted;
+        long cpu;
         try (NodeAgent agent = new NodeAgent(c)) {
             Thread t = new Thread(() -> {
                 try {
@@ -94,22 +95,31 @@ public final class CaptureRate {
             t.start();
             Thread.sleep((long) (warmup * 1000));
             long from = agent.metrics().packets(Packet.MATCHED);
+            long cpu0 = cpuNanos();
             long t0 = System.nanoTime();
             Thread.sleep((long) (seconds * 1000));
             counted = agent.metrics().packets(Packet.MATCHED) - from;
+            cpu = cpuNanos() - cpu0;
             double measured = (System.nanoTime() - t0) / 1e9;
             counted = Math.round(counted * seconds / measured); // the sleep may overshoot a little
             agent.close();
             t.join(5000);
         }
-        report(failure.get(), counted, args[3]);
+        report(failure.get(), counted, args[3], cpu);
     }
 
-    private static void report(Throwable failure, long counted, String seconds) {
+    /** CPU time of the whole process (capture, JIT, GC threads), ns. */
+    private static long cpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    private static void report(Throwable failure, long counted, String seconds, long cpuNs) {
         if (failure != null) {
             throw new IllegalStateException("capture failed", failure);
         }
-        System.out.println("frames " + counted + " seconds " + seconds + " matched");
+        System.out.printf(java.util.Locale.ROOT, "frames %d seconds %s cpu %.3f matched%n", counted, seconds,
+                cpuNs / 1e9);
         System.exit(0);
     }
 
@@ -128,7 +138,7 @@ public final class CaptureRate {
     }
 
     /** The agent's reader and loop fed through a direct JNA mapping of libpcap; Detection Results matched. */
-    private static long direct(String iface, double warmup, double seconds) throws Exception {
+    private static long[] direct(String iface, double warmup, double seconds) throws Exception {
         try (NodeAgent agent = new NodeAgent(config(iface, Files.createTempDirectory("capture-rate")))) {
             LocalLoop loop = agent.loop();
             DetectionResultReader reader = new DetectionResultReader(
@@ -152,9 +162,11 @@ public final class CaptureRate {
             long end = from + (long) (seconds * 1e9);
             long frames = 0;
             long before = -1;
+            long cpu0 = 0;
             for (long t = start; t < end; t = System.nanoTime()) {
                 if (before < 0 && t >= from) {
                     before = agent.metrics().packets(Packet.MATCHED);
+                    cpu0 = cpuNanos();
                 }
                 int r = DirectPcap.pcap_next_ex(p, hdrRef, dataRef);
                 if (r != 1) {
@@ -170,8 +182,9 @@ public final class CaptureRate {
                     loop.tick();
                 }
             }
+            long cpu = cpuNanos() - cpu0;
             DirectPcap.pcap_close(p);
-            return agent.metrics().packets(Packet.MATCHED) - Math.max(before, 0);
+            return new long[] {agent.metrics().packets(Packet.MATCHED) - Math.max(before, 0), cpu};
         }
     }
 
@@ -194,7 +207,7 @@ public final class CaptureRate {
     }
 
     /** Frames read by pcap4j alone in the window, the handle opened as PcapLatencySource.live opens it. */
-    private static long pcap4jOnly(String iface, double warmup, double seconds) throws Exception {
+    private static long[] pcap4jOnly(String iface, double warmup, double seconds) throws Exception {
         try (PcapHandle h = Pcaps.getDevByName(iface).openLive(512, PromiscuousMode.NONPROMISCUOUS,
                 PcapLatencySource.LIVE_TIMEOUT_MS)) {
             h.setFilter(PcapLatencySource.FILTER, BpfCompileMode.OPTIMIZE);
@@ -203,7 +216,11 @@ public final class CaptureRate {
             long end = from + (long) (seconds * 1e9);
             long counted = 0;
             long sum = 0;
+            long cpu0 = -1;
             for (long t = start; t < end; t = System.nanoTime()) {
+                if (cpu0 < 0 && t >= from) {
+                    cpu0 = cpuNanos();
+                }
                 byte[] f;
                 try {
                     f = h.getNextRawPacketEx();
@@ -215,7 +232,8 @@ public final class CaptureRate {
                     counted++;
                 }
             }
-            return sum == Long.MIN_VALUE ? -1 : counted; // sum keeps the reads from being optimised away
+            // sum keeps the reads from being optimised away
+            return new long[] {sum == Long.MIN_VALUE ? -1 : counted, cpuNanos() - cpu0};
         }
     }
 
