@@ -132,13 +132,23 @@ public class OvsSidWiringTest {
             assertEquals(2, w.reconcile().added());
             assertEquals(2, w.rules().size());
 
+            // the agent restarts: a new wiring told (by the pods) that only SID A is here finds B's
+            // tagged port and its rules left by the old one, and removes them
+            assertEquals(2, w.wire(SID_B, podB).added());
+            OvsSidWiring restarted = new OvsSidWiring(ovs.commands(), br, nic, "netdev");
+            r = restarted.wire(SID_A, podA);
+            assertEquals(r.toString(), 0, r.added());
+            assertEquals(r.toString(), 2, r.removed());
+            assertEquals(r.toString(), 1, r.portsRemoved());
+            assertEquals(2, restarted.rules().size());
+
             // an interface that does not exist is reported, counted, and does not disturb the rest
             long errors = w.errors();
             r = w.wire(SID_B, "wx" + tag);
             assertTrue(r.toString(), r.broken().containsKey("wx" + tag));
             assertEquals(errors + 1, w.errors());
             assertEquals(2, w.rules().size());
-            assertEquals(4 + 2 + 2, w.rulesAdded());
+            assertEquals(4 + 2 + 2 + 2, w.rulesAdded());
         }
     }
 
