@@ -55,6 +55,19 @@ public class OvsSidWiringTest {
     }
 
     @Test
+    public void aProgramThatHangsIsKilledAtTheBound() throws Exception {
+        Path bin = tmp.newFolder("hung").toPath();
+        Path vsctl = bin.resolve("ovs-vsctl");
+        Files.writeString(vsctl, "#!/bin/sh\nexec sleep 30\n");
+        Assume.assumeTrue("cannot make a script executable here", vsctl.toFile().setExecutable(true));
+        OvsCommands hung = new OvsCommands(bin, null, Duration.ofSeconds(1));
+        long t0 = System.nanoTime();
+        OvsException e = Expect.thrown(OvsException.class, () -> hung.vsctl(List.of("show")));
+        assertTrue(e.getMessage(), e.getMessage().contains("no answer within 1 s"));
+        assertTrue("killed after about 2 s", System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(5));
+    }
+
+    @Test
     public void badInputChangesNothing() {
         OvsSidWiring w = new OvsSidWiring(new OvsCommands(null, null, Duration.ofSeconds(1)), "br-sfc", "eth1",
                 "netdev");
