@@ -43,14 +43,13 @@ public class OvsSidWiringTest {
     }
 
     @Test
-    public void aDatabaseThatDoesNotAnswerTimesOut() throws Exception {
+    public void anAbsentDatabaseIsAClearCountedError() throws Exception {
         Assume.assumeTrue("ovs-vsctl not installed", Files.exists(Path.of("/usr/bin/ovs-vsctl")));
         OvsCommands dead = new OvsCommands(null, tmp.newFolder("empty").toPath(), Duration.ofSeconds(1));
         OvsSidWiring w = new OvsSidWiring(dead, "br-sfc", "eth1", "netdev");
-        long t0 = System.nanoTime();
         OvsException e = Expect.thrown(OvsException.class, w::reconcile);
         assertTrue(e.getMessage(), e.getMessage().contains("ovs-vsctl"));
-        assertTrue("bounded", System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(4));
+        assertTrue(e.getMessage(), e.getMessage().contains("database connection failed"));
         assertEquals(1, w.errors());
     }
 
