@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
 /**
  * Wires each local replica's SID to its pod through an Open vSwitch bridge, as
  * in the paper: the bridge joins the NIC that faces the switch (the "switch
- * port") and the pods' interfaces. Two kinds of OpenFlow rule, both carrying
+ * port"; a worker with several gives each replica the one its switch port is
+ * behind) and the pods' interfaces. Two kinds of OpenFlow rule, both carrying
  * {@link #COOKIE}:
  * <ul>
  *   <li>{@code priority=200, in_port=<switch port>, ipv6, ipv6_dst=<SID>}
@@ -29,9 +30,9 @@ import java.util.regex.Pattern;
  * The bridge is {@code fail_mode=secure}, so it holds no NORMAL rule: a packet
  * for no local SID is dropped, never flooded into the pods.
  *
- * <p>The object keeps the wanted state (SID → pod interface). {@link #wire},
+ * <p>The object keeps the wanted state (SID → pod interface, switch port). {@link #wire},
  * {@link #unwire} and {@link #reconcile} all end in the same reconciliation:
- * make sure the bridge, the switch port and the pods' ports exist (pod ports
+ * make sure the bridge, the switch ports and the pods' ports exist (pod ports
  * tagged with {@link #SID_KEY} in their {@code external_ids}, so ports the
  * agent added are found again after it restarts), read the rules carrying the
  * cookie back ({@code ovs-ofctl dump-flows}), and delete what is not wanted
@@ -55,10 +56,9 @@ public final class OvsSidWiring {
 
     private final OvsCommands ovs;
     private final String bridge;
-    private final String switchPort;
     private final String datapathType;
-    /** Canonical SID → pod interface. */
-    private final Map<String, String> wanted = new TreeMap<>();
+    /** Canonical SID → where it goes. */
+    private final Map<String, Wire> wanted = new TreeMap<>();
     private final AtomicLong errors = new AtomicLong();
     private final AtomicLong rulesAdded = new AtomicLong();
     private final AtomicLong rulesRemoved = new AtomicLong();
@@ -68,13 +68,11 @@ public final class OvsSidWiring {
      *
      * @param ovs command runner
      * @param bridge bridge name
-     * @param switchPort the NIC facing the switch
      * @param datapathType {@code system} (kernel module) or {@code netdev} (userspace)
      */
-    public OvsSidWiring(OvsCommands ovs, String bridge, String switchPort, String datapathType) {
+    public OvsSidWiring(OvsCommands ovs, String bridge, String datapathType) {
         this.ovs = ovs;
         this.bridge = interfaceName("bridge", bridge);
-        this.switchPort = interfaceName("switch port", switchPort);
         if (!"system".equals(datapathType) && !"netdev".equals(datapathType)) {
             throw new IllegalArgumentException("datapath type must be system or netdev, got " + datapathType);
         }
@@ -89,24 +87,43 @@ public final class OvsSidWiring {
     }
 
     /**
-     * Sends the SID's packets to the pod interface (adding it to the bridge) and
-     * the pod's packets back to the switch. Re-wiring a SID to another interface
-     * moves it. The wish is kept even if OVS fails, so the next
-     * {@link #reconcile} completes it.
+     * Sends the packets that arrive on the switch port with the SID as IPv6
+     * destination to the pod interface, and the pod's packets back out of that
+     * switch port; both ports are added to the bridge. Re-wiring a SID moves
+     * it. The wish is kept even if OVS fails, so the next {@link #reconcile}
+     * completes it.
      *
      * @param sid replica SID (IPv6 literal)
-     * @param podInterface host-side interface of the pod
+     * @param podInterface host-side interface of the replica's pod
+     * @param switchPort the NIC facing the switch port the replica is announced behind
      * @return what the reconciliation changed
-     * @throws IllegalArgumentException for a bad SID or interface name (nothing changed)
+     * @throws IllegalArgumentException for a bad SID or interface name, or a pod
+     *     interface that another SID already returns through another switch port,
+     *     or an interface used both as a pod interface and a switch port (nothing changed)
      * @throws OvsException if OVS failed (counted)
      */
-    public synchronized Reconciled wire(String sid, String podInterface) throws OvsException {
+    public synchronized Reconciled wire(String sid, String podInterface, String switchPort) throws OvsException {
         String s = OpenFlowRule.canonicalIpv6(sid);
-        String iface = interfaceName("pod interface", podInterface);
-        if (iface.equals(switchPort) || iface.equals(bridge)) {
-            throw new IllegalArgumentException("pod interface " + iface + " is the switch port or the bridge");
+        Wire w = new Wire(interfaceName("pod interface", podInterface), interfaceName("switch port", switchPort));
+        if (w.pod.equals(w.nic) || w.pod.equals(bridge) || w.nic.equals(bridge)) {
+            throw new IllegalArgumentException("pod interface " + w.pod + ", switch port " + w.nic + " and bridge "
+                    + bridge + " must differ");
         }
-        wanted.put(s, iface);
+        for (Map.Entry<String, Wire> e : wanted.entrySet()) {
+            Wire o = e.getValue();
+            if (e.getKey().equals(s)) {
+                continue;
+            }
+            if (o.pod.equals(w.pod) && !o.nic.equals(w.nic)) {
+                throw new IllegalArgumentException("pod interface " + w.pod + " already returns SID " + e.getKey()
+                        + " through " + o.nic + ", not " + w.nic);
+            }
+            if (o.pod.equals(w.nic) || o.nic.equals(w.pod)) {
+                throw new IllegalArgumentException("interface used both as a pod interface and a switch port: "
+                        + (o.pod.equals(w.nic) ? w.nic : w.pod));
+            }
+        }
+        wanted.put(s, w);
         return reconcile();
     }
 
@@ -138,7 +155,9 @@ public final class OvsSidWiring {
      * @return canonical SID → pod interface (copy)
      */
     public synchronized Map<String, String> wired() {
-        return new TreeMap<>(wanted);
+        Map<String, String> m = new TreeMap<>();
+        wanted.forEach((sid, w) -> m.put(sid, w.pod));
+        return m;
     }
 
     /**
@@ -159,16 +178,24 @@ public final class OvsSidWiring {
 
     private Reconciled reconcileOnce() throws OvsException {
         List<String> tx = new ArrayList<>(List.of("--", "--may-exist", "add-br", bridge,
-                "--", "set", "Bridge", bridge, "datapath_type=" + datapathType, "fail_mode=secure",
-                "--", "--may-exist", "add-port", bridge, switchPort));
-        for (Map.Entry<String, String> w : wanted.entrySet()) {
-            tx.addAll(List.of("--", "--may-exist", "add-port", bridge, w.getValue(),
-                    "--", "set", "Interface", w.getValue(), "external_ids:" + SID_KEY + "=\"" + w.getKey() + "\""));
+                "--", "set", "Bridge", bridge, "datapath_type=" + datapathType, "fail_mode=secure"));
+        Set<String> nics = new LinkedHashSet<>();
+        Set<String> inUse = new LinkedHashSet<>();
+        for (Wire w : wanted.values()) {
+            nics.add(w.nic);
+            inUse.add(w.pod);
+        }
+        for (String nic : nics) {
+            tx.addAll(List.of("--", "--may-exist", "add-port", bridge, nic));
+        }
+        for (Map.Entry<String, Wire> w : wanted.entrySet()) {
+            String pod = w.getValue().pod;
+            tx.addAll(List.of("--", "--may-exist", "add-port", bridge, pod,
+                    "--", "set", "Interface", pod, "external_ids:" + SID_KEY + "=\"" + w.getKey() + "\""));
         }
         ovs.vsctl(tx);
         Map<String, Iface> ifaces = interfaces();
         // ports the agent added for SIDs no longer wanted
-        Set<String> inUse = new LinkedHashSet<>(wanted.values());
         List<String> del = new ArrayList<>();
         for (Iface i : ifaces.values()) {
             if (i.sid != null && !inUse.contains(i.name)) {
@@ -178,18 +205,12 @@ public final class OvsSidWiring {
         if (!del.isEmpty()) {
             ovs.vsctl(del);
         }
-        Iface nic = ifaces.get(switchPort);
-        if (nic == null || nic.ofport <= 0) {
-            throw new OvsException("switch port " + switchPort + " has no OpenFlow port on " + bridge + ": "
-                    + (nic == null ? "not found" : reason(nic)));
-        }
         Set<OpenFlowRule> want = new LinkedHashSet<>();
         Map<String, String> broken = new TreeMap<>();
-        Set<Integer> returns = new LinkedHashSet<>();
-        for (Map.Entry<String, String> w : wanted.entrySet()) {
-            Iface pod = ifaces.get(w.getValue());
-            if (pod == null || pod.ofport <= 0) {
-                broken.put(w.getValue(), pod == null ? "not found" : reason(pod));
+        for (Map.Entry<String, Wire> w : wanted.entrySet()) {
+            Iface nic = usable(ifaces, w.getValue().nic, broken);
+            Iface pod = usable(ifaces, w.getValue().pod, broken);
+            if (nic == null || pod == null) {
                 continue;
             }
             Map<String, String> m = new LinkedHashMap<>();
@@ -197,10 +218,8 @@ public final class OvsSidWiring {
             m.put("in_port", Integer.toString(nic.ofport));
             m.put("ipv6_dst", w.getKey());
             want.add(new OpenFlowRule(COOKIE, SID_PRIORITY, m, "output:" + pod.ofport));
-            returns.add(pod.ofport);
-        }
-        for (int port : returns) {
-            want.add(new OpenFlowRule(COOKIE, RETURN_PRIORITY, Map.of("in_port", Integer.toString(port)),
+            // one per pod port (a set): wire() keeps a pod's SIDs behind one switch port
+            want.add(new OpenFlowRule(COOKIE, RETURN_PRIORITY, Map.of("in_port", Integer.toString(pod.ofport)),
                     "output:" + nic.ofport));
         }
         Set<OpenFlowRule> have = rules();
@@ -270,6 +289,16 @@ public final class OvsSidWiring {
         return m;
     }
 
+    /** The interface if OVS gives it an OpenFlow port, else null with the reason put in broken. */
+    private static Iface usable(Map<String, Iface> ifaces, String name, Map<String, String> broken) {
+        Iface i = ifaces.get(name);
+        if (i == null || i.ofport <= 0) {
+            broken.put(name, i == null ? "not found" : reason(i));
+            return null;
+        }
+        return i;
+    }
+
     private static String reason(Iface i) {
         return i.error != null ? i.error : "ofport " + i.ofport + ", OVS gave no reason (see the ovs-vswitchd log)";
     }
@@ -309,6 +338,17 @@ public final class OvsSidWiring {
      */
     public long rulesRemoved() {
         return rulesRemoved.get();
+    }
+
+    /** Where one SID goes: its pod's interface, and the switch port it arrives on and returns to. */
+    private static final class Wire {
+        final String pod;
+        final String nic;
+
+        Wire(String pod, String nic) {
+            this.pod = pod;
+            this.nic = nic;
+        }
     }
 
     /** One row of OVSDB's Interface table. */
@@ -368,8 +408,9 @@ public final class OvsSidWiring {
         }
 
         /**
-         * Wanted pod interfaces OVS could not use (missing, no OpenFlow port),
-         * with OVS's error; their SIDs are not delivered until they appear.
+         * Wanted pod interfaces and switch ports OVS could not use (missing, no
+         * OpenFlow port), with OVS's error; their SIDs are not delivered until
+         * they appear.
          *
          * @return interface → reason
          */

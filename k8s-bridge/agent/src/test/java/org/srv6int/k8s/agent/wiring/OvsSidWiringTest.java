@@ -35,8 +35,8 @@ public class OvsSidWiringTest {
     @Test
     public void absentOvsIsAClearCountedErrorAndTheWishIsKept() throws Exception {
         OvsCommands none = new OvsCommands(tmp.newFolder("no-ovs").toPath(), null, Duration.ofSeconds(2));
-        OvsSidWiring w = new OvsSidWiring(none, "br-sfc", "eth1", "system");
-        OvsException e = Expect.thrown(OvsException.class, () -> w.wire(SID_A, "veth0"));
+        OvsSidWiring w = new OvsSidWiring(none, "br-sfc", "system");
+        OvsException e = Expect.thrown(OvsException.class, () -> w.wire(SID_A, "veth0", "eth1"));
         assertTrue(e.getMessage(), e.getMessage().contains("is openvswitch-switch installed?"));
         assertEquals(1, w.errors());
         assertEquals(Map.of("fc00:2:0:0:0:0:0:10", "veth0"), w.wired());
@@ -46,7 +46,7 @@ public class OvsSidWiringTest {
     public void anAbsentDatabaseIsAClearCountedError() throws Exception {
         Assume.assumeTrue("ovs-vsctl not installed", Files.exists(Path.of("/usr/bin/ovs-vsctl")));
         OvsCommands dead = new OvsCommands(null, tmp.newFolder("empty").toPath(), Duration.ofSeconds(1));
-        OvsSidWiring w = new OvsSidWiring(dead, "br-sfc", "eth1", "netdev");
+        OvsSidWiring w = new OvsSidWiring(dead, "br-sfc", "netdev");
         OvsException e = Expect.thrown(OvsException.class, w::reconcile);
         assertTrue(e.getMessage(), e.getMessage().contains("ovs-vsctl"));
         assertTrue(e.getMessage(), e.getMessage().contains("database connection failed"));
@@ -67,17 +67,25 @@ public class OvsSidWiringTest {
     }
 
     @Test
-    public void badInputChangesNothing() {
-        OvsSidWiring w = new OvsSidWiring(new OvsCommands(null, null, Duration.ofSeconds(1)), "br-sfc", "eth1",
-                "netdev");
-        Expect.thrown(IllegalArgumentException.class, () -> w.wire("10.0.0.1", "veth0"));
-        Expect.thrown(IllegalArgumentException.class, () -> w.wire(SID_A, "veth0,actions=drop"));
-        Expect.thrown(IllegalArgumentException.class, () -> w.wire(SID_A, "a-name-longer-than-15"));
-        Expect.thrown(IllegalArgumentException.class, () -> w.wire(SID_A, "eth1"));
-        Expect.thrown(IllegalArgumentException.class, () -> new OvsSidWiring(
-                new OvsCommands(null, null, Duration.ofSeconds(1)), "br-sfc", "eth1", "dpdk"));
+    public void badInputChangesNothing() throws Exception {
+        // no OVS behind it: the one accepted wish fails at OVS (counted) and is kept
+        OvsCommands none = new OvsCommands(tmp.newFolder("no-ovs").toPath(), null, Duration.ofSeconds(1));
+        OvsSidWiring w = new OvsSidWiring(none, "br-sfc", "netdev");
+        Expect.thrown(IllegalArgumentException.class, () -> w.wire("10.0.0.1", "veth0", "eth1"));
+        Expect.thrown(IllegalArgumentException.class, () -> w.wire(SID_A, "veth0,actions=drop", "eth1"));
+        Expect.thrown(IllegalArgumentException.class, () -> w.wire(SID_A, "a-name-longer-than-15", "eth1"));
+        Expect.thrown(IllegalArgumentException.class, () -> w.wire(SID_A, "eth1", "eth1"));
+        Expect.thrown(IllegalArgumentException.class, () -> w.wire(SID_A, "veth0", "br-sfc"));
+        Expect.thrown(IllegalArgumentException.class, () -> new OvsSidWiring(none, "br-sfc", "dpdk"));
         assertTrue(w.wired().isEmpty());
         assertEquals(0, w.errors());
+        Expect.thrown(OvsException.class, () -> w.wire(SID_A, "veth0", "eth1"));
+        // one pod interface cannot return through two switch ports; a pod interface is no switch port
+        Expect.thrown(IllegalArgumentException.class, () -> w.wire(SID_B, "veth0", "eth2"));
+        Expect.thrown(IllegalArgumentException.class, () -> w.wire(SID_B, "veth1", "veth0"));
+        Expect.thrown(IllegalArgumentException.class, () -> w.wire(SID_B, "eth1", "eth2"));
+        assertEquals(Map.of("fc00:2:0:0:0:0:0:10", "veth0"), w.wired());
+        assertEquals(1, w.errors());
     }
 
     @Test
@@ -90,14 +98,16 @@ public class OvsSidWiringTest {
         String podA = "wa" + tag;
         String podB = "wc" + tag;
         try (OvsSandbox ovs = OvsSandbox.start(tmp.newFolder("ovs").toPath(), "srv6int-t" + tag)) {
-            for (String l : List.of(nic, podA, podB)) {
+            String nic2 = "wm" + tag;
+            String podC = "wd" + tag;
+            for (String l : List.of(nic, podA, podB, nic2, podC)) {
                 ovs.ip("link", "add", l, "type", "veth", "peer", "name", l + "p");
                 ovs.ip("link", "set", l, "up");
             }
-            OvsSidWiring w = new OvsSidWiring(ovs.commands(), br, nic, "netdev");
-            OvsSidWiring.Reconciled r = w.wire(SID_A, podA);
+            OvsSidWiring w = new OvsSidWiring(ovs.commands(), br, "netdev");
+            OvsSidWiring.Reconciled r = w.wire(SID_A, podA, nic);
             assertEquals(2, r.added());
-            r = w.wire(SID_B, podB);
+            r = w.wire(SID_B, podB, nic);
             assertEquals(2, r.added());
             assertEquals(0, r.removed());
             int pNic = ofport(ovs, nic);
@@ -146,9 +156,9 @@ public class OvsSidWiringTest {
 
             // the agent restarts: a new wiring told (by the pods) that only SID A is here finds B's
             // tagged port and its rules left by the old one, and removes them
-            assertEquals(2, w.wire(SID_B, podB).added());
-            OvsSidWiring restarted = new OvsSidWiring(ovs.commands(), br, nic, "netdev");
-            r = restarted.wire(SID_A, podA);
+            assertEquals(2, w.wire(SID_B, podB, nic).added());
+            OvsSidWiring restarted = new OvsSidWiring(ovs.commands(), br, "netdev");
+            r = restarted.wire(SID_A, podA, nic);
             assertEquals(r.toString(), 0, r.added());
             assertEquals(r.toString(), 2, r.removed());
             assertEquals(r.toString(), 1, r.portsRemoved());
@@ -156,11 +166,22 @@ public class OvsSidWiringTest {
 
             // an interface that does not exist is reported, counted, and does not disturb the rest
             long errors = w.errors();
-            r = w.wire(SID_B, "wx" + tag);
+            r = w.wire(SID_B, "wx" + tag, nic);
             assertTrue(r.toString(), r.broken().containsKey("wx" + tag));
             assertEquals(errors + 1, w.errors());
             assertEquals(2, w.rules().size());
             assertEquals(4 + 2 + 2 + 2, w.rulesAdded());
+
+            // a replica behind a second NIC (another switch port) arrives and returns there
+            r = w.wire("fc00:3::30", podC, nic2);
+            assertEquals(r.toString(), 2, r.added());
+            int pNic2 = ofport(ovs, nic2);
+            int pC = ofport(ovs, podC);
+            Set<OpenFlowRule> rules = w.rules();
+            assertTrue(rules.toString(), rules.contains(
+                    rule(200, "ipv6,in_port=" + pNic2 + ",ipv6_dst=fc00:3::30", "output:" + pC)));
+            assertTrue(rules.toString(), rules.contains(rule(100, "in_port=" + pC, "output:" + pNic2)));
+            assertEquals(4, rules.size());
         }
     }
 

@@ -75,16 +75,16 @@ public final class WiringCrossCheck {
                     BpfCompileMode.OPTIMIZE);
             // libpcap's read timeout does not fire while nothing arrives (TPACKET_V3): poll instead
             h.setBlockingMode(BlockingMode.NONBLOCKING);
-            c.run(ovs, new OvsSidWiring(ovs.commands(), bridge, nic, "netdev"), args[4], args[7]);
+            c.run(ovs, new OvsSidWiring(ovs.commands(), bridge, "netdev"), nic, args[4], args[7]);
             failed = c.failed;
             System.out.println(c.passed + " passed, " + c.failed + " failed");
         }
         System.exit(failed == 0 ? 0 : 1);
     }
 
-    private void run(OvsSandbox ovs, OvsSidWiring w, String sidA, String sidB) throws Exception {
-        w.wire(sidA, pods[0]);
-        OvsSidWiring.Reconciled r = w.wire(sidB, pods[1]);
+    private void run(OvsSandbox ovs, OvsSidWiring w, String nic, String sidA, String sidB) throws Exception {
+        w.wire(sidA, pods[0], nic);
+        OvsSidWiring.Reconciled r = w.wire(sidB, pods[1], nic);
         check("wired both SIDs, nothing broken: " + r, r.broken().isEmpty() && w.rules().size() == 4);
         int[][] got = round(ovs);
         check("SID A delivered to pod A and back: " + got[0][0] + "/" + COUNT, got[0][0] == COUNT);
