@@ -33,8 +33,9 @@ import java.util.regex.Pattern;
  * <p>The object keeps the wanted state (SID → pod interface, switch port). {@link #wire},
  * {@link #unwire} and {@link #reconcile} all end in the same reconciliation:
  * make sure the bridge, the switch ports and the pods' ports exist (pod ports
- * tagged with {@link #SID_KEY} in their {@code external_ids}, so ports the
- * agent added are found again after it restarts), read the rules carrying the
+ * tagged with {@link #SID_KEY} and {@link #BRIDGE_KEY} in their
+ * {@code external_ids}, so ports the agent added are found again after it
+ * restarts), read the rules carrying the
  * cookie back ({@code ovs-ofctl dump-flows}), and delete what is not wanted
  * and add what is missing in one atomic bundle. Reconciling twice changes
  * nothing the second time; after an {@code ovs-vswitchd} restart or a flush it
@@ -50,6 +51,8 @@ public final class OvsSidWiring {
     public static final int RETURN_PRIORITY = 100;
     /** {@code external_ids} key on the pod interfaces the agent added; value: the SID. */
     public static final String SID_KEY = "srv6int-sid";
+    /** {@code external_ids} key on the pod interfaces the agent added; value: the bridge. */
+    public static final String BRIDGE_KEY = "srv6int-bridge";
 
     private static final Pattern IFNAME = Pattern.compile("[A-Za-z0-9_.-]{1,15}");
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -191,14 +194,15 @@ public final class OvsSidWiring {
         for (Map.Entry<String, Wire> w : wanted.entrySet()) {
             String pod = w.getValue().pod;
             tx.addAll(List.of("--", "--may-exist", "add-port", bridge, pod,
-                    "--", "set", "Interface", pod, "external_ids:" + SID_KEY + "=\"" + w.getKey() + "\""));
+                    "--", "set", "Interface", pod, "external_ids:" + SID_KEY + "=\"" + w.getKey() + "\"",
+                    "external_ids:" + BRIDGE_KEY + "=" + bridge));
         }
         ovs.vsctl(tx);
         Map<String, Iface> ifaces = interfaces();
-        // ports the agent added for SIDs no longer wanted
+        // ports the agent added to this bridge for SIDs no longer wanted
         List<String> del = new ArrayList<>();
         for (Iface i : ifaces.values()) {
-            if (i.sid != null && !inUse.contains(i.name)) {
+            if (i.sid != null && bridge.equals(i.bridge) && !inUse.contains(i.name)) {
                 del.addAll(List.of("--", "--if-exists", "del-port", bridge, i.name));
             }
         }
@@ -280,7 +284,8 @@ public final class OvsSidWiring {
         try {
             for (JsonNode row : JSON.readTree(out).path("data")) {
                 Iface i = new Iface(row.get(0).asText(), row.get(1).isInt() ? row.get(1).asInt() : -1,
-                        mapValue(row.get(2), SID_KEY), row.get(3).isTextual() ? row.get(3).asText() : null);
+                        mapValue(row.get(2), SID_KEY), mapValue(row.get(2), BRIDGE_KEY),
+                        row.get(3).isTextual() ? row.get(3).asText() : null);
                 m.put(i.name, i);
             }
         } catch (IOException | RuntimeException e) {
@@ -356,12 +361,14 @@ public final class OvsSidWiring {
         final String name;
         final int ofport;
         final String sid;
+        final String bridge;
         final String error;
 
-        Iface(String name, int ofport, String sid, String error) {
+        Iface(String name, int ofport, String sid, String bridge, String error) {
             this.name = name;
             this.ofport = ofport;
             this.sid = sid;
+            this.bridge = bridge;
             this.error = error;
         }
     }
