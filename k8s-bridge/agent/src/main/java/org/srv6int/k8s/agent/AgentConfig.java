@@ -72,6 +72,8 @@ public final class AgentConfig {
     public List<Vnf> vnfs = new ArrayList<>();
     /** Learn the vNFs from the replica pods of this node through the API server instead of {@link #vnfs}. */
     public boolean followPods;
+    /** Namespace of the replica pods (the bridge's); the agent's rights are granted there only. */
+    public String podNamespace = "srv6int-sfc";
     /** Lmax, ns, of a replica pod that has no srv6int.org/lmax-ns annotation; 0: such a pod is not managed. */
     public long lmaxNs;
     /** enforce: adjust resources; recommend: compute and publish what would be done, touch nothing. */
@@ -278,6 +280,7 @@ public final class AgentConfig {
         c.vnfs = new ArrayList<>(members);
         c.followPods = false;
         c.lmaxNs = lmaxNs;
+        c.podNamespace = podNamespace;
         c.mode = mode;
         c.cpuActuation = cpuActuation;
         c.onOverwrite = onOverwrite;

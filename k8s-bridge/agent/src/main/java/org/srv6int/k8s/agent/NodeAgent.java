@@ -148,8 +148,8 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             this.events = new PodEvents(client, config.node);
             podMetrics.events(events);
             this.viaResize = chooseResize();
-            this.follower = new PodFollower(client, config.node, 30_000);
-            LOG.info("following the replica pods of node {}", config.node);
+            this.follower = new PodFollower(client, config.podNamespace, config.node, 30_000);
+            LOG.info("following the replica pods of node {} in namespace {}", config.node, config.podNamespace);
             this.gen = build(List.of(), null);
             reconcile();
         } else {

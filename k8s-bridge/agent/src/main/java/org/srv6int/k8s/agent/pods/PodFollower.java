@@ -15,7 +15,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Follows the replica pods of one node: a fabric8 informer on pods with
+ * Follows the replica pods of one node: a fabric8 informer on the pods of the bridge's
+ * namespace with
  * {@code spec.nodeName=<node>} (field selector, so the API server sends nothing of other
  * nodes) and {@code app.kubernetes.io/managed-by=srv6int-k8s-bridge}. Keeps the latest
  * view of each pod by UID and a version that moves on every change; the agent's loop
@@ -32,12 +33,13 @@ public final class PodFollower implements AutoCloseable {
      * Starts the informer and waits for its first list.
      *
      * @param client API client (get/list/watch on pods)
+     * @param namespace namespace of the replica pods
      * @param node this node's name
      * @param timeoutMs how long to wait for the first list
      * @throws IOException if the first list does not arrive in time or fails
      */
-    public PodFollower(KubernetesClient client, String node, long timeoutMs) throws IOException {
-        informer = client.pods().inAnyNamespace()
+    public PodFollower(KubernetesClient client, String namespace, String node, long timeoutMs) throws IOException {
+        informer = client.pods().inNamespace(namespace)
                 .withField("spec.nodeName", node)
                 .withLabel(ReplicaNames.LABEL_MANAGED_BY, ReplicaNames.MANAGER)
                 .runnableInformer(0);
