@@ -24,6 +24,7 @@ final class FakeKubelet implements AutoCloseable {
     private final KubernetesClient admin;
     private final String namespace;
     private final String node;
+    private final String testLabel;
     private final FakeHost host;
     private final boolean systemd;
     private final Map<String, Long> applied = new HashMap<>();
@@ -31,7 +32,9 @@ final class FakeKubelet implements AutoCloseable {
     private final Thread thread;
     private volatile int resizesApplied;
 
-    FakeKubelet(KubernetesClient admin, String namespace, String node, FakeHost host, boolean systemd) {
+    FakeKubelet(KubernetesClient admin, String namespace, String node, String testLabel, FakeHost host,
+                boolean systemd) {
+        this.testLabel = testLabel;
         this.admin = admin;
         this.namespace = namespace;
         this.node = node;
@@ -63,7 +66,8 @@ final class FakeKubelet implements AutoCloseable {
     private void run() {
         while (!stop.get()) {
             try {
-                for (Pod p : admin.pods().inNamespace(namespace).withField("spec.nodeName", node).list().getItems()) {
+                for (Pod p : admin.pods().inNamespace(namespace).withField("spec.nodeName", node)
+                        .withLabel("srv6int.org/test", testLabel).list().getItems()) {
                     step(p);
                 }
             } catch (KubernetesClientException e) {
