@@ -139,7 +139,7 @@ public class AgentOnRealApiServerTest {
         c.hostRoot = root.toString();
         c.windowSize = 20;
         c.metricsAddress = "127.0.0.1:0";
-        c.decisionLog = "";
+        c.decisionLog = "-"; // decisions in the test output
         c.followPods = true;
         c.podNamespace = NS;
         c.lmaxNs = LMAX;
@@ -250,7 +250,7 @@ public class AgentOnRealApiServerTest {
 
     @Test
     public void enforceFollowsPodsResizesThroughTheApiAndDefendsItsValue() throws Exception {
-        kubelet = new FakeKubelet(admin, NS, NODE, prefix, host, FakeHost.SYSTEMD);
+        kubelet = new FakeKubelet(admin, NS, NODE, prefix, host, FakeHost.SYSTEMD, true);
         String a = replica(1, "fc00:7::a", true, Map.of()).getMetadata().getName();
         String b = replica(2, "fc00:7::b", false, Map.of()).getMetadata().getName();
         String bad = replica(3, "not-an-address", false, Map.of()).getMetadata().getName();
@@ -322,7 +322,7 @@ public class AgentOnRealApiServerTest {
 
     @Test
     public void recommendPublishesAndChangesNothing() throws Exception {
-        kubelet = new FakeKubelet(admin, NS, NODE, prefix, host, FakeHost.CGROUPFS);
+        kubelet = new FakeKubelet(admin, NS, NODE, prefix, host, FakeHost.CGROUPFS, true);
         String a = replica(1, "fc00:7::a", false, Map.of()).getMetadata().getName();
         try (NodeAgent agent = new NodeAgent(config(AgentConfig.Mode.RECOMMEND, AgentConfig.CpuActuation.AUTO),
                 agentClient, wiring)) {
@@ -345,7 +345,7 @@ public class AgentOnRealApiServerTest {
 
     @Test
     public void cgroupFallbackReappliesAnOverwrittenCpuMax() throws Exception {
-        kubelet = new FakeKubelet(admin, NS, NODE, prefix, host, FakeHost.CGROUPFS);
+        kubelet = new FakeKubelet(admin, NS, NODE, prefix, host, FakeHost.CGROUPFS, true);
         String a = replica(1, "fc00:7::a", false, Map.of()).getMetadata().getName();
         try (NodeAgent agent = new NodeAgent(config(AgentConfig.Mode.ENFORCE, AgentConfig.CpuActuation.CGROUP),
                 agentClient, wiring)) {
@@ -360,6 +360,28 @@ public class AgentOnRealApiServerTest {
             assertEquals("110000 100000", cpuMax(get(a)));
         } catch (KubernetesClientException e) {
             throw new AssertionError(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * What the API server does with a resize of a pod as KWOK leaves it (running, but no
+     * {@code containerStatuses[].resources}, as on a kubelet without in-place resize): it
+     * refuses it (422, "Pod running on node without support for resize"). The agent records
+     * an ACTUATOR_ERROR, keeps the allocation and changes nothing.
+     */
+    @Test
+    public void aResizeThePodsNodeCannotDoIsRefusedAndNothingChanges() throws Exception {
+        kubelet = new FakeKubelet(admin, NS, NODE, prefix, host, FakeHost.SYSTEMD, false);
+        String a = replica(1, "fc00:7::a", true, Map.of()).getMetadata().getName();
+        try (NodeAgent agent = new NodeAgent(config(AgentConfig.Mode.ENFORCE, AgentConfig.CpuActuation.RESIZE),
+                agentClient, wiring)) {
+            tickUntil(agent, "a managed", () -> agent.managedPods().size() == 1);
+            drive(agent, "fc00:7::a", 3 * LMAX, 1);
+            assertEquals(1, agent.podMetrics().resizePatches().get(ResizeCpuActuator.FAILED));
+            assertEquals(1, agent.metrics().decisions(0, org.srv6int.k8s.agent.loop.Decision.Action.ACTUATOR_ERROR));
+            assertEquals("allocation kept", 1000, agent.loop().pool(ResourceType.CPU_QUOTA).allocation(0));
+            assertEquals(1000, limit(get(a)));
+            assertEquals("100000 100000", cpuMax(get(a)));
         }
     }
 }

@@ -16,8 +16,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * What the kubelet of a KWOK node does not do and the agent relies on, done the way the
  * kubelet does it: when a pod runs, its container gets an id in the pod status and a cgroup
  * under the QoS class's slice (systemd or cgroupfs driver) with cpu.max from the container's
- * CPU limit; when the pod's CPU limit changes (in-place resize), cpu.max follows. KWOK
- * itself marks the pods Running and Ready but reports no container ids and has no cgroups.
+ * CPU limit; when the pod's CPU limit changes (in-place resize), cpu.max follows and the
+ * container status reports the new resources. KWOK itself marks the pods Running and Ready
+ * but reports no container ids, no container resources and has no cgroups.
+ *
+ * <p>A kubelet with in-place resize (1.33+) reports {@code containerStatuses[].resources};
+ * the API server refuses a resize of a running pod whose status lacks them ("Pod running on
+ * node without support for resize"). {@code reportsResources = false} is such a node: the
+ * KWOK pod as KWOK leaves it.
  */
 final class FakeKubelet implements AutoCloseable {
 
@@ -25,6 +31,7 @@ final class FakeKubelet implements AutoCloseable {
     private final String namespace;
     private final String node;
     private final String testLabel;
+    private final boolean reportsResources;
     private final FakeHost host;
     private final boolean systemd;
     private final Map<String, Long> applied = new HashMap<>();
@@ -33,8 +40,9 @@ final class FakeKubelet implements AutoCloseable {
     private volatile int resizesApplied;
 
     FakeKubelet(KubernetesClient admin, String namespace, String node, String testLabel, FakeHost host,
-                boolean systemd) {
+                boolean systemd, boolean reportsResources) {
         this.testLabel = testLabel;
+        this.reportsResources = reportsResources;
         this.admin = admin;
         this.namespace = namespace;
         this.node = node;
@@ -103,9 +111,15 @@ final class FakeKubelet implements AutoCloseable {
             resizesApplied++;
         }
         ContainerStatus s = p.getStatus().getContainerStatuses().get(0);
-        if (s.getContainerID() == null || s.getContainerID().isEmpty()) {
+        boolean noId = s.getContainerID() == null || s.getContainerID().isEmpty();
+        boolean stale = reportsResources && !p.getSpec().getContainers().get(0).getResources().equals(s.getResources());
+        if (noId || stale) {
             admin.pods().inNamespace(namespace).withName(p.getMetadata().getName()).editStatus(q -> {
-                q.getStatus().getContainerStatuses().get(0).setContainerID("containerd://" + containerId(q));
+                ContainerStatus qs = q.getStatus().getContainerStatuses().get(0);
+                qs.setContainerID("containerd://" + containerId(q));
+                if (reportsResources) {
+                    qs.setResources(q.getSpec().getContainers().get(0).getResources()); // what is actuated now
+                }
                 return q;
             });
         }
