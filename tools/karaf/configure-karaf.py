@@ -61,13 +61,13 @@ shutil.copy(Path(__file__).with_name("onos-features.xml"), etc / "onos-features.
 def features(s):
     s = s.replace("featuresRepositories = \\\n",
                   "featuresRepositories = \\\n    file:${karaf.etc}/onos-features.xml, \\\n", 1)
-    # Boot in stages as ONOS does (wrap: must be up before a wrapped bundle is read):
-    # Karaf's own features with scr and war, then ONOS's third-party, API and CLI features,
-    # then the bundles standing in for ONOS's core and its P4Runtime app.
+    # Boot in two stages (wrap: must be up before a wrapped bundle is read): Karaf's own
+    # features with scr and war, then ONOS's third-party, API and CLI features with the
+    # bundles standing in for ONOS's core and its P4Runtime app (one resolution, no refresh).
     m = re.search(r"featuresBoot = \\\n((?:.*\\\n)*.*[^\\]\n)", s)
     karaf = [f.strip() for f in m.group(1).replace("\\", "").split(",") if f.strip()]
-    boot = ("featuresBoot = (" + ", ".join(karaf + ["scr", "war"]) + "), (onos-thirdparty-base), "
-            "(onos-api), (srv6int-onos-extras, onos-cli, srv6int-testkit)\n")
+    boot = ("featuresBoot = (" + ", ".join(karaf + ["scr", "war"]) + "), (onos-thirdparty-base, "
+            "onos-api, srv6int-onos-extras, onos-cli, srv6int-testkit)\n")
     s = s[:m.start()] + boot + s[m.end():]
     # ONOS's features are 1.2-era; Karaf 4.2's service-requirement check is off, as in ONOS.
     return s + "\nserviceRequirements=disable\n"
