@@ -1,5 +1,6 @@
 package org.srv6int.app.program;
 
+import org.srv6int.pipeconf.Srv6IntPipelineConstants;
 import org.srv6int.pipeconf.Srv6IntActions;
 import org.onlab.packet.Ip6Address;
 import org.onosproject.core.ApplicationId;
@@ -23,27 +24,19 @@ import org.srv6int.app.api.SfcPaths;
 
 import java.util.List;
 import java.util.stream.Collectors;
+import static org.srv6int.pipeconf.Srv6IntConstants.HDR_CHAIN_ID;
+import static org.srv6int.pipeconf.Srv6IntConstants.HDR_IG_PORT;
+import static org.srv6int.pipeconf.Srv6IntConstants.HDR_IPV4_DST;
+import static org.srv6int.pipeconf.Srv6IntConstants.HDR_IPV4_SRC;
+import static org.srv6int.pipeconf.Srv6IntConstants.HDR_IPV6_DST;
+import static org.srv6int.pipeconf.Srv6IntConstants.HDR_IPV6_SRC;
+import static org.srv6int.pipeconf.Srv6IntConstants.HDR_IP_PROTO;
+import static org.srv6int.pipeconf.Srv6IntConstants.HDR_L4_DPORT;
+import static org.srv6int.pipeconf.Srv6IntConstants.HDR_L4_SPORT;
+import static org.srv6int.pipeconf.Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER;
+import static org.srv6int.pipeconf.Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP;
+import static org.srv6int.pipeconf.Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP_SELECTOR;
 
-import static org.srv6int.app.program.P4Names.CHAIN_ID;
-import static org.srv6int.app.program.P4Names.CHAIN_ID_KEY;
-import static org.srv6int.app.program.P4Names.H_ENCAPS_INT;
-import static org.srv6int.app.program.P4Names.IG_PORT;
-import static org.srv6int.app.program.P4Names.INT_PERIOD;
-import static org.srv6int.app.program.P4Names.IPV4_DST;
-import static org.srv6int.app.program.P4Names.IPV4_SRC;
-import static org.srv6int.app.program.P4Names.IPV6_DST;
-import static org.srv6int.app.program.P4Names.IPV6_SRC;
-import static org.srv6int.app.program.P4Names.IP_PROTO;
-import static org.srv6int.app.program.P4Names.L4_DPORT;
-import static org.srv6int.app.program.P4Names.L4_SPORT;
-import static org.srv6int.app.program.P4Names.LAST_ENTRY;
-import static org.srv6int.app.program.P4Names.MAP_INFO;
-import static org.srv6int.app.program.P4Names.SEGMENT;
-import static org.srv6int.app.program.P4Names.SET_CHAIN;
-import static org.srv6int.app.program.P4Names.SFC_CLASSIFIER;
-import static org.srv6int.app.program.P4Names.SFC_MODE;
-import static org.srv6int.app.program.P4Names.SRV6_ENCAP;
-import static org.srv6int.app.program.P4Names.SRV6_ENCAP_SELECTOR;
 
 /**
  * A chain's entries at its ingress switch (H.Encaps.INT): the classifier
@@ -66,7 +59,7 @@ public final class ChainProgrammer {
      * @return key
      */
     public static PiGroupKey groupKey(Sfc sfc) {
-        return new PiGroupKey(SRV6_ENCAP, SRV6_ENCAP_SELECTOR, sfc.id().tag());
+        return new PiGroupKey(SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP, SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP_SELECTOR, sfc.id().tag());
     }
 
     /**
@@ -79,28 +72,28 @@ public final class ChainProgrammer {
     public static FlowRule classifierRule(Sfc sfc, ApplicationId appId) {
         FlowClassifier c = sfc.classifier();
         PiCriterion.Builder m = PiCriterion.builder()
-                .matchTernary(IG_PORT, sfc.ingress().port().toLong(), 0x1FF);
+                .matchTernary(HDR_IG_PORT, sfc.ingress().port().toLong(), 0x1FF);
         if (c.ipProto() != FlowClassifier.ANY) {
-            m.matchTernary(IP_PROTO, c.ipProto(), 0xFF);
+            m.matchTernary(HDR_IP_PROTO, c.ipProto(), 0xFF);
         }
         int bytes = c.isIp4() ? 4 : 16;
         if (c.srcPrefix().prefixLength() > 0) {
-            m.matchTernary(c.isIp4() ? IPV4_SRC : IPV6_SRC, c.srcPrefix().address().toOctets(),
+            m.matchTernary(c.isIp4() ? HDR_IPV4_SRC : HDR_IPV6_SRC, c.srcPrefix().address().toOctets(),
                            PiRules.prefixMask(bytes, c.srcPrefix().prefixLength()));
         }
         if (c.dstPrefix().prefixLength() > 0) {
-            m.matchTernary(c.isIp4() ? IPV4_DST : IPV6_DST, c.dstPrefix().address().toOctets(),
+            m.matchTernary(c.isIp4() ? HDR_IPV4_DST : HDR_IPV6_DST, c.dstPrefix().address().toOctets(),
                            PiRules.prefixMask(bytes, c.dstPrefix().prefixLength()));
         }
         if (c.l4SrcPort() != FlowClassifier.ANY) {
-            m.matchTernary(L4_SPORT, c.l4SrcPort(), 0xFFFF);
+            m.matchTernary(HDR_L4_SPORT, c.l4SrcPort(), 0xFFFF);
         }
         if (c.l4DstPort() != FlowClassifier.ANY) {
-            m.matchTernary(L4_DPORT, c.l4DstPort(), 0xFFFF);
+            m.matchTernary(HDR_L4_DPORT, c.l4DstPort(), 0xFFFF);
         }
-        PiAction a = Srv6IntActions.setChain(sfc.id().tag(), !sfc.vnfs().isEmpty(), P4Names.DEFAULT_MAP_INFO,
+        PiAction a = Srv6IntActions.setChain(sfc.id().tag(), !sfc.vnfs().isEmpty(), Srv6IntPipelineConstants.DEFAULT_MAP_INFO,
                                              sfc.intSamplingRate());
-        return PiRules.rule(sfc.ingress().deviceId(), appId, SFC_CLASSIFIER, m.build(),
+        return PiRules.rule(sfc.ingress().deviceId(), appId, SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER, m.build(),
                             CLASSIFIER_PRIORITY + specificity(c), a);
     }
 
@@ -112,8 +105,8 @@ public final class ChainProgrammer {
      * @return rule on the ingress device
      */
     public static FlowRule encapRule(Sfc sfc, ApplicationId appId) {
-        return PiRules.rule(sfc.ingress().deviceId(), appId, SRV6_ENCAP,
-                            PiCriterion.builder().matchExact(CHAIN_ID_KEY, sfc.id().tag()).build(), 0,
+        return PiRules.rule(sfc.ingress().deviceId(), appId, SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP,
+                            PiCriterion.builder().matchExact(HDR_CHAIN_ID, sfc.id().tag()).build(), 0,
                             PiActionProfileGroupId.of(sfc.id().tag()));
     }
 

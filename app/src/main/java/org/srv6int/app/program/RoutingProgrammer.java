@@ -19,14 +19,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import static org.srv6int.pipeconf.Srv6IntConstants.HDR_IPV4_DST;
+import static org.srv6int.pipeconf.Srv6IntConstants.HDR_IPV6_DST;
+import static org.srv6int.pipeconf.Srv6IntConstants.SRV6_INT_INGRESS_ROUTING_IPV4_ROUTING;
+import static org.srv6int.pipeconf.Srv6IntConstants.SRV6_INT_INGRESS_ROUTING_IPV6_ROUTING;
 
-import static org.srv6int.app.program.P4Names.DMAC;
-import static org.srv6int.app.program.P4Names.IPV4_DST;
-import static org.srv6int.app.program.P4Names.IPV4_ROUTING;
-import static org.srv6int.app.program.P4Names.IPV6_DST;
-import static org.srv6int.app.program.P4Names.IPV6_ROUTING;
-import static org.srv6int.app.program.P4Names.PORT;
-import static org.srv6int.app.program.P4Names.SET_NEXT_HOP;
 
 /**
  * Routing tables of a switch: every other SRv6 switch's SIDs and vNF SID
@@ -79,9 +76,9 @@ public final class RoutingProgrammer {
                                   MacAddress dmac) {
         PiAction action = Srv6IntActions.setNextHop(port, dmac);
         return prefix.isIp4()
-                ? PiRules.rule(device, appId, IPV4_ROUTING, PiRules.lpm(IPV4_DST, prefix), prefix.prefixLength(),
+                ? PiRules.rule(device, appId, SRV6_INT_INGRESS_ROUTING_IPV4_ROUTING, PiRules.lpm(HDR_IPV4_DST, prefix), prefix.prefixLength(),
                                action)
-                : PiRules.rule(device, appId, IPV6_ROUTING, PiRules.lpm(IPV6_DST, prefix), prefix.prefixLength(),
+                : PiRules.rule(device, appId, SRV6_INT_INGRESS_ROUTING_IPV6_ROUTING, PiRules.lpm(HDR_IPV6_DST, prefix), prefix.prefixLength(),
                                action);
     }
 }

@@ -15,15 +15,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import static org.srv6int.pipeconf.Srv6IntConstants.HDR_IPV6_DST;
+import static org.srv6int.pipeconf.Srv6IntConstants.SRV6_INT_INGRESS_ENDPOINT_MY_SID;
 
-import static org.srv6int.app.program.P4Names.END_DT_INT;
-import static org.srv6int.app.program.P4Names.END_T_INT;
-import static org.srv6int.app.program.P4Names.END_T_INT_SFC;
-import static org.srv6int.app.program.P4Names.IPV6_DST;
-import static org.srv6int.app.program.P4Names.MY_SID_TABLE;
-import static org.srv6int.app.program.P4Names.VNF_ID;
-import static org.srv6int.app.program.P4Names.VNF_MAC;
-import static org.srv6int.app.program.P4Names.VNF_PORT;
 
 /**
  * The my_sid table of a switch: its own SID (End.T.INT), its End.DT.INT SID
@@ -71,7 +65,7 @@ public final class SidProgrammer {
     }
 
     private static FlowRule sidRule(DeviceId device, ApplicationId appId, Ip6Address sid, PiAction action) {
-        return PiRules.rule(device, appId, MY_SID_TABLE, PiRules.lpm(IPV6_DST, IpPrefix.valueOf(sid, 128)), 128,
+        return PiRules.rule(device, appId, SRV6_INT_INGRESS_ENDPOINT_MY_SID, PiRules.lpm(HDR_IPV6_DST, IpPrefix.valueOf(sid, 128)), 128,
                             action);
     }
 }

@@ -1,5 +1,6 @@
 package org.srv6int.app.program;
 
+import org.srv6int.pipeconf.Srv6IntConstants;
 import org.onlab.packet.Ip6Address;
 import org.onlab.packet.IpPrefix;
 import org.onosproject.core.ApplicationId;
@@ -111,8 +112,8 @@ public final class Srv6IntReconciler {
                 }
                 // encap before classifier: the classifier must never point at a missing encap entry
                 List<FlowRule> chain = new ArrayList<>(e.getValue());
-                chain.sort((a, b) -> Boolean.compare(a.table().equals(P4Names.SFC_CLASSIFIER),
-                                                     b.table().equals(P4Names.SFC_CLASSIFIER)));
+                chain.sort((a, b) -> Boolean.compare(a.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER),
+                                                     b.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER)));
                 chain.stream().filter(r -> !installedExactly(have, r)).forEach(adds::add);
             }
         }
@@ -127,9 +128,9 @@ public final class Srv6IntReconciler {
             if (wanted.stream().anyMatch(r -> r.equals(e))) {
                 continue;
             }
-            if (e.table().equals(P4Names.SFC_CLASSIFIER)) {
+            if (e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER)) {
                 staleClassifiers.add(e);
-            } else if (e.table().equals(P4Names.MY_SID_TABLE) && referencedSelector(e.selector(), referenced)) {
+            } else if (e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENDPOINT_MY_SID) && referencedSelector(e.selector(), referenced)) {
                 continue;
             } else {
                 staleOthers.add(e);
@@ -155,7 +156,7 @@ public final class Srv6IntReconciler {
             if (wantedKeys.contains(g.appCookie())) {
                 continue;
             }
-            boolean pointedTo = have.stream().anyMatch(e -> e.table().equals(P4Names.SRV6_ENCAP)
+            boolean pointedTo = have.stream().anyMatch(e -> e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP)
                     && pointsTo(e.treatment(), g.id().id()));
             if (!pointedTo) {
                 groupService.removeGroup(device, g.appCookie(), appId);
@@ -276,7 +277,7 @@ public final class Srv6IntReconciler {
 
     private static TrafficSelector sidSelector(Ip6Address sid) {
         return DefaultTrafficSelector.builder()
-                .matchPi(PiRules.lpm(P4Names.IPV6_DST, IpPrefix.valueOf(sid, 128))).build();
+                .matchPi(PiRules.lpm(Srv6IntConstants.HDR_IPV6_DST, IpPrefix.valueOf(sid, 128))).build();
     }
 
     private static Optional<PiAction> piAction(TrafficTreatment t) {

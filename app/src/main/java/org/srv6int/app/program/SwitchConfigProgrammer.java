@@ -1,5 +1,6 @@
 package org.srv6int.app.program;
 
+import org.srv6int.pipeconf.Srv6IntPipelineConstants;
 import org.srv6int.pipeconf.Srv6IntActions;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.GroupId;
@@ -21,21 +22,9 @@ import org.srv6int.app.config.Srv6IntAppConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import static org.srv6int.pipeconf.Srv6IntConstants.SRV6_INT_EGRESS_REPORT_REPORT_CONFIG;
+import static org.srv6int.pipeconf.Srv6IntConstants.SRV6_INT_INGRESS_SWITCH_INFO;
 
-import static org.srv6int.app.program.P4Names.DEVICE_ID;
-import static org.srv6int.app.program.P4Names.DST_IP;
-import static org.srv6int.app.program.P4Names.DST_MAC;
-import static org.srv6int.app.program.P4Names.MY_SID;
-import static org.srv6int.app.program.P4Names.REPORT_CONFIG;
-import static org.srv6int.app.program.P4Names.ROUTER_MAC;
-import static org.srv6int.app.program.P4Names.SET_REPORT_CONFIG;
-import static org.srv6int.app.program.P4Names.SET_SWITCH_INFO;
-import static org.srv6int.app.program.P4Names.SRC_IP;
-import static org.srv6int.app.program.P4Names.SRC_MAC;
-import static org.srv6int.app.program.P4Names.SWITCH_INFO;
-import static org.srv6int.app.program.P4Names.TRUNC_LEN;
-import static org.srv6int.app.program.P4Names.UDP_DPORT;
-import static org.srv6int.app.program.P4Names.UDP_SPORT;
 
 /**
  * Per-switch settings from netcfg: switch_info (Device_ID, own SID, router
@@ -63,8 +52,8 @@ public final class SwitchConfigProgrammer {
                                        Optional<CollectorEndpoint> collector, ApplicationId appId) {
         List<FlowRule> rules = new ArrayList<>();
         PiAction info = Srv6IntActions.setSwitchInfo(cfg.intDeviceId(), cfg.mySid(), cfg.myMac());
-        rules.add(PiRules.rule(device, appId, SWITCH_INFO, null, 0, info));
-        reportAction(cfg, app, collector).ifPresent(a -> rules.add(PiRules.rule(device, appId, REPORT_CONFIG, null, 0, a)));
+        rules.add(PiRules.rule(device, appId, SRV6_INT_INGRESS_SWITCH_INFO, null, 0, info));
+        reportAction(cfg, app, collector).ifPresent(a -> rules.add(PiRules.rule(device, appId, SRV6_INT_EGRESS_REPORT_REPORT_CONFIG, null, 0, a)));
         return rules;
     }
 
@@ -100,7 +89,7 @@ public final class SwitchConfigProgrammer {
                 device, GroupDescription.Type.CLONE,
                 new GroupBuckets(List.of(DefaultGroupBucket.createCloneGroupBucket(
                         DefaultTrafficTreatment.builder().setOutput(cfg.collectorPort().get()).build()))),
-                REPORT_SESSION_KEY, P4Names.REPORT_CLONE_SESSION_ID, appId));
+                REPORT_SESSION_KEY, Srv6IntPipelineConstants.REPORT_CLONE_SESSION_ID, appId));
     }
 
     /**
@@ -109,6 +98,6 @@ public final class SwitchConfigProgrammer {
      * @return group id
      */
     public static GroupId reportSessionId() {
-        return GroupId.valueOf(P4Names.REPORT_CLONE_SESSION_ID);
+        return GroupId.valueOf(Srv6IntPipelineConstants.REPORT_CLONE_SESSION_ID);
     }
 }

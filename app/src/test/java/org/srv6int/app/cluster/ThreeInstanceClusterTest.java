@@ -1,5 +1,6 @@
 package org.srv6int.app.cluster;
 
+import org.srv6int.pipeconf.Srv6IntConstants;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.After;
@@ -21,7 +22,6 @@ import org.srv6int.app.api.NodeResources;
 import org.srv6int.app.api.ReplicaInfo;
 import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.loop.TestReports;
-import org.srv6int.app.program.P4Names;
 import org.srv6int.app.store.TestStores;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.HopBindings;
@@ -189,19 +189,19 @@ public class ThreeInstanceClusterTest {
     private InetSocketAddress reportTarget(DeviceId d) throws Exception {
         List<InetSocketAddress> out = new ArrayList<>();
         for (FlowEntry e : flows.entries()) {
-            if (e.deviceId().equals(d) && e.table().equals(P4Names.REPORT_CONFIG)) {
+            if (e.deviceId().equals(d) && e.table().equals(Srv6IntConstants.SRV6_INT_EGRESS_REPORT_REPORT_CONFIG)) {
                 PiAction a = e.treatment().allInstructions().stream().filter(i -> i instanceof PiInstruction)
                         .map(i -> (PiAction) ((PiInstruction) i).action()).findFirst().orElseThrow();
                 Map<String, byte[]> params = new HashMap<>();
                 for (PiActionParam p : a.parameters()) {
                     params.put(p.id().toString(), p.value().asArray());
                 }
-                byte[] port = params.get(P4Names.UDP_DPORT.toString());
+                byte[] port = params.get(Srv6IntConstants.UDP_DPORT.toString());
                 int dport = 0;
                 for (byte b : port) {
                     dport = (dport << 8) | (b & 0xFF);
                 }
-                out.add(new InetSocketAddress(InetAddress.getByAddress(params.get(P4Names.DST_IP.toString())), dport));
+                out.add(new InetSocketAddress(InetAddress.getByAddress(params.get(Srv6IntConstants.DST_IP.toString())), dport));
             }
         }
         assertEquals("one report configuration on " + d, 1, out.size());

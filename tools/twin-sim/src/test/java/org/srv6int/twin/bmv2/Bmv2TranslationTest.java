@@ -1,5 +1,7 @@
 package org.srv6int.twin.bmv2;
 
+import org.srv6int.pipeconf.Srv6IntConstants;
+import org.srv6int.pipeconf.Srv6IntPipelineConstants;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
@@ -29,7 +31,6 @@ import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiActionParam;
 import org.srv6int.app.api.SegmentList;
 import org.srv6int.app.program.ChainProgrammer;
-import org.srv6int.app.program.P4Names;
 import org.srv6int.app.testing.AppHarness;
 import org.srv6int.app.testing.PaperTestbed;
 import p4.v1.P4RuntimeOuterClass.ActionProfileGroup;
@@ -70,9 +71,9 @@ public class Bmv2TranslationTest {
     public void appClassifierRuleBecomesTernaryEntryWithPriorityAndIdsFromTheP4Info() {
         AppHarness app = AppRules.fig5();
         FlowRule classifier = AppRules.rules(app, PaperTestbed.SW1).stream()
-                .filter(r -> r.table().equals(P4Names.SFC_CLASSIFIER)).findFirst().orElseThrow();
+                .filter(r -> r.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER)).findFirst().orElseThrow();
         TableEntry e = tr.tableEntry(classifier);
-        P4InfoIndex.TableInfo t = tr.p4info().table(P4Names.SFC_CLASSIFIER);
+        P4InfoIndex.TableInfo t = tr.p4info().table(Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER);
         assertEquals(t.id(), e.getTableId());
         assertEquals(1072, e.getPriority());
         assertFalse(e.getIsDefaultAction());
@@ -81,10 +82,10 @@ public class Bmv2TranslationTest {
         Collections.sort(sorted);
         assertEquals("fields in id order", sorted, ids);
         FieldMatch port = e.getMatchList().stream()
-                .filter(m -> m.getFieldId() == t.field(P4Names.IG_PORT).getId()).findFirst().orElseThrow();
+                .filter(m -> m.getFieldId() == t.field(Srv6IntConstants.HDR_IG_PORT).getId()).findFirst().orElseThrow();
         assertEquals(bytes(1), port.getTernary().getValue());
         assertEquals(bytes(0x01, 0xff), port.getTernary().getMask());
-        assertEquals(tr.p4info().action(P4Names.SET_CHAIN).id(), e.getAction().getAction().getActionId());
+        assertEquals(tr.p4info().action(Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SET_CHAIN).id(), e.getAction().getAction().getActionId());
     }
 
     @Test
@@ -92,14 +93,14 @@ public class Bmv2TranslationTest {
         AppHarness app = AppRules.fig5();
         for (FlowRule r : AppRules.rules(app, PaperTestbed.SW1)) {
             TableEntry e = tr.tableEntry(r);
-            if (r.table().equals(P4Names.SWITCH_INFO)) {
+            if (r.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_SWITCH_INFO)) {
                 assertTrue(e.getIsDefaultAction());
                 assertEquals(0, e.getMatchCount());
             }
-            if (r.table().equals(P4Names.MY_SID_TABLE) || r.table().equals(P4Names.SRV6_ENCAP)) {
+            if (r.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENDPOINT_MY_SID) || r.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP)) {
                 assertEquals(0, e.getPriority());
             }
-            if (r.table().equals(P4Names.SRV6_ENCAP)) {
+            if (r.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP)) {
                 assertTrue(e.getAction().getActionProfileGroupId() > 0);
             }
         }
@@ -113,7 +114,7 @@ public class Bmv2TranslationTest {
         Group g = new DefaultGroup(GroupId.valueOf(7), new DefaultGroupDescription(
                 sw1, GroupDescription.Type.SELECT,
                 new GroupBuckets(List.of(ChainProgrammer.bucket(a), ChainProgrammer.bucket(b))),
-                new org.onosproject.net.pi.runtime.PiGroupKey(P4Names.SRV6_ENCAP, P4Names.SRV6_ENCAP_SELECTOR, 7),
+                new org.onosproject.net.pi.runtime.PiGroupKey(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP, Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP_SELECTOR, 7),
                 7, PaperTestbed.APP_ID));
         List<List<Update>> batches = new ArrayList<>();
         DeviceSync sync = new DeviceSync(tr);
@@ -147,7 +148,7 @@ public class Bmv2TranslationTest {
         assertEquals(0, sync.sync(rules, groups, batches::add));
         assertEquals(List.of(), batches);
 
-        FlowRule gone = rules.stream().filter(r -> r.table().equals(P4Names.IPV6_ROUTING)).findFirst().orElseThrow();
+        FlowRule gone = rules.stream().filter(r -> r.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ROUTING_IPV6_ROUTING)).findFirst().orElseThrow();
         List<FlowRule> fewer = new ArrayList<>(rules);
         fewer.remove(gone);
         assertEquals(1, sync.sync(fewer, groups, batches::add));
@@ -175,7 +176,7 @@ public class Bmv2TranslationTest {
         Group clone = AppRules.groups(app, PaperTestbed.SW4).stream()
                 .filter(g -> g.type() == GroupDescription.Type.CLONE).findFirst().orElseThrow();
         var s = PiToP4Runtime.cloneSession(clone);
-        assertEquals(P4Names.REPORT_CLONE_SESSION_ID, s.getSessionId());
+        assertEquals(Srv6IntPipelineConstants.REPORT_CLONE_SESSION_ID, s.getSessionId());
         assertEquals(1, s.getReplicasCount());
         assertEquals(10, s.getReplicas(0).getEgressPort());
     }
@@ -183,11 +184,11 @@ public class Bmv2TranslationTest {
     @Test
     public void badInputGetsClearErrors() {
         FlowRule wrongParam = DefaultFlowRule.builder().forDevice(PaperTestbed.SW1).fromApp(PaperTestbed.APP_ID)
-                .forTable(P4Names.IPV6_ROUTING)
+                .forTable(Srv6IntConstants.SRV6_INT_INGRESS_ROUTING_IPV6_ROUTING)
                 .withSelector(DefaultTrafficSelector.builder().matchPi(PiCriterion.builder()
-                        .matchLpm(P4Names.IPV6_DST, Ip6Address.valueOf("fc00::").toOctets(), 16).build()).build())
+                        .matchLpm(Srv6IntConstants.HDR_IPV6_DST, Ip6Address.valueOf("fc00::").toOctets(), 16).build()).build())
                 .withTreatment(DefaultTrafficTreatment.builder().piTableAction(PiAction.builder()
-                        .withId(P4Names.SET_NEXT_HOP).withParameter(new PiActionParam(P4Names.PORT, 1)).build())
+                        .withId(Srv6IntConstants.SRV6_INT_INGRESS_ROUTING_SET_NEXT_HOP).withParameter(new PiActionParam(Srv6IntConstants.PORT, 1)).build())
                                        .build())
                 .withPriority(16).makePermanent().build();
         try {
