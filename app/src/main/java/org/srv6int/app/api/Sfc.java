@@ -18,8 +18,8 @@ import static com.google.common.base.Preconditions.checkNotNull;
  */
 public final class Sfc {
 
-    /** Largest number of vNFs in a chain: ingress + vNFs + egress must fit 8 segments. */
-    public static final int MAX_VNFS = 6;
+    /** Largest number of vNFs in a chain: ingress + vNFs + egress must fit the program's segments. */
+    public static final int MAX_VNFS = org.srv6int.pipeconf.Srv6IntPipelineConstants.MAX_SEGMENTS - 2;
 
     private final SfcId id;
     private final String name;

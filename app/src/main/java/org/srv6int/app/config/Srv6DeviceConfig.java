@@ -52,8 +52,8 @@ import static org.srv6int.app.config.ConfigChecks.text;
  */
 public final class Srv6DeviceConfig extends Config<DeviceId> {
 
-    /** Most vNFs per switch (size of the vnf_latency register). */
-    public static final int MAX_VNF_ID = 1023;
+    /** Largest vNF id of a switch (vNF ids index the program's per-vNF registers; 0 is unused). */
+    public static final int MAX_VNF_ID = org.srv6int.pipeconf.Srv6IntPipelineConstants.MAX_VNFS - 1;
 
     static final String INT_DEVICE_ID = "intDeviceId";
     static final String MY_SID = "mySid";

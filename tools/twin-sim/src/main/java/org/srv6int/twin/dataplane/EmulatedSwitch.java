@@ -41,7 +41,7 @@ final class EmulatedSwitch {
     private static final int SID_END_T_SFC = 2;
     private static final int SID_END_DT = 3;
 
-    private static final int MAX_VNFS = 1024;
+    private static final int MAX_VNFS = org.srv6int.pipeconf.Srv6IntPipelineConstants.MAX_VNFS;
     private static final int FLOW_COUNTER_CELLS = 4096;
 
     final DeviceId device;
