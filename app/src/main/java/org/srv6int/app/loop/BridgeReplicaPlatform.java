@@ -10,7 +10,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -119,6 +121,16 @@ public final class BridgeReplicaPlatform implements ReplicaPlatform {
             ReplicaStatus s = bridge.awaitReady(chainId(vnf), vnf.index(), k, readyTimeout);
             return new ReplicaInfo(s.name(), s.nodeName() == null ? node : s.nodeName(), s.podIp());
         }, executor);
+    }
+
+    @Override
+    public Optional<Map<String, Boolean>> replicaReadiness(VnfKey vnf) {
+        Map<String, Boolean> out = new LinkedHashMap<>();
+        for (ReplicaStatus s : bridge.listReplicas(chainId(vnf), vnf.index())) {
+            // A StatefulSet without a pod (PHASE_ABSENT) or with a pod not Ready: not ready.
+            out.put(s.name(), s.ready());
+        }
+        return Optional.of(out);
     }
 
     @Override
