@@ -27,8 +27,9 @@ import java.util.TreeMap;
  * on their switches) whose counter moved during the silence. It is UP again when reports arrive.
  *
  * <p>A replica is dead when the platform says its pod is gone or not Ready, when its switch port
- * is down, or when, for {@code replicaSilence}, its chain carried traffic but no INT report
- * counted packets through it. A dead replica may return (pod Ready, port up) only after a hold
+ * is down, or when for {@code replicaSilence} no INT report counted packets through it while
+ * reports of its chain arrived (through its other replicas; a chain silent as a whole is down, and
+ * says nothing about one replica). A dead replica may return (pod Ready, port up) only after a hold
  * that doubles with each death within the last ten holds (at most 16 times); it is then on
  * probation until INT shows packets through it; every return followed by another death is a flap.
  */
@@ -279,7 +280,9 @@ public final class ChainHealth {
             boolean carries = m.lastTraffic != NONE && now - m.lastTraffic < silenceNanos;
             for (ReplicaSeen r : c.replicas) {
                 liveReplicas.add(r.key());
-                replica(c, r, now, carries || reports > 0, eventOnly, out);
+                // A replica is judged by INT only while reports of its chain arrive through others:
+                // a chain silent as a whole says nothing about one replica (it is down instead).
+                replica(c, r, now, reports > 0, m.down, eventOnly, out);
             }
             chain(c, m, now, reports, entered, carries, eventOnly, out);
         }
@@ -288,8 +291,8 @@ public final class ChainHealth {
         return out;
     }
 
-    private void replica(ChainSeen c, ReplicaSeen r, long now, boolean chainCarries, boolean eventOnly,
-                         List<Finding> out) {
+    private void replica(ChainSeen c, ReplicaSeen r, long now, boolean chainReports, boolean chainDown,
+                         boolean eventOnly, List<Finding> out) {
         ReplicaMemo m = replicas.get(r.key());
         if (m == null) {
             m = new ReplicaMemo();
@@ -326,15 +329,15 @@ public final class ChainHealth {
                 cause = "switch port " + r.where + " down";
             } else if (eventOnly) {
                 // INT silence is judged on windows only
-            } else if (replicaSilenceNanos > 0 && chainCarries && r.intPackets == 0) {
+            } else if (chainDown || replicaSilenceNanos == 0) {
+                m.silentSince = NONE;
+            } else if (r.intPackets == 0) {
                 if (m.silentSince == NONE) {
                     m.silentSince = now;
-                } else if (now - m.silentSince >= replicaSilenceNanos) {
+                } else if (chainReports && now - m.silentSince >= replicaSilenceNanos) {
                     cause = "no INT report crossed it for " + (now - m.silentSince) / 1_000_000
-                            + " ms while its chain carried traffic" + (m.probation ? " (on probation)" : "");
+                            + " ms while its chain's reports arrived" + (m.probation ? " (on probation)" : "");
                 }
-            } else if (!chainCarries) {
-                m.silentSince = NONE;
             }
             if (cause != null) {
                 if (m.probation) {

@@ -324,10 +324,16 @@ public class GlobalLoopManager implements GlobalLoopService {
     private synchronized void checkHealth(GlobalLoop l, TelemetrySnapshot s, boolean eventOnly) {
         applyHealthParams();
         List<ChainHealth.Finding> found = health.observe(seen(s), eventOnly);
-        if (!found.isEmpty()) {
+        // A death may leave a chain without a segment list: judged at once, not a window later.
+        for (int round = 0; round < 2 && !found.isEmpty(); round++) {
+            boolean died = false;
+            for (ChainHealth.Finding f : found) {
+                died |= f.kind() == ChainHealth.Finding.Kind.REPLICA_DEAD;
+            }
             for (LoopDecision d : l.onFindings(found)) {
                 log.warn("Failure detection: {} {}: {}", d.action(), d.vnf(), d.detail());
             }
+            found = died ? health.observe(seen(s), true) : List.of();
         }
         noteReroutes(l);
     }
@@ -598,16 +604,25 @@ public class GlobalLoopManager implements GlobalLoopService {
             Srv6Devices devices = configService.devices();
             List<NodeResources> eligible = new ArrayList<>();
             List<String> unattached = new ArrayList<>();
+            List<String> portDown = new ArrayList<>();
             for (NodeResources n : all) {
-                if (devices.locate(n.node()).isPresent()) {
-                    eligible.add(n);
-                } else {
+                var at = devices.locate(n.node());
+                if (at.isEmpty()) {
                     unattached.add(n.node());
+                } else if (!portUp(new ConnectPoint(at.get().getKey(), at.get().getValue().port()))) {
+                    // Its switch port is down: a replica there would be dead on arrival.
+                    portDown.add(n.node());
+                } else {
+                    eligible.add(n);
                 }
             }
             if (eligible.isEmpty() && !unattached.isEmpty()) {
                 throw new IllegalStateException("no eligible node: " + unattached
-                        + " have no switch attachment in netcfg (devices.*.srv6int.servers)");
+                        + " have no switch attachment in netcfg (devices.*.srv6int.servers)"
+                        + (portDown.isEmpty() ? "" : ", " + portDown + " hang off a port that is down"));
+            }
+            if (eligible.isEmpty() && !portDown.isEmpty()) {
+                throw new IllegalStateException("no eligible node: " + portDown + " hang off a switch port that is down");
             }
             return eligible;
         }

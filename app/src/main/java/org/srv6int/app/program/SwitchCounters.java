@@ -42,8 +42,7 @@ public final class SwitchCounters {
         long sum = 0;
         boolean found = false;
         for (FlowEntry e : entries) {
-            if (e.table().equals(P4Names.SFC_CLASSIFIER) && e.state() == FlowEntry.FlowEntryState.ADDED
-                    && setsChain(e, sfc.id().tag())) {
+            if (e.state() == FlowEntry.FlowEntryState.ADDED && isClassifierOf(e, sfc)) {
                 sum += e.packets();
                 found = true;
             }
@@ -63,15 +62,38 @@ public final class SwitchCounters {
         if (entries == null) {
             return OptionalLong.empty();
         }
-        TrafficSelector sel = DefaultTrafficSelector.builder()
-                .matchPi(PiRules.lpm(P4Names.IPV6_DST, IpPrefix.valueOf(replica.sid(), 128))).build();
         for (FlowEntry e : entries) {
-            if (e.table().equals(P4Names.MY_SID_TABLE) && e.state() == FlowEntry.FlowEntryState.ADDED
-                    && e.selector().equals(sel)) {
+            if (e.state() == FlowEntry.FlowEntryState.ADDED && isSidEntryOf(e, replica)) {
                 return OptionalLong.of(e.packets());
             }
         }
         return OptionalLong.empty();
+    }
+
+    /**
+     * Returns whether an entry is a chain's classifier entry (sets its chain id).
+     *
+     * @param e   entry
+     * @param sfc chain
+     * @return true if so
+     */
+    public static boolean isClassifierOf(FlowEntry e, Sfc sfc) {
+        return e.deviceId().equals(sfc.ingress().deviceId()) && e.table().equals(P4Names.SFC_CLASSIFIER)
+                && setsChain(e, sfc.id().tag());
+    }
+
+    /**
+     * Returns whether an entry is a replica's my_sid entry (its SID, /128).
+     *
+     * @param e       entry
+     * @param replica replica
+     * @return true if so
+     */
+    public static boolean isSidEntryOf(FlowEntry e, VnfReplica replica) {
+        TrafficSelector sel = DefaultTrafficSelector.builder()
+                .matchPi(PiRules.lpm(P4Names.IPV6_DST, IpPrefix.valueOf(replica.sid(), 128))).build();
+        return e.deviceId().equals(replica.deviceId()) && e.table().equals(P4Names.MY_SID_TABLE)
+                && e.selector().equals(sel);
     }
 
     private static boolean setsChain(FlowEntry e, int tag) {
