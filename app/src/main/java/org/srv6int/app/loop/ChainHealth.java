@@ -22,7 +22,8 @@ import java.util.TreeMap;
  * return. It decides nothing about scaling; {@link GlobalLoop} carries out what it finds.
  *
  * <p>A chain is DOWN when its ingress classifier's packet counter moved while no INT report of
- * the chain arrived for {@code silence}, or at once when no segment list is left for it while it
+ * the chain arrived for {@code silence} (the counter counts as moving for two silences after its
+ * last step, as ONOS may poll flow statistics less often than windows close), or at once when no segment list is left for it while it
  * had traffic; the last hop seen is the furthest hop (ingress, then each vNF's replica SID entries
  * on their switches) whose counter moved during the silence. It is UP again when reports arrive.
  *
@@ -277,7 +278,9 @@ public final class ChainHealth {
             if (reports > 0) {
                 m.lastReport = now;
             }
-            boolean carries = m.lastTraffic != NONE && now - m.lastTraffic < silenceNanos;
+            // Within two silences: ONOS reads the switches' counters with the flow statistics, which
+            // may be polled less often than windows close.
+            boolean carries = m.lastTraffic != NONE && now - m.lastTraffic < 2 * silenceNanos;
             for (ReplicaSeen r : c.replicas) {
                 liveReplicas.add(r.key());
                 // A replica is judged by INT only while reports of its chain arrive through others:
@@ -445,7 +448,9 @@ public final class ChainHealth {
         for (ReplicaSeen r : c.replicas) {
             ReplicaMemo rm = replicas.get(r.key());
             anyCounter |= r.sidPackets.isPresent();
-            if (rm != null && rm.lastSidMoved != NONE && now - rm.lastSidMoved < silenceNanos
+            // Since the silence began (for a chain silent for another reason: within two silences).
+            long from = m.silentSince != NONE ? m.silentSince : now - 2 * silenceNanos;
+            if (rm != null && rm.lastSidMoved != NONE && rm.lastSidMoved - from >= 0
                     && r.vnf.index() >= furthest) {
                 if (r.vnf.index() > furthest) {
                     at = "";
@@ -458,7 +463,7 @@ public final class ChainHealth {
             m.lastHop = "vNF " + furthest + " (" + at + ")";
             return Math.min(furthest + 1, c.vnfs - 1);
         }
-        if (m.lastTraffic != NONE && now - m.lastTraffic < silenceNanos) {
+        if (m.lastTraffic != NONE && now - m.lastTraffic < 2 * silenceNanos) {
             m.lastHop = "ingress " + c.ingress + (anyCounter ? " (no vNF SID counter moved)"
                     : " (vNF SID counters unreadable)");
         } else {

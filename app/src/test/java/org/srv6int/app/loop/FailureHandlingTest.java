@@ -69,17 +69,17 @@ public class FailureHandlingTest {
 
     private static final long MS = 1_000_000L;
     private static final NodeId ME = new NodeId("local");
-    private static final VnfKey SNORT = VnfKey.of(PaperTestbed.SFC2, 0);
+    static final VnfKey SNORT = VnfKey.of(PaperTestbed.SFC2, 0);
     private static final VnfKey FWD = VnfKey.of(PaperTestbed.SFC1, 0);
     private static final VnfKey NDPI = VnfKey.of(PaperTestbed.SFC1, 1);
 
     private final FakePorts.Clock clock = new FakePorts.Clock();
-    private final FakePorts.Platform platform = new FakePorts.Platform();
+    final FakePorts.Platform platform = new FakePorts.Platform();
     private final List<Consumer<TelemetrySnapshot>> consumers = new ArrayList<>();
-    private final Set<ConnectPoint> portsDown = new HashSet<>();
+    final Set<ConnectPoint> portsDown = new HashSet<>();
     private AppHarness h;
     private TelemetryEngine engine;
-    private GlobalLoopManager manager;
+    GlobalLoopManager manager;
     private long seq;
     private final Map<String, Integer> hopCounters = new HashMap<>();
     private final Map<SfcId, Long> classified = new HashMap<>();
@@ -208,7 +208,7 @@ public class FailureHandlingTest {
     }
 
     /** Both chains healthy for one window: every replica that carries traffic passes some. */
-    private void healthyWindow() {
+    void healthyWindow() {
         classify(PaperTestbed.sfc1(), 100);
         classify(PaperTestbed.sfc2(), 100);
         for (VnfReplica r : h.inventory.getReplicas()) {
@@ -234,7 +234,7 @@ public class FailureHandlingTest {
     }
 
     /** Replica SIDs in the chain's encap group on its ingress. */
-    private Set<Ip6Address> groupSids(Sfc sfc) {
+    Set<Ip6Address> groupSids(Sfc sfc) {
         Group g = h.groups.getGroup(sfc.ingress().deviceId(), ChainProgrammer.groupKey(sfc));
         Set<Ip6Address> sids = new HashSet<>();
         if (g == null) {
@@ -279,7 +279,7 @@ public class FailureHandlingTest {
     }
 
     /** Reconciles pass by pass, checking make-before-break after each. */
-    private int settleCheckingEachPass() {
+    int settleCheckingEachPass() {
         for (int pass = 0; pass < 20; pass++) {
             int ops = h.programmer.reconcile();
             assertGroupOnlyUsesInstalledSids(PaperTestbed.sfc1());
