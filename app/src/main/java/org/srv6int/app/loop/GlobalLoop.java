@@ -80,6 +80,8 @@ public final class GlobalLoop {
         long escalatedAt = NONE;
         // Replacements owed for dead replicas; on this leader only (a new one scales on latency).
         int replaceOwed;
+        // A replacement that found no node is retried after a cool-down, not every window.
+        long replaceRetryAt = NONE;
     }
 
     private final LoopParams params;
@@ -470,7 +472,8 @@ public final class GlobalLoop {
             return;
         }
         boolean cooled = s.cooldownUntil == NONE || now - s.cooldownUntil >= 0;
-        if (s.replaceOwed > 0 && cooled) {
+        // A death does not wait out the cool-down of the action before it.
+        if (s.replaceOwed > 0 && (s.replaceRetryAt == NONE || now - s.replaceRetryAt >= 0)) {
             startReplace(o.vnf(), s, now, o.activeReplicas().size());
             return;
         }
@@ -671,9 +674,11 @@ public final class GlobalLoop {
         List<String> where = pickNodes(d, s, now, add);
         if (where == null) {
             // Owed still: retried once the cool-down is over.
+            s.replaceRetryAt = now + params.cooldownNanos();
             return;
         }
         s.replaceOwed = 0;
+        s.replaceRetryAt = NONE;
         s.phase = VnfLoopRecord.Phase.SCALING;
         s.pendingDecision = d.id;
         s.plan = List.copyOf(where);
@@ -681,7 +686,7 @@ public final class GlobalLoop {
             s.phase = VnfLoopRecord.Phase.IDLE;
             s.plan = List.of();
             s.replaceOwed = add;
-            s.cooldownUntil = now + params.cooldownNanos();
+            s.replaceRetryAt = now + params.cooldownNanos();
             finish(d.id, LoopDecision.Outcome.FAILED, now, "loop state could not be stored: not started");
             return;
         }

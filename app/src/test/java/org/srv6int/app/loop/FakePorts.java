@@ -107,6 +107,12 @@ final class FakePorts {
         }
 
         @Override
+        public void restoreReplica(VnfKey vnf, String replicaId) {
+            group.put(replicaId, 1);
+            calls.add("restore " + vnf + " " + replicaId);
+        }
+
+        @Override
         public void removeReplica(VnfKey vnf, String replicaId) {
             group.remove(replicaId);
             calls.add("remove " + vnf + " " + replicaId);
