@@ -436,6 +436,49 @@ public class FailureHandlingTest {
     }
 
     @Test
+    public void aLinkDownWithABypassReroutesOverTheRemainingPathWithRoutesModifiedInPlace() {
+        // The paper's row plus one cable SW1 port 5 - SW3 port 5 (not in the paper: the row has no
+        // alternative path).
+        h.paths.connect(new ConnectPoint(PaperTestbed.SW1, PortNumber.portNumber(5)),
+                        new ConnectPoint(PaperTestbed.SW3, PortNumber.portNumber(5)));
+        h.pathManager.invalidate();
+        settleCheckingEachPass();
+        healthyWindow();
+        healthyWindow();
+        List<String> before = h.pathManager.getPaths(PaperTestbed.SFC1).orElseThrow().segmentLists().stream()
+                .map(l -> l.switchPath().toString()).collect(Collectors.toList());
+        h.flows.drainLog();
+        // SW1-SW2 goes down: SW2 is still reachable through SW3.
+        h.paths.cut(PaperTestbed.SW1, PaperTestbed.SW2);
+        h.pathManager.invalidate();
+        long t0 = System.nanoTime();
+        manager.topologyChanged("link of:0000000000000001/2->of:0000000000000002/1 down");
+        int passes = settleCheckingEachPass();
+        long rerouteNanos = System.nanoTime() - t0;
+        List<String> after = h.pathManager.getPaths(PaperTestbed.SFC1).orElseThrow().segmentLists().stream()
+                .map(l -> l.switchPath().toString()).collect(Collectors.toList());
+        assertEquals(List.of("[of:0000000000000001, of:0000000000000002, of:0000000000000003, of:0000000000000004]"),
+                     before);
+        assertEquals(List.of("[of:0000000000000001, of:0000000000000003, of:0000000000000002, of:0000000000000003,"
+                             + " of:0000000000000004]"), after);
+        List<LoopDecision> reroutes = decisions(LoopDecision.Action.REROUTE);
+        assertEquals(reroutes.toString(), 2, reroutes.size());
+        assertTrue(reroutes.get(0).detail(), reroutes.get(0).detail()
+                .startsWith("link of:0000000000000001/2->of:0000000000000002/1 down: 1 -> 1 segment list(s)"));
+        assertTrue(decisions(LoopDecision.Action.CHAIN_DOWN).isEmpty());
+        assertTrue(decisions(LoopDecision.Action.REPLICA_DEAD).isEmpty());
+        // SW1's routes towards SW2 now leave on port 5, changed in place (a modify): none removed first.
+        List<String> log = h.flows.drainLog();
+        assertTrue(log.toString(), log.stream().anyMatch(l -> l.startsWith("+ of:0000000000000001 routing.ipv6_routing")
+                && l.contains("fc00:0:2:") && l.contains("port=5")));
+        assertTrue(log.toString(), log.stream().noneMatch(l -> l.startsWith("- of:0000000000000001 routing.")));
+        System.out.printf("link down (bypass left) -> chain re-routed: %.2f ms wall (%d reconcile passes, fakes for"
+                          + " switches)%n", rerouteNanos / 1e6, passes);
+        healthyWindow();
+        assertEquals(ChainState.Liveness.UP, state(PaperTestbed.SFC1).liveness());
+    }
+
+    @Test
     public void aLinkDownOnThePaperTestbedLeavesNoPathAndTheChainsAreDownAtOnce() {
         healthyWindow();
         healthyWindow();
