@@ -4,6 +4,10 @@ import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.LeadershipEvent;
 import org.onosproject.cluster.LeadershipEventListener;
 import org.onosproject.cluster.LeadershipService;
+import com.codahale.metrics.Gauge;
+import org.onlab.metrics.MetricsComponent;
+import org.onlab.metrics.MetricsFeature;
+import org.onlab.metrics.MetricsService;
 import org.onosproject.cluster.NodeId;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.Port;
@@ -119,6 +123,18 @@ public class GlobalLoopManager implements GlobalLoopService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected SfcPathService pathsService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected MetricsService metrics;
+
+    /** ONOS metrics feature of the failure counters (component "srv6int"). */
+    public static final String METRICS_FEATURE = "failures";
+    /** Names of the failure counters, as metrics and in {@link #failureCounters()}. */
+    static final List<String> FAILURE_COUNTERS = List.of("chainDowns", "chainsDownNow", "replicaDeaths",
+                                                         "replicaReturns", "replicaFlaps", "reroutes");
+
+    private MetricsComponent metricsComponent;
+    private MetricsFeature metricsFeature;
+
     /** How often the platform's replica readiness is read, ms. */
     static final long READINESS_POLL_MS = 1000;
 
@@ -159,6 +175,14 @@ public class GlobalLoopManager implements GlobalLoopService {
         if (deviceService != null) {
             deviceService.addListener(deviceListener);
         }
+        if (metrics != null) {
+            metricsComponent = metrics.registerComponent(org.srv6int.app.telemetry.TelemetryManager.METRICS_COMPONENT);
+            metricsFeature = metricsComponent.registerFeature(METRICS_FEATURE);
+            for (String name : FAILURE_COUNTERS) {
+                metrics.registerMetric(metricsComponent, metricsFeature, name,
+                                       (Gauge<Long>) () -> failureCounters().getOrDefault(name, 0L));
+            }
+        }
         if (linkService != null) {
             linkService.addListener(linkListener);
         }
@@ -174,6 +198,11 @@ public class GlobalLoopManager implements GlobalLoopService {
         telemetry.removeWindowConsumer(windowConsumer);
         if (deviceService != null) {
             deviceService.removeListener(deviceListener);
+        }
+        if (metrics != null) {
+            for (String name : FAILURE_COUNTERS) {
+                metrics.removeMetric(metricsComponent, metricsFeature, name);
+            }
         }
         if (linkService != null) {
             linkService.removeListener(linkListener);

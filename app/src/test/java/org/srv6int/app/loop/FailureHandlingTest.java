@@ -76,6 +76,7 @@ public class FailureHandlingTest {
     private final FakePorts.Clock clock = new FakePorts.Clock();
     final FakePorts.Platform platform = new FakePorts.Platform();
     private final List<Consumer<TelemetrySnapshot>> consumers = new ArrayList<>();
+    private final org.onlab.metrics.MetricsManager metrics = new org.onlab.metrics.MetricsManager();
     final Set<ConnectPoint> portsDown = new HashSet<>();
     private AppHarness h;
     private TelemetryEngine engine;
@@ -144,6 +145,7 @@ public class FailureHandlingTest {
             }
         };
         manager.loopState = TestStores.loopState(new SharedStorageService());
+        manager.metrics = metrics;
         manager.activate();
         manager.runEventsInline();
     }
@@ -223,6 +225,15 @@ public class FailureHandlingTest {
             }
         }
         window();
+    }
+
+    /** An ONOS metric of the failure counters. */
+    private long gauge(String name) {
+        for (Map.Entry<String, com.codahale.metrics.Gauge> e
+                : metrics.getGauges((n, m) -> n.contains("failures") && n.endsWith(name)).entrySet()) {
+            return ((Number) e.getValue().getValue()).longValue();
+        }
+        throw new AssertionError("no metric " + name + " in " + metrics.getMetrics().keySet());
     }
 
     private ChainState state(SfcId sfc) {
@@ -324,11 +335,14 @@ public class FailureHandlingTest {
         // The chain is silent as a whole: no replica of it is judged dead by INT.
         assertTrue(decisions(LoopDecision.Action.REPLICA_DEAD).isEmpty());
         assertEquals(1L, (long) manager.failureCounters().get("chainsDownNow"));
+        assertEquals(1L, gauge("chainsDownNow"));
         healthyWindow();
         assertEquals(ChainState.Liveness.UP, state(PaperTestbed.SFC1).liveness());
         assertEquals(1, decisions(LoopDecision.Action.CHAIN_UP).size());
         assertEquals(0L, (long) manager.failureCounters().get("chainsDownNow"));
         assertEquals(1L, (long) manager.failureCounters().get("chainDowns"));
+        assertEquals(0L, gauge("chainsDownNow"));
+        assertEquals(1L, gauge("chainDowns"));
     }
 
     @Test
