@@ -411,9 +411,16 @@ public class GlobalLoopManager implements GlobalLoopService {
         List<Sfc> chains = new ArrayList<>(sfcService.getSfcs());
         chains.sort(java.util.Comparator.comparingInt(c -> c.id().tag()));
         List<ChainHealth.ChainSeen> out = new ArrayList<>();
+        // Each switch's entries are read once per round, not once per chain or replica.
+        Map<org.onosproject.net.DeviceId, Iterable<org.onosproject.net.flow.FlowEntry>> entries = new HashMap<>();
+        java.util.function.Function<org.onosproject.net.DeviceId, Iterable<org.onosproject.net.flow.FlowEntry>> read =
+                d -> entries.computeIfAbsent(d, k -> {
+                    Iterable<org.onosproject.net.flow.FlowEntry> it = flowRuleService.getFlowEntries(k);
+                    return it == null ? List.of() : com.google.common.collect.ImmutableList.copyOf(it);
+                });
         for (Sfc sfc : chains) {
             OptionalLong classified = flowRuleService == null ? OptionalLong.empty()
-                    : SwitchCounters.classified(flowRuleService, sfc);
+                    : SwitchCounters.classified(read.apply(sfc.ingress().deviceId()), sfc);
             int lists = pathsService == null ? 1 : pathsService.getPaths(sfc.id())
                     .map(p -> p.segmentLists().size()).orElse(0);
             List<ChainHealth.ReplicaSeen> rs = new ArrayList<>();
@@ -429,7 +436,8 @@ public class GlobalLoopManager implements GlobalLoopService {
                 rs.add(new ChainHealth.ReplicaSeen(
                         r.vnf(), r.id().name(), r.deviceId() + "/" + r.port(), r.carriesTraffic(),
                         r.state() == org.srv6int.app.api.ReplicaState.PENDING && r.weight() == 0, packets,
-                        flowRuleService == null ? OptionalLong.empty() : SwitchCounters.sidPackets(flowRuleService, r),
+                        flowRuleService == null ? OptionalLong.empty()
+                                : SwitchCounters.sidPackets(read.apply(r.deviceId()), r),
                         podReady, portUp(r.location())));
             }
             String noList = "no replica combination reaches the egress (a link down?)";

@@ -36,9 +36,17 @@ public final class SwitchCounters {
      */
     public static OptionalLong classified(FlowRuleService flows, Sfc sfc) {
         Iterable<FlowEntry> entries = flows.getFlowEntries(sfc.ingress().deviceId());
-        if (entries == null) {
-            return OptionalLong.empty();
-        }
+        return entries == null ? OptionalLong.empty() : classified(entries, sfc);
+    }
+
+    /**
+     * Returns the packets a chain's ingress classified, from entries already read.
+     *
+     * @param entries the ingress switch's entries
+     * @param sfc     chain
+     * @return packets, empty if the entry is not among them
+     */
+    public static OptionalLong classified(Iterable<FlowEntry> entries, Sfc sfc) {
         long sum = 0;
         boolean found = false;
         for (FlowEntry e : entries) {
@@ -59,9 +67,17 @@ public final class SwitchCounters {
      */
     public static OptionalLong sidPackets(FlowRuleService flows, VnfReplica replica) {
         Iterable<FlowEntry> entries = flows.getFlowEntries(replica.deviceId());
-        if (entries == null) {
-            return OptionalLong.empty();
-        }
+        return entries == null ? OptionalLong.empty() : sidPackets(entries, replica);
+    }
+
+    /**
+     * Returns the packets that reached a replica's switch for its SID, from entries already read.
+     *
+     * @param entries the replica's switch's entries
+     * @param replica replica
+     * @return packets, empty if the entry is not among them
+     */
+    public static OptionalLong sidPackets(Iterable<FlowEntry> entries, VnfReplica replica) {
         for (FlowEntry e : entries) {
             if (e.state() == FlowEntry.FlowEntryState.ADDED && isSidEntryOf(e, replica)) {
                 return OptionalLong.of(e.packets());
