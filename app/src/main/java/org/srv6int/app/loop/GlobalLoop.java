@@ -1,5 +1,8 @@
 package org.srv6int.app.loop;
 
+import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.LoopStateStore;
 import org.srv6int.app.api.VnfKey;
@@ -7,7 +10,6 @@ import org.srv6int.app.api.VnfLoopRecord;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -93,6 +95,7 @@ public final class GlobalLoop {
     private final LoopStateStore store;
     private final Set<VnfKey> unsaved = new LinkedHashSet<>();
     private long nextId = 1;
+    private volatile java.util.function.Predicate<String> nodeUsable = n -> true;
     private boolean restored;
     private boolean closed;
     private long storeFailures;
@@ -199,6 +202,16 @@ public final class GlobalLoop {
             history.removeFirst();
         }
         return d;
+    }
+
+    /**
+     * Sets which nodes may take a new replica (the failure detection leaves out nodes whose
+     * switch port is down: a replica there would be dead on arrival).
+     *
+     * @param usable node name to whether it may take a replica
+     */
+    public void setNodeFilter(java.util.function.Predicate<String> usable) {
+        nodeUsable = java.util.Objects.requireNonNull(usable);
     }
 
     /**
@@ -532,7 +545,7 @@ public final class GlobalLoop {
             return;
         }
         int add = target - replicas;
-        List<String> where = pickNodes(d, s, now, add);
+        List<String> where = pickNodes(d, o.vnf(), s, now, add);
         if (where == null) {
             return;
         }
@@ -554,8 +567,8 @@ public final class GlobalLoop {
                 .whenComplete((v, err) -> scaleOutDone(o.vnf(), d.id, futures, plan));
     }
 
-    /** Line 10: the servers with the most free resources; null (decision failed, cool-down) if none. */
-    private List<String> pickNodes(Entry d, VnfState s, long now, int add) {
+    /** Line 10 through the app's placement; null (decision failed, cool-down) if no node. */
+    private List<String> pickNodes(Entry d, VnfKey vnf, VnfState s, long now, int add) {
         List<NodeResources> nodes;
         try {
             nodes = new ArrayList<>(platform.nodeFreeResources());
@@ -569,14 +582,28 @@ public final class GlobalLoop {
             finish(d.id, LoopDecision.Outcome.FAILED, now, "no schedulable node");
             return null;
         }
-        // CPU first, then memory.
-        nodes.sort(Comparator.comparingLong(NodeResources::freeCpuMillis)
-                           .thenComparingLong(NodeResources::freeMemoryBytes)
-                           .reversed()
-                           .thenComparing(NodeResources::node));
-        List<String> where = new ArrayList<>(add);
-        for (int i = 0; i < add; i++) {
-            where.add(nodes.get(i % nodes.size()).node());
+        List<String> unusable = new ArrayList<>();
+        nodes.removeIf(n -> !nodeUsable.test(n.node()) && unusable.add(n.node()));
+        if (nodes.isEmpty()) {
+            s.cooldownUntil = now + params.cooldownNanos();
+            finish(d.id, LoopDecision.Outcome.FAILED, now, "no eligible node: " + unusable
+                    + " hang off a switch port that is down");
+            return null;
+        }
+        List<String> where;
+        try {
+            // Placement keeps the chain in path order, then prefers the most free resources.
+            where = List.copyOf(routing.placeReplicas(vnf, nodes, add));
+        } catch (RuntimeException e) {
+            s.cooldownUntil = now + params.cooldownNanos();
+            finish(d.id, LoopDecision.Outcome.FAILED, now, "placement failed: " + e.getMessage());
+            return null;
+        }
+        if (where.size() != add) {
+            s.cooldownUntil = now + params.cooldownNanos();
+            finish(d.id, LoopDecision.Outcome.FAILED, now, "placement gave " + where.size() + " node(s) for "
+                    + add + " replica(s)");
+            return null;
         }
         return where;
     }
@@ -671,7 +698,7 @@ public final class GlobalLoop {
         }
         Entry d = note(id, now, vnf, LoopDecision.Action.REPLACE, live, live + add,
                        LoopDecision.Outcome.IN_PROGRESS, "", Map.of());
-        List<String> where = pickNodes(d, s, now, add);
+        List<String> where = pickNodes(d, vnf, s, now, add);
         if (where == null) {
             // Owed still: retried once the cool-down is over.
             s.replaceRetryAt = now + params.cooldownNanos();

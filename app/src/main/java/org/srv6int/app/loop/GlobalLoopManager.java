@@ -1,5 +1,6 @@
 package org.srv6int.app.loop;
 
+import org.srv6int.app.api.ReplicaPlatform;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.LeadershipEvent;
 import org.onosproject.cluster.LeadershipEventListener;
@@ -29,6 +30,7 @@ import org.srv6int.app.telemetry.VnfWindow;
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.LoopStateStore;
+import org.srv6int.app.api.PlacementService;
 import org.srv6int.app.api.LoopStatus;
 import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.SfcException;
@@ -37,7 +39,6 @@ import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfLoopState;
-import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
@@ -47,7 +48,6 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
-import org.osgi.service.component.annotations.ReferencePolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,13 +60,11 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -105,11 +103,14 @@ public class GlobalLoopManager implements GlobalLoopService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected Srv6IntConfigService configService;
 
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
-    protected volatile ReplicaPlatform platform;
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected ReplicaPlatform platform;
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected LoopStateStore loopState;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected PlacementService placement;
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected FlowRuleService flowRuleService;
@@ -152,7 +153,6 @@ public class GlobalLoopManager implements GlobalLoopService {
     private final LeadershipEventListener leadershipListener = this::leadershipChanged;
     private final Consumer<TelemetrySnapshot> windowConsumer = this::onWindow;
     private InventoryRouting routing;
-    private final PlatformProxy platformProxy = new PlatformProxy();
     private LoopClock clock = LoopClock.SYSTEM;
     private volatile GlobalLoop loop;
     private volatile long loopTHatMillis;
@@ -163,7 +163,7 @@ public class GlobalLoopManager implements GlobalLoopService {
 
     @Activate
     protected void activate() {
-        routing = new InventoryRouting(inventory);
+        routing = new InventoryRouting(inventory, placement);
         health = new ChainHealth(clock, TimeUnit.MILLISECONDS.toNanos(Srv6IntAppConfig.DEFAULT_SILENCE_MS),
                                  TimeUnit.MILLISECONDS.toNanos(Srv6IntAppConfig.DEFAULT_SILENCE_MS),
                                  TimeUnit.MILLISECONDS.toNanos(Srv6IntAppConfig.DEFAULT_RETURN_HOLD_MS));
@@ -300,7 +300,8 @@ public class GlobalLoopManager implements GlobalLoopService {
             if (l != null && loopState != null) {
                 l.close();
             }
-            l = new GlobalLoop(p, clock, platformProxy, routing, loopState);
+            l = new GlobalLoop(p, clock, platform, routing, loopState);
+            l.setNodeFilter(this::nodePortUp);
             loop = l;
             loopTHatMillis = tHat;
             loopDemand = demand;
@@ -452,6 +453,12 @@ public class GlobalLoopManager implements GlobalLoopService {
                                               rs));
         }
         return out;
+    }
+
+    /** Whether a node's switch attachment (netcfg) is on a port that is up; unattached nodes pass. */
+    private boolean nodePortUp(String node) {
+        return configService.devices().locate(node)
+                .map(at -> portUp(new ConnectPoint(at.getKey(), at.getValue().port()))).orElse(true);
     }
 
     private boolean portUp(ConnectPoint cp) {
@@ -622,61 +629,5 @@ public class GlobalLoopManager implements GlobalLoopService {
         LoopDecision d = loop().escalated(vnf, replicas, node, l95Nanos, lmaxNanos, triedResources);
         log.info("Escalation from {} for {}: {}", node, vnf, d.detail());
         return d;
-    }
-
-    /** Forwards to the bridge's platform when one is registered; fails cleanly otherwise. */
-    private final class PlatformProxy implements ReplicaPlatform {
-        private ReplicaPlatform target() {
-            ReplicaPlatform p = platform;
-            if (p == null) {
-                throw new IllegalStateException("no Kubernetes replica platform registered");
-            }
-            return p;
-        }
-
-        // Only a node with a switch attachment in netcfg can get traffic: others are not candidates.
-        @Override
-        public List<NodeResources> nodeFreeResources() {
-            List<NodeResources> all = target().nodeFreeResources();
-            Srv6Devices devices = configService.devices();
-            List<NodeResources> eligible = new ArrayList<>();
-            List<String> unattached = new ArrayList<>();
-            List<String> portDown = new ArrayList<>();
-            for (NodeResources n : all) {
-                var at = devices.locate(n.node());
-                if (at.isEmpty()) {
-                    unattached.add(n.node());
-                } else if (!portUp(new ConnectPoint(at.get().getKey(), at.get().getValue().port()))) {
-                    // Its switch port is down: a replica there would be dead on arrival.
-                    portDown.add(n.node());
-                } else {
-                    eligible.add(n);
-                }
-            }
-            if (eligible.isEmpty() && !unattached.isEmpty()) {
-                throw new IllegalStateException("no eligible node: " + unattached
-                        + " have no switch attachment in netcfg (devices.*.srv6int.servers)"
-                        + (portDown.isEmpty() ? "" : ", " + portDown + " hang off a port that is down"));
-            }
-            if (eligible.isEmpty() && !portDown.isEmpty()) {
-                throw new IllegalStateException("no eligible node: " + portDown + " hang off a switch port that is down");
-            }
-            return eligible;
-        }
-
-        @Override
-        public CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node, String requestId) {
-            return target().createReplica(vnf, node, requestId);
-        }
-
-        @Override
-        public CompletionStage<Void> deleteReplica(VnfKey vnf, String replicaId) {
-            try {
-                // Inventory name = platform id (see InventoryRouting): any leader can delete it.
-                return target().deleteReplica(vnf, replicaId);
-            } catch (RuntimeException e) {
-                return CompletableFuture.failedFuture(e);
-            }
-        }
     }
 }

@@ -24,6 +24,8 @@ import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiActionParam;
 import org.srv6int.app.api.ChainState;
 import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ReplicaInfo;
 import org.srv6int.app.api.ReplicaState;
 import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.SfcId;
@@ -122,6 +124,7 @@ public class FailureHandlingTest {
         manager.platform = platform;
         manager.flowRuleService = h.flows;
         manager.pathsService = h.pathManager;
+        manager.placement = h.pathManager;
         manager.deviceService = new DeviceServiceAdapter() {
             @Override
             public Port getPort(DeviceId d, PortNumber n) {
