@@ -365,7 +365,7 @@ public class FailureHandlingTest {
         LoopDecision dead = decisions(LoopDecision.Action.REPLICA_DEAD).get(0);
         assertEquals(SNORT, dead.vnf());
         assertTrue(dead.detail(), dead.detail().contains("w2 at of:0000000000000003/3: pod gone or not Ready"));
-        // A replacement on the node with the most free CPU, through the loop's platform port.
+        // A replacement where the app's placement puts it (worker1), through the loop's platform port.
         assertTrue(platform.calls.toString(), platform.calls.contains("create " + SNORT + " on worker1"));
         LoopDecision replace = decisions(LoopDecision.Action.REPLACE).get(0);
         assertEquals(LoopDecision.Outcome.SUCCEEDED, replace.outcome());
