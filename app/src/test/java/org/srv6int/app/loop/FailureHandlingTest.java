@@ -79,6 +79,8 @@ public class FailureHandlingTest {
     final FakePorts.Platform platform = new FakePorts.Platform();
     private final List<Consumer<TelemetrySnapshot>> consumers = new ArrayList<>();
     private final org.onlab.metrics.MetricsManager metrics = new org.onlab.metrics.MetricsManager();
+    private final List<org.onosproject.net.device.DeviceListener> deviceListeners = new ArrayList<>();
+    private final List<org.onosproject.net.link.LinkListener> linkListeners = new ArrayList<>();
     final Set<ConnectPoint> portsDown = new HashSet<>();
     private AppHarness h;
     private TelemetryEngine engine;
@@ -129,6 +131,27 @@ public class FailureHandlingTest {
             @Override
             public Port getPort(DeviceId d, PortNumber n) {
                 return new DefaultPort(null, n, !portsDown.contains(new ConnectPoint(d, n)));
+            }
+
+            @Override
+            public void addListener(org.onosproject.net.device.DeviceListener l) {
+                deviceListeners.add(l);
+            }
+
+            @Override
+            public void removeListener(org.onosproject.net.device.DeviceListener l) {
+                deviceListeners.remove(l);
+            }
+        };
+        manager.linkService = new org.onosproject.net.link.LinkServiceAdapter() {
+            @Override
+            public void addListener(org.onosproject.net.link.LinkListener l) {
+                linkListeners.add(l);
+            }
+
+            @Override
+            public void removeListener(org.onosproject.net.link.LinkListener l) {
+                linkListeners.remove(l);
             }
         };
         manager.telemetry = new TelemetryWindows() {
@@ -493,6 +516,40 @@ public class FailureHandlingTest {
                           + " switches)%n", rerouteNanos / 1e6, passes);
         healthyWindow();
         assertEquals(ChainState.Liveness.UP, state(PaperTestbed.SFC1).liveness());
+    }
+
+    @Test
+    public void onosPortAndLinkEventsReachTheDetection() {
+        healthyWindow();
+        healthyWindow();
+        assertEquals(1, deviceListeners.size());
+        assertEquals(1, linkListeners.size());
+        org.onosproject.net.Device sw3 = new org.onosproject.net.DefaultDevice(
+                new org.onosproject.net.provider.ProviderId("test", "srv6int"), PaperTestbed.SW3,
+                org.onosproject.net.Device.Type.SWITCH, "bmv2", "1", "1", "1", new org.onlab.packet.ChassisId(3));
+        portsDown.add(new ConnectPoint(PaperTestbed.SW3, PortNumber.portNumber(3)));
+        org.onosproject.net.device.DeviceEvent e = new org.onosproject.net.device.DeviceEvent(
+                org.onosproject.net.device.DeviceEvent.Type.PORT_UPDATED, sw3,
+                new DefaultPort(sw3, PortNumber.portNumber(3), false));
+        deviceListeners.forEach(l -> l.event(e));
+        // Everything behind SW3 port 3 (Worker 2) is dead: nDPI's only replica and Snort's w2.
+        List<String> dead = decisions(LoopDecision.Action.REPLICA_DEAD).stream()
+                .map(d -> d.vnf() + " " + d.detail().substring(0, d.detail().indexOf(": ")))
+                .collect(Collectors.toList());
+        assertTrue(dead.toString(), dead.contains(NDPI + " r0 at of:0000000000000003/3"));
+        assertTrue(dead.toString(), dead.contains(SNORT + " w2 at of:0000000000000003/3"));
+        assertTrue(decisions(LoopDecision.Action.REROUTE).get(0).detail(),
+                   decisions(LoopDecision.Action.REROUTE).get(0).detail().startsWith("port of:0000000000000003/3 down"));
+        // A link event is handled the same way (here nothing changes: no REROUTE, no death).
+        int before = manager.decisions(100).size();
+        org.onosproject.net.Link l = org.onosproject.net.DefaultLink.builder()
+                .providerId(new org.onosproject.net.provider.ProviderId("test", "srv6int"))
+                .src(new ConnectPoint(PaperTestbed.SW1, PortNumber.portNumber(7)))
+                .dst(new ConnectPoint(PaperTestbed.SW4, PortNumber.portNumber(7)))
+                .type(org.onosproject.net.Link.Type.DIRECT).state(org.onosproject.net.Link.State.ACTIVE).build();
+        linkListeners.forEach(x -> x.event(new org.onosproject.net.link.LinkEvent(
+                org.onosproject.net.link.LinkEvent.Type.LINK_REMOVED, l)));
+        assertEquals(before, manager.decisions(100).size());
     }
 
     @Test
