@@ -3,8 +3,11 @@
 # (tools/k8s-testenv: kube-apiserver/controller-manager/scheduler v1.36.3, etcd,
 # kwok nodes worker1/worker2). Builds the control plane on the first run (cached in
 # ~/.cache/srv6int-k8s), starts it, runs RealApiServerTest, the app's KubernetesEndToEndTest
-# (the app's managers and the loop with the real bridge) and the twin's RealKubernetesTest (--k8s real, attached to this control plane; both already compiled
-# by tools/test-all's `mvn install`), stops it. Skipped tests count as failures here.
+# (the app's managers and loop with the real bridge), the twin's RealKubernetesTest (--k8s real,
+# attached to this control plane), the node agent's
+# AgentOnRealApiServerTest (all compiled by tools/test-all's `mvn install`) and the
+# deployment manifests' checks (k8s-bridge/deploy/check-manifests: server-side dry-run,
+# Pod Security levels, the agent's RBAC), stops it. Skipped tests count as failures here.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
@@ -24,15 +27,16 @@ BRIDGE_XML=$ROOT/k8s-bridge/bridge/target/surefire-reports/TEST-org.srv6int.k8s.
 APP_XML=$ROOT/app/target/surefire-reports/TEST-org.srv6int.app.k8s.KubernetesEndToEndTest.xml
 TWIN_REPORTS=$ROOT/tools/twin-sim/target/surefire-reports
 TWIN_XML=$TWIN_REPORTS/TEST-org.srv6int.twin.k8s.RealKubernetesTest.xml
-rm -f "$BRIDGE_XML" "$APP_XML" "$TWIN_XML"
-mvn -B -ntp -q -pl k8s-bridge/bridge,app,tools/twin-sim surefire:test \
-  -Dtest=RealApiServerTest,KubernetesEndToEndTest,RealKubernetesTest \
+AGENT_XML=$ROOT/k8s-bridge/agent/target/surefire-reports/TEST-org.srv6int.k8s.agent.pods.AgentOnRealApiServerTest.xml
+rm -f "$BRIDGE_XML" "$APP_XML" "$TWIN_XML" "$AGENT_XML"
+mvn -B -ntp -q -pl k8s-bridge/bridge,app,tools/twin-sim,k8s-bridge/agent surefire:test \
+  -Dtest=RealApiServerTest,KubernetesEndToEndTest,RealKubernetesTest,AgentOnRealApiServerTest \
   -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false \
   -Dsrv6int.kubeconfig="$K8S_RUN/bridge.kubeconfig" -Dsrv6int.admin.kubeconfig="$K8S_RUN/admin.kubeconfig" \
   -Dsrv6int.k8s.testenv="$TESTENV" -Dsrv6int.twin.kubeconfig="$K8S_RUN/admin.kubeconfig"
 rc=$?
 total=0; bad_total=0
-for xml in "$BRIDGE_XML" "$APP_XML" "$TWIN_XML"; do
+for xml in "$BRIDGE_XML" "$APP_XML" "$TWIN_XML" "$AGENT_XML"; do
   if [ ! -f "$xml" ]; then
     echo "30-k8s: no test report $xml (mvn exit $rc)"; total=$((total + 1)); bad_total=$((bad_total + 1)); continue
   fi
@@ -46,8 +50,16 @@ PY
   [ "$bad" -gt 0 ] && grep -h -B1 -A3 "<failure\|<error\|<skipped" "$xml" | head -40
   total=$((total + tests)); bad_total=$((bad_total + bad))
 done
+# The deployment manifests against this API server.
+"$ROOT/k8s-bridge/deploy/check-manifests" "$K8S_RUN/admin.kubeconfig" | tee "$K8S_RUN/check-manifests.out"
+mrc=${PIPESTATUS[0]}
+read -r mpass _ mfail _ < <(tail -n1 "$K8S_RUN/check-manifests.out")
+total=$((total + ${mpass:-0} + ${mfail:-1})); bad_total=$((bad_total + ${mfail:-1}))
+[ "$mrc" -ne 0 ] && [ "${mfail:-0}" -eq 0 ] && bad_total=$((bad_total + 1))
 # The start-up delay as the twin saw it (wall and simulated time).
 grep -h "^RealKubernetesTest:" "$TWIN_REPORTS/org.srv6int.twin.k8s.RealKubernetesTest-output.txt" 2>/dev/null
+# What the app's loop did on the real API server.
+grep -h "^KubernetesEndToEndTest:" "$ROOT/app/target/surefire-reports/org.srv6int.app.k8s.KubernetesEndToEndTest-output.txt" 2>/dev/null
 echo "30-k8s: $total tests against the real control plane in $((SECONDS - t0)) s (incl. start/build)"
 echo "$((total - bad_total)) passed, $bad_total failed"
 [ "$rc" -eq 0 ] && [ "$bad_total" -eq 0 ]

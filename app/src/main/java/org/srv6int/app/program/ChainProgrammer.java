@@ -1,5 +1,6 @@
 package org.srv6int.app.program;
 
+import org.srv6int.pipeconf.Srv6IntActions;
 import org.onlab.packet.Ip6Address;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
@@ -97,12 +98,8 @@ public final class ChainProgrammer {
         if (c.l4DstPort() != FlowClassifier.ANY) {
             m.matchTernary(L4_DPORT, c.l4DstPort(), 0xFFFF);
         }
-        PiAction a = PiAction.builder().withId(SET_CHAIN)
-                .withParameter(new PiActionParam(CHAIN_ID, sfc.id().tag()))
-                .withParameter(new PiActionParam(SFC_MODE, sfc.vnfs().isEmpty() ? 0 : 1))
-                .withParameter(new PiActionParam(MAP_INFO, P4Names.DEFAULT_MAP_INFO))
-                .withParameter(new PiActionParam(INT_PERIOD, sfc.intSamplingRate()))
-                .build();
+        PiAction a = Srv6IntActions.setChain(sfc.id().tag(), !sfc.vnfs().isEmpty(), P4Names.DEFAULT_MAP_INFO,
+                                             sfc.intSamplingRate());
         return PiRules.rule(sfc.ingress().deviceId(), appId, SFC_CLASSIFIER, m.build(),
                             CLASSIFIER_PRIORITY + specificity(c), a);
     }
@@ -158,14 +155,7 @@ public final class ChainProgrammer {
      */
     public static PiAction encapAction(SegmentList list) {
         List<Ip6Address> travel = list.segments();
-        int lastEntry = travel.size() - 1;
-        PiAction.Builder a = PiAction.builder().withId(H_ENCAPS_INT)
-                .withParameter(new PiActionParam(LAST_ENTRY, lastEntry));
-        for (int i = 0; i < SEGMENT.length; i++) {
-            Ip6Address s = i < lastEntry ? travel.get(lastEntry - i) : Ip6Address.ZERO;
-            a.withParameter(new PiActionParam(SEGMENT[i], s.toOctets()));
-        }
-        return a.build();
+        return Srv6IntActions.hEncapsInt(travel.subList(1, travel.size()));
     }
 
     private static int specificity(FlowClassifier c) {

@@ -1,5 +1,6 @@
 package org.srv6int.app.program;
 
+import org.srv6int.pipeconf.Srv6IntActions;
 import org.onlab.packet.IpPrefix;
 import org.onlab.packet.MacAddress;
 import org.onosproject.core.ApplicationId;
@@ -76,10 +77,7 @@ public final class RoutingProgrammer {
 
     private static FlowRule route(DeviceId device, ApplicationId appId, IpPrefix prefix, PortNumber port,
                                   MacAddress dmac) {
-        PiAction action = PiAction.builder().withId(SET_NEXT_HOP)
-                .withParameter(new PiActionParam(PORT, port.toLong()))
-                .withParameter(new PiActionParam(DMAC, dmac.toBytes()))
-                .build();
+        PiAction action = Srv6IntActions.setNextHop(port, dmac);
         return prefix.isIp4()
                 ? PiRules.rule(device, appId, IPV4_ROUTING, PiRules.lpm(IPV4_DST, prefix), prefix.prefixLength(),
                                action)

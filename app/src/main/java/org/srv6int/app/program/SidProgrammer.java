@@ -1,5 +1,6 @@
 package org.srv6int.app.program;
 
+import org.srv6int.pipeconf.Srv6IntActions;
 import org.onlab.packet.Ip6Address;
 import org.onlab.packet.IpPrefix;
 import org.onosproject.core.ApplicationId;
@@ -47,8 +48,8 @@ public final class SidProgrammer {
     public static List<FlowRule> rules(DeviceId device, Srv6DeviceConfig cfg, Collection<VnfReplica> replicas,
                                        ApplicationId appId) {
         List<FlowRule> rules = new ArrayList<>();
-        rules.add(sidRule(device, appId, cfg.mySid(), PiAction.builder().withId(END_T_INT).build()));
-        rules.add(sidRule(device, appId, cfg.dtSid(), PiAction.builder().withId(END_DT_INT).build()));
+        rules.add(sidRule(device, appId, cfg.mySid(), Srv6IntActions.endTInt()));
+        rules.add(sidRule(device, appId, cfg.dtSid(), Srv6IntActions.endDtInt()));
         replicas.stream()
                 .filter(r -> r.deviceId().equals(device))
                 .sorted(Comparator.comparing(VnfReplica::id))
@@ -66,11 +67,7 @@ public final class SidProgrammer {
      * @return rule
      */
     public static FlowRule replicaRule(DeviceId device, ApplicationId appId, VnfReplica r, int vnfId) {
-        return sidRule(device, appId, r.sid(), PiAction.builder().withId(END_T_INT_SFC)
-                .withParameter(new PiActionParam(VNF_ID, vnfId))
-                .withParameter(new PiActionParam(VNF_PORT, r.port().toLong()))
-                .withParameter(new PiActionParam(VNF_MAC, r.mac().toBytes()))
-                .build());
+        return sidRule(device, appId, r.sid(), Srv6IntActions.endTIntSfc(vnfId, r.port(), r.mac()));
     }
 
     private static FlowRule sidRule(DeviceId device, ApplicationId appId, Ip6Address sid, PiAction action) {

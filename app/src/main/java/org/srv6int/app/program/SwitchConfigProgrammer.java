@@ -1,5 +1,6 @@
 package org.srv6int.app.program;
 
+import org.srv6int.pipeconf.Srv6IntActions;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.GroupId;
 import org.onosproject.net.DeviceId;
@@ -61,11 +62,7 @@ public final class SwitchConfigProgrammer {
     public static List<FlowRule> rules(DeviceId device, Srv6DeviceConfig cfg, Srv6IntAppConfig app,
                                        Optional<CollectorEndpoint> collector, ApplicationId appId) {
         List<FlowRule> rules = new ArrayList<>();
-        PiAction info = PiAction.builder().withId(SET_SWITCH_INFO)
-                .withParameter(new PiActionParam(DEVICE_ID, cfg.intDeviceId()))
-                .withParameter(new PiActionParam(MY_SID, cfg.mySid().toOctets()))
-                .withParameter(new PiActionParam(ROUTER_MAC, cfg.myMac().toBytes()))
-                .build();
+        PiAction info = Srv6IntActions.setSwitchInfo(cfg.intDeviceId(), cfg.mySid(), cfg.myMac());
         rules.add(PiRules.rule(device, appId, SWITCH_INFO, null, 0, info));
         reportAction(cfg, app, collector).ifPresent(a -> rules.add(PiRules.rule(device, appId, REPORT_CONFIG, null, 0, a)));
         return rules;
@@ -78,16 +75,9 @@ public final class SwitchConfigProgrammer {
             return Optional.empty();
         }
         CollectorEndpoint c = collector.get();
-        return Optional.of(PiAction.builder().withId(SET_REPORT_CONFIG)
-                .withParameter(new PiActionParam(SRC_MAC, cfg.myMac().toBytes()))
-                .withParameter(new PiActionParam(DST_MAC, c.mac().toBytes()))
-                .withParameter(new PiActionParam(SRC_IP, cfg.reportAddress().get().toOctets()))
-                .withParameter(new PiActionParam(DST_IP, c.address().toOctets()))
-                .withParameter(new PiActionParam(UDP_SPORT,
-                                                 Srv6IntAppConfig.DEFAULT_COLLECTOR_PORT + cfg.intDeviceId() % 1000))
-                .withParameter(new PiActionParam(UDP_DPORT, c.port()))
-                .withParameter(new PiActionParam(TRUNC_LEN, app.truncateBytes()))
-                .build());
+        return Optional.of(Srv6IntActions.setReportConfig(cfg.myMac(), c.mac(), cfg.reportAddress().get(),
+                c.address().getIp4Address(), Srv6IntAppConfig.DEFAULT_COLLECTOR_PORT + cfg.intDeviceId() % 1000, c.port(),
+                app.truncateBytes()));
     }
 
     /**

@@ -257,6 +257,7 @@ public class KubernetesEndToEndTest {
         assertEquals(out.detail(), LoopDecision.Action.SCALE_OUT, out.action());
         assertEquals(out.detail(), LoopDecision.Outcome.SUCCEEDED, out.outcome());
 
+        System.out.println("KubernetesEndToEndTest: " + out.action() + " " + out.outcome() + ": " + out.detail());
         List<VnfReplica> added = bridgeReplicas();
         assertFalse("no replica joined the inventory: " + out.detail(), added.isEmpty());
         List<Pod> pods = pods();
@@ -269,6 +270,9 @@ public class KubernetesEndToEndTest {
             Pod pod = pods.stream().filter(p -> p.getMetadata().getName().equals(ReplicaNames.podName(
                     r.id().name()))).findFirst().orElseThrow(() -> new AssertionError("no pod of " + r.id()));
             assertEquals(r.node(), pod.getSpec().getNodeName());
+            System.out.println("KubernetesEndToEndTest: pod " + pod.getMetadata().getName() + " on "
+                    + pod.getSpec().getNodeName() + " annotations " + new java.util.TreeMap<>(
+                    pod.getMetadata().getAnnotations()));
             Map<String, String> labels = pod.getMetadata().getLabels();
             assertEquals(CHAIN, labels.get(ReplicaNames.LABEL_CHAIN));
             assertEquals("0", labels.get(ReplicaNames.LABEL_VNF));
@@ -294,6 +298,8 @@ public class KubernetesEndToEndTest {
         }
         assertTrue(loop.decisions(5).stream().anyMatch(d -> d.action() == LoopDecision.Action.SCALE_IN
                 && d.outcome() == LoopDecision.Outcome.SUCCEEDED && d.detail().contains(victim.id().name())));
+        loop.decisions(5).stream().filter(d -> d.action() == LoopDecision.Action.SCALE_IN).forEach(
+                d -> System.out.println("KubernetesEndToEndTest: " + d.action() + " " + d.outcome() + ": " + d.detail()));
         assertFalse("a removed replica's SID stays out of the groups",
                     groupsOf(victim).contains(victim.sid().toString()));
         waitUntil("the drained replica's pod is gone", 60, () -> pods().stream().noneMatch(

@@ -113,6 +113,19 @@ public class OarPackagingTest {
     }
 
     @Test
+    public void theTestkitIsNeverShipped() {
+        // srv6int-testkit stands in for ONOS's core in tests and the Karaf step; in an .oar it
+        // would register a second FlowRuleService, StorageService, ... next to ONOS's own.
+        Enumeration<? extends ZipEntry> entries = oar.entries();
+        while (entries.hasMoreElements()) {
+            String name = entries.nextElement().getName();
+            assertTrue("testkit in the .oar: " + name, !name.contains("srv6int-testkit"));
+        }
+        assertTrue(SHIPPED.values().stream().noneMatch(m -> String.valueOf(
+                m.getMainAttributes().getValue("Bundle-SymbolicName")).contains("testkit")));
+    }
+
+    @Test
     public void everyShippedJarIsAnOsgiBundleOrWrapped() {
         Set<String> wrapped = new TreeSet<>();
         NodeList bl = featuresXml.getElementsByTagName("bundle");

@@ -146,7 +146,7 @@ public final class Runner {
                 t.advanceTo(next);
             }
             if (vpa != null) {
-                vpa.tick(next);
+                vpa.tick(next, DT_S);
             }
             if ((k + 1) % TICKS_PER_BUCKET == 0) {
                 record(out, exp, next);

@@ -68,8 +68,48 @@ public final class AgentConfig {
     public long cpuPeriodUs = 100_000;
     /** Per-type settings (missing types use defaults). */
     public Map<ResourceType, ResourceSettings> resources = new EnumMap<>(ResourceType.class);
-    /** The vNFs of this node. */
+    /** The vNFs of this node, fixed (replays, tests); empty when {@link #followPods}. */
     public List<Vnf> vnfs = new ArrayList<>();
+    /** Learn the vNFs from the replica pods of this node through the API server instead of {@link #vnfs}. */
+    public boolean followPods;
+    /** Namespace of the replica pods (the bridge's); the agent's rights are granted there only. */
+    public String podNamespace = "srv6int-sfc";
+    /** Lmax, ns, of a replica pod that has no srv6int.org/lmax-ns annotation; 0: such a pod is not managed. */
+    public long lmaxNs;
+    /** enforce: adjust resources; recommend: compute and publish what would be done, touch nothing. */
+    public Mode mode = Mode.ENFORCE;
+    /** How CPU quota is changed: through the pod's resize subresource, cpu.max, or chosen at start. */
+    public CpuActuation cpuActuation = CpuActuation.AUTO;
+    /** What to do when the agent's CPU value was overwritten by someone else. */
+    public OverwritePolicy onOverwrite = OverwritePolicy.REAPPLY;
+    /** How often the agent compares the CPU values it set with what is there, ms (0: never). */
+    public long overwriteCheckMs = 1000;
+
+    /** What the agent does with its decisions. */
+    public enum Mode {
+        /** Apply them (the paper's loop). */
+        ENFORCE,
+        /** Dry run: publish them as events and metrics, change nothing (like VPA's updateMode Off). */
+        RECOMMEND
+    }
+
+    /** Where CPU quota changes go. */
+    public enum CpuActuation {
+        /** The pod's resize subresource when the API server offers it, else cpu.max. */
+        AUTO,
+        /** The pod's resize subresource (in-place pod resize); requests/limits shown by the API stay true. */
+        RESIZE,
+        /** cpu.max of the container's cgroup, behind the kubelet's back. */
+        CGROUP
+    }
+
+    /** Reaction to a CPU value the agent did not write. */
+    public enum OverwritePolicy {
+        /** Write the agent's value again. */
+        REAPPLY,
+        /** Take the value found as the vNF's allocation (within its floor, ceiling and the free budget). */
+        YIELD
+    }
 
     /** Settings of one resource type; null fields take the host-derived default. */
     @JsonIgnoreProperties(ignoreUnknown = false)
@@ -139,8 +179,14 @@ public final class AgentConfig {
         if (windowSize < 20) {
             throw new IOException("windowSize must be >= 20 for a meaningful L95, got " + windowSize);
         }
-        if (vnfs.isEmpty()) {
-            throw new IOException("no vnfs configured");
+        if (vnfs.isEmpty() && !followPods) {
+            throw new IOException("no vnfs configured and followPods is off");
+        }
+        if (!vnfs.isEmpty() && followPods) {
+            throw new IOException("vnfs and followPods exclude each other: with followPods the vNFs come from the pods");
+        }
+        if (lmaxNs < 0 || overwriteCheckMs < 0) {
+            throw new IOException("lmaxNs and overwriteCheckMs must be >= 0");
         }
         if (snapLength < 256) {
             throw new IOException("snapLength must be >= 256 to hold a full SRH");
@@ -202,6 +248,44 @@ public final class AgentConfig {
                 node = "unknown";
             }
         }
+    }
+
+    /**
+     * A copy of the node-level settings with another list of vNFs (the agent rebuilds its
+     * loop from it whenever the replica pods of the node change).
+     *
+     * @param members the vNFs
+     * @return the copy
+     */
+    public AgentConfig withVnfs(List<Vnf> members) {
+        AgentConfig c = new AgentConfig();
+        c.node = node;
+        c.iface = iface;
+        c.hostRoot = hostRoot;
+        c.windowSize = windowSize;
+        c.initialResource = initialResource;
+        c.metricsAddress = metricsAddress;
+        c.decisionLog = decisionLog;
+        c.escalationUrl = escalationUrl;
+        c.escalationIntervalMs = escalationIntervalMs;
+        c.escalationAttempts = escalationAttempts;
+        c.trialTimeoutMs = trialTimeoutMs;
+        c.freeSlackFraction = freeSlackFraction;
+        c.takeSlackFraction = takeSlackFraction;
+        c.donorCooldownWindows = donorCooldownWindows;
+        c.snapLength = snapLength;
+        c.pinToNicNode = pinToNicNode;
+        c.cpuPeriodUs = cpuPeriodUs;
+        c.resources = resources;
+        c.vnfs = new ArrayList<>(members);
+        c.followPods = false;
+        c.lmaxNs = lmaxNs;
+        c.podNamespace = podNamespace;
+        c.mode = mode;
+        c.cpuActuation = cpuActuation;
+        c.onOverwrite = onOverwrite;
+        c.overwriteCheckMs = overwriteCheckMs;
+        return c;
     }
 
     /**

@@ -32,7 +32,56 @@ import java.util.Map;
  */
 public final class HostSetup {
 
+    /**
+     * How the pools' actuators are made: CPU quota may go through the API instead of
+     * cpu.max, and in recommend mode every actuator only records what it would write.
+     */
+    public interface Actuation {
+        /**
+         * The CPU quota actuator of the vNFs.
+         *
+         * @param cgroups container cgroup per vNF
+         * @param periodUs cpu.max period
+         * @return actuator
+         */
+        ResourceActuator cpu(List<Path> cgroups, long periodUs);
+
+        /**
+         * Wraps an actuator (recommend mode: reads pass, writes are only published).
+         *
+         * @param actuator the real one
+         * @return what the pool uses
+         */
+        ResourceActuator wrap(ResourceActuator actuator);
+
+        /**
+         * Whether nothing may be written (no cpuset pinning, no resctrl group or task moves).
+         *
+         * @return true in recommend mode
+         */
+        boolean dryRun();
+    }
+
+    /** cpu.max written directly, every write applied. */
+    public static final Actuation DIRECT = new Actuation() {
+        @Override
+        public ResourceActuator cpu(List<Path> cgroups, long periodUs) {
+            return new CpuQuotaActuator(cgroups, periodUs);
+        }
+
+        @Override
+        public ResourceActuator wrap(ResourceActuator actuator) {
+            return actuator;
+        }
+
+        @Override
+        public boolean dryRun() {
+            return false;
+        }
+    };
+
     private final AgentConfig config;
+    private final Actuation actuation;
     private final HostFiles host;
     private final List<String> notes = new ArrayList<>();
     private final Map<ResourceType, String> unavailable = new EnumMap<>(ResourceType.class);
@@ -48,7 +97,18 @@ public final class HostSetup {
      * @param config validated config
      */
     public HostSetup(AgentConfig config) {
+        this(config, DIRECT);
+    }
+
+    /**
+     * Creates the set-up for a config with a choice of actuators.
+     *
+     * @param config validated config
+     * @param actuation how actuators are made
+     */
+    public HostSetup(AgentConfig config, Actuation actuation) {
         this.config = config;
+        this.actuation = actuation;
         this.host = new HostFiles(Path.of(config.hostRoot));
     }
 
@@ -149,8 +209,9 @@ public final class HostSetup {
     }
 
     private void pin() {
-        if (!config.pinToNicNode || nicNode < 0) {
-            notes.add("cpuset pinning skipped (" + (nicNode < 0 ? "NIC node unknown" : "disabled") + ")");
+        if (!config.pinToNicNode || nicNode < 0 || actuation.dryRun()) {
+            notes.add("cpuset pinning skipped (" + (nicNode < 0 ? "NIC node unknown"
+                    : actuation.dryRun() ? "recommend mode" : "disabled") + ")");
             return;
         }
         for (int i = 0; i < config.vnfs.size(); i++) {
@@ -172,7 +233,13 @@ public final class HostSetup {
     private List<Path> resctrlGroups(Resctrl resctrl) throws IOException {
         List<Path> groups = new ArrayList<>();
         for (int i = 0; i < config.vnfs.size(); i++) {
-            Path g = resctrl.group("srv6int-" + config.vnfs.get(i).name);
+            String name = "srv6int-" + config.vnfs.get(i).name;
+            if (actuation.dryRun()) {
+                Path g = host.path(Resctrl.RESCTRL_ROOT).resolve(name);
+                groups.add(Files.isDirectory(g) ? g : host.path(Resctrl.RESCTRL_ROOT));
+                continue; // read the group if a previous run made it, else the default group; create nothing
+            }
+            Path g = resctrl.group(name);
             if (cgroups.get(i) != null) {
                 try {
                     Resctrl.assignThreads(g, cgroups.get(i));
@@ -216,7 +283,7 @@ public final class HostSetup {
                 }
                 step = 100;
                 budget = 1000L * union.cardinality();
-                actuator = new CpuQuotaActuator(cgroups, config.cpuPeriodUs);
+                actuator = actuation.cpu(cgroups, config.cpuPeriodUs);
                 break;
             }
             case LLC: {
@@ -289,12 +356,40 @@ public final class HostSetup {
                         + " below floor " + floor[i]);
             }
             Long wanted = config.vnfs.get(i).initial.get(type);
-            initial[i] = wanted != null ? wanted : actuator.read(i);
+            initial[i] = Math.max(floor[i], Math.min(ceiling[i], wanted != null ? wanted : actuator.read(i)));
         }
-        ResourcePool pool = new ResourcePool(actuator, s.step != null ? s.step : step,
+        if (type == ResourceType.CPU_QUOTA) {
+            // CPU quotas above the cores are an over-commit; LLC masks found overlapping are the
+            // unpartitioned default and are left to the loop (nothing is added while free < 0).
+            fitToBudget(type, initial, floor, s.budget != null ? s.budget : budget);
+        }
+        ResourcePool pool = new ResourcePool(actuation.wrap(actuator), s.step != null ? s.step : step,
                 s.budget != null ? s.budget : budget, floor, ceiling, initial);
         pool.applyAll(); // the host now holds exactly what the loop believes
         return pool;
+    }
+
+    /**
+     * Never over-commits CPU: when the quotas found exceed the budget, the last vNFs (the
+     * newest pods; a restart lists them by creation time) are cut toward their floors.
+     */
+    private void fitToBudget(ResourceType type, long[] initial, long[] floor, long budget) {
+        long over = -budget;
+        for (long v : initial) {
+            over += v;
+        }
+        for (int i = initial.length - 1; i >= 0 && over > 0; i--) {
+            long cut = Math.min(over, initial[i] - floor[i]);
+            if (cut > 0) {
+                notes.add("vNF " + config.vnfs.get(i).name + ": " + type.label() + " cut from " + initial[i]
+                        + " to " + (initial[i] - cut) + " " + type.unit() + " to stay within the budget " + budget);
+                initial[i] -= cut;
+                over -= cut;
+            }
+        }
+        if (over > 0) {
+            notes.add(type.label() + ": the floors alone exceed the budget " + budget + " by " + over);
+        }
     }
 
     private static long roundUp(long v, long gran) {

@@ -1,5 +1,9 @@
 package org.srv6int.k8s.agent;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import org.srv6int.k8s.agent.pods.PodWiring;
+
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -57,7 +61,10 @@ public final class Main {
         }
         try {
             AgentConfig c = AgentConfig.load(Path.of(config));
-            NodeAgent agent = new NodeAgent(c);
+            // In a pod: the service account's token and the API server from the environment;
+            // elsewhere $KUBECONFIG or ~/.kube/config.
+            KubernetesClient client = c.followPods ? new KubernetesClientBuilder().build() : null;
+            NodeAgent agent = new NodeAgent(c, client, PodWiring.NONE);
             Runtime.getRuntime().addShutdownHook(new Thread(agent::close, "shutdown"));
             agent.run(pcap == null ? null : Path.of(pcap));
             if (pcap != null && !exitAfterReplay) {

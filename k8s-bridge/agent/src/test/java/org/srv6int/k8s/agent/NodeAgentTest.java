@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
+import org.srv6int.k8s.agent.actuate.HostFiles;
 import org.srv6int.k8s.agent.loop.Decision.Action;
 import org.srv6int.k8s.agent.loop.ResourceType;
 import org.srv6int.k8s.agent.obs.AgentMetrics.Packet;
@@ -133,6 +134,92 @@ public class NodeAgentTest {
     static String get(String url) throws IOException {
         try (InputStream in = new URL(url).openStream()) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static java.util.Map<Path, String> snapshot(Path root) throws IOException {
+        java.util.Map<Path, String> m = new java.util.TreeMap<>();
+        try (java.util.stream.Stream<Path> files = Files.walk(root)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                m.put(root.relativize(f), Files.isRegularFile(f)
+                        ? new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1) : "<dir>");
+            }
+        }
+        return m;
+    }
+
+    @Test
+    public void recommendModeTakesTheSameDecisionsAndWritesNothing() throws Exception {
+        Path dir = tmp.getRoot().toPath();
+        Path config = ReplayFixture.build(dir, "127.0.0.1:0");
+        Path root = dir.resolve("host");
+        java.util.Map<Path, String> before = snapshot(root);
+        AgentConfig c = AgentConfig.load(config);
+        c.mode = AgentConfig.Mode.RECOMMEND;
+        try (NodeAgent agent = new NodeAgent(c)) {
+            agent.run(dir.resolve("replay.pcap"));
+            // what enforce mode writes (replayDrivesTheAllocationsTheAlgorithmPrescribes), only believed
+            assertEquals(1800, agent.loop().pool(ResourceType.CPU_QUOTA).allocation(0));
+            assertEquals(700, agent.loop().pool(ResourceType.CPU_QUOTA).allocation(1));
+            assertEquals(8, agent.metrics().decisions(0, Action.ADD));
+            assertEquals(1, agent.metrics().decisions(1, Action.REVERT));
+            assertTrue(agent.podMetrics().recommendations(ResourceType.CPU_QUOTA) >= 8);
+            String metrics = get("http://127.0.0.1:" + agent.metricsPort() + "/metrics");
+            assertTrue(metrics.contains("srv6int_agent_mode{mode=\"recommend\"} 1"));
+        }
+        assertEquals("not one file of the host changed, none created", before, snapshot(root));
+    }
+
+    private static void tickPastCheck(NodeAgent agent) throws InterruptedException {
+        Thread.sleep(3);
+        agent.tick();
+    }
+
+    @Test
+    public void anOverwrittenCpuMaxIsReappliedOrYieldedAndCounted() throws Exception {
+        Path dir = tmp.getRoot().toPath();
+        Path config = ReplayFixture.build(dir, "127.0.0.1:0");
+        Path root = dir.resolve("host");
+        Path fwd = root.resolve("sys/fs/cgroup/" + FakeHost.containerCgroup(true, FakeHost.UID_A, FakeHost.ID_A)
+                + "/cpu.max");
+        AgentConfig c = AgentConfig.load(config);
+        c.overwriteCheckMs = 1;
+        try (NodeAgent agent = new NodeAgent(c)) {
+            assertEquals("100000 100000", HostFiles.read(fwd));
+            Files.write(fwd, "150000 100000\n".getBytes(StandardCharsets.US_ASCII));
+            tickPastCheck(agent);
+            assertEquals("seen once: may be a write in flight", "150000 100000", HostFiles.read(fwd));
+            tickPastCheck(agent);
+            assertEquals("100000 100000", HostFiles.read(fwd));
+            assertEquals(1, agent.podMetrics().overwrites(ResourceType.CPU_QUOTA,
+                    org.srv6int.k8s.agent.pods.PodMetrics.Overwrite.REAPPLIED));
+        }
+        c = AgentConfig.load(config);
+        c.overwriteCheckMs = 1;
+        c.onOverwrite = AgentConfig.OverwritePolicy.YIELD;
+        try (NodeAgent agent = new NodeAgent(c)) {
+            Files.write(fwd, "150000 100000\n".getBytes(StandardCharsets.US_ASCII));
+            tickPastCheck(agent);
+            tickPastCheck(agent);
+            assertEquals("150000 100000", HostFiles.read(fwd));
+            assertEquals(1500, agent.loop().pool(ResourceType.CPU_QUOTA).allocation(0));
+            assertEquals(1, agent.podMetrics().overwrites(ResourceType.CPU_QUOTA,
+                    org.srv6int.k8s.agent.pods.PodMetrics.Overwrite.YIELDED));
+            // beyond the vNF's ceiling (its 2 cpus): taken as far as the ceiling, and that written
+            Files.write(fwd, "300000 100000\n".getBytes(StandardCharsets.US_ASCII));
+            tickPastCheck(agent);
+            tickPastCheck(agent);
+            assertEquals("200000 100000", HostFiles.read(fwd));
+            assertEquals(2000, agent.loop().pool(ResourceType.CPU_QUOTA).allocation(0));
+            // no limit at all is not a value to yield to: the agent's is applied again
+            Files.write(fwd, "max 100000\n".getBytes(StandardCharsets.US_ASCII));
+            tickPastCheck(agent);
+            tickPastCheck(agent);
+            assertEquals("200000 100000", HostFiles.read(fwd));
+            assertEquals(2, agent.podMetrics().overwrites(ResourceType.CPU_QUOTA,
+                    org.srv6int.k8s.agent.pods.PodMetrics.Overwrite.YIELDED));
+            assertEquals(1, agent.podMetrics().overwrites(ResourceType.CPU_QUOTA,
+                    org.srv6int.k8s.agent.pods.PodMetrics.Overwrite.REAPPLIED));
         }
     }
 }

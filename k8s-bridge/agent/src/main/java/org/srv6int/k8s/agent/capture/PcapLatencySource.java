@@ -8,7 +8,6 @@ import org.pcap4j.core.PcapNetworkInterface;
 import org.pcap4j.core.PcapNetworkInterface.PromiscuousMode;
 import org.pcap4j.core.Pcaps;
 import org.pcap4j.packet.namednumber.DataLinkType;
-import org.srv6int.k8s.agent.loop.LocalLoop;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -17,7 +16,7 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Packets from libpcap through pcap4j: live from the NIC or from a pcap
- * file, both through the same BPF filter, into the reader and the loop.
+ * file, both through the same BPF filter, into a {@link FrameSink} (the agent).
  */
 public final class PcapLatencySource implements AutoCloseable {
 
@@ -92,22 +91,21 @@ public final class PcapLatencySource implements AutoCloseable {
     }
 
     /**
-     * Feeds packets to the loop until the file ends or {@link #stop()}.
+     * Feeds packets to the sink until the file ends or {@link #stop()}.
      *
-     * @param reader frame decoder
-     * @param loop the local loop
+     * @param sink receives frames and timer ticks
      * @throws IOException if the capture fails
      */
-    public void run(DetectionResultReader reader, LocalLoop loop) throws IOException {
+    public void run(FrameSink sink) throws IOException {
         while (!stopped) {
             byte[] frame;
             try {
                 frame = handle.getNextRawPacketEx();
             } catch (TimeoutException e) {
-                loop.tick();
+                sink.tick();
                 continue;
             } catch (EOFException e) {
-                loop.tick();
+                sink.tick();
                 return;
             } catch (PcapNativeException | NotOpenException e) {
                 if (stopped) {
@@ -116,11 +114,9 @@ public final class PcapLatencySource implements AutoCloseable {
                 throw new IOException("capture failed: " + e.getMessage(), e);
             }
             frames++;
-            if (reader.read(frame, frame.length)) {
-                loop.onSample(reader.vnf(), reader.latencyNs());
-            }
+            sink.frame(frame, frame.length);
             if ((frames & 0x3FF) == 0) {
-                loop.tick();
+                sink.tick();
             }
         }
     }

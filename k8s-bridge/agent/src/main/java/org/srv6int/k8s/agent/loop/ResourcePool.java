@@ -178,6 +178,23 @@ public final class ResourcePool {
         allocated += value - old;
     }
 
+    /**
+     * Takes a value found on the host (someone else wrote it) as vNF's allocation without
+     * writing anything, cut into [floor, ceiling] and to what the free budget allows, so the
+     * pool never over-commits.
+     *
+     * @param vnf index
+     * @param value value found
+     * @return the allocation now held (differs from value when it was cut; then the caller writes it)
+     */
+    public long adopt(int vnf, long value) {
+        long max = Math.min(ceiling[vnf], alloc[vnf] + Math.max(0, free()));
+        long v = Math.max(floor[vnf], Math.min(max, value));
+        allocated += v - alloc[vnf];
+        alloc[vnf] = v;
+        return v;
+    }
+
     void reserve(long amount) {
         reserved += amount;
     }

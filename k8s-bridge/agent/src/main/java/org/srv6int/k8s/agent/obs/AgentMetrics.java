@@ -43,8 +43,8 @@ public final class AgentMetrics {
     private final AtomicLongArray allocations;
     private final AtomicLongArray decisions;
     private final AtomicLongArray available;
-    private final AtomicLongArray packets = new AtomicLongArray(PACKETS.length);
-    private final AtomicLongArray escalations = new AtomicLongArray(3);
+    private final AtomicLongArray packets;
+    private final AtomicLongArray escalations;
 
     /**
      * Creates the metrics of a node's vNFs.
@@ -54,6 +54,21 @@ public final class AgentMetrics {
      * @param lmaxNs Lmax per vNF
      */
     public AgentMetrics(List<String> vnfNames, List<String> chainIds, long[] lmaxNs) {
+        this(vnfNames, chainIds, lmaxNs, null);
+    }
+
+    /**
+     * Creates metrics for a new set of vNFs that continues the node-level counters
+     * (packets, escalations) of the previous set.
+     *
+     * @param vnfNames vNF names by index
+     * @param chainIds chain id label per vNF
+     * @param lmaxNs Lmax per vNF
+     * @param previous metrics of the previous set, or null to start the node counters at 0
+     */
+    public AgentMetrics(List<String> vnfNames, List<String> chainIds, long[] lmaxNs, AgentMetrics previous) {
+        this.packets = previous != null ? previous.packets : new AtomicLongArray(PACKETS.length);
+        this.escalations = previous != null ? previous.escalations : new AtomicLongArray(3);
         int n = vnfNames.size();
         this.vnfNames = List.copyOf(vnfNames);
         this.chainIds = List.copyOf(chainIds);

@@ -25,7 +25,7 @@ public final class DecisionLog implements AutoCloseable {
     private final PrintStream out;
     private final boolean owned;
     private final String node;
-    private final List<String> names;
+    private volatile List<String> names;
     private long failures;
 
     /**
@@ -51,6 +51,15 @@ public final class DecisionLog implements AutoCloseable {
             out = new PrintStream(os, false, StandardCharsets.UTF_8);
             owned = true;
         }
+    }
+
+    /**
+     * The vNF names after the set of vNFs changed (decisions carry indexes).
+     *
+     * @param vnfNames names by index
+     */
+    public void names(List<String> vnfNames) {
+        this.names = List.copyOf(vnfNames);
     }
 
     /**

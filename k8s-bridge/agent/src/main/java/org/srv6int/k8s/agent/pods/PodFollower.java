@@ -1,0 +1,112 @@
+package org.srv6int.k8s.agent.pods;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import org.srv6int.k8s.bridge.ReplicaNames;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Follows the replica pods of one node: a fabric8 informer on the pods of the bridge's
+ * namespace with
+ * {@code spec.nodeName=<node>} (field selector, so the API server sends nothing of other
+ * nodes) and {@code app.kubernetes.io/managed-by=srv6int-k8s-bridge}. Keeps the latest
+ * view of each pod by UID and a version that moves on every change; the agent's loop
+ * thread compares versions and rebuilds when they differ (informer threads never touch
+ * the loop).
+ */
+public final class PodFollower implements AutoCloseable {
+
+    private final SharedIndexInformer<Pod> informer;
+    private final Map<String, Pod> pods = new ConcurrentHashMap<>();
+    private final AtomicLong version = new AtomicLong();
+
+    /**
+     * Starts the informer and waits for its first list.
+     *
+     * @param client API client (get/list/watch on pods)
+     * @param namespace namespace of the replica pods
+     * @param node this node's name
+     * @param timeoutMs how long to wait for the first list
+     * @throws IOException if the first list does not arrive in time or fails
+     */
+    public PodFollower(KubernetesClient client, String namespace, String node, long timeoutMs) throws IOException {
+        informer = client.pods().inNamespace(namespace)
+                .withField("spec.nodeName", node)
+                .withLabel(ReplicaNames.LABEL_MANAGED_BY, ReplicaNames.MANAGER)
+                .runnableInformer(0);
+        informer.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod pod) {
+                put(pod);
+            }
+
+            @Override
+            public void onUpdate(Pod old, Pod pod) {
+                put(pod);
+            }
+
+            @Override
+            public void onDelete(Pod pod, boolean finalStateUnknown) {
+                pods.remove(pod.getMetadata().getUid());
+                version.incrementAndGet();
+            }
+        });
+        try {
+            informer.start().toCompletableFuture().get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            informer.close();
+            throw new IOException("pods of node " + node + " could not be listed: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            informer.close();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while listing the pods of node " + node, e);
+        }
+    }
+
+    private void put(Pod pod) {
+        pods.put(pod.getMetadata().getUid(), pod);
+        version.incrementAndGet();
+    }
+
+    /**
+     * Changes seen so far; differs between two calls iff a pod was added, changed or deleted.
+     *
+     * @return version
+     */
+    public long version() {
+        return version.get();
+    }
+
+    /**
+     * The latest view of every pod, by UID.
+     *
+     * @return a copy
+     */
+    public Map<String, Pod> snapshot() {
+        return Map.copyOf(pods);
+    }
+
+    /**
+     * The latest view of one pod.
+     *
+     * @param uid pod UID
+     * @return pod, or null if not (or no longer) on this node
+     */
+    public Pod get(String uid) {
+        return pods.get(uid);
+    }
+
+    @Override
+    public void close() {
+        informer.close();
+    }
+}

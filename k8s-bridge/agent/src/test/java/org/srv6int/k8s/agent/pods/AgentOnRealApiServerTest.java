@@ -1,0 +1,387 @@
+package org.srv6int.k8s.agent.pods;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import org.junit.After;
+import org.junit.AfterClass;
+import org.junit.Assume;
+import org.junit.Before;
+import org.junit.BeforeClass;
+import org.junit.Test;
+import org.srv6int.k8s.agent.AgentConfig;
+import org.srv6int.k8s.agent.FakeHost;
+import org.srv6int.k8s.agent.NodeAgent;
+import org.srv6int.k8s.agent.ReplayFixture;
+import org.srv6int.k8s.agent.loop.ResourcePool;
+import org.srv6int.k8s.agent.loop.ResourceType;
+import org.srv6int.k8s.bridge.ReplicaNames;
+
+import java.io.File;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * The node agent against a real kube-apiserver (v1.36.3) and KWOK nodes
+ * (tools/k8s-testenv): replica pods are created through the API on the KWOK node
+ * worker1; the agent runs in this JVM as its ServiceAccount (a token from the
+ * TokenRequest API, rights only from k8s-bridge/deploy/agent/rbac.yaml) and follows
+ * them; a {@link FakeKubelet} stands for the kubelet's side KWOK does not have
+ * (container ids, cgroups in a temp tree, cpu.max following a resize). Detection
+ * Results are fed as frames on the agent's frame path, as the capture would.
+ * Skipped without -Dsrv6int.admin.kubeconfig (tests/ci.d/30-k8s.sh sets it).
+ */
+public class AgentOnRealApiServerTest {
+
+    private static final String NS = "srv6int-sfc";
+    private static final String NODE = "worker1";
+    private static final long LMAX = 1_000_000;
+    private static KubernetesClient admin;
+    private static KubernetesClient agentClient;
+
+    private final List<String> wired = Collections.synchronizedList(new ArrayList<>());
+    private final List<String> unwired = Collections.synchronizedList(new ArrayList<>());
+    private final PodWiring wiring = new PodWiring() {
+        @Override
+        public void wire(ReplicaPod pod) {
+            wired.add(pod.name());
+        }
+
+        @Override
+        public void unwire(ReplicaPod pod) {
+            unwired.add(pod.name());
+        }
+    };
+    private Path root;
+    private FakeHost host;
+    private FakeKubelet kubelet;
+    private String prefix;
+
+    @BeforeClass
+    public static void connect() throws Exception {
+        String kc = System.getProperty("srv6int.admin.kubeconfig", "");
+        if (kc.isEmpty()) {
+            String reason = "AgentOnRealApiServerTest skipped: no control plane "
+                    + "(set -Dsrv6int.admin.kubeconfig=<admin kubeconfig>; tools/k8s-testenv/start makes one)";
+            System.out.println(reason);
+            Assume.assumeTrue(reason, false);
+        }
+        Config adminConfig = Config.fromKubeconfig(new File(kc));
+        admin = new KubernetesClientBuilder().withConfig(adminConfig).build();
+        for (String f : new String[]{"../deploy/bridge-rbac.yaml", "../deploy/agent/rbac.yaml"}) {
+            try (InputStream in = Files.newInputStream(Path.of(f))) {
+                admin.load(in).forceConflicts().serverSideApply();
+            }
+        }
+        waitUntil("default ServiceAccount in " + NS, Duration.ofSeconds(60), () ->
+                admin.serviceAccounts().inNamespace(NS).withName("default").get() != null);
+        String token = admin.serviceAccounts().inNamespace("srv6int").withName("srv6int-node-agent")
+                .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build())
+                .getStatus().getToken();
+        Config agentConfig = new ConfigBuilder(Config.empty()).withMasterUrl(adminConfig.getMasterUrl())
+                .withCaCertFile(adminConfig.getCaCertFile()).withCaCertData(adminConfig.getCaCertData())
+                .withOauthToken(token).build();
+        agentClient = new KubernetesClientBuilder().withConfig(agentConfig).build();
+    }
+
+    @AfterClass
+    public static void disconnect() {
+        if (agentClient != null) {
+            agentClient.close();
+        }
+        if (admin != null) {
+            admin.close();
+        }
+    }
+
+    @Before
+    public void fakeNode() throws Exception {
+        root = Files.createTempDirectory("agent-k8s");
+        host = new FakeHost(root).numa("eth1");
+        prefix = "t" + Long.toHexString(System.nanoTime() & 0xffffff);
+    }
+
+    @After
+    public void cleanUp() throws Exception {
+        if (kubelet != null) {
+            kubelet.close();
+        }
+        if (admin != null) {
+            admin.pods().inNamespace(NS).withLabel("srv6int.org/test", prefix).withGracePeriod(0).delete();
+        }
+    }
+
+    private AgentConfig config(AgentConfig.Mode mode, AgentConfig.CpuActuation cpu) throws Exception {
+        AgentConfig c = new AgentConfig();
+        c.node = NODE;
+        c.iface = "eth1";
+        c.hostRoot = root.toString();
+        c.windowSize = 20;
+        c.metricsAddress = "127.0.0.1:0";
+        c.decisionLog = "-"; // decisions in the test output
+        c.followPods = true;
+        c.podNamespace = NS;
+        c.lmaxNs = LMAX;
+        c.mode = mode;
+        c.cpuActuation = cpu;
+        c.overwriteCheckMs = 100;
+        for (ResourceType t : new ResourceType[]{ResourceType.LLC, ResourceType.MEMORY_BANDWIDTH,
+                ResourceType.CPU_FREQUENCY}) {
+            AgentConfig.ResourceSettings s = new AgentConfig.ResourceSettings();
+            s.enabled = false;
+            c.resources.put(t, s);
+        }
+        c.validate();
+        return c;
+    }
+
+    /** A replica pod as the bridge writes it, on the KWOK node. */
+    private Pod replica(int vnf, String sid, boolean guaranteed, Map<String, String> extra) {
+        Map<String, String> labels = new TreeMap<>();
+        labels.put(ReplicaNames.LABEL_CHAIN, "7");
+        labels.put(ReplicaNames.LABEL_VNF, Integer.toString(vnf));
+        labels.put(ReplicaNames.LABEL_VNF_TYPE, "snort");
+        labels.put(ReplicaNames.LABEL_REPLICA, "0");
+        labels.put(ReplicaNames.LABEL_MANAGED_BY, ReplicaNames.MANAGER);
+        labels.put("srv6int.org/test", prefix);
+        Map<String, String> ann = new TreeMap<>();
+        ann.put(ReplicaNames.ANNOTATION_SID, sid);
+        ann.put(ReplicaNames.ANNOTATION_SWITCH_DEVICE, "device:leaf1");
+        ann.put(ReplicaNames.ANNOTATION_SWITCH_PORT, "3");
+        ann.putAll(extra);
+        Map<String, Quantity> limits = Map.of("cpu", new Quantity("1"), "memory", new Quantity("256Mi"));
+        Map<String, Quantity> requests = guaranteed ? limits
+                : Map.of("cpu", new Quantity("500m"), "memory", new Quantity("128Mi"));
+        Pod p = new PodBuilder().withNewMetadata().withName(prefix + "-vnf" + vnf).withNamespace(NS)
+                .withLabels(labels).withAnnotations(ann).endMetadata()
+                .withNewSpec().withNodeName(NODE).withAutomountServiceAccountToken(false)
+                .addNewContainer().withName("vnf").withImage("registry.local/snort:2.9")
+                .withNewResources().withLimits(limits).withRequests(requests).endResources()
+                .endContainer().endSpec().build();
+        return admin.pods().inNamespace(NS).resource(p).create();
+    }
+
+    private static byte[] sidBytes(String sid) throws Exception {
+        return InetAddress.getByName(sid).getAddress();
+    }
+
+    /** Windows of Detection Results for one vNF, fed on the agent's frame path, with its timers. */
+    private static void drive(NodeAgent agent, String sid, long latencyNs, int windows) throws Exception {
+        byte[] frame = ReplayFixture.frame(sidBytes(sid), 7, true, latencyNs);
+        for (int i = 0; i < windows * agent.loop().windowSize(); i++) {
+            agent.frame(frame, frame.length);
+        }
+        agent.tick();
+    }
+
+    private static void tickUntil(NodeAgent agent, String what, BooleanSupplier condition) throws Exception {
+        waitUntil(what, Duration.ofSeconds(30), () -> {
+            agent.tick();
+            return condition.getAsBoolean();
+        });
+    }
+
+    private static void waitUntil(String what, Duration timeout, BooleanSupplier condition) throws Exception {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private Pod get(String name) {
+        return admin.pods().inNamespace(NS).withName(name).get();
+    }
+
+    private static long limit(Pod p) {
+        return ReplicaPod.cpuMillis(p.getSpec().getContainers().get(0).getResources().getLimits());
+    }
+
+    private static long request(Pod p) {
+        return ReplicaPod.cpuMillis(p.getSpec().getContainers().get(0).getResources().getRequests());
+    }
+
+    private String cpuMax(Pod p) {
+        return host.read(kubelet.cgroup(p) + "/cpu.max");
+    }
+
+    private List<Event> events(String pod, String reason) {
+        List<Event> out = new ArrayList<>();
+        for (Event e : admin.v1().events().inNamespace(NS).withField("involvedObject.name", pod).list().getItems()) {
+            if (reason.equals(e.getReason())) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    private int index(NodeAgent agent, String podName) {
+        List<ReplicaPod> m = agent.managedPods();
+        for (int i = 0; i < m.size(); i++) {
+            if (m.get(i).name().equals(podName)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Test
+    public void enforceFollowsPodsResizesThroughTheApiAndDefendsItsValue() throws Exception {
+        kubelet = new FakeKubelet(admin, NS, NODE, prefix, host, FakeHost.SYSTEMD, true);
+        String a = replica(1, "fc00:7::a", true, Map.of()).getMetadata().getName();
+        String b = replica(2, "fc00:7::b", false, Map.of()).getMetadata().getName();
+        String bad = replica(3, "not-an-address", false, Map.of()).getMetadata().getName();
+        String optOut = replica(4, "fc00:7::d", false, Map.of(ReplicaPod.ANNOTATION_AGENT, ReplicaPod.OPT_OUT))
+                .getMetadata().getName();
+        try (NodeAgent agent = new NodeAgent(config(AgentConfig.Mode.ENFORCE, AgentConfig.CpuActuation.AUTO),
+                agentClient, wiring)) {
+            assertTrue("the API server offers pods/resize, so AUTO chooses it", agent.cpuViaResize());
+            tickUntil(agent, "two managed pods", () -> agent.managedPods().size() == 2);
+            assertTrue(wired.contains(a) && wired.contains(b));
+            // (pods other tests left in the namespace may add to these counts)
+            assertTrue(agent.podMetrics().pods(PodMetrics.PodState.MALFORMED) >= 1);
+            assertTrue(agent.podMetrics().pods(PodMetrics.PodState.OPTED_OUT) >= 1);
+            waitUntil("InvalidReplicaPod event on " + bad, Duration.ofSeconds(10),
+                    () -> !events(bad, "InvalidReplicaPod").isEmpty());
+            assertTrue(events(bad, "InvalidReplicaPod").get(0).getMessage().contains(ReplicaNames.ANNOTATION_SID));
+            assertTrue("an opted-out pod gets nothing", events(optOut, "Managed").isEmpty());
+            ResourcePool cpu = agent.loop().pool(ResourceType.CPU_QUOTA);
+            int ia = index(agent, a);
+            assertEquals("initial allocation = the pod's CPU limit", 1000, cpu.allocation(ia));
+            assertEquals("cgroup as the kubelet left it", "100000 100000", cpuMax(get(a)));
+
+            // a's Detection Results over its bound: Algorithm 1 adds a step through pods/resize
+            drive(agent, "fc00:7::a", 3 * LMAX, 1);
+            assertEquals(1100, cpu.allocation(ia));
+            Pod pa = get(a);
+            assertEquals("the resize patch reached the API", 1100, limit(pa));
+            assertEquals("a Guaranteed pod's request follows its limit", 1100, request(pa));
+            waitUntil("cgroup follows the resize", Duration.ofSeconds(10), () -> "110000 100000".equals(cpuMax(get(a))));
+            assertEquals(1, agent.podMetrics().resizePatches().get(ResizeCpuActuator.OK));
+
+            // someone else resizes a: the agent sees it on two checks and applies its value again
+            admin.pods().inNamespace(NS).withName(a).subresource("resize").patch(
+                    PatchContext.of(PatchType.STRATEGIC_MERGE),
+                    "{\"spec\":{\"containers\":[{\"name\":\"vnf\",\"resources\":{\"limits\":{\"cpu\":\"800m\"},"
+                            + "\"requests\":{\"cpu\":\"800m\"}}}]}}");
+            tickUntil(agent, "overwrite re-applied", () ->
+                    agent.podMetrics().overwrites(ResourceType.CPU_QUOTA, PodMetrics.Overwrite.REAPPLIED) == 1
+                            && limit(get(a)) == 1100);
+            waitUntil("cgroup back to 1.1 CPUs", Duration.ofSeconds(10), () -> "110000 100000".equals(cpuMax(get(a))));
+            assertEquals(1100, cpu.allocation(ia));
+            assertTrue(!events(a, "CpuOverwriteReapplied").isEmpty());
+            String metrics = new String(new java.net.URL("http://127.0.0.1:" + agent.metricsPort() + "/metrics")
+                    .openStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(metrics.contains("srv6int_agent_overwrites_total{resource=\"cpu_quota\",action=\"reapplied\"} 1"));
+            assertTrue(metrics.contains("srv6int_agent_cpu_actuation{via=\"resize\"} 1"));
+
+        }
+        // restart: the state is rebuilt from the pods and cgroups found, nothing is written again
+        try (NodeAgent agent = new NodeAgent(config(AgentConfig.Mode.ENFORCE, AgentConfig.CpuActuation.AUTO),
+                agentClient, wiring)) {
+            assertEquals(2, agent.managedPods().size());
+            ResourcePool cpu = agent.loop().pool(ResourceType.CPU_QUOTA);
+            assertEquals("a's allocation from its pod spec", 1100, cpu.allocation(index(agent, a)));
+            assertEquals(1000, cpu.allocation(index(agent, b)));
+            assertEquals("nothing patched on restart", 0, agent.podMetrics().resizePatches().get(ResizeCpuActuator.OK));
+            assertEquals(cpu.budget() - 2100, cpu.free());
+
+            // a goes: its allocation returns to the pool, its wiring is removed
+            admin.pods().inNamespace(NS).withName(a).withGracePeriod(0).delete();
+            tickUntil(agent, "a no longer managed", () -> agent.managedPods().size() == 1);
+            assertTrue(unwired.contains(a));
+            ResourcePool after = agent.loop().pool(ResourceType.CPU_QUOTA);
+            assertEquals(after.budget() - 1000, after.free());
+            assertEquals(1000, after.allocation(index(agent, b)));
+            assertEquals(-1, index(agent, a));
+        }
+    }
+
+    @Test
+    public void recommendPublishesAndChangesNothing() throws Exception {
+        kubelet = new FakeKubelet(admin, NS, NODE, prefix, host, FakeHost.CGROUPFS, true);
+        String a = replica(1, "fc00:7::a", false, Map.of()).getMetadata().getName();
+        try (NodeAgent agent = new NodeAgent(config(AgentConfig.Mode.RECOMMEND, AgentConfig.CpuActuation.AUTO),
+                agentClient, wiring)) {
+            tickUntil(agent, "a managed", () -> agent.managedPods().size() == 1);
+            Pod before = get(a);
+            String rv = before.getMetadata().getResourceVersion();
+            drive(agent, "fc00:7::a", 3 * LMAX, 1);
+            assertEquals("the loop computed the add", 1100, agent.loop().pool(ResourceType.CPU_QUOTA).allocation(0));
+            assertEquals(1, agent.podMetrics().recommendations(ResourceType.CPU_QUOTA));
+            waitUntil("Recommendation event", Duration.ofSeconds(10), () -> !events(a, "Recommendation").isEmpty());
+            assertTrue(events(a, "Recommendation").get(0).getMessage().contains("1100"));
+            Pod after = get(a);
+            assertEquals("no resize", 1000, limit(after));
+            assertEquals("pod spec untouched", before.getSpec(), after.getSpec());
+            assertEquals("cgroup untouched", "100000 100000", cpuMax(after));
+            assertEquals(0, agent.podMetrics().resizePatches().get(ResizeCpuActuator.OK));
+            assertEquals("the pod object was not written at all", rv, after.getMetadata().getResourceVersion());
+        }
+    }
+
+    @Test
+    public void cgroupFallbackReappliesAnOverwrittenCpuMax() throws Exception {
+        kubelet = new FakeKubelet(admin, NS, NODE, prefix, host, FakeHost.CGROUPFS, true);
+        String a = replica(1, "fc00:7::a", false, Map.of()).getMetadata().getName();
+        try (NodeAgent agent = new NodeAgent(config(AgentConfig.Mode.ENFORCE, AgentConfig.CpuActuation.CGROUP),
+                agentClient, wiring)) {
+            assertTrue(!agent.cpuViaResize());
+            tickUntil(agent, "a managed", () -> agent.managedPods().size() == 1);
+            drive(agent, "fc00:7::a", 3 * LMAX, 1);
+            assertEquals("110000 100000", cpuMax(get(a)));
+            assertEquals("the API is not told", 1000, limit(get(a)));
+            host.file(kubelet.cgroup(get(a)) + "/cpu.max", "max 100000"); // e.g. the kubelet rewrites it
+            tickUntil(agent, "cpu.max re-applied", () ->
+                    agent.podMetrics().overwrites(ResourceType.CPU_QUOTA, PodMetrics.Overwrite.REAPPLIED) == 1);
+            assertEquals("110000 100000", cpuMax(get(a)));
+        } catch (KubernetesClientException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * What the API server does with a resize of a pod as KWOK leaves it (running, but no
+     * {@code containerStatuses[].resources}, as on a kubelet without in-place resize): it
+     * refuses it (422, "Pod running on node without support for resize"). The agent records
+     * an ACTUATOR_ERROR, keeps the allocation and changes nothing.
+     */
+    @Test
+    public void aResizeThePodsNodeCannotDoIsRefusedAndNothingChanges() throws Exception {
+        kubelet = new FakeKubelet(admin, NS, NODE, prefix, host, FakeHost.SYSTEMD, false);
+        String a = replica(1, "fc00:7::a", true, Map.of()).getMetadata().getName();
+        try (NodeAgent agent = new NodeAgent(config(AgentConfig.Mode.ENFORCE, AgentConfig.CpuActuation.RESIZE),
+                agentClient, wiring)) {
+            tickUntil(agent, "a managed", () -> agent.managedPods().size() == 1);
+            drive(agent, "fc00:7::a", 3 * LMAX, 1);
+            assertEquals(1, agent.podMetrics().resizePatches().get(ResizeCpuActuator.FAILED));
+            assertEquals(1, agent.metrics().decisions(0, org.srv6int.k8s.agent.loop.Decision.Action.ACTUATOR_ERROR));
+            assertEquals("allocation kept", 1000, agent.loop().pool(ResourceType.CPU_QUOTA).allocation(0));
+            assertEquals(1000, limit(get(a)));
+            assertEquals("100000 100000", cpuMax(get(a)));
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package org.srv6int.testkit;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.Test;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.config.Config;
+import org.onosproject.net.config.ConfigFactory;
+import org.onosproject.net.config.InvalidConfigException;
+import org.onosproject.net.config.NetworkConfigEvent;
+import org.onosproject.net.config.basics.SubjectFactories;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.fail;
+
+/**
+ * The netcfg registry behaves like ONOS's: JSON kept until its factory registers, invalid
+ * configs refused with nothing stored, ADDED/UPDATED/REMOVED events with the previous config.
+ */
+public class InMemoryNetworkConfigRegistryTest {
+
+    /** A config valid when "n" is a positive number. */
+    public static final class Positive extends Config<DeviceId> {
+        @Override
+        public boolean isValid() {
+            return object.path("n").asInt(0) > 0;
+        }
+
+        int n() {
+            return object.path("n").asInt();
+        }
+    }
+
+    private final ConfigFactory<DeviceId, Positive> factory =
+            new ConfigFactory<>(SubjectFactories.DEVICE_SUBJECT_FACTORY, Positive.class, "positive") {
+                @Override
+                public Positive createConfig() {
+                    return new Positive();
+                }
+            };
+
+    private final InMemoryNetworkConfigRegistry registry =
+            new InMemoryNetworkConfigRegistry().withCoreService(new InMemoryCoreService());
+    private final List<NetworkConfigEvent> events = new ArrayList<>();
+    private final DeviceId sw1 = DeviceId.deviceId("of:0000000000000001");
+
+    private static ObjectNode n(int n) {
+        return new ObjectMapper().createObjectNode().put("n", n);
+    }
+
+    @Test
+    public void jsonBeforeItsFactoryBecomesAConfigOnRegistration() {
+        registry.addListener(events::add);
+        assertNull(registry.applyConfig("devices", sw1, "positive", n(3)));
+        assertNull(registry.getConfig(sw1, Positive.class));
+        registry.registerConfigFactory(factory);
+        assertEquals(3, registry.getConfig(sw1, Positive.class).n());
+        assertEquals(NetworkConfigEvent.Type.CONFIG_REGISTERED, events.get(0).type());
+        assertEquals(NetworkConfigEvent.Type.CONFIG_ADDED, events.get(1).type());
+    }
+
+    @Test
+    public void invalidConfigIsRefusedAndNothingStored() {
+        registry.registerConfigFactory(factory);
+        registry.applyConfig(sw1, Positive.class, n(2));
+        try {
+            registry.applyConfig(sw1, Positive.class, n(-1));
+            fail("invalid config accepted");
+        } catch (InvalidConfigException e) {
+            assertEquals(2, registry.getConfig(sw1, Positive.class).n());
+        }
+    }
+
+    @Test
+    public void updateCarriesThePreviousConfigAndRemoveAnnounces() {
+        registry.registerConfigFactory(factory);
+        registry.addListener(events::add);
+        registry.applyConfig(sw1, Positive.class, n(1));
+        registry.applyConfig(sw1, Positive.class, n(5));
+        registry.removeConfig(sw1, Positive.class);
+        assertEquals(NetworkConfigEvent.Type.CONFIG_ADDED, events.get(0).type());
+        assertEquals(NetworkConfigEvent.Type.CONFIG_UPDATED, events.get(1).type());
+        assertEquals(1, ((Positive) events.get(1).prevConfig().get()).n());
+        assertEquals(5, ((Positive) events.get(1).config().get()).n());
+        assertEquals(NetworkConfigEvent.Type.CONFIG_REMOVED, events.get(2).type());
+        assertNull(registry.getConfig(sw1, Positive.class));
+    }
+}
