@@ -7,6 +7,7 @@ import org.junit.Before;
 import org.junit.Test;
 import org.onlab.junit.TestUtils;
 import org.onlab.osgi.TestServiceDirectory;
+import org.srv6int.app.api.ChainState;
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.SfcPathService;
@@ -247,6 +248,26 @@ public class CommandsTest {
         d.limit = 0;
         run(d, false);
         assertTrue(errors(), errors().contains("--limit must be in 1..1000"));
+    }
+
+    @Test
+    public void loopChainsShowsLivenessAndCounters() throws Exception {
+        loop.chainStates.add(new ChainState(PaperTestbed.SFC1, ChainState.Liveness.DOWN, 9_000,
+                                            "vNF 0 (r0 at of:0000000000000002/3)",
+                                            "ingress classified traffic but no INT report arrived for 3000 ms", 1200,
+                                            5_000, List.of()));
+        loop.chainStates.add(new ChainState(PaperTestbed.SFC2, ChainState.Liveness.UP, 1_000, "", "", -1, 8_000,
+                                            List.of("2/0/w2")));
+        loop.failureCounters.put("chainDowns", 1L);
+        String text = run(new LoopChainsCommand(), false);
+        assertTrue(text, text.contains("chain 1: DOWN since 9000 (ingress classified traffic but no INT report "
+                + "arrived for 3000 ms; last hop seen: vNF 0 (r0 at of:0000000000000002/3)), ingress classified 1200"));
+        assertTrue(text, text.contains("chain 2: UP since 1000, ingress counter unreadable, dead replicas [2/0/w2]"));
+        assertTrue(text, text.contains("counters: {chainDowns=1}"));
+        JsonNode j = MAPPER.readTree(run(new LoopChainsCommand(), true));
+        assertEquals("DOWN", j.get("chains").get(0).get("state").asText());
+        assertEquals("vNF 0 (r0 at of:0000000000000002/3)", j.get("chains").get(0).get("lastHopSeen").asText());
+        assertEquals(1, j.get("counters").get("chainDowns").asInt());
     }
 
     @Test

@@ -57,4 +57,20 @@ public interface GlobalLoopService {
      * @return chain ids, ascending
      */
     java.util.Set<SfcId> pausedChains();
+
+    /**
+     * Returns every chain's liveness as the failure detection sees it (docs/failures.md): UP, DOWN
+     * with the last hop seen and the reason, or IDLE when its ingress classifies nothing.
+     *
+     * @return chain states by chain id; empty on an instance that does not run the loop
+     */
+    java.util.List<ChainState> chainStates();
+
+    /**
+     * Returns the failure detection's counters: chainDowns, chainsDownNow, replicaDeaths,
+     * replicaReturns, replicaFlaps, reroutes.
+     *
+     * @return counter name to value; zeros on an instance that does not run the loop
+     */
+    java.util.Map<String, Long> failureCounters();
 }

@@ -40,7 +40,26 @@ public final class LoopDecision {
          * and the vNF is still over its bound: a hint that the next violating window need not
          * wait out the rest of t-hat.
          */
-        ESCALATION
+        ESCALATION,
+        /**
+         * The chain's ingress classifies traffic but no INT report of it arrived for the silence
+         * (or no segment list is left): reported down, outcome FAILED, the detail names the last
+         * hop seen. The vNF is the first one past the last hop seen.
+         */
+        CHAIN_DOWN,
+        /** INT reports of a chain that was down arrive again. */
+        CHAIN_UP,
+        /**
+         * A replica counts dead (pod gone or not Ready, its switch port down, or no INT report
+         * crossed it for the silence while its chain carries traffic): weight 0 at once.
+         */
+        REPLICA_DEAD,
+        /** A replica requested to stand in for a dead one (one more replica on the best node). */
+        REPLACE,
+        /** A dead replica is back (pod Ready, port up): weight 1 again, on probation until INT shows traffic. */
+        REPLICA_RETURNED,
+        /** A link or port on a chain's path went down or came back: its segment lists changed. */
+        REROUTE
     }
 
     /** How the action went. */

@@ -5,6 +5,8 @@ import org.srv6int.app.api.ReplicaInfo;
 import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.api.VnfKey;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -41,4 +43,17 @@ public interface ReplicaPlatform {
      * @return completion
      */
     CompletionStage<Void> deleteReplica(VnfKey vnf, String replicaId);
+
+    /**
+     * Returns the readiness of the vNF's replicas the platform runs: replica id to whether its pod
+     * exists and is Ready (false: gone or not Ready). A replica the platform does not list is not
+     * one of its workloads (e.g. registered by an operator) and is judged by INT alone. May block
+     * on the platform's API; the loop calls it off the telemetry thread.
+     *
+     * @param vnf vNF
+     * @return readiness by replica id; empty if this platform cannot list replicas
+     */
+    default Optional<Map<String, Boolean>> replicaReadiness(VnfKey vnf) {
+        return Optional.empty();
+    }
 }

@@ -24,7 +24,8 @@ import static org.srv6int.app.config.ConfigChecks.onlyFields;
  *                  "threads": 3,
  *                  "instances": { "onos-1": { "address": "192.168.0.11", "mac": "00:00:00:00:00:f1", "port": 32766 },
  *                                 "onos-2": { ... } } },
- *   "loop": { "enabled": true, "tHatMs": 4000, "evaluationPeriodMs": 500, "demandLatency": "healthyTail" },
+ *   "loop": { "enabled": true, "tHatMs": 4000, "evaluationPeriodMs": 500, "demandLatency": "healthyTail",
+ *             "silenceMs": 3000, "replicaSilenceMs": 3000, "returnHoldMs": 5000 },
  *   "kubernetes": { ... see {@link KubernetesSettings} }
  * }
  * </pre>
@@ -46,6 +47,13 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
     public static final long DEFAULT_T_HAT_MS = 4000;
     /** Default period of the global loop's evaluation, ms. */
     public static final long DEFAULT_EVALUATION_PERIOD_MS = 500;
+    /**
+     * Default silence after which a chain whose ingress classifies traffic but which sends no INT
+     * report is reported down, ms (docs/failures.md).
+     */
+    public static final long DEFAULT_SILENCE_MS = 3000;
+    /** Default hold before a replica that died may return (doubled per recent flap), ms. */
+    public static final long DEFAULT_RETURN_HOLD_MS = 5000;
 
     static final String COLLECTOR = "collector";
     static final String ADDRESS = "address";
@@ -59,6 +67,9 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
     static final String T_HAT = "tHatMs";
     static final String PERIOD = "evaluationPeriodMs";
     static final String DEMAND = "demandLatency";
+    static final String SILENCE = "silenceMs";
+    static final String REPLICA_SILENCE = "replicaSilenceMs";
+    static final String RETURN_HOLD = "returnHoldMs";
     /** Demand C_i = R_i * min(L_i, L*_i) (default; see docs/global-loop.md). */
     public static final String DEMAND_HEALTHY_TAIL = "healthyTail";
     /** Demand C_i = R_i * L_i, the paper's formula as written. */
@@ -104,10 +115,25 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
         }
         ObjectNode l = object(object, "", LOOP, false);
         if (l != null) {
-            onlyFields(l, LOOP, ENABLED, T_HAT, PERIOD, DEMAND);
+            onlyFields(l, LOOP, ENABLED, T_HAT, PERIOD, DEMAND, SILENCE, REPLICA_SILENCE, RETURN_HOLD);
             bool(l, LOOP, ENABLED);
             integer(l, LOOP, T_HAT, false, 1, 3_600_000);
             integer(l, LOOP, PERIOD, false, 10, 60_000);
+            integer(l, LOOP, SILENCE, false, 1, 600_000);
+            integer(l, LOOP, REPLICA_SILENCE, false, 0, 600_000);
+            integer(l, LOOP, RETURN_HOLD, false, 0, 3_600_000);
+            // A silence shorter than two windows would call a chain down between two reports.
+            long period = l.has(PERIOD) ? l.get(PERIOD).asLong() : DEFAULT_EVALUATION_PERIOD_MS;
+            if (l.has(SILENCE) && l.get(SILENCE).asLong() < 2 * period) {
+                throw new InvalidFieldException(ConfigChecks.join(LOOP, SILENCE), "must be at least two "
+                        + "evaluation periods (" + 2 * period + " ms), not " + l.get(SILENCE).asLong());
+            }
+            if (l.has(REPLICA_SILENCE) && l.get(REPLICA_SILENCE).asLong() != 0
+                    && l.get(REPLICA_SILENCE).asLong() < 2 * period) {
+                throw new InvalidFieldException(ConfigChecks.join(LOOP, REPLICA_SILENCE), "must be 0 (off) or at "
+                        + "least two evaluation periods (" + 2 * period + " ms), not "
+                        + l.get(REPLICA_SILENCE).asLong());
+            }
             String d = ConfigChecks.text(l, LOOP, DEMAND, false);
             if (d != null && !d.equals(DEMAND_HEALTHY_TAIL) && !d.equals(DEMAND_MEASURED)) {
                 throw new InvalidFieldException(ConfigChecks.join(LOOP, DEMAND), "must be \"" + DEMAND_HEALTHY_TAIL
@@ -289,5 +315,35 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
     public boolean demandFromHealthyTail() {
         JsonNode l = object.get(LOOP);
         return l == null || !l.has(DEMAND) || !DEMAND_MEASURED.equals(l.get(DEMAND).asText());
+    }
+
+    /**
+     * Returns the silence after which a chain whose ingress classifies traffic but which sends no
+     * INT report is reported down.
+     *
+     * @return ms, default {@value #DEFAULT_SILENCE_MS}
+     */
+    public long silenceMillis() {
+        return read(LOOP, SILENCE, DEFAULT_SILENCE_MS);
+    }
+
+    /**
+     * Returns the silence after which a replica no INT report crossed, while its chain carries
+     * traffic, counts as dead; 0 turns this off (pod readiness and port state still count).
+     *
+     * @return ms, default {@link #silenceMillis()}
+     */
+    public long replicaSilenceMillis() {
+        return read(LOOP, REPLICA_SILENCE, silenceMillis());
+    }
+
+    /**
+     * Returns how long a dead replica stays out before it may return on probation (doubled for
+     * each death within the last ten holds, at most 16 times).
+     *
+     * @return ms, default {@value #DEFAULT_RETURN_HOLD_MS}
+     */
+    public long returnHoldMillis() {
+        return read(LOOP, RETURN_HOLD, DEFAULT_RETURN_HOLD_MS);
     }
 }

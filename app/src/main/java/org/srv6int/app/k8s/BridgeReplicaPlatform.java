@@ -16,7 +16,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -193,6 +195,16 @@ public final class BridgeReplicaPlatform implements ReplicaPlatform {
             return -1;
         }
         return replicaId.equals(ReplicaNames.replicaName(chainId(vnf), vnf.index(), k)) ? k : -1;
+    }
+
+    @Override
+    public Optional<Map<String, Boolean>> replicaReadiness(VnfKey vnf) {
+        Map<String, Boolean> out = new LinkedHashMap<>();
+        for (ReplicaStatus s : bridge.listReplicas(chainId(vnf), vnf.index())) {
+            // A StatefulSet without a pod (PHASE_ABSENT) or with a pod not Ready: not ready.
+            out.put(s.name(), s.ready());
+        }
+        return Optional.of(out);
     }
 
     @Override

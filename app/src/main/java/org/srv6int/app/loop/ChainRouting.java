@@ -47,4 +47,26 @@ public interface ChainRouting {
      * @param replicaId replica id
      */
     void removeReplica(VnfKey vnf, String replicaId);
+
+    /**
+     * Takes a dead replica out of the multipath group at once (weight 0), keeping it known so
+     * that it can return. By default the same as {@link #drainReplica}.
+     *
+     * @param vnf       vNF
+     * @param replicaId replica id
+     */
+    default void failReplica(VnfKey vnf, String replicaId) {
+        drainReplica(vnf, replicaId);
+    }
+
+    /**
+     * Puts a replica that was dead back into the multipath group with weight 1.
+     *
+     * @param vnf       vNF
+     * @param replicaId replica id
+     * @throws UnsupportedOperationException if this routing cannot (the default)
+     */
+    default void restoreReplica(VnfKey vnf, String replicaId) {
+        throw new UnsupportedOperationException("this routing cannot put a replica back");
+    }
 }

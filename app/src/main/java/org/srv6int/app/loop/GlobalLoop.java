@@ -80,6 +80,10 @@ public final class GlobalLoop {
         List<String> plan = List.of();
         // Kept on this leader only: a lost hint costs at most the rest of t-hat, never a decision.
         long escalatedAt = NONE;
+        // Replacements owed for dead replicas; on this leader only (a new one scales on latency).
+        int replaceOwed;
+        // A replacement that found no node is retried after a cool-down, not every window.
+        long replaceRetryAt = NONE;
     }
 
     private final LoopParams params;
@@ -91,6 +95,7 @@ public final class GlobalLoop {
     private final LoopStateStore store;
     private final Set<VnfKey> unsaved = new LinkedHashSet<>();
     private long nextId = 1;
+    private volatile java.util.function.Predicate<String> nodeUsable = n -> true;
     private boolean restored;
     private boolean closed;
     private long storeFailures;
@@ -197,6 +202,16 @@ public final class GlobalLoop {
             history.removeFirst();
         }
         return d;
+    }
+
+    /**
+     * Sets which nodes may take a new replica (the failure detection leaves out nodes whose
+     * switch port is down: a replica there would be dead on arrival).
+     *
+     * @param usable node name to whether it may take a replica
+     */
+    public void setNodeFilter(java.util.function.Predicate<String> usable) {
+        nodeUsable = java.util.Objects.requireNonNull(usable);
     }
 
     /**
@@ -470,6 +485,11 @@ public final class GlobalLoop {
             return;
         }
         boolean cooled = s.cooldownUntil == NONE || now - s.cooldownUntil >= 0;
+        // A death does not wait out the cool-down of the action before it.
+        if (s.replaceOwed > 0 && (s.replaceRetryAt == NONE || now - s.replaceRetryAt >= 0)) {
+            startReplace(o.vnf(), s, now, o.activeReplicas().size());
+            return;
+        }
         // An agent's fresh escalation says its local loop is done: waiting out t-hat gains nothing.
         boolean exhausted = s.escalatedAt != NONE && now - s.escalatedAt <= params.tHatNanos();
         if (s.violationSince != NONE && (now - s.violationSince > params.tHatNanos() || exhausted)) {
@@ -524,33 +544,9 @@ public final class GlobalLoop {
                    "already at max replicas " + params.maxReplicas());
             return;
         }
-        List<NodeResources> nodes;
-        try {
-            nodes = new ArrayList<>(platform.nodeFreeResources());
-        } catch (RuntimeException e) {
-            s.cooldownUntil = now + params.cooldownNanos();
-            finish(d.id, LoopDecision.Outcome.FAILED, now, "node resources unavailable: " + e.getMessage());
-            return;
-        }
-        if (nodes.isEmpty()) {
-            s.cooldownUntil = now + params.cooldownNanos();
-            finish(d.id, LoopDecision.Outcome.FAILED, now, "no schedulable node");
-            return;
-        }
         int add = target - replicas;
-        List<String> where;
-        try {
-            // Line 10: placement keeps the chain in path order, then prefers the most free resources.
-            where = List.copyOf(routing.placeReplicas(o.vnf(), nodes, add));
-        } catch (RuntimeException e) {
-            s.cooldownUntil = now + params.cooldownNanos();
-            finish(d.id, LoopDecision.Outcome.FAILED, now, "placement failed: " + e.getMessage());
-            return;
-        }
-        if (where.size() != add) {
-            s.cooldownUntil = now + params.cooldownNanos();
-            finish(d.id, LoopDecision.Outcome.FAILED, now, "placement gave " + where.size() + " node(s) for "
-                    + add + " replica(s)");
+        List<String> where = pickNodes(d, o.vnf(), s, now, add);
+        if (where == null) {
             return;
         }
         s.phase = VnfLoopRecord.Phase.SCALING;
@@ -569,6 +565,174 @@ public final class GlobalLoop {
         String plan = "target " + target + " replicas: +" + add + " on " + String.join(",", where);
         CompletableFuture.allOf(futures.toArray(new CompletableFuture[0]))
                 .whenComplete((v, err) -> scaleOutDone(o.vnf(), d.id, futures, plan));
+    }
+
+    /** Line 10 through the app's placement; null (decision failed, cool-down) if no node. */
+    private List<String> pickNodes(Entry d, VnfKey vnf, VnfState s, long now, int add) {
+        List<NodeResources> nodes;
+        try {
+            nodes = new ArrayList<>(platform.nodeFreeResources());
+        } catch (RuntimeException e) {
+            s.cooldownUntil = now + params.cooldownNanos();
+            finish(d.id, LoopDecision.Outcome.FAILED, now, "node resources unavailable: " + e.getMessage());
+            return null;
+        }
+        if (nodes.isEmpty()) {
+            s.cooldownUntil = now + params.cooldownNanos();
+            finish(d.id, LoopDecision.Outcome.FAILED, now, "no schedulable node");
+            return null;
+        }
+        List<String> unusable = new ArrayList<>();
+        nodes.removeIf(n -> !nodeUsable.test(n.node()) && unusable.add(n.node()));
+        if (nodes.isEmpty()) {
+            s.cooldownUntil = now + params.cooldownNanos();
+            finish(d.id, LoopDecision.Outcome.FAILED, now, "no eligible node: " + unusable
+                    + " hang off a switch port that is down");
+            return null;
+        }
+        List<String> where;
+        try {
+            // Placement keeps the chain in path order, then prefers the most free resources.
+            where = List.copyOf(routing.placeReplicas(vnf, nodes, add));
+        } catch (RuntimeException e) {
+            s.cooldownUntil = now + params.cooldownNanos();
+            finish(d.id, LoopDecision.Outcome.FAILED, now, "placement failed: " + e.getMessage());
+            return null;
+        }
+        if (where.size() != add) {
+            s.cooldownUntil = now + params.cooldownNanos();
+            finish(d.id, LoopDecision.Outcome.FAILED, now, "placement gave " + where.size() + " node(s) for "
+                    + add + " replica(s)");
+            return null;
+        }
+        return where;
+    }
+
+    /**
+     * Carries out what the failure detection found (docs/failures.md): a dead replica leaves the
+     * multipath group at once and a replacement is requested (now if the vNF is idle, else when
+     * its action in flight ends); a returning replica rejoins with weight 1; a chain going down or
+     * coming back is recorded. Every finding is a decision in the history.
+     *
+     * @param findings what {@link ChainHealth#observe} found
+     * @return the decisions recorded, in order
+     */
+    public synchronized List<LoopDecision> onFindings(List<ChainHealth.Finding> findings) {
+        List<LoopDecision> out = new ArrayList<>();
+        if (closed) {
+            return out;
+        }
+        for (ChainHealth.Finding f : findings) {
+            long now = clock.nanoTime();
+            long id = newDecisionId();
+            if (id < 0) {
+                // Without an id nothing is recorded; the routing change below still happens.
+                id = 0;
+            }
+            LoopDecision.Outcome outcome = LoopDecision.Outcome.SUCCEEDED;
+            String detail = f.detail();
+            int before = 0;
+            int after = 0;
+            LoopDecision.Action action;
+            switch (f.kind()) {
+                case REPLICA_DEAD:
+                    action = LoopDecision.Action.REPLICA_DEAD;
+                    before = f.liveLeft() + 1;
+                    after = f.liveLeft();
+                    try {
+                        routing.failReplica(f.vnf(), f.replica());
+                        detail += "; weight 0";
+                    } catch (RuntimeException e) {
+                        outcome = LoopDecision.Outcome.FAILED;
+                        detail += "; taking it out of the group failed: " + e.getMessage();
+                    }
+                    break;
+                case REPLICA_RETURNED:
+                    action = LoopDecision.Action.REPLICA_RETURNED;
+                    try {
+                        routing.restoreReplica(f.vnf(), f.replica());
+                    } catch (RuntimeException e) {
+                        outcome = LoopDecision.Outcome.FAILED;
+                        detail += "; putting it back failed: " + e.getMessage();
+                    }
+                    break;
+                case CHAIN_DOWN:
+                    action = LoopDecision.Action.CHAIN_DOWN;
+                    outcome = LoopDecision.Outcome.FAILED;
+                    break;
+                default:
+                    action = LoopDecision.Action.CHAIN_UP;
+                    break;
+            }
+            out.add(note(id, now, f.vnf(), action, before, after, outcome, detail, Map.of()).decision);
+            if (f.kind() == ChainHealth.Finding.Kind.REPLICA_DEAD) {
+                VnfState s = states.computeIfAbsent(f.vnf(), k -> new VnfState());
+                s.replaceOwed++;
+                if (s.phase == VnfLoopRecord.Phase.IDLE) {
+                    startReplace(f.vnf(), s, now, f.liveLeft());
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Records that a chain's segment lists changed because a link or port went down or up.
+     *
+     * @param vnf    the chain's first vNF past the failure (the decision's key)
+     * @param detail what changed
+     * @return the decision
+     */
+    public synchronized LoopDecision rerouted(VnfKey vnf, String detail) {
+        long id = newDecisionId();
+        return note(Math.max(id, 0), clock.nanoTime(), vnf, LoopDecision.Action.REROUTE, 0, 0,
+                    LoopDecision.Outcome.SUCCEEDED, detail, Map.of()).decision;
+    }
+
+    /** Requests the replacements owed for a vNF's dead replicas: one decision, one create each. */
+    private void startReplace(VnfKey vnf, VnfState s, long now, int live) {
+        int add = Math.max(1, Math.min(s.replaceOwed, params.maxReplicas() - live));
+        long id = newDecisionId();
+        if (id < 0) {
+            return;
+        }
+        Entry d = note(id, now, vnf, LoopDecision.Action.REPLACE, live, live + add,
+                       LoopDecision.Outcome.IN_PROGRESS, "", Map.of());
+        List<String> where = pickNodes(d, vnf, s, now, add);
+        if (where == null) {
+            // Owed still: retried once the cool-down is over.
+            s.replaceRetryAt = now + params.cooldownNanos();
+            return;
+        }
+        s.replaceOwed = 0;
+        s.replaceRetryAt = NONE;
+        s.phase = VnfLoopRecord.Phase.SCALING;
+        s.pendingDecision = d.id;
+        s.plan = List.copyOf(where);
+        if (!save(vnf, s)) {
+            s.phase = VnfLoopRecord.Phase.IDLE;
+            s.plan = List.of();
+            s.replaceOwed = add;
+            s.replaceRetryAt = now + params.cooldownNanos();
+            finish(d.id, LoopDecision.Outcome.FAILED, now, "loop state could not be stored: not started");
+            return;
+        }
+        List<CompletableFuture<ReplicaInfo>> futures = createAll(vnf, d.id, where);
+        String plan = "replacing " + add + " dead replica(s): +" + add + " on " + String.join(",", where);
+        CompletableFuture.allOf(futures.toArray(new CompletableFuture[0]))
+                .whenComplete((v, err) -> scaleOutDone(vnf, d.id, futures, plan));
+    }
+
+    private Entry note(long id, long now, VnfKey vnf, LoopDecision.Action a, int before, int after,
+                       LoopDecision.Outcome outcome, String detail, Map<String, Double> inputs) {
+        LoopDecision d = new LoopDecision(clock.currentTimeMillis(), vnf, inputs, a, before, after, outcome, detail);
+        // Not an action (no finish time) unless finish() ends it: lastActionNanos() times actions only.
+        Entry e = new Entry(id, now, d);
+        history.addLast(e);
+        while (history.size() > params.historySize()) {
+            history.removeFirst();
+        }
+        return e;
     }
 
     private synchronized void scaleOutDone(VnfKey vnf, long decision, List<CompletableFuture<ReplicaInfo>> fs,

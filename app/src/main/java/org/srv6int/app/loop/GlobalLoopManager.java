@@ -5,7 +5,28 @@ import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.LeadershipEvent;
 import org.onosproject.cluster.LeadershipEventListener;
 import org.onosproject.cluster.LeadershipService;
+import com.codahale.metrics.Gauge;
+import org.onlab.metrics.MetricsComponent;
+import org.onlab.metrics.MetricsFeature;
+import org.onlab.metrics.MetricsService;
 import org.onosproject.cluster.NodeId;
+import org.onosproject.net.ConnectPoint;
+import org.onosproject.net.Port;
+import org.onosproject.net.device.DeviceEvent;
+import org.onosproject.net.device.DeviceListener;
+import org.onosproject.net.device.DeviceService;
+import org.onosproject.net.flow.FlowRuleService;
+import org.onosproject.net.link.LinkEvent;
+import org.onosproject.net.link.LinkListener;
+import org.onosproject.net.link.LinkService;
+import org.srv6int.app.api.ChainState;
+import org.srv6int.app.api.SegmentList;
+import org.srv6int.app.api.SfcPathService;
+import org.srv6int.app.api.SfcPaths;
+import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.program.SwitchCounters;
+import org.srv6int.app.telemetry.ChainWindow;
+import org.srv6int.app.telemetry.VnfWindow;
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.LoopStateStore;
@@ -31,8 +52,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -40,7 +72,10 @@ import java.util.function.Consumer;
  * Runs {@link GlobalLoop} in ONOS: only on the cluster leader of {@link #TOPIC}, one tick per
  * closed telemetry window, observations from the collector's windows, the chains' Lmax and the
  * replica inventory; scale-out and scale-in through the {@link ReplicaPlatform} (the Kubernetes
- * bridge's adapter, an optional service) and the app's {@link VnfInventoryService}.
+ * bridge's adapter, an optional service) and the app's {@link VnfInventoryService}. Before each
+ * tick the {@link ChainHealth} failure detection looks at the window, the switches' counters, the
+ * platform's replica readiness and port states; link and port events re-run it at once
+ * (docs/failures.md).
  */
 @Component(immediate = true, service = GlobalLoopService.class)
 public class GlobalLoopManager implements GlobalLoopService {
@@ -77,6 +112,44 @@ public class GlobalLoopManager implements GlobalLoopService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected PlacementService placement;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected FlowRuleService flowRuleService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected DeviceService deviceService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected LinkService linkService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected SfcPathService pathsService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected MetricsService metrics;
+
+    /** ONOS metrics feature of the failure counters (component "srv6int"). */
+    public static final String METRICS_FEATURE = "failures";
+    /** Names of the failure counters, as metrics and in {@link #failureCounters()}. */
+    static final List<String> FAILURE_COUNTERS = List.of("chainDowns", "chainsDownNow", "replicaDeaths",
+                                                         "replicaReturns", "replicaFlaps", "reroutes");
+
+    private MetricsComponent metricsComponent;
+    private MetricsFeature metricsFeature;
+
+    /** How often the platform's replica readiness is read, ms. */
+    static final long READINESS_POLL_MS = 1000;
+
+    private final DeviceListener deviceListener = this::onDeviceEvent;
+    private final LinkListener linkListener = this::onLinkEvent;
+    private ChainHealth health;
+    private final Map<VnfKey, Map<String, Boolean>> readiness = new ConcurrentHashMap<>();
+    private final Map<org.srv6int.app.api.SfcId, List<SegmentList>> lastLists = new HashMap<>();
+    private final Set<String> pendingEvents = new LinkedHashSet<>();
+    private long reroutes;
+    private ExecutorService events;
+    private ScheduledExecutorService poller;
+    private ScheduledFuture<?> pollTask;
+
     private final LeadershipEventListener leadershipListener = this::leadershipChanged;
     private final Consumer<TelemetrySnapshot> windowConsumer = this::onWindow;
     private InventoryRouting routing;
@@ -91,6 +164,28 @@ public class GlobalLoopManager implements GlobalLoopService {
     @Activate
     protected void activate() {
         routing = new InventoryRouting(inventory, placement);
+        health = new ChainHealth(clock, TimeUnit.MILLISECONDS.toNanos(Srv6IntAppConfig.DEFAULT_SILENCE_MS),
+                                 TimeUnit.MILLISECONDS.toNanos(Srv6IntAppConfig.DEFAULT_SILENCE_MS),
+                                 TimeUnit.MILLISECONDS.toNanos(Srv6IntAppConfig.DEFAULT_RETURN_HOLD_MS));
+        events = Executors.newSingleThreadExecutor(org.onlab.util.Tools.groupedThreads("srv6int", "loop-events", log));
+        poller = Executors.newSingleThreadScheduledExecutor(
+                org.onlab.util.Tools.groupedThreads("srv6int", "loop-readiness", log));
+        pollTask = poller.scheduleWithFixedDelay(this::pollQuietly, READINESS_POLL_MS, READINESS_POLL_MS,
+                                                 TimeUnit.MILLISECONDS);
+        if (deviceService != null) {
+            deviceService.addListener(deviceListener);
+        }
+        if (metrics != null) {
+            metricsComponent = metrics.registerComponent(org.srv6int.app.telemetry.TelemetryManager.METRICS_COMPONENT);
+            metricsFeature = metricsComponent.registerFeature(METRICS_FEATURE);
+            for (String name : FAILURE_COUNTERS) {
+                metrics.registerMetric(metricsComponent, metricsFeature, name,
+                                       (Gauge<Long>) () -> failureCounters().getOrDefault(name, 0L));
+            }
+        }
+        if (linkService != null) {
+            linkService.addListener(linkListener);
+        }
         leadershipService.addListener(leadershipListener);
         leadershipService.runForLeadership(TOPIC);
         updateLeader();
@@ -101,6 +196,20 @@ public class GlobalLoopManager implements GlobalLoopService {
     @Deactivate
     protected void deactivate() {
         telemetry.removeWindowConsumer(windowConsumer);
+        if (deviceService != null) {
+            deviceService.removeListener(deviceListener);
+        }
+        if (metrics != null) {
+            for (String name : FAILURE_COUNTERS) {
+                metrics.removeMetric(metricsComponent, metricsFeature, name);
+            }
+        }
+        if (linkService != null) {
+            linkService.removeListener(linkListener);
+        }
+        pollTask.cancel(false);
+        poller.shutdownNow();
+        events.shutdownNow();
         leadershipService.removeListener(leadershipListener);
         leadershipService.withdraw(TOPIC);
         log.info("Stopped");
@@ -108,6 +217,41 @@ public class GlobalLoopManager implements GlobalLoopService {
 
     void setClock(LoopClock c) {
         clock = c;
+    }
+
+    /** Tests: runs event handling on the caller's thread. */
+    void runEventsInline() {
+        events.shutdownNow();
+        events = new java.util.concurrent.AbstractExecutorService() {
+            @Override
+            public void execute(Runnable r) {
+                r.run();
+            }
+
+            @Override
+            public void shutdown() {
+            }
+
+            @Override
+            public List<Runnable> shutdownNow() {
+                return List.of();
+            }
+
+            @Override
+            public boolean isShutdown() {
+                return false;
+            }
+
+            @Override
+            public boolean isTerminated() {
+                return false;
+            }
+
+            @Override
+            public boolean awaitTermination(long timeout, TimeUnit unit) {
+                return true;
+            }
+        };
     }
 
     private void leadershipChanged(LeadershipEvent e) {
@@ -157,6 +301,7 @@ public class GlobalLoopManager implements GlobalLoopService {
                 l.close();
             }
             l = new GlobalLoop(p, clock, platform, routing, loopState);
+            l.setNodeFilter(this::nodePortUp);
             loop = l;
             loopTHatMillis = tHat;
             loopDemand = demand;
@@ -178,16 +323,245 @@ public class GlobalLoopManager implements GlobalLoopService {
             log.warn("Loop state store unreadable, no loop round: {}", e.getMessage());
             return;
         }
+        GlobalLoop l = loop();
+        checkHealth(l, s, false);
         List<VnfObservation> obs = new ArrayList<>(observations(s));
         if (!paused.isEmpty()) {
             obs.removeIf(o -> paused.contains(o.vnf().sfcId()));
         }
-        loop().tick(obs);
+        l.tick(obs);
         lastEvaluationMillis = clock.currentTimeMillis();
     }
 
     private List<VnfObservation> observations(TelemetrySnapshot s) {
         return InventoryRouting.observations(s, sfcService, inventory);
+    }
+
+    private void applyHealthParams() {
+        Optional<Srv6IntAppConfig> c = configService.appConfig();
+        long silence = c.map(Srv6IntAppConfig::silenceMillis).orElse(Srv6IntAppConfig.DEFAULT_SILENCE_MS);
+        long replica = c.map(Srv6IntAppConfig::replicaSilenceMillis).orElse(silence);
+        long hold = c.map(Srv6IntAppConfig::returnHoldMillis).orElse(Srv6IntAppConfig.DEFAULT_RETURN_HOLD_MS);
+        health.setParams(TimeUnit.MILLISECONDS.toNanos(silence), TimeUnit.MILLISECONDS.toNanos(replica),
+                         TimeUnit.MILLISECONDS.toNanos(hold));
+    }
+
+    /**
+     * One round of failure detection: what the window, the switches' counters, the platform and the
+     * ports show; the loop carries out what is found. With {@code eventOnly} (a link or port event
+     * between windows) only port, platform and segment-list facts are judged.
+     */
+    private synchronized void checkHealth(GlobalLoop l, TelemetrySnapshot s, boolean eventOnly) {
+        applyHealthParams();
+        List<ChainHealth.Finding> found = health.observe(seen(s), eventOnly);
+        // A death may leave a chain without a segment list: judged at once, not a window later.
+        for (int round = 0; round < 2 && !found.isEmpty(); round++) {
+            boolean died = false;
+            for (ChainHealth.Finding f : found) {
+                died |= f.kind() == ChainHealth.Finding.Kind.REPLICA_DEAD;
+            }
+            for (LoopDecision d : l.onFindings(found)) {
+                log.warn("Failure detection: {} {}: {}", d.action(), d.vnf(), d.detail());
+            }
+            found = died ? health.observe(seen(s), true) : List.of();
+        }
+        noteReroutes(l);
+    }
+
+    /** Records a REROUTE decision for every chain whose segment lists changed after a link or port event. */
+    private void noteReroutes(GlobalLoop l) {
+        if (pathsService == null) {
+            return;
+        }
+        Map<org.srv6int.app.api.SfcId, SfcPaths> now = pathsService.getAllPaths();
+        String why = pendingEvents.isEmpty() ? null : String.join(", ", pendingEvents);
+        for (Sfc sfc : sfcService.getSfcs()) {
+            List<SegmentList> after = Optional.ofNullable(now.get(sfc.id())).map(SfcPaths::segmentLists)
+                    .orElse(List.of());
+            List<SegmentList> before = lastLists.put(sfc.id(), after);
+            if (why != null && before != null && !before.equals(after) && !sfc.vnfs().isEmpty()) {
+                reroutes++;
+                LoopDecision d = l.rerouted(VnfKey.of(sfc.id(), 0), why + ": " + before.size() + " -> "
+                        + after.size() + " segment list(s) " + describe(after));
+                log.warn("Re-route of chain {}: {}", sfc.id(), d.detail());
+            }
+        }
+        lastLists.keySet().retainAll(now.keySet());
+        pendingEvents.clear();
+    }
+
+    private static String describe(List<SegmentList> lists) {
+        List<String> out = new ArrayList<>();
+        for (SegmentList sl : lists) {
+            out.add(sl.switchPath() + " via " + sl.replicas() + " w" + sl.weight());
+        }
+        return out.toString();
+    }
+
+    private List<ChainHealth.ChainSeen> seen(TelemetrySnapshot s) {
+        Map<Integer, Long> reports = new HashMap<>();
+        Map<VnfKey, VnfWindow> vnfs = new HashMap<>();
+        if (s != null) {
+            for (ChainWindow c : s.chains()) {
+                reports.put(c.chainTag(), c.reports());
+            }
+            for (VnfWindow w : s.vnfs()) {
+                vnfs.put(w.vnf(), w);
+            }
+        }
+        List<Sfc> chains = new ArrayList<>(sfcService.getSfcs());
+        chains.sort(java.util.Comparator.comparingInt(c -> c.id().tag()));
+        List<ChainHealth.ChainSeen> out = new ArrayList<>();
+        // Each switch's entries are read once per round, not once per chain or replica.
+        Map<org.onosproject.net.DeviceId, Iterable<org.onosproject.net.flow.FlowEntry>> entries = new HashMap<>();
+        java.util.function.Function<org.onosproject.net.DeviceId, Iterable<org.onosproject.net.flow.FlowEntry>> read =
+                d -> entries.computeIfAbsent(d, k -> {
+                    Iterable<org.onosproject.net.flow.FlowEntry> it = flowRuleService.getFlowEntries(k);
+                    return it == null ? List.of() : com.google.common.collect.ImmutableList.copyOf(it);
+                });
+        for (Sfc sfc : chains) {
+            OptionalLong classified = flowRuleService == null ? OptionalLong.empty()
+                    : SwitchCounters.classified(read.apply(sfc.ingress().deviceId()), sfc);
+            int lists = pathsService == null ? 1 : pathsService.getPaths(sfc.id())
+                    .map(p -> p.segmentLists().size()).orElse(0);
+            List<ChainHealth.ReplicaSeen> rs = new ArrayList<>();
+            Set<Integer> withLive = new java.util.HashSet<>();
+            for (VnfReplica r : inventory.getReplicas(sfc.id())) {
+                if (r.carriesTraffic()) {
+                    withLive.add(r.vnf().index());
+                }
+                VnfWindow w = vnfs.get(r.vnf());
+                long packets = w == null ? 0 : w.replicaPackets().getOrDefault(r.id().name(), 0L);
+                Map<String, Boolean> ready = readiness.get(r.vnf());
+                Boolean podReady = ready == null ? null : ready.get(r.id().name());
+                rs.add(new ChainHealth.ReplicaSeen(
+                        r.vnf(), r.id().name(), r.deviceId() + "/" + r.port(), r.carriesTraffic(),
+                        r.state() == org.srv6int.app.api.ReplicaState.PENDING && r.weight() == 0, packets,
+                        flowRuleService == null ? OptionalLong.empty()
+                                : SwitchCounters.sidPackets(read.apply(r.deviceId()), r),
+                        podReady, portUp(r.location())));
+            }
+            String noList = "no replica combination reaches the egress (a link down?)";
+            for (int i = 0; i < sfc.vnfs().size(); i++) {
+                if (!withLive.contains(i)) {
+                    noList = "no live replica of vNF " + i;
+                    break;
+                }
+            }
+            out.add(new ChainHealth.ChainSeen(sfc.id(), sfc.ingress().deviceId().toString(), sfc.vnfs().size(),
+                                              classified, reports.getOrDefault(sfc.id().tag(), 0L), lists, noList,
+                                              rs));
+        }
+        return out;
+    }
+
+    /** Whether a node's switch attachment (netcfg) is on a port that is up; unattached nodes pass. */
+    private boolean nodePortUp(String node) {
+        return configService.devices().locate(node)
+                .map(at -> portUp(new ConnectPoint(at.getKey(), at.getValue().port()))).orElse(true);
+    }
+
+    private boolean portUp(ConnectPoint cp) {
+        if (deviceService == null) {
+            return true;
+        }
+        Port p = deviceService.getPort(cp.deviceId(), cp.port());
+        // A port ONOS does not know (device not connected yet) is not evidence of a failure.
+        return p == null || p.isEnabled();
+    }
+
+    private void onDeviceEvent(DeviceEvent e) {
+        if (e.type() == DeviceEvent.Type.PORT_UPDATED || e.type() == DeviceEvent.Type.PORT_REMOVED) {
+            Port p = e.port();
+            String what = "port " + e.subject().id() + "/" + p.number() + (p.isEnabled()
+                    && e.type() == DeviceEvent.Type.PORT_UPDATED ? " up" : " down");
+            events.execute(() -> topologyChanged(what));
+        }
+    }
+
+    private void onLinkEvent(LinkEvent e) {
+        if (e.type() == LinkEvent.Type.LINK_REMOVED || e.type() == LinkEvent.Type.LINK_UPDATED
+                || e.type() == LinkEvent.Type.LINK_ADDED) {
+            boolean up = e.type() != LinkEvent.Type.LINK_REMOVED
+                    && e.subject().state() == org.onosproject.net.Link.State.ACTIVE;
+            String what = "link " + e.subject().src() + "->" + e.subject().dst() + (up ? " up" : " down");
+            events.execute(() -> topologyChanged(what));
+        }
+    }
+
+    /**
+     * A link or port changed: the failure detection runs at once on the last window (replicas
+     * behind a port that went down die, chains without a segment list go down) and the chains
+     * whose segment lists changed are recorded as re-routed. The re-route itself is the app's
+     * placement and flow programming reacting to the topology and inventory (make-before-break).
+     *
+     * @param what the event, for the decision's detail
+     */
+    void topologyChanged(String what) {
+        if (!leader || !enabled()) {
+            return;
+        }
+        synchronized (this) {
+            pendingEvents.add(what);
+        }
+        try {
+            checkHealth(loop(), lastWindow, true);
+        } catch (RuntimeException ex) {
+            log.warn("Failure detection after {} failed: {}", what, ex.getMessage());
+        }
+    }
+
+    private void pollQuietly() {
+        try {
+            pollPlatform();
+        } catch (RuntimeException e) {
+            log.debug("Replica readiness poll failed: {}", e.getMessage());
+        }
+    }
+
+    /** Reads the platform's readiness of every vNF's replicas (leader only); unknown on failure. */
+    void pollPlatform() {
+        ReplicaPlatform p = platform;
+        if (!leader || p == null) {
+            readiness.clear();
+            return;
+        }
+        Set<VnfKey> seen = new java.util.HashSet<>();
+        for (Sfc sfc : sfcService.getSfcs()) {
+            for (int i = 0; i < sfc.vnfs().size(); i++) {
+                VnfKey k = VnfKey.of(sfc.id(), i);
+                seen.add(k);
+                try {
+                    Optional<Map<String, Boolean>> r = p.replicaReadiness(k);
+                    if (r.isPresent()) {
+                        readiness.put(k, Map.copyOf(r.get()));
+                    } else {
+                        readiness.remove(k);
+                    }
+                } catch (RuntimeException e) {
+                    // Not knowing is not evidence of a death.
+                    readiness.remove(k);
+                }
+            }
+        }
+        readiness.keySet().retainAll(seen);
+    }
+
+    @Override
+    public List<ChainState> chainStates() {
+        if (!leader) {
+            return List.of();
+        }
+        return health.states(clock.currentTimeMillis());
+    }
+
+    @Override
+    public Map<String, Long> failureCounters() {
+        Map<String, Long> c = new TreeMap<>(health.counters());
+        synchronized (this) {
+            c.put("reroutes", reroutes);
+        }
+        return c;
     }
 
     @Override

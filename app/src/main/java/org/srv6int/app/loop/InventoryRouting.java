@@ -95,6 +95,17 @@ public final class InventoryRouting implements ChainRouting {
     }
 
     @Override
+    public void failReplica(VnfKey vnf, String replicaId) {
+        // PENDING, weight 0: out of every segment list, distinguishable from a scale-in drain.
+        inventory.updateReplica(VnfReplicaId.of(vnf, Objects.requireNonNull(replicaId)), ReplicaState.PENDING, 0);
+    }
+
+    @Override
+    public void restoreReplica(VnfKey vnf, String replicaId) {
+        inventory.updateReplica(VnfReplicaId.of(vnf, Objects.requireNonNull(replicaId)), ReplicaState.ACTIVE, 1);
+    }
+
+    @Override
     public void removeReplica(VnfKey vnf, String replicaId) {
         VnfReplicaId id = VnfReplicaId.of(vnf, replicaId);
         // A new leader finishing a removal may find it done already.

@@ -47,6 +47,29 @@ public class LoopWebResource extends Srv6IntResource {
     }
 
     /**
+     * Gets every chain's liveness as the failure detection sees it (UP, IDLE, DOWN with the last
+     * hop seen and the reason, UNKNOWN) and its counters (docs/failures.md).
+     *
+     * @return 200 OK with {"chains": [...], "counters": {...}}
+     * @onos.rsModel ChainStates
+     */
+    @GET
+    @Path("chains")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response getChainStates() {
+        return handle(() -> {
+            GlobalLoopService loop = service(GlobalLoopService.class);
+            ObjectNode root = mapper().createObjectNode();
+            ArrayNode a = root.putArray("chains");
+            TelemetryCodecs.ChainStateCodec c = new TelemetryCodecs.ChainStateCodec();
+            loop.chainStates().forEach(st -> a.add(c.encode(st, this)));
+            ObjectNode counters = root.putObject("counters");
+            loop.failureCounters().forEach(counters::put);
+            return ok(root).build();
+        });
+    }
+
+    /**
      * Gets the most recent decisions, newest first.
      *
      * @param limit most decisions, 1..1000, default 50

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onosproject.codec.CodecContext;
 import org.onosproject.codec.JsonCodec;
+import org.srv6int.app.api.ChainState;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.LoopStatus;
 import org.srv6int.app.api.SfcTelemetry;
@@ -85,6 +86,24 @@ public final class TelemetryCodecs {
                     .put("detail", d.detail());
             ObjectNode in = n.putObject("inputs");
             d.inputs().forEach(in::put);
+            return n;
+        }
+    }
+
+    /** A chain's liveness (failure detection, docs/failures.md). */
+    public static final class ChainStateCodec extends JsonCodec<ChainState> {
+        @Override
+        public ObjectNode encode(ChainState c, CodecContext context) {
+            ObjectNode n = context.mapper().createObjectNode()
+                    .put("sfcId", c.sfc().tag())
+                    .put("state", c.liveness().name())
+                    .put("sinceMillis", c.sinceMillis())
+                    .put("lastHopSeen", c.lastHopSeen())
+                    .put("reason", c.reason())
+                    .put("classifiedPackets", c.classifiedPackets())
+                    .put("lastReportMillis", c.lastReportMillis());
+            ArrayNode dead = n.putArray("deadReplicas");
+            c.deadReplicas().forEach(dead::add);
             return n;
         }
     }

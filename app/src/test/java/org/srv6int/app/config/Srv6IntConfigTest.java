@@ -117,6 +117,32 @@ public class Srv6IntConfigTest {
     }
 
     @Test
+    public void failureKnobsHaveDefaultsAndBadValuesAreRefusedByPath() throws Exception {
+        Srv6IntAppConfig d = PaperTestbed.appConfig(MAPPER.readTree("{}"));
+        assertEquals(3000, d.silenceMillis());
+        assertEquals(3000, d.replicaSilenceMillis());
+        assertEquals(5000, d.returnHoldMillis());
+        Srv6IntAppConfig c = PaperTestbed.appConfig(MAPPER.readTree(
+                "{\"loop\": {\"evaluationPeriodMs\": 250, \"silenceMs\": 500, \"replicaSilenceMs\": 0,"
+                        + " \"returnHoldMs\": 0}}"));
+        assertTrue(c.isValid());
+        assertEquals(500, c.silenceMillis());
+        assertEquals(0, c.replicaSilenceMillis());
+        assertEquals(0, c.returnHoldMillis());
+        // replicaSilenceMs follows silenceMs unless set
+        assertEquals(7000, PaperTestbed.appConfig(MAPPER.readTree("{\"loop\": {\"silenceMs\": 7000}}"))
+                .replicaSilenceMillis());
+        // shorter than two windows: a chain would be down between two reports
+        assertAppRejected("{\"loop\": {\"silenceMs\": 999}}", "loop.silenceMs");
+        assertAppRejected("{\"loop\": {\"evaluationPeriodMs\": 2000, \"silenceMs\": 3000}}", "loop.silenceMs");
+        assertAppRejected("{\"loop\": {\"silenceMs\": \"3s\"}}", "loop.silenceMs");
+        assertAppRejected("{\"loop\": {\"replicaSilenceMs\": 600}}", "loop.replicaSilenceMs");
+        assertAppRejected("{\"loop\": {\"replicaSilenceMs\": -1}}", "loop.replicaSilenceMs");
+        assertAppRejected("{\"loop\": {\"returnHoldMs\": -5}}", "loop.returnHoldMs");
+        assertAppRejected("{\"loop\": {\"silence\": 3000}}", "loop.silence");
+    }
+
+    @Test
     public void collectorPerClusterInstanceAndThreads() throws Exception {
         Srv6IntAppConfig c = PaperTestbed.appConfig(MAPPER.readTree(
                 "{\"collector\": {\"mac\": \"00:00:00:00:00:fe\", \"port\": 32766, \"threads\": 3,"

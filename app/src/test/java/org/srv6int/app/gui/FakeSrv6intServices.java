@@ -222,6 +222,16 @@ final class FakeSrv6intServices {
                                      List<String> triedResources) {
             throw new IllegalStateException("the GUI's fake loop takes no escalations");
         }
+
+        @Override
+        public List<org.srv6int.app.api.ChainState> chainStates() {
+            return List.of();
+        }
+
+        @Override
+        public java.util.Map<String, Long> failureCounters() {
+            return java.util.Map.of();
+        }
     };
 
     /** The overlay's reader over these fakes. */

@@ -212,4 +212,18 @@ public class BridgeReplicaPlatformTest {
             assertTrue(e.getCause() instanceof IllegalArgumentException);
         }
     }
+
+    @Test
+    public void readinessIsTheBridgesListingByReplicaName() {
+        bridge.replicas.put(0, new ReplicaStatus("sfc-2-vnf1-r0", 0, "sfc-2-vnf1-r0-0", "w1", "10.244.0.9",
+                                                 true, "Running"));
+        bridge.replicas.put(1, new ReplicaStatus("sfc-2-vnf1-r1", 1, "sfc-2-vnf1-r1-0", "w2", "10.244.0.10",
+                                                 false, "Running"));
+        // A StatefulSet whose pod is gone.
+        bridge.replicas.put(2, new ReplicaStatus("sfc-2-vnf1-r2", 2, null, null, null, false,
+                                                 ReplicaStatus.PHASE_ABSENT));
+        Map<String, Boolean> r = platform.replicaReadiness(VNF).orElseThrow();
+        assertEquals(Map.of("sfc-2-vnf1-r0", true, "sfc-2-vnf1-r1", false, "sfc-2-vnf1-r2", false), r);
+        assertEquals("list 2/1", bridge.calls.get(bridge.calls.size() - 1));
+    }
 }

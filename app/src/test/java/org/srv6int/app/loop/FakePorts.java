@@ -31,6 +31,8 @@ final class FakePorts {
         final Map<String, CompletableFuture<ReplicaInfo>> requests = new LinkedHashMap<>();
         boolean readyAtOnce = true;
         int created;
+        // Pod readiness per vNF as the bridge lists it; a vNF absent here: the platform cannot tell.
+        final Map<VnfKey, Map<String, Boolean>> readiness = new LinkedHashMap<>();
 
         @Override
         public List<NodeResources> nodeFreeResources() {
@@ -55,6 +57,12 @@ final class FakePorts {
             }
             requests.put(vnf + "/" + requestId, f);
             return f;
+        }
+
+        @Override
+        public synchronized java.util.Optional<Map<String, Boolean>> replicaReadiness(VnfKey vnf) {
+            Map<String, Boolean> r = readiness.get(vnf);
+            return r == null ? java.util.Optional.empty() : java.util.Optional.of(new LinkedHashMap<>(r));
         }
 
         @Override
@@ -113,6 +121,12 @@ final class FakePorts {
         public void drainReplica(VnfKey vnf, String replicaId) {
             group.put(replicaId, 0);
             calls.add("drain " + vnf + " " + replicaId);
+        }
+
+        @Override
+        public void restoreReplica(VnfKey vnf, String replicaId) {
+            group.put(replicaId, 1);
+            calls.add("restore " + vnf + " " + replicaId);
         }
 
         @Override

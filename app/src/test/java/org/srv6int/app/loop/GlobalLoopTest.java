@@ -100,6 +100,51 @@ public class GlobalLoopTest {
     }
 
     @Test
+    public void aDeadReplicaLeavesAtOnceAndItsReplacementWaitsForTheActionInFlight() {
+        platform.readyAtOnce = false;
+        FakePorts.Routing r2 = new FakePorts.Routing("a", "b");
+        GlobalLoop l = new GlobalLoop(params, clock, platform, r2);
+        clock.nanos += SEC;
+        l.tick(List.of(new VnfObservation(vnf, LMAX, 1000, 500_000, 100, r2.active(), packets)));
+        for (int i = 0; i < 6; i++) {
+            clock.nanos += SEC;
+            l.tick(List.of(new VnfObservation(vnf, LMAX, 1500, 2_000_000, 100, r2.active(), packets)));
+        }
+        // Scaling out (n = ceil(1500*2ms / (500*0.5ms)) = 12, capped at 8: +6), pods not Ready yet; then b dies.
+        assertTrue(l.busy(vnf));
+        assertEquals(6, platform.pendingCreates.size());
+        List<LoopDecision> ds = l.onFindings(List.of(new ChainHealth.Finding(
+                ChainHealth.Finding.Kind.REPLICA_DEAD, vnf.sfcId(), vnf, "b", "b at sw3/3: switch port sw3/3 down", 1)));
+        assertEquals(1, ds.size());
+        assertEquals(LoopDecision.Action.REPLICA_DEAD, ds.get(0).action());
+        assertEquals(2, ds.get(0).replicasBefore());
+        assertEquals(1, ds.get(0).replicasAfter());
+        assertEquals("b at sw3/3: switch port sw3/3 down; weight 0", ds.get(0).detail());
+        assertEquals(List.of("drain 3/1 b"), r2.calls);
+        assertEquals(6, platform.pendingCreates.size());
+        // The scale-out ends; the owed replacement starts with the next window, cool-down or not.
+        for (int i = 0; i < 6; i++) {
+            platform.pendingCreates.get(i).complete(new ReplicaInfo("p" + i, "w2", "10.1.0." + i));
+        }
+        clock.nanos += SEC;
+        l.tick(List.of(new VnfObservation(vnf, LMAX, 1000, 500_000, 100, r2.active(), packets)));
+        assertEquals(7, platform.pendingCreates.size());
+        LoopDecision replace = l.history().get(l.history().size() - 1);
+        assertEquals(LoopDecision.Action.REPLACE, replace.action());
+        assertEquals(LoopDecision.Outcome.IN_PROGRESS, replace.outcome());
+        assertEquals(7, replace.replicasBefore());
+        assertEquals(8, replace.replicasAfter());
+        platform.pendingCreates.get(6).complete(new ReplicaInfo("r9", "w2", "10.1.0.9"));
+        assertEquals(LoopDecision.Outcome.SUCCEEDED, l.history().get(l.history().size() - 1).outcome());
+        assertTrue(r2.active().contains("r9"));
+        assertFalse(r2.active().contains("b"));
+        // A returning replica is put back with weight 1.
+        l.onFindings(List.of(new ChainHealth.Finding(ChainHealth.Finding.Kind.REPLICA_RETURNED, vnf.sfcId(), vnf,
+                                                     "b", "b: port up", 0)));
+        assertTrue(r2.active().contains("b"));
+    }
+
+    @Test
     public void groupIsUpdatedOnlyOncePodsAreReady() {
         platform.readyAtOnce = false;
         tick(1000, 500_000);

@@ -224,6 +224,23 @@ public class Srv6IntRestTest extends JerseyResourceTest {
     }
 
     @Test
+    public void chainStatesShowTheLastHopSeenAndTheCounters() throws IOException {
+        loop.chainStates.add(new org.srv6int.app.api.ChainState(
+                PaperTestbed.SFC1, org.srv6int.app.api.ChainState.Liveness.DOWN, 9_000,
+                "vNF 0 (r0 at of:0000000000000002/3)", "ingress classified traffic but no INT report arrived for 3000 ms",
+                1200, 5_000, java.util.List.of("1/1/r0")));
+        loop.failureCounters.put("chainsDownNow", 1L);
+        JsonNode j = json(target("loop/chains").request().get());
+        JsonNode c = j.get("chains").get(0);
+        assertEquals(1, c.get("sfcId").asInt());
+        assertEquals("DOWN", c.get("state").asText());
+        assertEquals("vNF 0 (r0 at of:0000000000000002/3)", c.get("lastHopSeen").asText());
+        assertEquals(1200, c.get("classifiedPackets").asLong());
+        assertEquals("1/1/r0", c.get("deadReplicas").get(0).asText());
+        assertEquals(1, j.get("counters").get("chainsDownNow").asInt());
+    }
+
+    @Test
     public void missingCollectorIs503() throws IOException {
         setServiceDirectory(new TestServiceDirectory().add(SfcService.class, app.sfcs));
         WebTarget t = target("loop/status");

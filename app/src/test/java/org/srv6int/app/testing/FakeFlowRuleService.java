@@ -71,6 +71,26 @@ public class FakeFlowRuleService extends FlowRuleServiceAdapter {
         apply(b.build());
     }
 
+    /**
+     * Sets the packet counter of every installed entry the test picks, as a switch's direct
+     * counter read with the table entries would (the counter survives a modify of the entry).
+     *
+     * @param which   entries to set
+     * @param packets packets counted
+     * @return how many entries were set
+     */
+    public synchronized int setPackets(java.util.function.Predicate<FlowEntry> which, long packets) {
+        int n = 0;
+        for (int i = 0; i < entries.size(); i++) {
+            FlowEntry e = entries.get(i);
+            if (which.test(e)) {
+                entries.set(i, new DefaultFlowEntry(e, e.state(), e.life(), packets, packets * 100));
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Marks every pending entry ADDED (the switches acknowledged). */
     public synchronized void confirmAll() {
         List<FlowEntry> next = entries.stream()

@@ -21,6 +21,10 @@ public class FakeGlobalLoopService implements GlobalLoopService {
 
     /** Paused chains. */
     public final java.util.Set<org.srv6int.app.api.SfcId> paused = new java.util.TreeSet<>();
+    /** Chain states to return. */
+    public final List<org.srv6int.app.api.ChainState> chainStates = new ArrayList<>();
+    /** Failure counters to return. */
+    public final java.util.Map<String, Long> failureCounters = new java.util.TreeMap<>();
     /** Escalations taken, oldest first. */
     public final List<String> escalations = new ArrayList<>();
 
@@ -58,5 +62,15 @@ public class FakeGlobalLoopService implements GlobalLoopService {
         escalations.add(vnf + " " + node + " " + l95Nanos + " " + lmaxNanos + " " + triedResources);
         return new LoopDecision(0, vnf, java.util.Map.of(), LoopDecision.Action.ESCALATION, 1, 1,
                                 LoopDecision.Outcome.SUCCEEDED, "from " + node);
+    }
+
+    @Override
+    public List<org.srv6int.app.api.ChainState> chainStates() {
+        return new ArrayList<>(chainStates);
+    }
+
+    @Override
+    public java.util.Map<String, Long> failureCounters() {
+        return new java.util.TreeMap<>(failureCounters);
     }
 }

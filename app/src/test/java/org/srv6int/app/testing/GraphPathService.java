@@ -48,6 +48,19 @@ public class GraphPathService extends PathServiceAdapter {
                 || (l.src().deviceId().equals(b) && l.dst().deviceId().equals(a)));
     }
 
+    /**
+     * Adds a cable between two switch ports (both directions), like a link coming up.
+     *
+     * @param a one end
+     * @param b other end
+     */
+    public void connect(org.onosproject.net.ConnectPoint a, org.onosproject.net.ConnectPoint b) {
+        links.add(org.onosproject.net.DefaultLink.builder().providerId(PID).src(a).dst(b).type(Link.Type.DIRECT)
+                          .state(Link.State.ACTIVE).build());
+        links.add(org.onosproject.net.DefaultLink.builder().providerId(PID).src(b).dst(a).type(Link.Type.DIRECT)
+                          .state(Link.State.ACTIVE).build());
+    }
+
     private List<List<Link>> allSimplePaths(DeviceId src, DeviceId dst) {
         List<List<Link>> out = new ArrayList<>();
         walk(src, dst, new ArrayList<>(), new HashSet<>(Set.of(src)), out);

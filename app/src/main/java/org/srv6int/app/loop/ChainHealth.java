@@ -1,0 +1,532 @@
+package org.srv6int.app.loop;
+
+import org.srv6int.app.api.ChainState;
+import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.VnfKey;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Failure detection of chains and replicas (docs/failures.md), plain Java on the loop's clock:
+ * fed once per telemetry window with what the switches' counters and the INT reports show of
+ * every chain, it says which chains went down or came back and which replicas died or may
+ * return. It decides nothing about scaling; {@link GlobalLoop} carries out what it finds.
+ *
+ * <p>A chain is DOWN when its ingress classifier's packet counter moved while no INT report of
+ * the chain arrived for {@code silence} (the counter counts as moving for two silences after its
+ * last step, as ONOS may poll flow statistics less often than windows close), or at once when no segment list is left for it while it
+ * had traffic; the last hop seen is the furthest hop (ingress, then each vNF's replica SID entries
+ * on their switches) whose counter moved during the silence. It is UP again when reports arrive.
+ *
+ * <p>A replica is dead when the platform says its pod is gone or not Ready, when its switch port
+ * is down, or when for {@code replicaSilence} no INT report counted packets through it while
+ * reports of its chain arrived (through its other replicas; a chain silent as a whole is down, and
+ * says nothing about one replica). A dead replica may return (pod Ready, port up) only after a hold
+ * that doubles with each death within the last ten holds (at most 16 times); it is then on
+ * probation until INT shows packets through it; every return followed by another death is a flap.
+ */
+public final class ChainHealth {
+
+    private static final long NONE = Long.MIN_VALUE;
+    private static final int MAX_HOLD_SHIFT = 4;
+    private static final int FLAP_MEMORY_HOLDS = 10;
+
+    /** What one window shows of one replica. */
+    public static final class ReplicaSeen {
+        final VnfKey vnf;
+        final String id;
+        final String where;
+        final boolean inGroup;
+        final boolean parked;
+        final long intPackets;
+        final OptionalLong sidPackets;
+        final Boolean podReady;
+        final boolean portUp;
+
+        /**
+         * Creates the view of one replica.
+         *
+         * @param vnf        its vNF
+         * @param id         replica name
+         * @param where      where it hangs off ("device/port"), for messages
+         * @param inGroup    whether it is in the multipath group (ACTIVE, weight &gt; 0)
+         * @param parked     whether it is out of the group as a dead replica (PENDING, weight 0)
+         * @param intPackets packets the window's INT reports counted through it
+         * @param sidPackets its my_sid entry's packet counter on its switch, empty if unreadable
+         * @param podReady   the platform's readiness: true, false (gone or not Ready), null if unknown
+         * @param portUp     whether its switch port is up
+         */
+        public ReplicaSeen(VnfKey vnf, String id, String where, boolean inGroup, boolean parked, long intPackets,
+                           OptionalLong sidPackets, Boolean podReady, boolean portUp) {
+            this.vnf = Objects.requireNonNull(vnf);
+            this.id = Objects.requireNonNull(id);
+            this.where = where;
+            this.inGroup = inGroup;
+            this.parked = parked;
+            this.intPackets = intPackets;
+            this.sidPackets = sidPackets;
+            this.podReady = podReady;
+            this.portUp = portUp;
+        }
+
+        String key() {
+            return vnf + "/" + id;
+        }
+    }
+
+    /** What one window shows of one chain. */
+    public static final class ChainSeen {
+        final SfcId sfc;
+        final String ingress;
+        final int vnfs;
+        final OptionalLong classifiedPackets;
+        final long reports;
+        final int segmentLists;
+        final String noListReason;
+        final List<ReplicaSeen> replicas;
+
+        /**
+         * Creates the view of one chain.
+         *
+         * @param sfc               chain
+         * @param ingress           its ingress switch, for messages
+         * @param vnfs              number of vNFs
+         * @param classifiedPackets its ingress classifier entry's packet counter, empty if unreadable
+         * @param reports           INT reports of the chain in the window
+         * @param segmentLists      segment lists the chain has now
+         * @param noListReason      why it has none (when segmentLists is 0), for messages
+         * @param replicas          its replicas
+         */
+        public ChainSeen(SfcId sfc, String ingress, int vnfs, OptionalLong classifiedPackets, long reports,
+                         int segmentLists, String noListReason, List<ReplicaSeen> replicas) {
+            this.sfc = Objects.requireNonNull(sfc);
+            this.ingress = ingress;
+            this.vnfs = vnfs;
+            this.classifiedPackets = classifiedPackets;
+            this.reports = reports;
+            this.segmentLists = segmentLists;
+            this.noListReason = noListReason == null ? "" : noListReason;
+            this.replicas = List.copyOf(replicas);
+        }
+    }
+
+    /** What the detection found; {@link GlobalLoop} records and carries it out. */
+    public static final class Finding {
+        /** Kinds of findings. */
+        public enum Kind {
+            /** The chain is down. */
+            CHAIN_DOWN,
+            /** The chain's reports are back. */
+            CHAIN_UP,
+            /** A replica died. */
+            REPLICA_DEAD,
+            /** A dead replica may return (on probation). */
+            REPLICA_RETURNED
+        }
+
+        final Kind kind;
+        final SfcId sfc;
+        final VnfKey vnf;
+        final String replica;
+        final String detail;
+        final int liveLeft;
+
+        Finding(Kind kind, SfcId sfc, VnfKey vnf, String replica, String detail, int liveLeft) {
+            this.kind = kind;
+            this.sfc = sfc;
+            this.vnf = vnf;
+            this.replica = replica;
+            this.detail = detail;
+            this.liveLeft = liveLeft;
+        }
+
+        /** @return kind */
+        public Kind kind() {
+            return kind;
+        }
+
+        /** @return the vNF concerned (for a chain: the first vNF past the last hop seen) */
+        public VnfKey vnf() {
+            return vnf;
+        }
+
+        /** @return replica name, null for a chain finding */
+        public String replica() {
+            return replica;
+        }
+
+        /** @return what was seen */
+        public String detail() {
+            return detail;
+        }
+
+        /** @return replicas of the vNF still live after a death */
+        public int liveLeft() {
+            return liveLeft;
+        }
+
+        @Override
+        public String toString() {
+            return kind + " " + (replica == null ? vnf : vnf + "/" + replica) + ": " + detail;
+        }
+    }
+
+    private static final class ChainMemo {
+        long lastClassified = -1;
+        long lastTraffic = NONE;
+        long lastReport = NONE;
+        long silentSince = NONE;
+        boolean down;
+        long downSince = NONE;
+        long stateSince = NONE;
+        String lastHop = "";
+        String reason = "";
+        ChainState.Liveness liveness = ChainState.Liveness.UNKNOWN;
+    }
+
+    private static final class ReplicaMemo {
+        long lastSid = -1;
+        long lastSidMoved = NONE;
+        long silentSince = NONE;
+        boolean dead;
+        long deadSince = NONE;
+        boolean probation;
+        String cause = "";
+        final ArrayDeque<Long> deaths = new ArrayDeque<>();
+    }
+
+    private final LoopClock clock;
+    private volatile long silenceNanos;
+    private volatile long replicaSilenceNanos;
+    private volatile long returnHoldNanos;
+    private final Map<SfcId, ChainMemo> chains = new HashMap<>();
+    private final Map<String, ReplicaMemo> replicas = new HashMap<>();
+    private long chainDowns;
+    private long replicaDeaths;
+    private long replicaReturns;
+    private long flaps;
+
+    /**
+     * Creates the detection.
+     *
+     * @param clock               the loop's clock
+     * @param silenceNanos        chain silence, &gt; 0
+     * @param replicaSilenceNanos replica silence, 0 = INT silence does not kill replicas
+     * @param returnHoldNanos     base hold before a dead replica may return
+     */
+    public ChainHealth(LoopClock clock, long silenceNanos, long replicaSilenceNanos, long returnHoldNanos) {
+        this.clock = Objects.requireNonNull(clock);
+        setParams(silenceNanos, replicaSilenceNanos, returnHoldNanos);
+    }
+
+    /**
+     * Changes the parameters (netcfg); state is kept.
+     *
+     * @param silenceNanos        chain silence, &gt; 0
+     * @param replicaSilenceNanos replica silence, 0 = off
+     * @param returnHoldNanos     base return hold, &ge; 0
+     */
+    public synchronized void setParams(long silenceNanos, long replicaSilenceNanos, long returnHoldNanos) {
+        if (silenceNanos <= 0 || replicaSilenceNanos < 0 || returnHoldNanos < 0) {
+            throw new IllegalArgumentException("silence must be > 0, replica silence and hold >= 0");
+        }
+        this.silenceNanos = silenceNanos;
+        this.replicaSilenceNanos = replicaSilenceNanos;
+        this.returnHoldNanos = returnHoldNanos;
+    }
+
+    /**
+     * Looks at one window of every chain. Chains and replicas absent from the list are forgotten.
+     *
+     * @param seen      every chain
+     * @param eventOnly true between windows (a link or port event): counters and reports are not
+     *                  new, only port, platform and segment-list facts are judged
+     * @return findings, chains in the given order, replica deaths before chain changes
+     */
+    public synchronized List<Finding> observe(List<ChainSeen> seen, boolean eventOnly) {
+        long now = clock.nanoTime();
+        List<Finding> out = new ArrayList<>();
+        Set<SfcId> liveChains = new HashSet<>();
+        Set<String> liveReplicas = new HashSet<>();
+        for (ChainSeen c : seen) {
+            liveChains.add(c.sfc);
+            ChainMemo m = chains.computeIfAbsent(c.sfc, k -> new ChainMemo());
+            boolean entered = false;
+            if (eventOnly) {
+                // nothing new from the counters or the collector
+            } else if (c.classifiedPackets.isPresent()) {
+                long v = c.classifiedPackets.getAsLong();
+                // A counter that went back (entry re-installed) is a new baseline, not traffic.
+                entered = m.lastClassified >= 0 && v > m.lastClassified;
+                m.lastClassified = v;
+            } else {
+                m.lastClassified = -1;
+            }
+            if (entered) {
+                m.lastTraffic = now;
+            }
+            long reports = eventOnly ? 0 : c.reports;
+            if (reports > 0) {
+                m.lastReport = now;
+            }
+            // Within two silences: ONOS reads the switches' counters with the flow statistics, which
+            // may be polled less often than windows close.
+            boolean carries = m.lastTraffic != NONE && now - m.lastTraffic < 2 * silenceNanos;
+            for (ReplicaSeen r : c.replicas) {
+                liveReplicas.add(r.key());
+                // A replica is judged by INT only while reports of its chain arrive through others:
+                // a chain silent as a whole says nothing about one replica (it is down instead).
+                replica(c, r, now, reports > 0, m.down, eventOnly, out);
+            }
+            chain(c, m, now, reports, entered, carries, eventOnly, out);
+        }
+        chains.keySet().retainAll(liveChains);
+        replicas.keySet().retainAll(liveReplicas);
+        return out;
+    }
+
+    private void replica(ChainSeen c, ReplicaSeen r, long now, boolean chainReports, boolean chainDown,
+                         boolean eventOnly, List<Finding> out) {
+        ReplicaMemo m = replicas.get(r.key());
+        if (m == null) {
+            m = new ReplicaMemo();
+            replicas.put(r.key(), m);
+            if (r.parked) {
+                // Parked by an earlier leader: dead until it may return, like any other.
+                m.dead = true;
+                m.deadSince = now;
+                m.cause = "out of the group (PENDING, weight 0) when this loop started";
+                m.deaths.addLast(now);
+            }
+        }
+        if (r.sidPackets.isPresent() && !eventOnly) {
+            long v = r.sidPackets.getAsLong();
+            if (m.lastSid >= 0 && v > m.lastSid) {
+                m.lastSidMoved = now;
+            }
+            m.lastSid = v;
+        }
+        if (r.intPackets > 0 && !eventOnly) {
+            m.silentSince = NONE;
+            m.probation = false;
+        }
+        if (!m.dead && !r.inGroup) {
+            // Pending creation or draining for a scale-in: not ours to judge.
+            m.silentSince = NONE;
+            return;
+        }
+        if (!m.dead) {
+            String cause = null;
+            if (Boolean.FALSE.equals(r.podReady)) {
+                cause = "pod gone or not Ready (platform)";
+            } else if (!r.portUp) {
+                cause = "switch port " + r.where + " down";
+            } else if (eventOnly) {
+                // INT silence is judged on windows only
+            } else if (chainDown || replicaSilenceNanos == 0) {
+                m.silentSince = NONE;
+            } else if (r.intPackets == 0) {
+                if (m.silentSince == NONE) {
+                    m.silentSince = now;
+                } else if (chainReports && now - m.silentSince >= replicaSilenceNanos) {
+                    cause = "no INT report crossed it for " + (now - m.silentSince) / 1_000_000
+                            + " ms while its chain's reports arrived" + (m.probation ? " (on probation)" : "");
+                }
+            }
+            if (cause != null) {
+                if (m.probation) {
+                    flaps++;
+                }
+                m.dead = true;
+                m.deadSince = now;
+                m.cause = cause;
+                m.probation = false;
+                m.silentSince = NONE;
+                m.deaths.addLast(now);
+                replicaDeaths++;
+                int live = 0;
+                for (ReplicaSeen o : c.replicas) {
+                    ReplicaMemo om = replicas.get(o.key());
+                    if (o.vnf.equals(r.vnf) && o.inGroup && !o.id.equals(r.id) && (om == null || !om.dead)) {
+                        live++;
+                    }
+                }
+                String detail = r.id + " at " + r.where + ": " + cause
+                        + (live == 0 ? "; it was the last live replica of vNF " + r.vnf.index() : "");
+                out.add(new Finding(Finding.Kind.REPLICA_DEAD, c.sfc, r.vnf, r.id, detail, live));
+            }
+            return;
+        }
+        // Dead: may it return?
+        while (!m.deaths.isEmpty() && now - m.deaths.peekFirst() > FLAP_MEMORY_HOLDS * Math.max(1, returnHoldNanos)) {
+            m.deaths.removeFirst();
+        }
+        int shift = Math.min(MAX_HOLD_SHIFT, Math.max(0, m.deaths.size() - 1));
+        long hold = returnHoldNanos << shift;
+        boolean healthy = !Boolean.FALSE.equals(r.podReady) && r.portUp;
+        if (healthy && now - m.deadSince >= hold) {
+            m.dead = false;
+            m.probation = true;
+            m.silentSince = NONE;
+            replicaReturns++;
+            String detail = r.id + " at " + r.where + ": " + (Boolean.TRUE.equals(r.podReady) ? "pod Ready" : "")
+                    + (Boolean.TRUE.equals(r.podReady) ? ", " : "") + "port up, after a hold of " + hold / 1_000_000
+                    + " ms (" + m.deaths.size() + " death(s) recently; was: " + m.cause + "); on probation "
+                    + "until INT shows traffic through it";
+            out.add(new Finding(Finding.Kind.REPLICA_RETURNED, c.sfc, r.vnf, r.id, detail, 0));
+        }
+    }
+
+    private void chain(ChainSeen c, ChainMemo m, long now, long reports, boolean entered, boolean carries,
+                       boolean eventOnly, List<Finding> out) {
+        if (c.vnfs == 0) {
+            if (!eventOnly) {
+                m.liveness = reports > 0 ? ChainState.Liveness.UP : ChainState.Liveness.UNKNOWN;
+            }
+            return;
+        }
+        if (reports > 0) {
+            m.silentSince = NONE;
+            if (m.down) {
+                m.down = false;
+                out.add(new Finding(Finding.Kind.CHAIN_UP, c.sfc, VnfKey.of(c.sfc, 0), null,
+                                    "INT reports arrive again after " + (now - m.downSince) / 1_000_000
+                                            + " ms down", 0));
+            }
+            setLiveness(m, ChainState.Liveness.UP, now);
+            return;
+        }
+        if (entered && m.silentSince == NONE) {
+            m.silentSince = now;
+        }
+        if (!carries && !eventOnly) {
+            m.silentSince = NONE;
+        }
+        boolean noList = c.segmentLists == 0 && (carries || m.lastReport != NONE);
+        boolean silent = !eventOnly && m.silentSince != NONE && now - m.silentSince >= silenceNanos && carries;
+        if (!m.down && (noList || silent)) {
+            m.down = true;
+            m.downSince = now;
+            chainDowns++;
+            int suspect = lastHop(c, m, now);
+            m.reason = noList ? "no segment list left: " + c.noListReason
+                    : "ingress classified traffic but no INT report arrived for " + (now - m.silentSince) / 1_000_000
+                    + " ms";
+            String detail = m.reason + "; last hop seen: " + m.lastHop;
+            out.add(new Finding(Finding.Kind.CHAIN_DOWN, c.sfc, VnfKey.of(c.sfc, suspect), null, detail, 0));
+        }
+        if (m.down) {
+            setLiveness(m, ChainState.Liveness.DOWN, now);
+        } else if (c.classifiedPackets.isEmpty() && m.lastReport == NONE) {
+            setLiveness(m, ChainState.Liveness.UNKNOWN, now);
+        } else if (!carries && (m.lastReport == NONE || now - m.lastReport >= silenceNanos)) {
+            setLiveness(m, ChainState.Liveness.IDLE, now);
+        }
+    }
+
+    private static void setLiveness(ChainMemo m, ChainState.Liveness l, long now) {
+        if (m.liveness != l) {
+            m.liveness = l;
+            m.stateSince = now;
+        }
+    }
+
+    /** Sets the chain's last hop seen; returns the index of the first vNF past it. */
+    private int lastHop(ChainSeen c, ChainMemo m, long now) {
+        int furthest = -1;
+        String at = null;
+        boolean anyCounter = false;
+        for (ReplicaSeen r : c.replicas) {
+            ReplicaMemo rm = replicas.get(r.key());
+            anyCounter |= r.sidPackets.isPresent();
+            // Since the silence began (for a chain silent for another reason: within two silences).
+            long from = m.silentSince != NONE ? m.silentSince : now - 2 * silenceNanos;
+            if (rm != null && rm.lastSidMoved != NONE && rm.lastSidMoved - from >= 0
+                    && r.vnf.index() >= furthest) {
+                if (r.vnf.index() > furthest) {
+                    at = "";
+                }
+                furthest = r.vnf.index();
+                at += (at.isEmpty() ? "" : ", ") + r.id + " at " + r.where;
+            }
+        }
+        if (furthest >= 0) {
+            m.lastHop = "vNF " + furthest + " (" + at + ")";
+            return Math.min(furthest + 1, c.vnfs - 1);
+        }
+        if (m.lastTraffic != NONE && now - m.lastTraffic < 2 * silenceNanos) {
+            m.lastHop = "ingress " + c.ingress + (anyCounter ? " (no vNF SID counter moved)"
+                    : " (vNF SID counters unreadable)");
+        } else {
+            m.lastHop = "none (ingress counter " + (c.classifiedPackets.isPresent() ? "still" : "unreadable") + ")";
+        }
+        return 0;
+    }
+
+    /**
+     * Returns every chain's state, by chain id.
+     *
+     * @param nowMillis wall clock now, to date the states
+     * @return states
+     */
+    public synchronized List<ChainState> states(long nowMillis) {
+        long now = clock.nanoTime();
+        Map<SfcId, ChainState> out = new TreeMap<>((a, b) -> Integer.compare(a.tag(), b.tag()));
+        for (Map.Entry<SfcId, ChainMemo> e : chains.entrySet()) {
+            ChainMemo m = e.getValue();
+            List<String> dead = new ArrayList<>();
+            String prefix = e.getKey() + "/";
+            replicas.forEach((k, r) -> {
+                if (r.dead && k.startsWith(prefix)) {
+                    dead.add(k);
+                }
+            });
+            dead.sort(null);
+            out.put(e.getKey(), new ChainState(e.getKey(), m.liveness, toMillis(m.stateSince, now, nowMillis),
+                                               m.down ? m.lastHop : "", m.down ? m.reason : "", m.lastClassified,
+                                               toMillis(m.lastReport, now, nowMillis), dead));
+        }
+        return new ArrayList<>(out.values());
+    }
+
+    private static long toMillis(long t, long now, long nowMillis) {
+        return t == NONE ? 0 : nowMillis - (now - t) / 1_000_000;
+    }
+
+    /**
+     * Returns whether a replica counts dead.
+     *
+     * @param vnf vNF
+     * @param id  replica name
+     * @return true if dead
+     */
+    public synchronized boolean isDead(VnfKey vnf, String id) {
+        ReplicaMemo m = replicas.get(vnf + "/" + id);
+        return m != null && m.dead;
+    }
+
+    /**
+     * Returns the counters: chains gone down, replica deaths, returns and flaps (a death of a
+     * replica on probation), and chains down now.
+     *
+     * @return counter name to value
+     */
+    public synchronized Map<String, Long> counters() {
+        Map<String, Long> c = new TreeMap<>();
+        c.put("chainDowns", chainDowns);
+        c.put("chainsDownNow", chains.values().stream().filter(m -> m.down).count());
+        c.put("replicaDeaths", replicaDeaths);
+        c.put("replicaReturns", replicaReturns);
+        c.put("replicaFlaps", flaps);
+        return c;
+    }
+}

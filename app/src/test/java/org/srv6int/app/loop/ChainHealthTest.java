@@ -1,0 +1,256 @@
+package org.srv6int.app.loop;
+
+import org.junit.Test;
+import org.srv6int.app.api.ChainState;
+import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.VnfKey;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * The failure detection in simulated time: windows of 500 ms, silence 3 s, return hold 5 s.
+ */
+public class ChainHealthTest {
+
+    private static final long MS = 1_000_000L;
+    private static final SfcId SFC = SfcId.of(1);
+    private static final VnfKey V0 = VnfKey.of(SFC, 0);
+    private static final VnfKey V1 = VnfKey.of(SFC, 1);
+
+    private final FakePorts.Clock clock = new FakePorts.Clock();
+    private final ChainHealth health = new ChainHealth(clock, 3000 * MS, 3000 * MS, 5000 * MS);
+
+    private long classified;
+    private long sidA;
+    private long sidB;
+
+    /** Mutable view of the chain and its three replicas: a (vNF 0), b (vNF 1), c (vNF 1). */
+    private long reports;
+    private long pktsA;
+    private long pktsB;
+    private long pktsC;
+    private boolean inGroupC = true;
+    private Boolean readyB = true;
+    private boolean portUpB = true;
+    private int lists = 2;
+    private boolean counterReadable = true;
+
+    private List<ChainHealth.Finding> window() {
+        clock.nanos += 500 * MS;
+        List<ChainHealth.ReplicaSeen> rs = new ArrayList<>();
+        rs.add(new ChainHealth.ReplicaSeen(V0, "a", "sw2/3", true, false, pktsA, OptionalLong.of(sidA), true, true));
+        rs.add(new ChainHealth.ReplicaSeen(V1, "b", "sw3/3", !health.isDead(V1, "b"), health.isDead(V1, "b"),
+                                           pktsB, OptionalLong.of(sidB), readyB, portUpB));
+        rs.add(new ChainHealth.ReplicaSeen(V1, "c", "sw3/4", inGroupC && !health.isDead(V1, "c"),
+                                           health.isDead(V1, "c"), pktsC, OptionalLong.empty(), null, true));
+        return health.observe(List.of(new ChainHealth.ChainSeen(
+                SFC, "sw1", 2, counterReadable ? OptionalLong.of(classified) : OptionalLong.empty(), reports, lists,
+                "no live replica of vNF 1", rs)), false);
+    }
+
+    /** Traffic that crosses everything, reported. */
+    private void healthy() {
+        classified += 100;
+        sidA += 100;
+        sidB += 50;
+        reports = 10;
+        pktsA = 100;
+        pktsB = 50;
+        pktsC = 50;
+    }
+
+    private ChainState state() {
+        return health.states(clock.currentTimeMillis()).get(0);
+    }
+
+    @Test
+    public void blackHoledChainGoesDownWithTheLastHopSeenWithinTheSilenceAndComesBack() {
+        healthy();
+        window();
+        window();
+        assertEquals(ChainState.Liveness.UP, state().liveness());
+        // vNF 1 black-holes: the ingress and vNF 0's SID still count, nothing reaches vNF 1's SID or the egress.
+        reports = 0;
+        pktsA = 0;
+        pktsB = 0;
+        pktsC = 0;
+        inGroupC = false;
+        List<ChainHealth.Finding> all = new ArrayList<>();
+        int windows = 0;
+        while (all.stream().noneMatch(f -> f.kind() == ChainHealth.Finding.Kind.CHAIN_DOWN) && windows < 20) {
+            classified += 100;
+            sidA += 100;
+            all.addAll(window());
+            windows++;
+        }
+        // First silent window at t0; down once 3 s of silence are over: the 7th window (t0 + 3 s).
+        assertEquals(7, windows);
+        ChainHealth.Finding down = all.stream().filter(f -> f.kind() == ChainHealth.Finding.Kind.CHAIN_DOWN)
+                .findFirst().orElseThrow();
+        assertEquals(V1, down.vnf());
+        assertTrue(down.detail(), down.detail().contains("no INT report arrived for 3000 ms"));
+        assertTrue(down.detail(), down.detail().contains("last hop seen: vNF 0 (a at sw2/3)"));
+        ChainState s = state();
+        assertEquals(ChainState.Liveness.DOWN, s.liveness());
+        assertEquals("vNF 0 (a at sw2/3)", s.lastHopSeen());
+        assertEquals(1, (long) health.counters().get("chainsDownNow"));
+        // Reports return: cleared at once.
+        healthy();
+        inGroupC = true;
+        List<ChainHealth.Finding> up = window();
+        assertTrue(up.toString(), up.stream().anyMatch(f -> f.kind() == ChainHealth.Finding.Kind.CHAIN_UP));
+        assertEquals(ChainState.Liveness.UP, state().liveness());
+        assertEquals(0, (long) health.counters().get("chainsDownNow"));
+        assertEquals(1, (long) health.counters().get("chainDowns"));
+    }
+
+    @Test
+    public void noVnfSidCountingMeansTheIngressIsTheLastHop() {
+        healthy();
+        window();
+        reports = 0;
+        pktsA = 0;
+        pktsB = 0;
+        pktsC = 0;
+        List<ChainHealth.Finding> all = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            classified += 10;
+            all.addAll(window());
+        }
+        ChainHealth.Finding down = all.stream().filter(f -> f.kind() == ChainHealth.Finding.Kind.CHAIN_DOWN)
+                .findFirst().orElseThrow();
+        assertEquals(V0, down.vnf());
+        assertTrue(down.detail(), down.detail().contains("last hop seen: ingress sw1 (no vNF SID counter moved)"));
+    }
+
+    @Test
+    public void anIdleChainOrAnUnreadableCounterIsNeverDown() {
+        healthy();
+        window();
+        reports = 0;
+        pktsA = 0;
+        pktsB = 0;
+        pktsC = 0;
+        for (int i = 0; i < 20; i++) {
+            assertTrue(window().isEmpty());
+        }
+        assertEquals(ChainState.Liveness.IDLE, state().liveness());
+        counterReadable = false;
+        for (int i = 0; i < 20; i++) {
+            assertTrue(window().isEmpty());
+        }
+        assertEquals(-1, state().classifiedPackets());
+    }
+
+    @Test
+    public void aReplicaNoReportCrossesDiesAfterTheSilenceWhileItsChainCarriesTraffic() {
+        healthy();
+        window();
+        List<ChainHealth.Finding> all = new ArrayList<>();
+        int windows = 0;
+        while (all.isEmpty() && windows < 20) {
+            healthy();
+            pktsC = 0;
+            all.addAll(window());
+            windows++;
+        }
+        assertEquals(7, windows);
+        assertEquals(1, all.size());
+        ChainHealth.Finding f = all.get(0);
+        assertEquals(ChainHealth.Finding.Kind.REPLICA_DEAD, f.kind());
+        assertEquals("c", f.replica());
+        assertEquals(1, f.liveLeft());
+        assertTrue(f.detail(), f.detail().contains("no INT report crossed it for 3000 ms"));
+        assertTrue(health.isDead(V1, "c"));
+        assertEquals(List.of("1/1/c"), state().deadReplicas());
+        // The chain itself stays up: its reports arrive through b.
+        assertEquals(ChainState.Liveness.UP, state().liveness());
+    }
+
+    @Test
+    public void podOrPortFailureKillsAtOnceAndTheLastLiveReplicaIsNamed() {
+        healthy();
+        window();
+        readyB = false;
+        List<ChainHealth.Finding> f = window();
+        assertEquals(1, f.size());
+        assertEquals("b", f.get(0).replica());
+        assertEquals(1, f.get(0).liveLeft());
+        assertTrue(f.get(0).detail(), f.get(0).detail().contains("pod gone or not Ready"));
+        // c's switch port is fine, its pod is unknown to the platform: judged by INT only.
+        healthy();
+        pktsB = 0;
+        pktsC = 0;
+        List<ChainHealth.Finding> all = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            all.addAll(window());
+        }
+        ChainHealth.Finding last = all.stream().filter(x -> "c".equals(x.replica())).findFirst().orElseThrow();
+        assertEquals(0, last.liveLeft());
+        assertTrue(last.detail(), last.detail().contains("it was the last live replica of vNF 1"));
+    }
+
+    @Test
+    public void aFlappingReplicaWaitsDoublingHoldsAndFlapsAreCounted() {
+        healthy();
+        window();
+        portUpB = false;
+        assertEquals(ChainHealth.Finding.Kind.REPLICA_DEAD, window().get(0).kind());
+        portUpB = true;
+        // Port up again at once, but the hold is 5 s: back in the 10th window after the death.
+        int windows = 0;
+        List<ChainHealth.Finding> f = List.of();
+        while (f.isEmpty() && windows < 40) {
+            healthy();
+            pktsB = 0;
+            f = window();
+            windows++;
+        }
+        assertEquals(10, windows);
+        assertEquals(ChainHealth.Finding.Kind.REPLICA_RETURNED, f.get(0).kind());
+        assertTrue(f.get(0).detail(), f.get(0).detail().contains("hold of 5000 ms"));
+        // On probation; it dies again before passing traffic: a flap, and the next hold is 10 s.
+        portUpB = false;
+        assertEquals(ChainHealth.Finding.Kind.REPLICA_DEAD, window().get(0).kind());
+        assertEquals(1, (long) health.counters().get("replicaFlaps"));
+        portUpB = true;
+        windows = 0;
+        f = List.of();
+        while (f.isEmpty() && windows < 60) {
+            healthy();
+            pktsB = 0;
+            f = window();
+            windows++;
+        }
+        assertEquals(20, windows);
+        assertTrue(f.get(0).detail(), f.get(0).detail().contains("hold of 10000 ms"));
+        // Passing traffic ends the probation: a later death is no flap.
+        healthy();
+        window();
+        portUpB = false;
+        window();
+        assertEquals(1, (long) health.counters().get("replicaFlaps"));
+        assertEquals(3, (long) health.counters().get("replicaDeaths"));
+    }
+
+    @Test
+    public void noSegmentListLeftIsDownAtOnceEvenBetweenWindows() {
+        healthy();
+        window();
+        lists = 0;
+        List<ChainHealth.ReplicaSeen> rs = List.of(
+                new ChainHealth.ReplicaSeen(V0, "a", "sw2/3", true, false, 0, OptionalLong.of(sidA), true, true));
+        List<ChainHealth.Finding> f = health.observe(List.of(new ChainHealth.ChainSeen(
+                SFC, "sw1", 2, OptionalLong.of(classified), 0, 0, "no live replica of vNF 1", rs)), true);
+        assertEquals(1, f.size());
+        assertEquals(ChainHealth.Finding.Kind.CHAIN_DOWN, f.get(0).kind());
+        assertTrue(f.get(0).detail(), f.get(0).detail().startsWith("no segment list left: no live replica of vNF 1"));
+        assertFalse(health.isDead(V1, "b"));
+    }
+}
