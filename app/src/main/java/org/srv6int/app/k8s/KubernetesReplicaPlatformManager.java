@@ -393,6 +393,13 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
         }
     }
 
+    // Unconfigured or unbuilt: no readiness to offer, INT silence alone judges replicas.
+    @Override
+    public Optional<Map<String, Boolean>> replicaReadiness(VnfKey vnf) {
+        ReplicaPlatform p = current;
+        return p == null ? Optional.empty() : p.replicaReadiness(vnf);
+    }
+
     @Override
     public CompletionStage<Void> deleteReplica(VnfKey vnf, String replicaId) {
         try {

@@ -1,5 +1,6 @@
 package org.srv6int.app.program;
 
+import org.srv6int.pipeconf.Srv6IntConstants;
 import org.onlab.packet.IpPrefix;
 import org.onosproject.net.flow.DefaultTrafficSelector;
 import org.onosproject.net.flow.FlowEntry;
@@ -94,7 +95,7 @@ public final class SwitchCounters {
      * @return true if so
      */
     public static boolean isClassifierOf(FlowEntry e, Sfc sfc) {
-        return e.deviceId().equals(sfc.ingress().deviceId()) && e.table().equals(P4Names.SFC_CLASSIFIER)
+        return e.deviceId().equals(sfc.ingress().deviceId()) && e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER)
                 && setsChain(e, sfc.id().tag());
     }
 
@@ -107,8 +108,8 @@ public final class SwitchCounters {
      */
     public static boolean isSidEntryOf(FlowEntry e, VnfReplica replica) {
         TrafficSelector sel = DefaultTrafficSelector.builder()
-                .matchPi(PiRules.lpm(P4Names.IPV6_DST, IpPrefix.valueOf(replica.sid(), 128))).build();
-        return e.deviceId().equals(replica.deviceId()) && e.table().equals(P4Names.MY_SID_TABLE)
+                .matchPi(PiRules.lpm(Srv6IntConstants.HDR_IPV6_DST, IpPrefix.valueOf(replica.sid(), 128))).build();
+        return e.deviceId().equals(replica.deviceId()) && e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENDPOINT_MY_SID)
                 && e.selector().equals(sel);
     }
 
@@ -116,11 +117,11 @@ public final class SwitchCounters {
         for (Instruction i : e.treatment().allInstructions()) {
             if (i instanceof PiInstruction && ((PiInstruction) i).action() instanceof PiAction) {
                 PiAction a = (PiAction) ((PiInstruction) i).action();
-                if (!a.id().equals(P4Names.SET_CHAIN)) {
+                if (!a.id().equals(Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SET_CHAIN)) {
                     continue;
                 }
                 for (PiActionParam p : a.parameters()) {
-                    if (p.id().equals(P4Names.CHAIN_ID)) {
+                    if (p.id().equals(Srv6IntConstants.CHAIN_ID)) {
                         return new BigInteger(1, p.value().asArray()).intValue() == tag;
                     }
                 }

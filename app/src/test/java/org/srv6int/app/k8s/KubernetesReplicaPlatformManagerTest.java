@@ -292,6 +292,9 @@ public class KubernetesReplicaPlatformManagerTest {
             m.createReplica(SNORT, "worker1", "m1-1").toCompletableFuture().get(10, TimeUnit.SECONDS);
             assertEquals(List.of("sfc-3-vnf0-r0", "sfc-3-vnf0-r1"), k8s.statefulSetNames());
             assertEquals(List.of(), m.reconcileReplicas());
+            // The loop's failure detector reads pod readiness through the component.
+            assertEquals(java.util.Set.of("sfc-3-vnf0-r0", "sfc-3-vnf0-r1"),
+                         m.replicaReadiness(SNORT).orElseThrow().keySet());
             String sid = k8s.statefulSet("sfc-3-vnf0-r0").getSpec().getTemplate().getMetadata().getAnnotations()
                     .get("srv6int.org/sid");
             // Deleted by hand: the next sweep makes it again, with the same SID.
