@@ -54,16 +54,18 @@ public final class NodeAgent implements AutoCloseable {
         this.config = config;
         List<String> names = new ArrayList<>();
         List<String> chains = new ArrayList<>();
+        List<String> indexes = new ArrayList<>();
         List<byte[]> sids = new ArrayList<>();
         long[] lmax = new long[config.vnfs.size()];
         for (int i = 0; i < config.vnfs.size(); i++) {
             AgentConfig.Vnf v = config.vnfs.get(i);
             names.add(v.name);
             chains.add(Integer.toString(v.chainId));
+            indexes.add(Integer.toString(v.vnfIndex));
             sids.add(AgentConfig.parseSid(v.sid, "vnfs[" + i + "]"));
             lmax[i] = v.lmaxNs;
         }
-        this.metrics = new AgentMetrics(names, chains, lmax);
+        this.metrics = new AgentMetrics(names, chains, indexes, lmax);
         this.host = new HostSetup(config).run();
         for (String note : host.notes()) {
             LOG.info("start-up: {}", note);
