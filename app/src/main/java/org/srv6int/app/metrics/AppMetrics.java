@@ -434,17 +434,17 @@ public final class AppMetrics {
 
     private static void cluster(TextExposition out, Map<String, Long> c) {
         if (c.containsKey("clusterExchangeFailures")) {
-            out.family("srv6int_cluster_summary_exchange_failures_total", "counter",
-                       "telemetry summary exchanges with the other instances that failed");
+            out.family("srv6int_cluster_window_exchange_failures_total", "counter",
+                       "exchanges of this instance's window summary with the other instances that failed");
             out.sample(c.get("clusterExchangeFailures"));
         }
         if (c.containsKey("clusterSummariesRejected")) {
-            out.family("srv6int_cluster_summaries_rejected_total", "counter",
-                       "other instances' telemetry summaries rejected (undecodable or stale)");
+            out.family("srv6int_cluster_windows_rejected_total", "counter",
+                       "other instances' window summaries rejected (undecodable or stale)");
             out.sample(c.get("clusterSummariesRejected"));
         }
         if (c.containsKey("clusterSummaryBytes")) {
-            out.family("srv6int_cluster_summary_bytes", "gauge", "size of this instance's last telemetry summary");
+            out.family("srv6int_cluster_window_bytes", "gauge", "size of this instance's last window summary sent to the cluster");
             out.sample(c.get("clusterSummaryBytes"));
         }
     }

@@ -147,11 +147,13 @@ final class MetricsTestbed implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             counter = (counter + packetsPerReport) & 0xFFFF;
             TestReports.Hop[] h = new TestReports.Hop[hops];
+            long inTime = 0; // In_Time at each hop: 1 us per link plus the vNF latencies before it
             for (int k = 0; k < hops; k++) {
                 HopBinding b = byHop.get(k);
                 long lat = b == null ? 0 : latencyNs + (seq * 7919 + k * 104729) % Math.max(1, latencyNs / 10);
                 int dev = k == 0 ? intId(PaperTestbed.SW1) : b == null ? intId(REPORTER) : b.deviceId();
-                h[k] = new TestReports.Hop(dev, (int) (seq % 9), 1_000L * k + lat, lat, counter);
+                inTime += 1_000L + lat;
+                h[k] = new TestReports.Hop(dev, (int) (seq % 9), inTime, lat, counter);
             }
             sender.send(ByteBuffer.wrap(enc.payload(seq++, h)), to);
         }
