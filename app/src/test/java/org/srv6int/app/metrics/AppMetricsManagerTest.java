@@ -100,6 +100,28 @@ public class AppMetricsManagerTest {
                 k -> k.startsWith("srv6int_replica_weight{chain=\"2\",vnf=\"0\",replica=\"scaled-")));
     }
 
+    @Test
+    public void everyFamilyOfAppAndAgentIsInTheDocs() throws Exception {
+        String fwd = "{chain=\"1\",vnf=\"0\",vnf_type=\"fwd\"}";
+        ParsedExposition app = until(x -> has(x, "srv6int_vnf_window_samples" + fwd)
+                && x.get("srv6int_vnf_window_samples" + fwd) > 0, 300_000);
+        org.srv6int.k8s.agent.obs.AgentMetrics agentMetrics = new org.srv6int.k8s.agent.obs.AgentMetrics(
+                java.util.List.of("fwd"), java.util.List.of("1"), java.util.List.of("0"), new long[] {1_000_000});
+        for (org.srv6int.k8s.agent.loop.ResourceType t : org.srv6int.k8s.agent.loop.ResourceType.all()) {
+            agentMetrics.allocation(0, t, 1);
+        }
+        agentMetrics.window(0, 500_000, 500_000);
+        ParsedExposition agent = new ParsedExposition(agentMetrics.render(java.util.Map.of("truncated_srh", 1L)));
+        String docs = new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get("../docs/metrics.md")),
+                                 StandardCharsets.UTF_8);
+        java.util.Set<String> families = new java.util.TreeSet<>(app.types.keySet());
+        families.addAll(agent.types.keySet());
+        assertTrue(families.toString(), families.size() > 45);
+        for (String f : families) {
+            assertTrue(f + " is exported but not in docs/metrics.md", docs.contains("`" + f));
+        }
+    }
+
     private static String get(int port, String path, int[] status) throws IOException {
         HttpURLConnection c = (HttpURLConnection) new URL("http://127.0.0.1:" + port + path).openConnection();
         status[0] = c.getResponseCode();
