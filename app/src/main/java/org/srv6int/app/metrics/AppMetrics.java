@@ -259,15 +259,22 @@ public final class AppMetrics {
                    "vNF latency samples (INT metadata entries) in the last telemetry window");
         rows(out, vnfCap, Fold.SUM, perVnf.apply(k -> vnfWindows.containsKey(k)
                 ? (double) vnfWindows.get(k).samples() : null), 3);
-        out.family("srv6int_vnf_replicas", "gauge", "replicas of the vNF in the inventory, by state");
-        for (ReplicaState st : ReplicaState.values()) {
-            Map<VnfKey, Row> m = new LinkedHashMap<>();
-            for (VnfKey k : vnfKeys) {
-                long n = in.replicas.stream().filter(r -> r.vnf().equals(k) && r.state() == st).count();
-                String[] l = concat(vnfLabels(k, chains), "state", st.name().toLowerCase(Locale.ROOT));
-                m.put(k, new Row(l, n));
+        if (in.replicasKnown) {
+            Map<VnfKey, int[]> byState = new HashMap<>();
+            for (VnfReplica r : in.replicas) {
+                byState.computeIfAbsent(r.vnf(), k -> new int[ReplicaState.values().length])[r.state().ordinal()]++;
             }
-            rows(out, vnfCap, Fold.SUM, m, 3);
+            out.family("srv6int_vnf_replicas", "gauge", "replicas of the vNF in the inventory, by state");
+            for (ReplicaState st : ReplicaState.values()) {
+                Map<VnfKey, Row> m = new LinkedHashMap<>();
+                for (VnfKey k : vnfKeys) {
+                    int[] counts = byState.get(k);
+                    int n = counts == null ? 0 : counts[st.ordinal()];
+                    String[] l = concat(vnfLabels(k, chains), "state", st.name().toLowerCase(Locale.ROOT));
+                    m.put(k, new Row(l, n));
+                }
+                rows(out, vnfCap, Fold.SUM, m, 3);
+            }
         }
         out.family("srv6int_vnf_violating", "gauge",
                    "1 while the vNF's p95 exceeds Lmax_i in the global loop's view, else 0 (loop leader only)");

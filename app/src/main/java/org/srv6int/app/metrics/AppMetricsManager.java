@@ -173,12 +173,13 @@ public class AppMetricsManager implements AppMetricsService {
         try {
             in.chains.addAll(sfcService.getSfcs());
         } catch (RuntimeException e) {
-            unreadable(in, "chains", e);
+            unreadable("chains", e);
         }
         try {
             in.replicas.addAll(inventory.getReplicas());
+            in.replicasKnown = true;
         } catch (RuntimeException e) {
-            unreadable(in, "inventory", e);
+            unreadable("inventory", e);
         }
         TelemetryWindows w = windows;
         TelemetryService t = telemetry;
@@ -191,7 +192,7 @@ public class AppMetricsManager implements AppMetricsService {
                     in.collectorCounters = t.counters();
                 }
             } catch (RuntimeException e) {
-                unreadable(in, "telemetry", e);
+                unreadable("telemetry", e);
             }
         }
         GlobalLoopService l = loop;
@@ -209,14 +210,13 @@ public class AppMetricsManager implements AppMetricsService {
                 }
             } catch (RuntimeException e) {
                 in.loop = null;
-                unreadable(in, "loop", e);
+                unreadable("loop", e);
             }
         }
         return in;
     }
 
-    private void unreadable(MetricsInputs in, String part, RuntimeException e) {
-        in.unreadable.add(part);
+    private void unreadable(String part, RuntimeException e) {
         metrics.readError(part);
         log.debug("Metrics: {} unreadable: {}", part, e.toString());
     }

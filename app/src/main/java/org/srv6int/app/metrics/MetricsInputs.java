@@ -18,7 +18,7 @@ import java.util.TreeSet;
 /**
  * What one scrape renders, gathered from the app's services: every field is a copy or an
  * immutable snapshot, so rendering touches no live state. A part that could not be read is left
- * empty and named in {@link #unreadable}.
+ * empty (and counted by the exporter).
  */
 final class MetricsInputs {
 
@@ -26,6 +26,8 @@ final class MetricsInputs {
     final List<Sfc> chains = new ArrayList<>();
     /** Replicas of every vNF, any order. */
     final List<VnfReplica> replicas = new ArrayList<>();
+    /** Whether the inventory was read (else replica counts are unknown, not 0). */
+    boolean replicasKnown;
     /** Last closed telemetry window, null before the first. */
     TelemetrySnapshot window;
     /** Collector counters per receive thread; empty while the collector is not running. */
@@ -43,6 +45,4 @@ final class MetricsInputs {
     /** Decisions ended, by action then outcome. */
     final Map<LoopDecision.Action, Map<LoopDecision.Outcome, Long>> decisionsEnded =
             new EnumMap<>(LoopDecision.Action.class);
-    /** Parts that could not be read this time (e.g. "inventory"). */
-    final Set<String> unreadable = new TreeSet<>();
 }

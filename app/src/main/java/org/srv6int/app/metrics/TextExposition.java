@@ -90,7 +90,6 @@ final class TextExposition {
             return Long.toString((long) v);
         }
         return Double.toString(v); // shortest exact form; Prometheus parses 1.5E-5
-
     }
 
     @Override

@@ -53,6 +53,7 @@ public class AppMetricsTest {
 
     private static MetricsInputs inputs() {
         MetricsInputs in = new MetricsInputs();
+        in.replicasKnown = true;
         for (int c = 1; c <= 5; c++) {
             in.chains.add(chain(c, "fwd", "snort"));
             in.replicas.add(replica(c, 0, "r0", 1));

@@ -98,6 +98,10 @@ final class MetricsTestbed implements AutoCloseable {
         app.settle();
         collector = TelemetryManagers.start(app.config, app.pathManager, app.inventory, cluster.mastership(NODE),
                                             cluster.cluster(NODE), TestStores.summaries(storage));
+        TelemetryManagers.windowNow(collector); // the collector binds its socket on the window thread
+        if (collector.collectorAddress().isEmpty()) {
+            throw new IllegalStateException("the collector did not bind its port");
+        }
         loop = GlobalLoopManagers.start(cluster.leadership(NODE), cluster.cluster(NODE), collector, app.sfcs,
                                         app.inventory, app.config, platform, TestStores.loopState(storage));
         metrics = new AppMetricsManager();
