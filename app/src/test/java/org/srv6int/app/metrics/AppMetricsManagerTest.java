@@ -124,6 +124,41 @@ public class AppMetricsManagerTest {
     }
 
     @Test
+    public void scrapesUnderLoadLoseOrMiscountNoReport() throws Exception {
+        // A scraper in a tight loop while 20,000 reports arrive: every one is counted once as received
+        // and accepted. (That a scrape takes no lock of the receive path is by construction: it reads
+        // the per-thread counters and the last closed window; this test does not time it.)
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicLong scrapes = new java.util.concurrent.atomic.AtomicLong();
+        Thread scraper = new Thread(() -> {
+            while (!stop.get()) {
+                new ParsedExposition(bed.metrics.scrape());
+                scrapes.incrementAndGet();
+            }
+        });
+        scraper.start();
+        try {
+            for (int i = 0; i < 100; i++) {
+                bed.send(1, 100, 300_000, 10);
+                bed.send(2, 100, 300_000, 10);
+            }
+        } finally {
+            stop.set(true);
+            scraper.join();
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        ParsedExposition p = new ParsedExposition(bed.metrics.scrape());
+        while (p.get("srv6int_collector_datagrams_total{thread=\"0\"}") < 20_000 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            p = new ParsedExposition(bed.metrics.scrape());
+        }
+        assertTrue("scrapes: " + scrapes.get(), scrapes.get() > 0);
+        assertEquals(20_000, p.get("srv6int_collector_datagrams_total{thread=\"0\"}"), 0);
+        assertEquals(20_000, p.get("srv6int_collector_reports_total{thread=\"0\",result=\"accepted\"}"), 0);
+        assertEquals(0, p.get("srv6int_collector_reports_lost_total{thread=\"0\"}"), 0);
+    }
+
+    @Test
     public void anUnreadableStoreIsCountedAndTheRestServed() throws Exception {
         org.srv6int.app.api.VnfInventoryService broken = (org.srv6int.app.api.VnfInventoryService)
                 java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
