@@ -2,8 +2,8 @@
 # CI step: the Kubernetes bridge against a real control plane on 127.0.0.1
 # (tools/k8s-testenv: kube-apiserver/controller-manager/scheduler v1.36.3, etcd,
 # kwok nodes worker1/worker2). Builds the control plane on the first run (cached in
-# ~/.cache/srv6int-k8s), starts it, runs RealApiServerTest and the twin's
-# RealKubernetesTest (--k8s real, attached to this control plane; both already compiled
+# ~/.cache/srv6int-k8s), starts it, runs RealApiServerTest, the app's KubernetesEndToEndTest
+# (the app's managers and the loop with the real bridge) and the twin's RealKubernetesTest (--k8s real, attached to this control plane; both already compiled
 # by tools/test-all's `mvn install`), stops it. Skipped tests count as failures here.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -21,16 +21,18 @@ if ! "$TESTENV/start"; then
 fi
 # Both test classes in one Maven run (one JVM start-up less); each module runs its own.
 BRIDGE_XML=$ROOT/k8s-bridge/bridge/target/surefire-reports/TEST-org.srv6int.k8s.bridge.RealApiServerTest.xml
+APP_XML=$ROOT/app/target/surefire-reports/TEST-org.srv6int.app.k8s.KubernetesEndToEndTest.xml
 TWIN_REPORTS=$ROOT/tools/twin-sim/target/surefire-reports
 TWIN_XML=$TWIN_REPORTS/TEST-org.srv6int.twin.k8s.RealKubernetesTest.xml
-rm -f "$BRIDGE_XML" "$TWIN_XML"
-mvn -B -ntp -q -pl k8s-bridge/bridge,tools/twin-sim surefire:test -Dtest=RealApiServerTest,RealKubernetesTest \
+rm -f "$BRIDGE_XML" "$APP_XML" "$TWIN_XML"
+mvn -B -ntp -q -pl k8s-bridge/bridge,app,tools/twin-sim surefire:test \
+  -Dtest=RealApiServerTest,KubernetesEndToEndTest,RealKubernetesTest \
   -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false \
   -Dsrv6int.kubeconfig="$K8S_RUN/bridge.kubeconfig" -Dsrv6int.admin.kubeconfig="$K8S_RUN/admin.kubeconfig" \
   -Dsrv6int.k8s.testenv="$TESTENV" -Dsrv6int.twin.kubeconfig="$K8S_RUN/admin.kubeconfig"
 rc=$?
 total=0; bad_total=0
-for xml in "$BRIDGE_XML" "$TWIN_XML"; do
+for xml in "$BRIDGE_XML" "$APP_XML" "$TWIN_XML"; do
   if [ ! -f "$xml" ]; then
     echo "30-k8s: no test report $xml (mvn exit $rc)"; total=$((total + 1)); bad_total=$((bad_total + 1)); continue
   fi
@@ -46,6 +48,8 @@ PY
 done
 # The start-up delay as the twin saw it (wall and simulated time).
 grep -h "^RealKubernetesTest:" "$TWIN_REPORTS/org.srv6int.twin.k8s.RealKubernetesTest-output.txt" 2>/dev/null
+# What the app's loop did on the real API server.
+grep -h "^KubernetesEndToEndTest:" "$ROOT/app/target/surefire-reports/org.srv6int.app.k8s.KubernetesEndToEndTest-output.txt" 2>/dev/null
 echo "30-k8s: $total tests against the real control plane in $((SECONDS - t0)) s (incl. start/build)"
 echo "$((total - bad_total)) passed, $bad_total failed"
 [ "$rc" -eq 0 ] && [ "$bad_total" -eq 0 ]

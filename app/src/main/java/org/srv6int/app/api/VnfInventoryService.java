@@ -74,6 +74,22 @@ public interface VnfInventoryService extends ListenerService<VnfReplicaEvent, Vn
     VnfReplica addReplica(VnfKey vnf, String node, String name);
 
     /**
+     * Reserves a PENDING replica of weight 0 under the given name on a Kubernetes node: its SID
+     * and switch attachment are allocated now, so the workload created afterwards carries them
+     * and the switch has its SID programmed before traffic is sent to it. Idempotent: a replica
+     * of that name on that node is returned as it is.
+     *
+     * @param vnf  vNF key
+     * @param node Kubernetes node name
+     * @param name replica name (DNS label of at most 32 characters)
+     * @return the reserved (or existing) replica
+     * @throws SfcException (NOT_FOUND) if the chain or vNF does not exist, (CONFLICT) if a
+     *         replica of that name exists on another node or no SID is free
+     * @throws IllegalArgumentException if no device config lists the node or the name is invalid
+     */
+    VnfReplica reserveReplica(VnfKey vnf, String node, String name);
+
+    /**
      * Adds a fully specified replica (operator or test), e.g. a vNF that
      * runs outside Kubernetes.
      *

@@ -1,5 +1,7 @@
 package org.srv6int.app.loop;
 
+import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ReplicaInfo;
 import org.srv6int.app.api.VnfKey;
 import java.util.List;
 
@@ -8,6 +10,18 @@ import java.util.List;
  * programming in ONOS, a model in the testbed twin).
  */
 public interface ChainRouting {
+
+    /**
+     * Chooses the nodes of new replicas (Algorithm 4, line 10, with the LCS placement of the
+     * paper's ref. [13]: docs/placement.md).
+     *
+     * @param vnf        vNF to scale out
+     * @param candidates eligible nodes with their free resources
+     * @param count      replicas to place, &gt;= 1
+     * @return one node per new replica
+     * @throws IllegalStateException naming why no node fits
+     */
+    List<String> placeReplicas(VnfKey vnf, List<NodeResources> candidates, int count);
 
     /**
      * Adds ready replicas to the chain's multipath group and splits the vNF's traffic evenly over

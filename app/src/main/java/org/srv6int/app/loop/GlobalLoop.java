@@ -1,5 +1,8 @@
 package org.srv6int.app.loop;
 
+import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.LoopStateStore;
 import org.srv6int.app.api.VnfKey;
@@ -7,7 +10,6 @@ import org.srv6int.app.api.VnfLoopRecord;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -566,15 +568,21 @@ public final class GlobalLoop {
             finish(d.id, LoopDecision.Outcome.FAILED, now, "no schedulable node");
             return;
         }
-        // Line 10: the servers with the most free resources (CPU first, then memory).
-        nodes.sort(Comparator.comparingLong(NodeResources::freeCpuMillis)
-                           .thenComparingLong(NodeResources::freeMemoryBytes)
-                           .reversed()
-                           .thenComparing(NodeResources::node));
         int add = target - replicas;
-        List<String> where = new ArrayList<>(add);
-        for (int i = 0; i < add; i++) {
-            where.add(nodes.get(i % nodes.size()).node());
+        List<String> where;
+        try {
+            // Line 10: placement keeps the chain in path order, then prefers the most free resources.
+            where = List.copyOf(routing.placeReplicas(o.vnf(), nodes, add));
+        } catch (RuntimeException e) {
+            s.cooldownUntil = now + params.cooldownNanos();
+            finish(d.id, LoopDecision.Outcome.FAILED, now, "placement failed: " + e.getMessage());
+            return;
+        }
+        if (where.size() != add) {
+            s.cooldownUntil = now + params.cooldownNanos();
+            finish(d.id, LoopDecision.Outcome.FAILED, now, "placement gave " + where.size() + " node(s) for "
+                    + add + " replica(s)");
+            return;
         }
         s.phase = VnfLoopRecord.Phase.SCALING;
         s.pendingDecision = d.id;

@@ -1,5 +1,6 @@
 package org.srv6int.app.loop;
 
+import org.srv6int.app.api.ReplicaPlatform;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.LeadershipEvent;
 import org.onosproject.cluster.LeadershipEventListener;
@@ -8,6 +9,7 @@ import org.onosproject.cluster.NodeId;
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.LoopStateStore;
+import org.srv6int.app.api.PlacementService;
 import org.srv6int.app.api.LoopStatus;
 import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.SfcException;
@@ -16,7 +18,6 @@ import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfLoopState;
-import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
@@ -26,15 +27,12 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
-import org.osgi.service.component.annotations.ReferencePolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -70,16 +68,18 @@ public class GlobalLoopManager implements GlobalLoopService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected Srv6IntConfigService configService;
 
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
-    protected volatile ReplicaPlatform platform;
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected ReplicaPlatform platform;
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected LoopStateStore loopState;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected PlacementService placement;
+
     private final LeadershipEventListener leadershipListener = this::leadershipChanged;
     private final Consumer<TelemetrySnapshot> windowConsumer = this::onWindow;
     private InventoryRouting routing;
-    private final PlatformProxy platformProxy = new PlatformProxy();
     private LoopClock clock = LoopClock.SYSTEM;
     private volatile GlobalLoop loop;
     private volatile long loopTHatMillis;
@@ -90,7 +90,7 @@ public class GlobalLoopManager implements GlobalLoopService {
 
     @Activate
     protected void activate() {
-        routing = new InventoryRouting(inventory);
+        routing = new InventoryRouting(inventory, placement);
         leadershipService.addListener(leadershipListener);
         leadershipService.runForLeadership(TOPIC);
         updateLeader();
@@ -156,7 +156,7 @@ public class GlobalLoopManager implements GlobalLoopService {
             if (l != null && loopState != null) {
                 l.close();
             }
-            l = new GlobalLoop(p, clock, platformProxy, routing, loopState);
+            l = new GlobalLoop(p, clock, platform, routing, loopState);
             loop = l;
             loopTHatMillis = tHat;
             loopDemand = demand;
@@ -267,52 +267,5 @@ public class GlobalLoopManager implements GlobalLoopService {
         LoopDecision d = loop().escalated(vnf, replicas, node, l95Nanos, lmaxNanos, triedResources);
         log.info("Escalation from {} for {}: {}", node, vnf, d.detail());
         return d;
-    }
-
-    /** Forwards to the bridge's platform when one is registered; fails cleanly otherwise. */
-    private final class PlatformProxy implements ReplicaPlatform {
-        private ReplicaPlatform target() {
-            ReplicaPlatform p = platform;
-            if (p == null) {
-                throw new IllegalStateException("no Kubernetes replica platform registered");
-            }
-            return p;
-        }
-
-        // Only a node with a switch attachment in netcfg can get traffic: others are not candidates.
-        @Override
-        public List<NodeResources> nodeFreeResources() {
-            List<NodeResources> all = target().nodeFreeResources();
-            Srv6Devices devices = configService.devices();
-            List<NodeResources> eligible = new ArrayList<>();
-            List<String> unattached = new ArrayList<>();
-            for (NodeResources n : all) {
-                if (devices.locate(n.node()).isPresent()) {
-                    eligible.add(n);
-                } else {
-                    unattached.add(n.node());
-                }
-            }
-            if (eligible.isEmpty() && !unattached.isEmpty()) {
-                throw new IllegalStateException("no eligible node: " + unattached
-                        + " have no switch attachment in netcfg (devices.*.srv6int.servers)");
-            }
-            return eligible;
-        }
-
-        @Override
-        public CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node, String requestId) {
-            return target().createReplica(vnf, node, requestId);
-        }
-
-        @Override
-        public CompletionStage<Void> deleteReplica(VnfKey vnf, String replicaId) {
-            try {
-                // Inventory name = platform id (see InventoryRouting): any leader can delete it.
-                return target().deleteReplica(vnf, replicaId);
-            } catch (RuntimeException e) {
-                return CompletableFuture.failedFuture(e);
-            }
-        }
     }
 }

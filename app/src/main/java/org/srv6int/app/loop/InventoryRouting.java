@@ -1,5 +1,8 @@
 package org.srv6int.app.loop;
 
+import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.PlacementService;
 import org.srv6int.app.api.ReplicaState;
 import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.SfcService;
@@ -19,7 +22,7 @@ import java.util.stream.Collectors;
 
 /**
  * The loop's {@link ChainRouting} through the app's {@link VnfInventoryService}: a new replica
- * joins ACTIVE with weight 1, named by its platform id (the bridge's deterministic workload
+ * (or one reserved PENDING before its pod was made) joins ACTIVE with weight 1, named by its platform id (the bridge's deterministic workload
  * name, kept in the distributed inventory rather than in one node's memory), and every active
  * replica is set to weight 1 (even split); drain and remove map one to one. The app's placement
  * and flow programming react to the inventory change. Used by {@link GlobalLoopManager} in ONOS
@@ -28,22 +31,55 @@ import java.util.stream.Collectors;
 public final class InventoryRouting implements ChainRouting {
 
     private final VnfInventoryService inventory;
+    private final PlacementService placement;
 
     /**
      * Creates the routing.
      *
      * @param inventory the app's replica inventory
+     * @param placement the app's LCS placement
      */
-    public InventoryRouting(VnfInventoryService inventory) {
+    public InventoryRouting(VnfInventoryService inventory, PlacementService placement) {
         this.inventory = Objects.requireNonNull(inventory, "inventory is null");
+        this.placement = Objects.requireNonNull(placement, "placement is null");
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One {@link PlacementService#chooseNode} per replica, over the candidates' free CPU; a
+     * node already chosen in this call counts with its free CPU divided by one plus its picks,
+     * so several replicas spread over equally good nodes.
+     */
+    @Override
+    public List<String> placeReplicas(VnfKey vnf, List<NodeResources> candidates, int count) {
+        Map<String, Integer> picks = new java.util.HashMap<>();
+        List<String> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            Map<String, Double> free = new java.util.TreeMap<>();
+            for (NodeResources n : candidates) {
+                free.put(n.node(), (double) n.freeCpuMillis() / (1 + picks.getOrDefault(n.node(), 0)));
+            }
+            String node = placement.chooseNode(vnf, free).orElseThrow(() -> new IllegalStateException(
+                    "no candidate node has room and a switch attachment in netcfg (devices.*.srv6int.servers): "
+                    + free));
+            picks.merge(node, 1, Integer::sum);
+            out.add(node);
+        }
+        return out;
     }
 
     @Override
     public void addReplicas(VnfKey vnf, List<ReplicaInfo> replicas) {
         for (ReplicaInfo r : replicas) {
-            // A retried create may hand back a replica that already joined.
-            if (inventory.getReplica(VnfReplicaId.of(vnf, r.id())).isEmpty()) {
+            VnfReplicaId id = VnfReplicaId.of(vnf, r.id());
+            // A retried create may hand back a replica that already joined; a reserved one
+            // (PENDING, its SID on the pod already) joins now that it is Ready.
+            java.util.Optional<VnfReplica> have = inventory.getReplica(id);
+            if (have.isEmpty()) {
                 inventory.addReplica(vnf, r.node(), r.id());
+            } else if (have.get().state() == ReplicaState.PENDING) {
+                inventory.updateReplica(id, ReplicaState.ACTIVE, 1);
             }
         }
         for (VnfReplica r : inventory.getReplicas(vnf)) {

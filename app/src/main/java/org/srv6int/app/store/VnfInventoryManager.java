@@ -96,16 +96,41 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
 
     @Override
     public VnfReplica addReplica(VnfKey vnf, String node) {
-        return add(vnf, node, null);
+        return add(vnf, node, null, ReplicaState.ACTIVE, 1);
     }
 
     @Override
     public VnfReplica addReplica(VnfKey vnf, String node, String name) {
-        return add(vnf, node, VnfReplicaId.of(vnf, name).name());
+        return add(vnf, node, VnfReplicaId.of(vnf, name).name(), ReplicaState.ACTIVE, 1);
+    }
+
+    @Override
+    public VnfReplica reserveReplica(VnfKey vnf, String node, String name) {
+        VnfReplicaId id = VnfReplicaId.of(vnf, name);
+        for (int attempt = 0; attempt < ALLOCATION_ATTEMPTS; attempt++) {
+            Optional<VnfReplica> have = store.getReplica(id);
+            if (have.isPresent()) {
+                if (!have.get().node().equals(node)) {
+                    throw new SfcException(SfcException.Reason.CONFLICT, "replica " + id + " exists on node "
+                            + have.get().node() + ", not " + node);
+                }
+                return have.get();
+            }
+            try {
+                return add(vnf, node, id.name(), ReplicaState.PENDING, 0);
+            } catch (SfcException e) {
+                // Another instance reserved the same name meanwhile: read it back.
+                if (e.reason() != SfcException.Reason.CONFLICT || store.getReplica(id).isEmpty()) {
+                    throw e;
+                }
+            }
+        }
+        throw new SfcException(SfcException.Reason.CONFLICT, "could not reserve replica " + id
+                + " (concurrent changes)");
     }
 
     // name null: the smallest free "r<n>".
-    private VnfReplica add(VnfKey vnf, String node, String name) {
+    private VnfReplica add(VnfKey vnf, String node, String name, ReplicaState state, int weight) {
         checkVnf(vnf);
         Srv6Devices devices = configService.devices();
         Map.Entry<DeviceId, AttachedServer> at = devices.locate(node).orElseThrow(
@@ -136,7 +161,7 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
             }
             VnfReplica r = new VnfReplica(VnfReplicaId.of(vnf, chosen), node, at.getKey(), at.getValue().port(),
                                           cfg.vnfSid(vnfId), at.getValue().mac(),
-                                          ReplicaState.ACTIVE, 1);
+                                          state, weight);
             if (store.createReplica(r)) {
                 log.info("Added replica {} on {} ({} port {}, SID {})", r.id(), node, r.deviceId(), r.port(),
                          r.sid());

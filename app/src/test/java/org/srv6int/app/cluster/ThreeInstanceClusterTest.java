@@ -17,9 +17,9 @@ import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.loop.GlobalLoopManager;
 import org.srv6int.app.loop.GlobalLoopManagers;
-import org.srv6int.app.loop.NodeResources;
-import org.srv6int.app.loop.ReplicaInfo;
-import org.srv6int.app.loop.ReplicaPlatform;
+import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.loop.TestReports;
 import org.srv6int.app.program.P4Names;
 import org.srv6int.app.store.TestStores;
@@ -158,7 +158,7 @@ public class ThreeInstanceClusterTest {
             TelemetryManagers.windowNow(t);
             // onos-1 runs for leadership first: it leads.
             loops.put(n, GlobalLoopManagers.start(cluster.leadership(n), cluster.cluster(n), t, h.sfcs, h.inventory,
-                                                  h.config, platform, TestStores.loopState(storage)));
+                                                  h.pathManager, h.config, platform, TestStores.loopState(storage)));
         }
         for (DeviceId d : PaperTestbed.SWITCHES) {
             DatagramChannel ch = DatagramChannel.open().bind(new InetSocketAddress(reportAddress(d), 0));

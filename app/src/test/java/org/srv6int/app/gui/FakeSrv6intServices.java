@@ -116,6 +116,11 @@ final class FakeSrv6intServices {
         }
 
         @Override
+        public VnfReplica reserveReplica(VnfKey vnf, String node, String name) {
+            throw new UnsupportedOperationException("creating pods needs the Kubernetes bridge");
+        }
+
+        @Override
         public void registerReplica(VnfReplica replica) {
             replicas.put(replica.id(), replica);
         }

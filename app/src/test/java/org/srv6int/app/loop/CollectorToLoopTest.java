@@ -1,5 +1,6 @@
 package org.srv6int.app.loop;
 
+import org.srv6int.app.api.NodeResources;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;

@@ -72,6 +72,22 @@ public final class FakeInventory implements VnfInventoryService {
     }
 
     @Override
+    public VnfReplica reserveReplica(VnfKey vnf, String node, String name) {
+        VnfReplicaId id = VnfReplicaId.of(vnf, name);
+        VnfReplica have = replicas.get(id);
+        if (have != null) {
+            if (!have.node().equals(node)) {
+                throw new IllegalStateException("replica " + id + " exists on " + have.node());
+            }
+            return have;
+        }
+        VnfReplica r = make(vnf, name, node).withState(ReplicaState.PENDING).withWeight(0);
+        replicas.put(id, r);
+        calls.add("reserveReplica " + vnf + " " + node + " -> " + name);
+        return r;
+    }
+
+    @Override
     public void registerReplica(VnfReplica replica) {
         replicas.put(replica.id(), replica);
     }

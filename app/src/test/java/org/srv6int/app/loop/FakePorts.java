@@ -1,5 +1,8 @@
 package org.srv6int.app.loop;
 
+import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.api.VnfKey;
 
 import java.util.ArrayList;
@@ -79,6 +82,20 @@ final class FakePorts {
                     out.add(r);
                 }
             });
+            return out;
+        }
+
+        /** Algorithm 4 line 10 as written: most free CPU first (then memory, name), round robin. */
+        @Override
+        public List<String> placeReplicas(VnfKey vnf, List<NodeResources> candidates, int count) {
+            List<NodeResources> nodes = new ArrayList<>(candidates);
+            nodes.sort(java.util.Comparator.comparingLong(NodeResources::freeCpuMillis)
+                               .thenComparingLong(NodeResources::freeMemoryBytes).reversed()
+                               .thenComparing(NodeResources::node));
+            List<String> out = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                out.add(nodes.get(i % nodes.size()).node());
+            }
             return out;
         }
 

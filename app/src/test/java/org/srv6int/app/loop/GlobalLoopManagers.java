@@ -1,8 +1,10 @@
 package org.srv6int.app.loop;
 
+import org.srv6int.app.api.ReplicaPlatform;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.LeadershipService;
 import org.srv6int.app.api.LoopStateStore;
+import org.srv6int.app.api.PlacementService;
 import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.config.Srv6IntConfigService;
@@ -24,6 +26,7 @@ public final class GlobalLoopManagers {
      * @param windows    this instance's collector
      * @param sfcs       chains
      * @param inventory  replicas
+     * @param placement  LCS placement
      * @param config     netcfg
      * @param platform   the replica platform (shared by the cluster, as Kubernetes is)
      * @param loopState  the cluster's loop state store
@@ -31,7 +34,7 @@ public final class GlobalLoopManagers {
      */
     public static GlobalLoopManager start(LeadershipService leadership, ClusterService cluster,
                                           TelemetryWindows windows, SfcService sfcs, VnfInventoryService inventory,
-                                          Srv6IntConfigService config, ReplicaPlatform platform,
+                                          PlacementService placement, Srv6IntConfigService config, ReplicaPlatform platform,
                                           LoopStateStore loopState) {
         GlobalLoopManager m = new GlobalLoopManager();
         m.leadershipService = leadership;
@@ -39,6 +42,41 @@ public final class GlobalLoopManagers {
         m.telemetry = windows;
         m.sfcService = sfcs;
         m.inventory = inventory;
+        m.placement = placement;
+        m.configService = config;
+        m.platform = platform;
+        m.loopState = loopState;
+        m.activate();
+        return m;
+    }
+
+    /**
+     * Wires and activates the loop component of one instance on a clock of the caller's.
+     *
+     * @param leadership this instance's leadership view
+     * @param cluster    this instance's cluster view
+     * @param windows    this instance's collector
+     * @param sfcs       chains
+     * @param inventory  replicas
+     * @param placement  LCS placement
+     * @param config     netcfg
+     * @param platform   the replica platform
+     * @param loopState  the cluster's loop state store
+     * @param clock      the loop's clock
+     * @return the active component
+     */
+    public static GlobalLoopManager start(LeadershipService leadership, ClusterService cluster,
+                                          TelemetryWindows windows, SfcService sfcs, VnfInventoryService inventory,
+                                          PlacementService placement, Srv6IntConfigService config,
+                                          ReplicaPlatform platform, LoopStateStore loopState, LoopClock clock) {
+        GlobalLoopManager m = new GlobalLoopManager();
+        m.setClock(clock);
+        m.leadershipService = leadership;
+        m.clusterService = cluster;
+        m.telemetry = windows;
+        m.sfcService = sfcs;
+        m.inventory = inventory;
+        m.placement = placement;
         m.configService = config;
         m.platform = platform;
         m.loopState = loopState;

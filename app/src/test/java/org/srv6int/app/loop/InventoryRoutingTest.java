@@ -1,5 +1,7 @@
 package org.srv6int.app.loop;
 
+import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ReplicaInfo;
 import org.junit.Before;
 import org.junit.Test;
 import org.srv6int.app.api.ReplicaState;
@@ -31,7 +33,7 @@ public class InventoryRoutingTest {
     public void setUp() {
         app = new AppHarness();
         app.deployFig5();
-        routing = new InventoryRouting(app.inventory);
+        routing = new InventoryRouting(app.inventory, app.pathManager);
     }
 
     private List<String> replicas(VnfKey vnf) {
@@ -74,5 +76,34 @@ public class InventoryRoutingTest {
         assertEquals(PaperTestbed.LMAX, snort.lmaxNanos());
         // No reports in the window: no samples, so the loop neither starts nor extends a violation.
         assertTrue(obs.stream().allMatch(o -> o.samples() == 0));
+    }
+
+    /**
+     * Algorithm 4 line 10 through the app's LCS placement (docs/placement.md), where it differs
+     * from "most free resources": SFC 1 with Fwd on Worker 2 and nDPI on Worker 1. A new Fwd
+     * replica on Worker 2 would come after nDPI on the path (SW2 before SW3), breaking chain order;
+     * on Worker 1 it precedes nDPI. Worker 1 wins although Worker 2 has eight times the free CPU.
+     */
+    @Test
+    public void placementKeepsChainOrderOverMostFreeResources() {
+        AppHarness h = new AppHarness();
+        h.sfcs.addSfc(PaperTestbed.sfc1());
+        VnfKey fwd = VnfKey.of(PaperTestbed.SFC1, 0);
+        h.inventory.registerReplica(PaperTestbed.replica(fwd, "r0", "worker2", 1));
+        h.inventory.registerReplica(PaperTestbed.replica(VnfKey.of(PaperTestbed.SFC1, 1), "r0", "worker1", 1));
+        InventoryRouting r = new InventoryRouting(h.inventory, h.pathManager);
+        List<NodeResources> nodes = List.of(new NodeResources("worker1", 1000, 1L << 32),
+                                            new NodeResources("worker2", 8000, 1L << 32));
+        assertEquals(List.of("worker1"), r.placeReplicas(fwd, nodes, 1));
+        // Where order does not decide (Fig. 5's own placement), the most free node does, and
+        // several replicas spread over equally good nodes.
+        assertEquals(List.of("worker2", "worker2", "worker1"), routing.placeReplicas(SNORT, List.of(
+                new NodeResources("worker1", 2000, 1L << 32), new NodeResources("worker2", 5000, 1L << 32)), 3));
+        try {
+            routing.placeReplicas(SNORT, List.of(new NodeResources("worker1", 0, 0)), 1);
+            org.junit.Assert.fail("a node without room is no candidate");
+        } catch (IllegalStateException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("no candidate node"));
+        }
     }
 }

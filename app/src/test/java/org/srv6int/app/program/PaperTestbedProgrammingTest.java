@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.srv6int.app.testing.PaperTestbed.SFC1;
 import static org.srv6int.app.testing.PaperTestbed.SFC2;
@@ -187,5 +188,28 @@ public class PaperTestbedProgrammingTest {
         b.settle();
         app.settle();
         assertEquals(golden("paper-testbed-sfc1-sfc2.txt", state()), state());
+    }
+
+    /** netcfg collector.truncateBytes is what every switch truncates its INT report copies to. */
+    @Test
+    public void truncateBytesReachesEveryReportConfiguration() {
+        app.deployFig5();
+        app.settle();
+        List<String> before = state().stream().filter(l -> l.contains("report.report_config"))
+                .collect(Collectors.toList());
+        assertFalse(before.isEmpty());
+        assertTrue(before.toString(), before.stream().allMatch(l -> l.contains("trunc_len=256")));
+        com.fasterxml.jackson.databind.node.ObjectNode json =
+                (com.fasterxml.jackson.databind.node.ObjectNode) PaperTestbed.netcfg().get("apps")
+                        .get("org.srv6int.app").get("srv6int").deepCopy();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) json.get("collector")).put("truncateBytes", 128);
+        app.config.app = PaperTestbed.appConfig(json);
+        app.programmer.reconcile();
+        app.flows.confirmAll();
+        app.settle();
+        List<String> reports = state().stream().filter(l -> l.contains("report.report_config"))
+                .collect(Collectors.toList());
+        assertEquals(before.size(), reports.size());
+        assertTrue(reports.toString(), reports.stream().allMatch(l -> l.contains("trunc_len=128")));
     }
 }

@@ -9,6 +9,7 @@ import org.srv6int.app.testing.AppHarness;
 import org.srv6int.app.testing.PaperTestbed;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 import static org.srv6int.app.testing.PaperTestbed.SFC2;
@@ -50,5 +51,26 @@ public class NamedReplicaTest {
         }
         // a generated name still takes the smallest free r<n>
         assertEquals("r1", app.inventory.addReplica(snort, "worker2").id().name());
+    }
+
+    /** The global loop reserves a replica's identity before its pod exists, so the pod can carry it. */
+    @Test
+    public void reservationHoldsASidUntilReadyAndIsIdempotent() {
+        VnfKey snort = VnfKey.of(SFC2, 0);
+        VnfReplica r = app.inventory.reserveReplica(snort, "worker2", "sfc-2-vnf0-r1");
+        assertEquals(org.srv6int.app.api.ReplicaState.PENDING, r.state());
+        assertEquals(0, r.weight());
+        assertEquals(PaperTestbed.SW3, r.deviceId());
+        // Repeating the reservation (a new leader, a retried create) returns the same identity.
+        assertEquals(r, app.inventory.reserveReplica(snort, "worker2", "sfc-2-vnf0-r1"));
+        // The SID is taken: the next replica on that switch gets another one.
+        assertNotEquals(r.sid(), app.inventory.addReplica(snort, "worker2").sid());
+        try {
+            app.inventory.reserveReplica(snort, "worker1", "sfc-2-vnf0-r1");
+            fail("same name on another node");
+        } catch (SfcException e) {
+            assertEquals(SfcException.Reason.CONFLICT, e.reason());
+            assertTrue(e.getMessage(), e.getMessage().contains("worker2"));
+        }
     }
 }

@@ -15,7 +15,7 @@ import java.util.function.Supplier;
 import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfReplica;
-import org.srv6int.app.loop.ReplicaPlatform;
+import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.twin.control.AppControl;
 import org.srv6int.twin.model.Resource;
 import org.srv6int.twin.model.VnfInstance;

@@ -10,7 +10,7 @@ import java.util.function.DoubleConsumer;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import org.srv6int.app.loop.LoopParams;
-import org.srv6int.app.loop.ReplicaPlatform;
+import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.twin.control.AppControl;
 import org.srv6int.twin.control.GlobalControl;
 import org.srv6int.twin.control.NodeAgentOnWorker;
@@ -146,7 +146,7 @@ public final class Runner {
                 t.advanceTo(next);
             }
             if (vpa != null) {
-                vpa.tick(next);
+                vpa.tick(next, DT_S);
             }
             if ((k + 1) % TICKS_PER_BUCKET == 0) {
                 record(out, exp, next);

@@ -15,6 +15,7 @@ import javax.imageio.ImageIO;
 import org.junit.ClassRule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
+import org.srv6int.twin.scenario.Scenarios;
 
 /**
  * Fig. 11 (co-location throughput): the fig11 scenario gives both panels, (a) one vNF among three
@@ -26,31 +27,50 @@ public class Fig11Test {
     public static final TemporaryFolder TMP = new TemporaryFolder();
 
     @Test
-    public void fig11GivesPanelsAAndBWithOursAtLeastNoneAndAboveItForMostPairs() throws Exception {
+    public void fig11GivesPanelsAAndBInThePapersOrderWithANonzeroVpaBaseline() throws Exception {
         Path out = TMP.newFolder("out").toPath();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int rc = Main.run(new String[] {"fig11", "--policy", "ours,none", "--out", out.toString(), "--quiet"},
+        int rc = Main.run(new String[] {"fig11", "--out", out.toString(), "--quiet"},
                 new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"), new PrintStream(err, true, "UTF-8"));
         assertEquals(err.toString(StandardCharsets.UTF_8), 0, rc);
         JsonNode t = new ObjectMapper().readTree(out.resolve("fig11/summary.json").toFile()).get("max_throughput_gbps");
         assertEquals(List.of("Fwd", "Snort", "nDPI", "ntopng"), names(t.get("a")));
         assertEquals(List.of("Fwd+Snort", "Fwd+nDPI", "Fwd+ntopng", "Snort+nDPI", "Snort+ntopng", "nDPI+ntopng"),
                 names(t.get("b")));
-        int higher = 0;
-        for (JsonNode pair : t.get("b")) {
-            double ours = pair.get("ours").asDouble();
-            double none = pair.get("none").asDouble();
-            assertTrue(pair + ": ramp starts at 0.5 Gbps", none >= 0 && ours >= 0.5);
-            assertTrue(pair + ": ours below none", ours >= none);
-            if (ours > none) {
-                higher++;
+        // (a): ours is the largest for every vNF. The paper has K8s-VPA slightly above ours for
+        // Snort; the twin's VPA sizes Snort from usage its own quota caps and only from the NIC's
+        // NUMA node's free cores (docs/twin.md section 8, "Where the twin differs"), so for Snort
+        // only ours above none is checked.
+        for (String vnf : names(t.get("a"))) {
+            JsonNode bar = t.get("a").get(vnf);
+            double ours = bar.get("ours").asDouble();
+            assertTrue(vnf + ": VPA passes a step " + bar, bar.get("vpa").asDouble() >= 0.5);
+            assertTrue(vnf + ": ours above none " + bar, ours > bar.get("none").asDouble());
+            if (!"Snort".equals(vnf)) {
+                assertTrue(vnf + ": ours above VPA " + bar, ours > bar.get("vpa").asDouble());
             }
         }
-        // 4, not all 6: with Snort as vNF 1 Worker 1 is full (Snort+nDPI, Snort+ntopng), and a
-        // replica of vNF 1 that the global loop places next to vNF 2 on Worker 2 loses its flows:
-        // the P4 program cannot send a packet to a second vNF behind the same switch in one pass
-        // (docs/p4-tables.md, "Consecutive vNFs behind one switch"). Measured with seed 1: 4 of 6.
-        assertTrue("ours above none for " + higher + " of 6 pairs", higher >= 4);
+        // (b): SFC 1's ours is above both baselines for every pair, except where the switches lose
+        // SFC 1's flows at a vNF that follows another vNF behind the same switch (the global loop's
+        // replica of vNF 1 on Worker 2, next to vNF 2: NO_ROUTE, issue 14 item 1); there it may
+        // not fall below them either.
+        JsonNode events = new ObjectMapper().readTree(out.resolve("fig11/ours/summary.json").toFile()).get("events");
+        for (String pair : names(t.get("b"))) {
+            JsonNode bar = t.get("b").get(pair);
+            double ours = bar.get("ours").asDouble();
+            double none = bar.get("none").asDouble();
+            double vpa = bar.get("vpa").asDouble();
+            assertTrue(pair + ": VPA passes a step " + bar, vpa >= 0.5);
+            boolean lost = false;
+            for (JsonNode e : events) {
+                lost |= e.asText().startsWith(Scenarios.FIG11B + pair + ": ") && e.asText().contains("NO_ROUTE");
+            }
+            if (lost) {
+                assertTrue(pair + ": ours below a baseline " + bar, ours >= none && ours >= vpa);
+            } else {
+                assertTrue(pair + ": ours above both baselines " + bar, ours > none && ours > vpa);
+            }
+        }
         // the same numbers per chain in the policy's summary
         JsonNode chain = new ObjectMapper().readTree(out.resolve("fig11/ours/summary.json").toFile())
                 .at("/chains/SFC1 Fwd+nDPI");

@@ -194,6 +194,13 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
         if (!request.nodeName().equals(node)) {
             log.warn("{} already exists pinned to {}, not {}; keeping it", name, node, request.nodeName());
         }
+        Map<String, String> have = sts.getMetadata().getAnnotations();
+        for (Map.Entry<String, String> e : request.annotations().entrySet()) {
+            if (have == null || !e.getValue().equals(have.get(e.getKey()))) {
+                log.warn("{} already exists with {}={}, not {}; keeping it", name, e.getKey(),
+                         have == null ? null : have.get(e.getKey()), e.getValue());
+            }
+        }
         return status(name, request.replicaIndex());
     }
 
@@ -511,13 +518,14 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
         Map<String, Quantity> requests = quantities(r.requests());
         Map<String, Quantity> limits = quantities(r.limits());
         return new StatefulSetBuilder()
-                .withNewMetadata().withName(r.name()).withLabels(labels).endMetadata()
+                .withNewMetadata().withName(r.name()).withLabels(labels).withAnnotations(r.annotations())
+                .endMetadata()
                 .withNewSpec()
                     .withReplicas(1)
                     .withPodManagementPolicy("Parallel")
                     .withNewSelector().withMatchLabels(selector).endSelector()
                     .withNewTemplate()
-                        .withNewMetadata().withLabels(labels).endMetadata()
+                        .withNewMetadata().withLabels(labels).withAnnotations(r.annotations()).endMetadata()
                         .withNewSpec()
                             .withNodeSelector(Map.of(ReplicaNames.HOSTNAME_LABEL, r.nodeName()))
                             .withAutomountServiceAccountToken(false)

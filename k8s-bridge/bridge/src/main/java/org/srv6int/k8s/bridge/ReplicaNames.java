@@ -1,5 +1,9 @@
 package org.srv6int.k8s.bridge;
 
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -39,6 +43,7 @@ public final class ReplicaNames {
      */
     static final int MAX_NAME = 52;
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    private static final Pattern IP6_CHARS = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
     private static final Pattern LABEL_VALUE =
             Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?");
 
@@ -88,6 +93,54 @@ public final class ReplicaNames {
         if (chainId == null || chainId.length() > 63 || !DNS_LABEL.matcher(chainId).matches()) {
             throw new IllegalArgumentException("chain id must be a DNS label "
                     + "([a-z0-9]([-a-z0-9]*[a-z0-9])?, at most 63 characters), got '" + chainId + "'");
+        }
+    }
+
+    /**
+     * Checks identity annotations: a SID that is an IPv6 address, a non-empty switch device id,
+     * a switch port in 0..2^32-1 and a NUMA node &gt;= 0, each when present.
+     *
+     * @param annotations annotation name to value
+     * @throws IllegalArgumentException naming the first invalid one
+     */
+    public static void checkIdentity(Map<String, String> annotations) {
+        String sid = annotations.get(ANNOTATION_SID);
+        if (sid != null && !isIp6(sid)) {
+            throw new IllegalArgumentException(ANNOTATION_SID + " must be an IPv6 address, got '" + sid + "'");
+        }
+        String dev = annotations.get(ANNOTATION_SWITCH_DEVICE);
+        if (dev != null && dev.isBlank()) {
+            throw new IllegalArgumentException(ANNOTATION_SWITCH_DEVICE + " must not be empty");
+        }
+        checkRange(annotations, ANNOTATION_SWITCH_PORT, 0xFFFF_FFFFL);
+        checkRange(annotations, ANNOTATION_NUMA_NODE, Integer.MAX_VALUE);
+    }
+
+    private static void checkRange(Map<String, String> annotations, String key, long max) {
+        String v = annotations.get(key);
+        if (v == null) {
+            return;
+        }
+        long n;
+        try {
+            n = Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            n = -1;
+        }
+        if (n < 0 || n > max) {
+            throw new IllegalArgumentException(key + " must be a number in 0.." + max + ", got '" + v + "'");
+        }
+    }
+
+    // A literal check only: InetAddress would resolve names.
+    private static boolean isIp6(String s) {
+        if (!IP6_CHARS.matcher(s).matches()) {
+            return false;
+        }
+        try {
+            return InetAddress.getByName(s) instanceof Inet6Address;
+        } catch (UnknownHostException e) {
+            return false;
         }
     }
 

@@ -20,6 +20,7 @@ public final class ReplicaRequest {
     private final String image;
     private final Map<String, String> requests;
     private final Map<String, String> limits;
+    private final Map<String, String> annotations;
 
     private ReplicaRequest(Builder b) {
         this.chainId = b.chainId;
@@ -30,6 +31,7 @@ public final class ReplicaRequest {
         this.image = b.image;
         this.requests = Collections.unmodifiableMap(new TreeMap<>(b.requests));
         this.limits = Collections.unmodifiableMap(new TreeMap<>(b.limits));
+        this.annotations = Collections.unmodifiableMap(new TreeMap<>(b.annotations));
     }
 
     /**
@@ -114,6 +116,17 @@ public final class ReplicaRequest {
     }
 
     /**
+     * Returns the replica's identity annotations ({@link ReplicaNames#ANNOTATION_SID} and the
+     * others), which the node agent reads to wire and manage the pod; empty when no identity was
+     * set.
+     *
+     * @return annotation name to value
+     */
+    public Map<String, String> annotations() {
+        return annotations;
+    }
+
+    /**
      * Returns the deterministic name of this replica.
      *
      * @return StatefulSet name
@@ -133,19 +146,20 @@ public final class ReplicaRequest {
         ReplicaRequest r = (ReplicaRequest) o;
         return vnfIndex == r.vnfIndex && replicaIndex == r.replicaIndex && chainId.equals(r.chainId)
                 && vnfType.equals(r.vnfType) && nodeName.equals(r.nodeName) && image.equals(r.image)
-                && requests.equals(r.requests) && limits.equals(r.limits);
+                && requests.equals(r.requests) && limits.equals(r.limits)
+                && annotations.equals(r.annotations);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(chainId, vnfIndex, vnfType, replicaIndex, nodeName, image, requests, limits);
+        return Objects.hash(chainId, vnfIndex, vnfType, replicaIndex, nodeName, image, requests, limits, annotations);
     }
 
     @Override
     public String toString() {
         return "ReplicaRequest{" + chainId + "/vnf" + vnfIndex + "(" + vnfType + ")/r" + replicaIndex
                 + " on " + nodeName + ", image=" + image + ", requests=" + requests
-                + ", limits=" + limits + "}";
+                + ", limits=" + limits + (annotations.isEmpty() ? "" : ", annotations=" + annotations) + "}";
     }
 
     /** Builder of {@link ReplicaRequest}. */
@@ -158,8 +172,36 @@ public final class ReplicaRequest {
         private String image;
         private final Map<String, String> requests = new TreeMap<>();
         private final Map<String, String> limits = new TreeMap<>();
+        private final Map<String, String> annotations = new TreeMap<>();
 
         private Builder() {
+        }
+
+        /**
+         * Sets the replica's identity on the data plane: the SID its traffic arrives with and
+         * the switch port its node hangs off. Written as pod annotations.
+         *
+         * @param sid          the replica's SID, an IPv6 address
+         * @param switchDevice ONOS device id of the switch
+         * @param switchPort   switch port number facing the node
+         * @return this builder
+         */
+        public Builder identity(String sid, String switchDevice, long switchPort) {
+            annotations.put(ReplicaNames.ANNOTATION_SID, sid);
+            annotations.put(ReplicaNames.ANNOTATION_SWITCH_DEVICE, switchDevice);
+            annotations.put(ReplicaNames.ANNOTATION_SWITCH_PORT, Long.toString(switchPort));
+            return this;
+        }
+
+        /**
+         * Sets the NUMA node the replica should run on.
+         *
+         * @param numaNode NUMA node, &gt;= 0
+         * @return this builder
+         */
+        public Builder numaNode(int numaNode) {
+            annotations.put(ReplicaNames.ANNOTATION_NUMA_NODE, Integer.toString(numaNode));
+            return this;
         }
 
         /**
@@ -273,6 +315,7 @@ public final class ReplicaRequest {
             }
             checkQuantities("request", requests);
             checkQuantities("limit", limits);
+            ReplicaNames.checkIdentity(annotations);
             return new ReplicaRequest(this);
         }
 

@@ -155,8 +155,15 @@ public class RealApiServerTest {
         Map<String, NodeResources> before = bridge.nodeFreeResources();
         assertEquals(Set.of("worker1", "worker2"), before.keySet());
         assertEquals(20_000, before.get("worker2").allocatableCpuMillis());
-        bridge.ensureReplica(request(chain, 1, 0, "worker2"));
+        bridge.ensureReplica(ReplicaRequest.builder().chainId(chain).vnfIndex(1).vnfType("snort").replicaIndex(0)
+                .nodeName("worker2").image("registry.local/snort:2.9").request("cpu", "2").request("memory", "4Gi")
+                .limit("cpu", "2").limit("memory", "4Gi").identity("fc00:2::1:3", "device:leaf2", 4).build());
         ReplicaStatus s = bridge.awaitReady(chain, 1, 0, READY);
+        // The pod the API server made from the template carries the identity the node agent reads.
+        Map<String, String> podAnnotations = podsOf(chain).get(0).getMetadata().getAnnotations();
+        assertEquals("fc00:2::1:3", podAnnotations.get(ReplicaNames.ANNOTATION_SID));
+        assertEquals("device:leaf2", podAnnotations.get(ReplicaNames.ANNOTATION_SWITCH_DEVICE));
+        assertEquals("4", podAnnotations.get(ReplicaNames.ANNOTATION_SWITCH_PORT));
         assertTrue(s.ready());
         assertEquals("worker2", s.nodeName());
         assertNotNull("pod IP", s.podIp());

@@ -42,5 +42,27 @@ public class ReplicaRequestTest {
         rejects(valid().image(" "), "image");
         rejects(valid().request("cpu", "two"), "invalid request quantity for cpu");
         rejects(valid().limit("memory", "4GiB"), "invalid limit quantity for memory");
+        rejects(valid().identity("10.0.0.1", "device:s1", 3), "srv6int.org/sid must be an IPv6 address");
+        rejects(valid().identity("fc00:2::1", "device:s1", -1), "srv6int.org/switch-port");
+        rejects(valid().identity("fc00:2::1", " ", 3), "srv6int.org/switch-device");
+        rejects(valid().numaNode(-1), "srv6int.org/numa-node");
+    }
+
+    /** The contract the node agent reads: these literal names, not the constants, so a rename fails here. */
+    @Test
+    public void identityIsWrittenUnderTheContractNames() {
+        ReplicaRequest r = valid().identity("fc00:2::1:5", "device:leaf2", 7).numaNode(1).build();
+        assertEquals(java.util.Map.of("srv6int.org/sid", "fc00:2::1:5", "srv6int.org/switch-device", "device:leaf2",
+                                      "srv6int.org/switch-port", "7", "srv6int.org/numa-node", "1"),
+                     r.annotations());
+        io.fabric8.kubernetes.api.model.apps.StatefulSet sts = Fabric8VnfReplicaManager.statefulSet(r);
+        assertEquals(r.annotations(), sts.getSpec().getTemplate().getMetadata().getAnnotations());
+        java.util.Map<String, String> labels = sts.getSpec().getTemplate().getMetadata().getLabels();
+        assertEquals("sfc2", labels.get("srv6int.org/chain"));
+        assertEquals("3", labels.get("srv6int.org/vnf"));
+        assertEquals("1", labels.get("srv6int.org/replica"));
+        assertEquals("snort", labels.get("srv6int.org/vnf-type"));
+        assertEquals("srv6int-k8s-bridge", labels.get("app.kubernetes.io/managed-by"));
+        assertTrue(valid().build().annotations().isEmpty());
     }
 }

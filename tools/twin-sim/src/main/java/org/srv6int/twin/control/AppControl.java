@@ -29,7 +29,7 @@ import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.loop.ChainRouting;
 import org.srv6int.app.loop.InventoryRouting;
-import org.srv6int.app.loop.ReplicaInfo;
+import org.srv6int.app.api.ReplicaInfo;
 import org.srv6int.app.testing.AppHarness;
 import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.twin.dataplane.Dataplane;
@@ -84,7 +84,7 @@ public final class AppControl {
         this.dataplane = java.util.Objects.requireNonNull(dataplane, "dataplane");
         this.nowS = nowS;
         app.config.devices = loopbackReporters();
-        this.routing = new ModelRouting(new InventoryRouting(app.inventory));
+        this.routing = new ModelRouting(new InventoryRouting(app.inventory, app.pathManager));
         int tag = 0;
         for (Chain c : fabric.chains()) {
             SfcId id = SfcId.of(++tag);
@@ -323,6 +323,12 @@ public final class AppControl {
 
         ModelRouting(ChainRouting inventory) {
             this.inventory = inventory;
+        }
+
+        @Override
+        public List<String> placeReplicas(VnfKey vnf, List<org.srv6int.app.api.NodeResources> candidates,
+                                          int count) {
+            return inventory.placeReplicas(vnf, candidates, count);
         }
 
         @Override

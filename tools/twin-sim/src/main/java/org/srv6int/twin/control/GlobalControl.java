@@ -11,7 +11,7 @@ import org.srv6int.app.loop.GlobalLoop;
 import org.srv6int.app.loop.InventoryRouting;
 import org.srv6int.app.loop.LoopClock;
 import org.srv6int.app.loop.LoopParams;
-import org.srv6int.app.loop.ReplicaPlatform;
+import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.telemetry.CollectorCounters;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
 import org.srv6int.twin.model.Fabric;

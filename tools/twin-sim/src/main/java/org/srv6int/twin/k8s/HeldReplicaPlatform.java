@@ -9,9 +9,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.loop.NodeResources;
-import org.srv6int.app.loop.ReplicaInfo;
-import org.srv6int.app.loop.ReplicaPlatform;
+import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.twin.control.SimulatedTime;
 
 /**

@@ -34,10 +34,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfReplicaId;
-import org.srv6int.app.loop.BridgeReplicaPlatform;
-import org.srv6int.app.loop.NodeResources;
-import org.srv6int.app.loop.ReplicaInfo;
-import org.srv6int.app.loop.ReplicaPlatform;
+import org.srv6int.app.k8s.BridgeReplicaPlatform;
+import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.k8s.bridge.BridgeConfig;
 import org.srv6int.k8s.bridge.Fabric8VnfReplicaManager;
 import org.srv6int.k8s.bridge.ReplicaNames;
@@ -118,9 +118,10 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
             t.setDaemon(true);
             return t;
         });
-        // One twin process is the whole cluster: its request ledger is an in-memory map.
+        // One twin process is the whole cluster: its request ledger is an in-memory map. Its replicas
+        // get traffic from the emulated switches, not from a node agent: pods carry no identity.
         BridgeReplicaPlatform platform = new BridgeReplicaPlatform(bridge, this::template, settings.readyTimeout(),
-                                                                   executor, new ConcurrentHashMap<>());
+                                                                   executor, new ConcurrentHashMap<>(), null);
         this.held = new HeldReplicaPlatform(platform, new TreeMap<>(NODES));
     }
 

@@ -17,9 +17,9 @@ import org.junit.After;
 import org.junit.Test;
 import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.loop.NodeResources;
-import org.srv6int.app.loop.ReplicaInfo;
-import org.srv6int.app.loop.ReplicaPlatform;
+import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.ReplicaPlatform;
 
 /**
  * Holding simulated time to wall time while an operation is in flight, and the worker/node

@@ -20,8 +20,8 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.loop.NodeResources;
-import org.srv6int.app.loop.ReplicaInfo;
+import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ReplicaInfo;
 
 /**
  * {@code --k8s real} end to end: the twin's platform on a real control plane

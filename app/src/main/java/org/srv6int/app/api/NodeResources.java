@@ -1,4 +1,6 @@
-package org.srv6int.app.loop;
+package org.srv6int.app.api;
+
+import org.srv6int.app.api.NodeResources;
 
 /**
  * Free (allocatable minus requested) resources of one Kubernetes node.

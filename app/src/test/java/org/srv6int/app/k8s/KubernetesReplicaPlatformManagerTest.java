@@ -1,10 +1,16 @@
-package org.srv6int.app.loop;
+package org.srv6int.app.k8s;
 
+import org.srv6int.app.loop.FakeInventory;
+import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.k8s.KubernetesMock;
+import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
+import org.srv6int.app.k8s.KubernetesReplicaPlatformManagerTest;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
 import org.onosproject.net.config.InvalidFieldException;
 import org.onosproject.net.config.NetworkConfigEvent;
+import org.srv6int.app.api.NodeResources;
 import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.SfcEvent;
 import org.srv6int.app.api.SfcId;
@@ -271,6 +277,75 @@ public class KubernetesReplicaPlatformManagerTest {
                 noChains.deactivate();
             }
         }
+    }
+
+    /** The sweep's second half: workloads follow the inventory of the chains that exist. */
+    @Test
+    public void missingWorkloadsAreRecreatedWithTheirIdentityAndUnknownOnesDeleted() throws Exception {
+        FakeConfigService cfg = KubernetesMock.configOf(
+                KubernetesMock.appConfig("{\"kubernetes\":" + k8s.kubernetesJson() + "}"));
+        FakeInventory inventory = new FakeInventory();
+        KubernetesReplicaPlatformManager m =
+                KubernetesMock.platform(SFCS, cfg, new KubernetesMock.Netcfg(), inventory);
+        try {
+            m.createReplica(SNORT, "worker1", "m1-0").toCompletableFuture().get(10, TimeUnit.SECONDS);
+            m.createReplica(SNORT, "worker1", "m1-1").toCompletableFuture().get(10, TimeUnit.SECONDS);
+            assertEquals(List.of("sfc-3-vnf0-r0", "sfc-3-vnf0-r1"), k8s.statefulSetNames());
+            assertEquals(List.of(), m.reconcileReplicas());
+            String sid = k8s.statefulSet("sfc-3-vnf0-r0").getSpec().getTemplate().getMetadata().getAnnotations()
+                    .get("srv6int.org/sid");
+            // Deleted by hand: the next sweep makes it again, with the same SID.
+            k8s.deleteStatefulSet("sfc-3-vnf0-r0");
+            // r1 is on its way out: a missing workload of a DRAINING replica is not recreated.
+            org.srv6int.app.api.VnfReplicaId r1 = org.srv6int.app.api.VnfReplicaId.of(SNORT, "sfc-3-vnf0-r1");
+            inventory.drainReplica(r1);
+            k8s.deleteStatefulSet("sfc-3-vnf0-r1");
+            waitFor(() -> k8s.statefulSetNames().isEmpty());
+            assertEquals(List.of("+sfc-3-vnf0-r0"), m.reconcileReplicas());
+            assertEquals(List.of("sfc-3-vnf0-r0"), k8s.statefulSetNames());
+            assertEquals(sid, k8s.statefulSet("sfc-3-vnf0-r0").getSpec().getTemplate().getMetadata()
+                    .getAnnotations().get("srv6int.org/sid"));
+            // A workload no replica owns (the inventory lost it) is deleted.
+            inventory.removeReplica(org.srv6int.app.api.VnfReplicaId.of(SNORT, "sfc-3-vnf0-r0"));
+            assertEquals(List.of("-sfc-3-vnf0-r0"), m.reconcileReplicas());
+            waitFor(() -> k8s.statefulSetNames().isEmpty());
+            assertEquals(List.of(), m.reconcileReplicas());
+        } finally {
+            m.deactivate();
+        }
+    }
+
+    /** A pod on a node without a switch attachment would never get traffic: no such node is offered. */
+    @Test
+    public void onlyNodesWithASwitchAttachmentAreOffered() throws Exception {
+        try (KubernetesMock own = new KubernetesMock()) {
+            own.addNode("worker9", "16", "64Gi");
+            FakeConfigService cfg = KubernetesMock.configOf(
+                    KubernetesMock.appConfig("{\"kubernetes\":" + own.kubernetesJson() + "}"));
+            KubernetesReplicaPlatformManager m = KubernetesMock.platform(SFCS, cfg, new KubernetesMock.Netcfg());
+            try {
+                try {
+                    m.nodeFreeResources();
+                    fail("worker9 has no switch attachment in the paper's netcfg");
+                } catch (IllegalStateException e) {
+                    assertTrue(e.getMessage(), e.getMessage().contains(
+                            "no eligible node: [worker9] have no switch attachment in netcfg"));
+                }
+                own.addNode("worker2", "20", "64Gi");
+                assertEquals(List.of("worker2"), m.nodeFreeResources().stream().map(NodeResources::node)
+                        .collect(java.util.stream.Collectors.toList()));
+            } finally {
+                KubernetesMock.stop(m);
+            }
+        }
+    }
+
+    private static void waitFor(java.util.function.BooleanSupplier done) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!done.getAsBoolean() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertTrue("condition not met within 10 s", done.getAsBoolean());
     }
 
     private static void announce(KubernetesMock.Netcfg netcfg) {

@@ -1,5 +1,8 @@
-package org.srv6int.app.loop;
+package org.srv6int.app.k8s;
 
+import org.srv6int.app.loop.FakeInventory;
+import org.srv6int.app.k8s.KubernetesMock;
+import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -18,7 +21,6 @@ import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigServiceAdapter;
 import org.srv6int.app.api.SfcService;
-import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.testing.FakeConfigService;
@@ -45,7 +47,7 @@ import java.util.stream.Collectors;
  * a pod gets its pod {@code <name>-0}, Running and Ready on the node it is pinned to. The app's
  * platform reaches it through netcfg (API server URL + bearer token file), as in ONOS.
  */
-final class KubernetesMock implements AutoCloseable {
+public final class KubernetesMock implements AutoCloseable {
     static final String NS = "srv6int-sfc";
     static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -55,7 +57,7 @@ final class KubernetesMock implements AutoCloseable {
     private final ScheduledExecutorService kubelet = Executors.newSingleThreadScheduledExecutor();
     private int podIps;
 
-    KubernetesMock() throws IOException {
+    public KubernetesMock() throws IOException {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
         server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
                                           new KubernetesMixedDispatcher(responses), false);
@@ -66,7 +68,7 @@ final class KubernetesMock implements AutoCloseable {
         kubelet.scheduleWithFixedDelay(this::runPods, 20, 20, TimeUnit.MILLISECONDS);
     }
 
-    void addNode(String name, String cpu, String memory) {
+    public void addNode(String name, String cpu, String memory) {
         admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata()
                 .withNewSpec().endSpec().withNewStatus()
                 .addToAllocatable("cpu", new Quantity(cpu)).addToAllocatable("memory", new Quantity(memory))
@@ -95,17 +97,21 @@ final class KubernetesMock implements AutoCloseable {
         }
     }
 
-    List<String> statefulSetNames() {
+    public List<String> statefulSetNames() {
         return admin.apps().statefulSets().inNamespace(NS).list().getItems().stream()
                 .map(s -> s.getMetadata().getName()).sorted().collect(Collectors.toList());
     }
 
-    StatefulSet statefulSet(String name) {
+    public void deleteStatefulSet(String name) {
+        admin.apps().statefulSets().inNamespace(NS).withName(name).delete();
+    }
+
+    public StatefulSet statefulSet(String name) {
         return admin.apps().statefulSets().inNamespace(NS).withName(name).get();
     }
 
     /** The netcfg section pointing at this server with a bearer token, as an operator writes it. */
-    String kubernetesJson() {
+    public String kubernetesJson() {
         return "{\"apiServer\":\"http://127.0.0.1:" + server.getPort() + "\",\"tokenFile\":\""
                 + tokenFile.toAbsolutePath() + "\",\"namespace\":\"" + NS + "\",\"readyTimeoutMs\":10000,"
                 + "\"vnfTypes\":{\"snort\":{\"image\":\"registry.local/snort:2.9\","
@@ -118,7 +124,7 @@ final class KubernetesMock implements AutoCloseable {
      * @param json whole app config
      * @return config
      */
-    static Srv6IntAppConfig appConfig(String json) throws IOException {
+    public static Srv6IntAppConfig appConfig(String json) throws IOException {
         Srv6IntAppConfig c = new Srv6IntAppConfig();
         JsonNode n = MAPPER.readTree(json);
         c.init(new DefaultApplicationId(1, Srv6IntConfigService.APP_NAME), Srv6IntAppConfig.KEY, n, MAPPER, x -> { });
@@ -127,8 +133,8 @@ final class KubernetesMock implements AutoCloseable {
     }
 
     /** Netcfg service that keeps its listeners, so a test can announce a change. */
-    static final class Netcfg extends NetworkConfigServiceAdapter {
-        final List<NetworkConfigListener> listeners = new ArrayList<>();
+    public static final class Netcfg extends NetworkConfigServiceAdapter {
+        public final List<NetworkConfigListener> listeners = new ArrayList<>();
 
         @Override
         public void addListener(NetworkConfigListener l) {
@@ -149,18 +155,42 @@ final class KubernetesMock implements AutoCloseable {
      * @param netcfg netcfg service
      * @return the active component
      */
-    static KubernetesReplicaPlatformManager platform(SfcService sfcs, FakeConfigService config, Netcfg netcfg) {
+    public static KubernetesReplicaPlatformManager platform(SfcService sfcs, FakeConfigService config, Netcfg netcfg) {
+        return platform(sfcs, config, netcfg, new FakeInventory());
+    }
+
+    /**
+     * Activates a platform component whose replica identities come from the given inventory.
+     *
+     * @param sfcs      chains (for the vNF types)
+     * @param config    app config holder
+     * @param netcfg    netcfg service
+     * @param inventory replica inventory (reserves SIDs)
+     * @return the active component
+     */
+    public static KubernetesReplicaPlatformManager platform(SfcService sfcs, FakeConfigService config, Netcfg netcfg,
+                                                     org.srv6int.app.api.VnfInventoryService inventory) {
         KubernetesReplicaPlatformManager m = new KubernetesReplicaPlatformManager();
         m.sfcService = sfcs;
         m.configService = config;
         m.netcfgService = netcfg;
         m.storageService = new SharedStorageService();
+        m.inventory = inventory;
         m.activate();
         return m;
     }
 
-    static FakeConfigService configOf(Srv6IntAppConfig app) {
-        return new FakeConfigService(new Srv6Devices(Map.of()), app);
+    /**
+     * Deactivates a platform component, as ONOS does when the app stops.
+     *
+     * @param m component
+     */
+    public static void stop(KubernetesReplicaPlatformManager m) {
+        m.deactivate();
+    }
+
+    public static FakeConfigService configOf(Srv6IntAppConfig app) {
+        return new FakeConfigService(org.srv6int.app.testing.PaperTestbed.devices(), app);
     }
 
     @Override

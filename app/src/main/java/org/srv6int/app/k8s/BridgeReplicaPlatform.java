@@ -1,6 +1,12 @@
-package org.srv6int.app.loop;
+package org.srv6int.app.k8s;
 
+import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.ReplicaPlatform;
+import org.srv6int.app.k8s.BridgeReplicaPlatform;
+import org.srv6int.app.k8s.ReplicaIdentities;
 import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfReplica;
 import org.srv6int.k8s.bridge.ReplicaNames;
 import org.srv6int.k8s.bridge.ReplicaRequest;
 import org.srv6int.k8s.bridge.ReplicaStatus;
@@ -28,7 +34,10 @@ import java.util.regex.Pattern;
  * cluster leader) can delete a replica another instance created. A create is idempotent on its
  * request id through a ledger (request id to replica index) shared by the cluster: a new leader
  * repeating the old one's request gets the same StatefulSet, which the bridge ensures (creates
- * if absent) rather than creates.
+ * if absent) rather than creates. Before the workload is created the replica's identity (SID,
+ * switch, port) is reserved through {@link ReplicaIdentities} and written on the pod as the
+ * annotations of {@link ReplicaNames}; a create that fails gives the reservation back and deletes
+ * what it made.
  */
 public final class BridgeReplicaPlatform implements ReplicaPlatform {
 
@@ -40,6 +49,7 @@ public final class BridgeReplicaPlatform implements ReplicaPlatform {
     private final Executor executor;
     private final Set<String> reserved = new HashSet<>();
     private final Map<String, Integer> requests;
+    private final ReplicaIdentities identities;
 
     /**
      * Creates the adapter.
@@ -50,10 +60,15 @@ public final class BridgeReplicaPlatform implements ReplicaPlatform {
      * @param executor     runs the blocking bridge calls
      * @param requests     the cluster's ledger of replica requests ("vNF/request id" to replica index;
      *                     putIfAbsent must be atomic, as a ConsistentMap's Java view)
+     * @param identities   reserves each replica's SID and attachment before its workload is made;
+     *                     null where no node agent reads them (the testbed twin's emulated data
+     *                     plane), and then pods carry no identity
      */
     public BridgeReplicaPlatform(VnfReplicaManager bridge, Function<VnfKey, ReplicaRequest.Builder> template,
-                                 Duration readyTimeout, Executor executor, Map<String, Integer> requests) {
+                                 Duration readyTimeout, Executor executor, Map<String, Integer> requests,
+                                 ReplicaIdentities identities) {
         this.requests = requests;
+        this.identities = identities;
         this.bridge = bridge;
         this.template = template;
         this.readyTimeout = readyTimeout;
@@ -113,23 +128,77 @@ public final class BridgeReplicaPlatform implements ReplicaPlatform {
                     release(vnf, pick);
                 }
             }
-            ReplicaRequest req = template.apply(vnf).chainId(chainId(vnf)).vnfIndex(vnf.index())
-                    .replicaIndex(k).nodeName(node).build();
-            bridge.ensureReplica(req);
-            ReplicaStatus s = bridge.awaitReady(chainId(vnf), vnf.index(), k, readyTimeout);
-            return new ReplicaInfo(s.name(), s.nodeName() == null ? node : s.nodeName(), s.podIp());
+            String name = ReplicaNames.replicaName(chainId(vnf), vnf.index(), k);
+            VnfReplica identity = identities == null ? null : identities.reserve(vnf, node, name);
+            try {
+                ReplicaRequest req = identity == null
+                        ? template.apply(vnf).chainId(chainId(vnf)).vnfIndex(vnf.index()).replicaIndex(k)
+                                .nodeName(node).build()
+                        : request(vnf, k, identity);
+                bridge.ensureReplica(req);
+                ReplicaStatus s = bridge.awaitReady(chainId(vnf), vnf.index(), k, readyTimeout);
+                return new ReplicaInfo(s.name(), s.nodeName() == null ? node : s.nodeName(), s.podIp());
+            } catch (RuntimeException e) {
+                if (identities != null) {
+                    giveBack(vnf, k, name, e);
+                }
+                throw e;
+            }
         }, executor);
+    }
+
+    /**
+     * The bridge request of a replica: the vNF's template, its name parts and its identity.
+     *
+     * @param vnf      vNF
+     * @param k        replica index
+     * @param identity the replica's reserved identity (node, SID, attachment)
+     * @return the request
+     */
+    ReplicaRequest request(VnfKey vnf, int k, VnfReplica identity) {
+        return template.apply(vnf).chainId(chainId(vnf)).vnfIndex(vnf.index()).replicaIndex(k)
+                .nodeName(identity.node())
+                .identity(identity.sid().toString(), identity.deviceId().toString(), identity.port().toLong())
+                .build();
+    }
+
+    // A replica that never became Ready must not keep a SID or a pod: the loop records the failure.
+    private void giveBack(VnfKey vnf, int k, String name, RuntimeException cause) {
+        try {
+            // A replica that carries traffic already (an earlier create of this request) stays.
+            if (identities.release(vnf, name)) {
+                bridge.removeReplica(chainId(vnf), vnf.index(), k);
+            }
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    /**
+     * The bridge replica index a replica name stands for.
+     *
+     * @param vnf       vNF
+     * @param replicaId replica name
+     * @return the index, or -1 if the name is not one of this vNF's bridge workloads
+     */
+    int replicaIndex(VnfKey vnf, String replicaId) {
+        Matcher m = INDEX.matcher(replicaId == null ? "" : replicaId);
+        if (!m.find()) {
+            return -1;
+        }
+        int k;
+        try {
+            k = Integer.parseInt(m.group(1));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+        return replicaId.equals(ReplicaNames.replicaName(chainId(vnf), vnf.index(), k)) ? k : -1;
     }
 
     @Override
     public CompletionStage<Void> deleteReplica(VnfKey vnf, String replicaId) {
-        Matcher m = INDEX.matcher(replicaId == null ? "" : replicaId);
-        if (!m.find()) {
-            return CompletableFuture.failedFuture(
-                    new IllegalArgumentException("not a bridge replica name: " + replicaId));
-        }
-        int k = Integer.parseInt(m.group(1));
-        if (!replicaId.equals(ReplicaNames.replicaName(chainId(vnf), vnf.index(), k))) {
+        int k = replicaIndex(vnf, replicaId);
+        if (k < 0) {
             return CompletableFuture.failedFuture(
                     new IllegalArgumentException("not a bridge replica of " + vnf + ": " + replicaId));
         }

@@ -1,5 +1,11 @@
-package org.srv6int.app.loop;
+package org.srv6int.app.k8s;
 
+import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.ReplicaPlatform;
+import org.srv6int.app.k8s.BridgeReplicaPlatform;
+import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
+import org.srv6int.app.k8s.ReplicaIdentities;
 import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigService;
@@ -13,23 +19,34 @@ import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.srv6int.app.api.ReplicaState;
+import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.SfcEvent;
 import org.srv6int.app.api.SfcListener;
 import org.srv6int.app.api.SfcService;
+import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.VnfReplicaId;
 import org.srv6int.app.api.VnfSpec;
 import org.srv6int.app.config.KubernetesSettings;
+import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.k8s.bridge.BridgeConfig;
 import org.srv6int.k8s.bridge.Fabric8VnfReplicaManager;
 import org.srv6int.k8s.bridge.ReplicaRequest;
+import org.srv6int.k8s.bridge.ReplicaStatus;
 
 import java.io.File;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
@@ -45,8 +62,7 @@ import static org.onlab.util.Tools.groupedThreads;
  * {@link Srv6IntAppConfig} ({@link KubernetesSettings}) and rebuilt when that section changes.
  * Without the section (or when the client cannot be built) every call fails with the reason,
  * which the loop records in its decision.
- */
-@Component(immediate = true, service = ReplicaPlatform.class)
+ */@Component(immediate = true, service = ReplicaPlatform.class)
 public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
 
     /** Threads for the bridge's blocking calls (a create waits for Ready). */
@@ -66,6 +82,9 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected StorageService storageService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected VnfInventoryService inventory;
+
     /** The cluster's replica request ledger (idempotent creates across leaders). */
     static final String REQUESTS_MAP = "srv6int-replica-requests";
     private Map<String, Integer> requests;
@@ -75,6 +94,7 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
     /** Tries to delete a removed chain's workloads before giving up (logged). */
     static final int REMOVE_ATTEMPTS = 5;
 
+    private final ReplicaIdentities identities = new InventoryIdentities();
     private final NetworkConfigListener netcfgListener = this::netcfgChanged;
     private final SfcListener sfcListener = this::sfcChanged;
     private ExecutorService executor;
@@ -131,8 +151,81 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
     private void sweepOrphans() {
         try {
             removeOrphans();
+            reconcileReplicas();
         } catch (RuntimeException e) {
             log.warn("Orphan sweep failed, retried in {} s: {}", ORPHAN_SWEEP_SECONDS, e.getMessage());
+        }
+    }
+
+    /**
+     * Makes the workloads of existing chains match the inventory: a PENDING or ACTIVE replica
+     * named as a bridge workload whose workload is missing (deleted by hand, lost with a crash)
+     * is created again with its identity; a workload of an existing chain's vNF that the
+     * inventory does not know is deleted. DRAINING replicas are left alone (they are on their
+     * way out; recreating one would race its removal).
+     *
+     * @return the workloads created ("+name") and deleted ("-name"), in that order
+     * @throws IllegalStateException if the platform is not available
+     */
+    List<String> reconcileReplicas() {
+        Fabric8VnfReplicaManager b;
+        BridgeReplicaPlatform p;
+        synchronized (this) {
+            b = bridge;
+            p = current instanceof BridgeReplicaPlatform ? (BridgeReplicaPlatform) current : null;
+        }
+        if (b == null || p == null) {
+            throw new IllegalStateException("Kubernetes replica platform " + unavailable);
+        }
+        List<String> created = new ArrayList<>();
+        List<String> deleted = new ArrayList<>();
+        for (Sfc chain : sfcService.getSfcs()) {
+            String chainId = chain.id().toString();
+            for (int i = 0; i < chain.vnfs().size(); i++) {
+                VnfKey vnf = VnfKey.of(chain.id(), i);
+                Map<String, VnfReplica> known = new HashMap<>();
+                inventory.getReplicas(vnf).forEach(r -> known.put(r.id().name(), r));
+                Set<String> present = new HashSet<>();
+                for (ReplicaStatus st : b.listReplicas(chainId, i)) {
+                    present.add(st.name());
+                    if (!known.containsKey(st.name())) {
+                        b.removeReplica(chainId, i, st.replicaIndex());
+                        log.info("Deleted workload {}: no replica of {} has that name", st.name(), vnf);
+                        deleted.add("-" + st.name());
+                    }
+                }
+                for (VnfReplica r : known.values()) {
+                    int k = p.replicaIndex(vnf, r.id().name());
+                    if (k < 0 || present.contains(r.id().name())
+                            || r.state() == ReplicaState.DRAINING) {
+                        continue;
+                    }
+                    b.ensureReplica(p.request(vnf, k, r));
+                    log.info("Recreated the missing workload of replica {} ({})", r.id(), r.sid());
+                    created.add("+" + r.id().name());
+                }
+            }
+        }
+        created.addAll(deleted);
+        return created;
+    }
+
+    /** Identities from the app's inventory: a PENDING replica holds the SID until the pod is Ready. */
+    private final class InventoryIdentities implements ReplicaIdentities {
+        @Override
+        public VnfReplica reserve(VnfKey vnf, String node, String replicaName) {
+            return inventory.reserveReplica(vnf, node, replicaName);
+        }
+
+        @Override
+        public boolean release(VnfKey vnf, String replicaName) {
+            VnfReplicaId id = VnfReplicaId.of(vnf, replicaName);
+            Optional<VnfReplica> r = inventory.getReplica(id);
+            if (r.isEmpty() || r.get().state() != ReplicaState.PENDING) {
+                return false;
+            }
+            inventory.removeReplica(id);
+            return true;
         }
     }
 
@@ -142,7 +235,7 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
      * @return chains whose workloads were deleted
      * @throws IllegalStateException if the platform is not available
      */
-    java.util.List<String> removeOrphans() {
+    List<String> removeOrphans() {
         Fabric8VnfReplicaManager b;
         synchronized (this) {
             b = bridge;
@@ -150,9 +243,9 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
         if (b == null) {
             throw new IllegalStateException("Kubernetes replica platform " + unavailable);
         }
-        java.util.Set<String> known = new java.util.HashSet<>();
+        Set<String> known = new HashSet<>();
         sfcService.getSfcs().forEach(c -> known.add(c.id().toString()));
-        java.util.List<String> removed = new java.util.ArrayList<>();
+        List<String> removed = new ArrayList<>();
         for (String chain : b.listChainIds()) {
             if (!known.contains(chain)) {
                 int n = b.removeChain(chain);
@@ -207,7 +300,8 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
         try {
             bridge = connect(settings);
             current = new BridgeReplicaPlatform(bridge, this::template,
-                                                Duration.ofMillis(settings.readyTimeoutMillis()), executor, requests);
+                                                Duration.ofMillis(settings.readyTimeoutMillis()), executor, requests,
+                                                identities);
             log.info("Kubernetes replica platform: namespace {}, {}", settings.namespace(),
                      settings.kubeconfig().map(k -> "kubeconfig " + k)
                              .orElse("API server " + settings.apiServer().orElse("?")));
@@ -269,9 +363,25 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
         return p;
     }
 
+    // Only a node with a switch attachment in netcfg can get traffic: others are not candidates.
     @Override
     public List<NodeResources> nodeFreeResources() {
-        return target().nodeFreeResources();
+        List<NodeResources> all = target().nodeFreeResources();
+        Srv6Devices devices = configService.devices();
+        List<NodeResources> eligible = new ArrayList<>();
+        List<String> unattached = new ArrayList<>();
+        for (NodeResources n : all) {
+            if (devices.locate(n.node()).isPresent()) {
+                eligible.add(n);
+            } else {
+                unattached.add(n.node());
+            }
+        }
+        if (eligible.isEmpty() && !unattached.isEmpty()) {
+            throw new IllegalStateException("no eligible node: " + unattached
+                    + " have no switch attachment in netcfg (devices.*.srv6int.servers)");
+        }
+        return eligible;
     }
 
     @Override

@@ -1,5 +1,10 @@
-package org.srv6int.app.loop;
+package org.srv6int.app.k8s;
 
+import org.srv6int.app.loop.FakeInventory;
+import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.k8s.BridgeReplicaPlatform;
+import org.srv6int.app.k8s.BridgeReplicaPlatformTest;
+import org.srv6int.app.k8s.ReplicaIdentities;
 import org.junit.Test;
 import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.VnfKey;
@@ -36,9 +41,11 @@ public class BridgeReplicaPlatformTest {
         final List<String> calls = new ArrayList<>();
         final Map<Integer, ReplicaStatus> replicas = new TreeMap<>();
         boolean neverReady;
+        ReplicaRequest lastRequest;
 
         @Override
         public ReplicaStatus ensureReplica(ReplicaRequest r) {
+            lastRequest = r;
             calls.add("ensure " + r.chainId() + "/" + r.vnfIndex() + "/r" + r.replicaIndex() + " on " + r.nodeName()
                               + " image " + r.image() + " cpu " + r.requests().get("cpu"));
             String name = ReplicaNames.replicaName(r.chainId(), r.vnfIndex(), r.replicaIndex());
@@ -94,12 +101,30 @@ public class BridgeReplicaPlatformTest {
 
     private final RecordingBridge bridge = new RecordingBridge();
     private final Map<String, Integer> ledger = new ConcurrentHashMap<>();
+    private final FakeInventory inventory = new FakeInventory();
+    private final ReplicaIdentities identities = new ReplicaIdentities() {
+        @Override
+        public org.srv6int.app.api.VnfReplica reserve(VnfKey vnf, String node, String replicaName) {
+            return inventory.reserveReplica(vnf, node, replicaName);
+        }
+
+        @Override
+        public boolean release(VnfKey vnf, String replicaName) {
+            org.srv6int.app.api.VnfReplicaId id = org.srv6int.app.api.VnfReplicaId.of(vnf, replicaName);
+            if (inventory.getReplica(id).map(r -> r.state() == org.srv6int.app.api.ReplicaState.PENDING)
+                    .orElse(false)) {
+                inventory.removeReplica(id);
+                return true;
+            }
+            return false;
+        }
+    };
     private final BridgeReplicaPlatform platform = platform();
 
     private BridgeReplicaPlatform platform() {
         return new BridgeReplicaPlatform(
                 bridge, v -> ReplicaRequest.builder().vnfType("snort").image("snort:3").request("cpu", "1"),
-                Duration.ofSeconds(60), Runnable::run, ledger);
+                Duration.ofSeconds(60), Runnable::run, ledger, identities);
     }
 
     @Test
@@ -112,6 +137,14 @@ public class BridgeReplicaPlatformTest {
         assertEquals("10.244.0.11", r.podIp());
         assertEquals(List.of("list 2/1", "ensure 2/1/r1 on w2 image snort:3 cpu 1", "awaitReady 2/1/r1"),
                      bridge.calls);
+        // The pod carries the identity the inventory reserved before it was made (PENDING until Ready).
+        org.srv6int.app.api.VnfReplica reserved =
+                inventory.getReplica(org.srv6int.app.api.VnfReplicaId.of(VNF, "sfc-2-vnf1-r1")).orElseThrow();
+        assertEquals(org.srv6int.app.api.ReplicaState.PENDING, reserved.state());
+        assertEquals(Map.of(ReplicaNames.ANNOTATION_SID, reserved.sid().toString(),
+                            ReplicaNames.ANNOTATION_SWITCH_DEVICE, "device:s2",
+                            ReplicaNames.ANNOTATION_SWITCH_PORT, "3"),
+                     bridge.lastRequest.annotations());
         assertEquals(1, platform.nodeFreeResources().size());
         assertEquals(1500, platform.nodeFreeResources().get(0).freeCpuMillis());
     }
@@ -144,6 +177,27 @@ public class BridgeReplicaPlatformTest {
         } catch (CompletionException e) {
             assertTrue(e.getCause() instanceof BridgeException);
         }
+        // Nothing is left of a replica that never became Ready: no SID held, no workload.
+        assertTrue(inventory.replicas.isEmpty());
+        assertEquals("remove 2/1/r0", bridge.calls.get(bridge.calls.size() - 1));
+        assertTrue(bridge.replicas.isEmpty());
+    }
+
+    @Test
+    public void aFailedRetryKeepsAReplicaThatCarriesTraffic() {
+        platform.createReplica(VNF, "w2", "d1-0").toCompletableFuture().join();
+        VnfKey vnf = VNF;
+        org.srv6int.app.api.VnfReplicaId id = org.srv6int.app.api.VnfReplicaId.of(vnf, "sfc-2-vnf1-r0");
+        inventory.updateReplica(id, org.srv6int.app.api.ReplicaState.ACTIVE, 1);
+        bridge.neverReady = true;
+        try {
+            platform().createReplica(VNF, "w2", "d1-0").toCompletableFuture().join();
+            fail("expected a failure");
+        } catch (CompletionException e) {
+            assertTrue(e.getCause() instanceof BridgeException);
+        }
+        assertTrue(inventory.getReplica(id).isPresent());
+        assertTrue(bridge.calls.stream().noneMatch(c -> c.startsWith("remove")));
     }
 
     @Test

@@ -1,5 +1,8 @@
-package org.srv6int.app.loop;
+package org.srv6int.app.api;
 
+import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.api.VnfKey;
 import java.util.List;
 import java.util.concurrent.CompletionStage;

@@ -1,4 +1,6 @@
-package org.srv6int.app.loop;
+package org.srv6int.app.api;
+
+import org.srv6int.app.api.ReplicaInfo;
 
 /**
  * A vNF replica that the platform reported Ready.

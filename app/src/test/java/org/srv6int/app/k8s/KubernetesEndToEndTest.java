@@ -1,0 +1,314 @@
+package org.srv6int.app.k8s;
+
+import org.srv6int.app.k8s.KubernetesEndToEndTest;
+import org.srv6int.app.k8s.KubernetesMock;
+import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
+import org.junit.After;
+import org.junit.Assume;
+import org.junit.Before;
+import org.junit.Test;
+import org.onosproject.cluster.ClusterServiceAdapter;
+import org.onosproject.cluster.Leader;
+import org.onosproject.cluster.Leadership;
+import org.onosproject.cluster.LeadershipServiceAdapter;
+import org.onosproject.cluster.NodeId;
+import org.onosproject.net.group.Group;
+import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.ReplicaState;
+import org.srv6int.app.loop.GlobalLoopManager;
+import org.srv6int.app.loop.GlobalLoopManagers;
+import org.srv6int.app.loop.TestReports;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.config.Srv6IntAppConfig;
+import org.srv6int.app.telemetry.HopBinding;
+import org.srv6int.app.telemetry.TelemetryEngine;
+import org.srv6int.app.telemetry.TelemetrySnapshot;
+import org.srv6int.app.telemetry.TelemetryWindows;
+import org.srv6int.app.testing.AppHarness;
+import org.srv6int.app.testing.FakeConfigService;
+import org.srv6int.app.testing.PaperTestbed;
+import org.srv6int.app.testing.Rules;
+import org.srv6int.app.testing.SharedStorageService;
+import org.srv6int.k8s.bridge.ReplicaNames;
+
+import java.io.File;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * The global loop across every joint it has outside the twin: the app's real managers (chains,
+ * inventory, paths, flow programming, loop; ONOS services as in-memory stand-ins) and the real
+ * Kubernetes platform component with the real bridge against the real kube-apiserver + KWOK
+ * (tools/k8s-testenv, started by tests/ci.d/30-k8s.sh). A vNF driven over its bound past t-hat
+ * gets replica pods on attached nodes carrying their identity; the switch gets each replica's SID
+ * entry and the chain's group includes it; low latency then drains one, takes it out of the group
+ * and deletes its workload; deleting the chain leaves nothing of ours in the cluster.
+ * Runs when {@code srv6int.kubeconfig} names the bridge's kubeconfig; skipped (printing why)
+ * otherwise, and 30-k8s counts a skip as a failure.
+ */
+public class KubernetesEndToEndTest {
+
+    private static final long SEC = 1_000_000_000L;
+    private static final String NS = "srv6int-sfc";
+    private static final VnfKey SNORT = VnfKey.of(PaperTestbed.SFC2, 0);
+    private static final String CHAIN = PaperTestbed.SFC2.toString();
+
+    /** The loop's time, moved one telemetry window per window (the API server's is real). */
+    private static final class WindowClock implements org.srv6int.app.loop.LoopClock {
+        volatile long nanos;
+
+        @Override
+        public long nanoTime() {
+            return nanos;
+        }
+
+        @Override
+        public long currentTimeMillis() {
+            return nanos / 1_000_000;
+        }
+    }
+
+    private final WindowClock clock = new WindowClock();
+    private final List<Consumer<TelemetrySnapshot>> consumers = new ArrayList<>();
+    private final TestReports reports = new TestReports(2, 4, 3);
+    private AppHarness app;
+    private TelemetryEngine engine;
+    private KubernetesReplicaPlatformManager platform;
+    private GlobalLoopManager loop;
+    private KubernetesClient admin;
+    private long seq;
+    private int counter;
+
+    /** This instance leads the loop's topic from the start, as a single-instance ONOS does. */
+    private static final class LeaderHere extends LeadershipServiceAdapter {
+        private static final NodeId ME = new NodeId("local");
+
+        @Override
+        public Leadership runForLeadership(String topic) {
+            return getLeadership(topic);
+        }
+
+        @Override
+        public Leadership getLeadership(String topic) {
+            return new Leadership(topic, new Leader(ME, 1, 0), List.of(ME));
+        }
+
+        @Override
+        public NodeId getLeader(String topic) {
+            return ME;
+        }
+    }
+
+    private static String setting(String property, String env) {
+        String v = System.getProperty(property);
+        if (v == null || v.isBlank()) {
+            v = System.getenv(env);
+        }
+        return v == null || v.isBlank() ? null : v;
+    }
+
+    @Before
+    public void setUp() throws Exception {
+        String kc = setting("srv6int.kubeconfig", "SRV6INT_KUBECONFIG");
+        if (kc == null) {
+            String reason = "KubernetesEndToEndTest skipped: no control plane "
+                    + "(set -Dsrv6int.kubeconfig=<bridge kubeconfig>; tools/k8s-testenv/start makes one)";
+            System.out.println(reason);
+            Assume.assumeTrue(reason, false);
+        }
+        File bridgeKubeconfig = new File(kc).getAbsoluteFile();
+        String adminKc = setting("srv6int.admin.kubeconfig", "SRV6INT_ADMIN_KUBECONFIG");
+        admin = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(
+                adminKc != null ? new File(adminKc) : new File(bridgeKubeconfig.getParentFile(), "admin.kubeconfig")))
+                .withHttpClientFactory(new VertxHttpClientFactory()).build();
+        try (InputStream in = Files.newInputStream(new File("../k8s-bridge/deploy/bridge-rbac.yaml").toPath())) {
+            admin.load(in).forceConflicts().serverSideApply();
+        }
+        deleteChainObjects(); // leftovers of an interrupted run or of another test's chain 2
+
+        app = new AppHarness();
+        app.deployFig5();
+        app.settle();
+        Srv6IntAppConfig cfg = KubernetesMock.appConfig("{\"loop\": {\"demandLatency\": \"measured\"},"
+                + " \"kubernetes\": {\"kubeconfig\": \"" + bridgeKubeconfig + "\", \"namespace\": \"" + NS + "\","
+                + " \"readyTimeoutMs\": 60000, \"vnfTypes\": {\"snort\": {\"image\": \"registry.local/snort:2.9\","
+                + " \"requests\": {\"cpu\": \"1\", \"memory\": \"1Gi\"}, \"limits\": {\"cpu\": \"1\","
+                + " \"memory\": \"1Gi\"}}}}}");
+        FakeConfigService config = new FakeConfigService(PaperTestbed.devices(), cfg);
+        platform = KubernetesMock.platform(app.sfcs, config, new KubernetesMock.Netcfg(), app.inventory);
+
+        engine = new TelemetryEngine(TelemetryEngine.Limits.DEFAULT, () -> clock.nanos);
+        engine.setReporters(Map.of(0x7F000001, 4));
+        engine.setBindings(List.of(new HopBinding(2, 1, 2, SNORT, "r0")));
+        TelemetryWindows windows = new TelemetryWindows() {
+            @Override
+            public Optional<TelemetrySnapshot> latest() {
+                return Optional.empty();
+            }
+
+            @Override
+            public void addWindowConsumer(Consumer<TelemetrySnapshot> c) {
+                consumers.add(c);
+            }
+
+            @Override
+            public void removeWindowConsumer(Consumer<TelemetrySnapshot> c) {
+                consumers.remove(c);
+            }
+        };
+        loop = GlobalLoopManagers.start(new LeaderHere(), new ClusterServiceAdapter(), windows, app.sfcs, app.inventory,
+                                        app.pathManager, config, platform,
+                                        org.srv6int.app.store.TestStores.loopState(new SharedStorageService()), clock);
+    }
+
+    @After
+    public void tearDown() {
+        if (loop != null) {
+            GlobalLoopManagers.stop(loop);
+        }
+        if (platform != null) {
+            KubernetesMock.stop(platform);
+        }
+        if (admin != null) {
+            deleteChainObjects();
+            admin.close();
+        }
+    }
+
+    private void deleteChainObjects() {
+        admin.apps().statefulSets().inNamespace(NS).withLabel(ReplicaNames.LABEL_CHAIN, CHAIN).delete();
+    }
+
+    /** One telemetry window of 100 reports at the given Snort latency, then the window closes. */
+    private void window(long latency) {
+        for (int i = 0; i < 100; i++) {
+            counter = (counter + 10) & 0xFFFF;
+            byte[] p = reports.payload(seq++, new TestReports.Hop(1, 0, 0, 0, counter),
+                                       new TestReports.Hop(2, 0, 1000 + latency, latency, counter),
+                                       new TestReports.Hop(4, 0, 9000 + latency, 0, counter));
+            assertTrue(engine.onReport(p, 0, p.length, 0x7F000001));
+        }
+        clock.nanos += SEC;
+        TelemetrySnapshot s = engine.roll();
+        consumers.forEach(c -> c.accept(s));
+    }
+
+    private static void waitUntil(String what, long seconds, BooleanSupplier done) throws InterruptedException {
+        long deadline = System.nanoTime() + seconds * SEC;
+        while (!done.getAsBoolean()) {
+            assertTrue("not within " + seconds + " s: " + what, System.nanoTime() < deadline);
+            Thread.sleep(50);
+        }
+    }
+
+    private LoopDecision latest() {
+        return loop.decisions(1).get(0);
+    }
+
+    private List<VnfReplica> bridgeReplicas() {
+        return app.inventory.getReplicas(SNORT).stream().filter(r -> r.id().name().startsWith("sfc-"))
+                .collect(Collectors.toList());
+    }
+
+    private List<Pod> pods() {
+        return admin.pods().inNamespace(NS).withLabel(ReplicaNames.LABEL_CHAIN, CHAIN).list().getItems();
+    }
+
+    private List<String> rules() {
+        app.settle();
+        return app.flows.entries().stream().map(Rules::describe).collect(Collectors.toList());
+    }
+
+    private String groupsOf(VnfReplica r) {
+        app.settle();
+        StringBuilder b = new StringBuilder();
+        for (Group g : app.groups.groups()) {
+            b.append(Rules.describe(g.deviceId(), g.id().id(), g.buckets())).append('\n');
+        }
+        return b.toString();
+    }
+
+    @Test
+    public void scaleOutAndInOnARealApiServerThenNothingIsLeft() throws Exception {
+        window(400_000);
+        for (int i = 0; i < 6; i++) {
+            window(3 * PaperTestbed.LMAX);
+        }
+        waitUntil("the scale-out decision is done", 120, () -> !loop.decisions(1).isEmpty()
+                && latest().outcome() != LoopDecision.Outcome.IN_PROGRESS);
+        LoopDecision out = latest();
+        assertEquals(out.detail(), LoopDecision.Action.SCALE_OUT, out.action());
+        assertEquals(out.detail(), LoopDecision.Outcome.SUCCEEDED, out.outcome());
+
+        System.out.println("KubernetesEndToEndTest: " + out.action() + " " + out.outcome() + ": " + out.detail());
+        List<VnfReplica> added = bridgeReplicas();
+        assertFalse("no replica joined the inventory: " + out.detail(), added.isEmpty());
+        List<Pod> pods = pods();
+        assertEquals(added.size(), pods.size());
+        for (VnfReplica r : added) {
+            assertEquals(ReplicaState.ACTIVE, r.state());
+            assertEquals(1, r.weight());
+            // An attached node (PaperTestbed: worker1 on SW2, worker2 on SW3), and the pod says so.
+            assertTrue(r.node(), r.node().equals("worker1") || r.node().equals("worker2"));
+            Pod pod = pods.stream().filter(p -> p.getMetadata().getName().equals(ReplicaNames.podName(
+                    r.id().name()))).findFirst().orElseThrow(() -> new AssertionError("no pod of " + r.id()));
+            assertEquals(r.node(), pod.getSpec().getNodeName());
+            System.out.println("KubernetesEndToEndTest: pod " + pod.getMetadata().getName() + " on "
+                    + pod.getSpec().getNodeName() + " annotations " + new java.util.TreeMap<>(
+                    pod.getMetadata().getAnnotations()));
+            Map<String, String> labels = pod.getMetadata().getLabels();
+            assertEquals(CHAIN, labels.get(ReplicaNames.LABEL_CHAIN));
+            assertEquals("0", labels.get(ReplicaNames.LABEL_VNF));
+            assertEquals("snort", labels.get(ReplicaNames.LABEL_VNF_TYPE));
+            assertEquals(ReplicaNames.MANAGER, labels.get(ReplicaNames.LABEL_MANAGED_BY));
+            Map<String, String> annotations = pod.getMetadata().getAnnotations();
+            assertEquals(r.sid().toString(), annotations.get(ReplicaNames.ANNOTATION_SID));
+            assertEquals(r.deviceId().toString(), annotations.get(ReplicaNames.ANNOTATION_SWITCH_DEVICE));
+            assertEquals(Long.toString(r.port().toLong()), annotations.get(ReplicaNames.ANNOTATION_SWITCH_PORT));
+            // The switch the node hangs off has the replica's SID entry; the chain's group has it.
+            String sidRule = r.deviceId() + " endpoint.my_sid ipv6_dst=" + r.sid() + "/128";
+            assertTrue(sidRule + " in " + rules(), rules().stream().anyMatch(l -> l.startsWith(sidRule)));
+            assertTrue(r.sid() + " in the groups:\n" + groupsOf(r), groupsOf(r).contains(r.sid().toString()));
+        }
+
+        // Low latency: the loop drains the last replica, waits for quiet, deletes its workload.
+        VnfReplica victim = added.get(added.size() - 1);
+        long deadline = System.nanoTime() + 120 * SEC;
+        while (app.inventory.getReplica(victim.id()).isPresent()) {
+            assertTrue("scale-in not done within 120 s: " + loop.decisions(3), System.nanoTime() < deadline);
+            window(200_000);
+            Thread.sleep(20);
+        }
+        assertTrue(loop.decisions(5).stream().anyMatch(d -> d.action() == LoopDecision.Action.SCALE_IN
+                && d.outcome() == LoopDecision.Outcome.SUCCEEDED && d.detail().contains(victim.id().name())));
+        loop.decisions(5).stream().filter(d -> d.action() == LoopDecision.Action.SCALE_IN).forEach(
+                d -> System.out.println("KubernetesEndToEndTest: " + d.action() + " " + d.outcome() + ": " + d.detail()));
+        assertFalse("a removed replica's SID stays out of the groups",
+                    groupsOf(victim).contains(victim.sid().toString()));
+        waitUntil("the drained replica's pod is gone", 60, () -> pods().stream().noneMatch(
+                p -> p.getMetadata().getName().equals(ReplicaNames.podName(victim.id().name()))));
+
+        // Deleting the chain deletes every workload of it.
+        app.sfcs.removeSfc(PaperTestbed.SFC2);
+        waitUntil("nothing of chain " + CHAIN + " left in the cluster", 60, () ->
+                admin.apps().statefulSets().inNamespace(NS).withLabel(ReplicaNames.LABEL_CHAIN, CHAIN).list()
+                        .getItems().isEmpty() && pods().isEmpty());
+    }
+}
