@@ -6,14 +6,14 @@ import org.onosproject.cluster.NodeId;
 import org.onosproject.core.CoreServiceAdapter;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.config.NetworkConfigRegistryAdapter;
+import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.loop.GlobalLoopManager;
 import org.srv6int.app.loop.GlobalLoopManagers;
-import org.srv6int.app.loop.NodeResources;
-import org.srv6int.app.loop.ReplicaInfo;
-import org.srv6int.app.loop.ReplicaPlatform;
 import org.srv6int.app.loop.TestReports;
 import org.srv6int.app.store.TestStores;
 import org.srv6int.app.telemetry.HopBinding;
@@ -103,7 +103,8 @@ final class MetricsTestbed implements AutoCloseable {
             throw new IllegalStateException("the collector did not bind its port");
         }
         loop = GlobalLoopManagers.start(cluster.leadership(NODE), cluster.cluster(NODE), collector, app.sfcs,
-                                        app.inventory, app.config, platform, TestStores.loopState(storage));
+                                        app.inventory, app.pathManager, app.config, platform,
+                                        TestStores.loopState(storage));
         metrics = new AppMetricsManager();
         metrics.sfcService = app.sfcs;
         metrics.inventory = app.inventory;
