@@ -37,20 +37,20 @@ PY
 }
 matched=
 for _ in $(seq 1 100); do
-  matched=$(metric 'srv6int_agent_packets_total{result="matched"}')
+  matched=$(metric 'srv6int_node_capture_packets_total{result="matched"}')
   [ "$matched" = "24000" ] && break
   kill -0 "$PID" 2>/dev/null || break
   sleep 0.3
 done
 check "agent process alive after the replay" kill -0 "$PID"
 check "24000 Detection Results matched to vNFs (got ${matched:-none})" test "$matched" = "24000"
-check "malformed frames counted" test "$(metric 'srv6int_agent_packets_total{result="malformed"}')" = "7"
-check "unknown SIDs counted" test "$(metric 'srv6int_agent_packets_total{result="unknown_vnf"}')" = "20"
+check "malformed frames counted" test "$(metric 'srv6int_node_capture_packets_total{result="malformed"}')" = "7"
+check "unknown SIDs counted" test "$(metric 'srv6int_node_capture_packets_total{result="unknown_vnf"}')" = "20"
 check "fwd cpu.max raised to 1.8 CPUs" test "$(cat "${CPU_MAX[0]}")" = "180000 100000"
 check "snort cpu.max freed to 0.7 CPUs (one free reverted)" test "$(cat "${CPU_MAX[1]}")" = "70000 100000"
-check "allocation metric" test "$(metric 'srv6int_agent_vnf_allocation{vnf="fwd",chain="1",resource="cpu_quota",unit="millicores"}')" = "1800"
-check "L95 metric" test "$(metric 'srv6int_agent_vnf_l95_nanoseconds{vnf="fwd",chain="1"}')" = "1920000"
-check "all four resources offered by the fake host" test "$(metric 'srv6int_agent_resource_available{resource="cpu_frequency"}')" = "1"
+check "allocation metric" test "$(metric 'srv6int_replica_cpu_quota_millicores{chain="1",vnf="1",replica="fwd"}')" = "1800"
+check "L95 metric" test "$(metric 'srv6int_replica_latency_p95_seconds{chain="1",vnf="1",replica="fwd"}')" = "0.00192"
+check "all four resources offered by the fake host" test "$(metric 'srv6int_node_resource_available{resource="cpu_frequency"}')" = "1"
 check "decision log has the revert" grep -q '"action":"REVERT"' "$WORK/decisions.jsonl"
 check "start-up says which resources" grep -q 'resources offered by this host: \[cpu_quota, llc, memory_bandwidth, cpu_frequency\]' "$WORK/agent.err"
 if [ "$failed" -gt 0 ]; then echo "--- agent stderr"; tail -n 30 "$WORK/agent.err"; fi

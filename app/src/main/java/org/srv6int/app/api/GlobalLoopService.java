@@ -24,6 +24,25 @@ public interface GlobalLoopService {
     List<LoopDecision> decisions(int limit);
 
     /**
+     * Returns how many decisions of an action the loop running on this instance made; 0 where the
+     * loop does not run. Starts again from 0 when the loop restarts (leadership, t-hat change).
+     *
+     * @param action action
+     * @return decisions
+     */
+    long decisionsMade(LoopDecision.Action action);
+
+    /**
+     * Returns how many decisions of an action ended with an outcome in the loop running on this
+     * instance; 0 where the loop does not run. Starts again from 0 when the loop restarts.
+     *
+     * @param action  action
+     * @param outcome SUCCEEDED or FAILED
+     * @return decisions
+     */
+    long decisionsEnded(LoopDecision.Action action, LoopDecision.Outcome outcome);
+
+    /**
      * Takes a node agent's escalation: its local loop of {@code vnf} is exhausted (every
      * resource type tried) while the vNF is over its bound. Recorded as an
      * {@link LoopDecision.Action#ESCALATION} decision; while fresh (within t-hat) a violating

@@ -99,6 +99,9 @@ public final class GlobalLoop {
     private boolean restored;
     private boolean closed;
     private long storeFailures;
+    // Decisions this loop made by action, and those that ended by action and outcome (metrics).
+    private final long[] made = new long[LoopDecision.Action.values().length];
+    private final long[] ended = new long[LoopDecision.Action.values().length * LoopDecision.Outcome.values().length];
 
     /**
      * Creates the loop.
@@ -201,6 +204,8 @@ public final class GlobalLoop {
         while (history.size() > params.historySize()) {
             history.removeFirst();
         }
+        made[d.action().ordinal()]++;
+        ended[endedSlot(d.action(), d.outcome())]++;
         return d;
     }
 
@@ -385,6 +390,32 @@ public final class GlobalLoop {
                 storeFailures++;
             }
         }
+    }
+
+    /**
+     * Returns how many decisions of an action this loop made since it was created.
+     *
+     * @param action action
+     * @return decisions
+     */
+    public synchronized long decisionsMade(LoopDecision.Action action) {
+        return made[action.ordinal()];
+    }
+
+    /**
+     * Returns how many decisions of an action ended with an outcome since this loop was created
+     * (an end is counted while its decision is still in the history).
+     *
+     * @param action  action
+     * @param outcome SUCCEEDED or FAILED
+     * @return decisions
+     */
+    public synchronized long decisionsEnded(LoopDecision.Action action, LoopDecision.Outcome outcome) {
+        return ended[endedSlot(action, outcome)];
+    }
+
+    private static int endedSlot(LoopDecision.Action action, LoopDecision.Outcome outcome) {
+        return action.ordinal() * LoopDecision.Outcome.values().length + outcome.ordinal();
     }
 
     /**
@@ -909,6 +940,7 @@ public final class GlobalLoop {
         while (history.size() > params.historySize()) {
             history.removeFirst();
         }
+        made[a.ordinal()]++;
         return e;
     }
 
@@ -919,6 +951,7 @@ public final class GlobalLoop {
                 e.decision = new LoopDecision(d.timeMillis(), d.vnf(), d.inputs(), d.action(), d.replicasBefore(),
                                               d.replicasAfter(), outcome, detail);
                 e.finishedNanos = now;
+                ended[endedSlot(d.action(), outcome)]++;
                 return;
             }
         }

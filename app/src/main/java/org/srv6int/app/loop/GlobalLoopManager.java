@@ -595,6 +595,18 @@ public class GlobalLoopManager implements GlobalLoopService {
     }
 
     @Override
+    public long decisionsMade(LoopDecision.Action action) {
+        GlobalLoop g = loop;
+        return g == null ? 0 : g.decisionsMade(action);
+    }
+
+    @Override
+    public long decisionsEnded(LoopDecision.Action action, LoopDecision.Outcome outcome) {
+        GlobalLoop g = loop;
+        return g == null ? 0 : g.decisionsEnded(action, outcome);
+    }
+
+    @Override
     public void setPaused(SfcId sfc, boolean paused) {
         if (sfcService.getSfc(sfc).isEmpty()) {
             throw new SfcException(SfcException.Reason.NOT_FOUND, "chain " + sfc + " not found");

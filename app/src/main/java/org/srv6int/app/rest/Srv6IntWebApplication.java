@@ -12,6 +12,6 @@ public class Srv6IntWebApplication extends AbstractWebApplication {
     @Override
     public Set<Class<?>> getClasses() {
         return getClasses(SfcWebResource.class, VnfWebResource.class, TelemetryWebResource.class,
-                          LoopWebResource.class);
+                          LoopWebResource.class, MetricsWebResource.class);
     }
 }

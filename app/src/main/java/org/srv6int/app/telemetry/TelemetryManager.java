@@ -403,11 +403,7 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
         }
     };
 
-    /**
-     * Returns each receive thread's counters (for per-thread metrics).
-     *
-     * @return counters by receive thread
-     */
+    @Override
     public List<CollectorCounters> threadCounters() {
         return engine.shardCounters();
     }

@@ -1,5 +1,6 @@
 package org.srv6int.app.telemetry;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -29,4 +30,12 @@ public interface TelemetryWindows {
      * @param consumer consumer
      */
     void removeWindowConsumer(Consumer<TelemetrySnapshot> consumer);
+
+    /**
+     * Returns each receive thread's counters since start (a racy but monotonic read that takes no
+     * lock of the receive path).
+     *
+     * @return counters by receive thread
+     */
+    List<CollectorCounters> threadCounters();
 }

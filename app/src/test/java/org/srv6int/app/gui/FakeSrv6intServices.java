@@ -208,6 +208,16 @@ final class FakeSrv6intServices {
         }
 
         @Override
+        public long decisionsMade(LoopDecision.Action action) {
+            return decisions.stream().filter(d -> d.action() == action).count();
+        }
+
+        @Override
+        public long decisionsEnded(LoopDecision.Action action, LoopDecision.Outcome outcome) {
+            return decisions.stream().filter(d -> d.action() == action && d.outcome() == outcome).count();
+        }
+
+        @Override
         public void setPaused(org.srv6int.app.api.SfcId sfc, boolean paused) {
             throw new IllegalStateException("the GUI's fake loop cannot be paused");
         }

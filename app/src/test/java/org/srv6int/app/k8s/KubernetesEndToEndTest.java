@@ -172,6 +172,11 @@ public class KubernetesEndToEndTest {
             public void removeWindowConsumer(Consumer<TelemetrySnapshot> c) {
                 consumers.remove(c);
             }
+
+            @Override
+            public java.util.List<org.srv6int.app.telemetry.CollectorCounters> threadCounters() {
+                return java.util.List.of();
+            }
         };
         loop = GlobalLoopManagers.start(new LeaderHere(), new ClusterServiceAdapter(), windows, app.sfcs, app.inventory,
                                         app.pathManager, config, platform,

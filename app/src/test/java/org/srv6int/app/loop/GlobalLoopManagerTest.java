@@ -213,6 +213,11 @@ public class GlobalLoopManagerTest {
             public void removeWindowConsumer(Consumer<TelemetrySnapshot> c) {
                 consumers.remove(c);
             }
+
+            @Override
+            public java.util.List<org.srv6int.app.telemetry.CollectorCounters> threadCounters() {
+                return java.util.List.of();
+            }
         };
         manager.loopState = org.srv6int.app.store.TestStores.loopState(new SharedStorageService());
         manager.activate();

@@ -39,6 +39,16 @@ public class FakeGlobalLoopService implements GlobalLoopService {
     }
 
     @Override
+    public long decisionsMade(LoopDecision.Action action) {
+        return decisions.stream().filter(d -> d.action() == action).count();
+    }
+
+    @Override
+    public long decisionsEnded(LoopDecision.Action action, LoopDecision.Outcome outcome) {
+        return decisions.stream().filter(d -> d.action() == action && d.outcome() == outcome).count();
+    }
+
+    @Override
     public void setPaused(org.srv6int.app.api.SfcId sfc, boolean p) {
         if (sfc.id() > 100) {
             throw new org.srv6int.app.api.SfcException(org.srv6int.app.api.SfcException.Reason.NOT_FOUND,

@@ -198,6 +198,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         List<AgentConfig.Vnf> vnfs = new ArrayList<>();
         List<String> names = new ArrayList<>();
         List<String> chains = new ArrayList<>();
+        List<String> indexes = new ArrayList<>();
         List<byte[]> sids = new ArrayList<>();
         List<ReplicaPod> pods = new ArrayList<>();
         long[] lmax = new long[members.size()];
@@ -206,6 +207,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             vnfs.add(m.vnf);
             names.add(m.vnf.name);
             chains.add(Integer.toString(m.vnf.chainId));
+            indexes.add(Integer.toString(m.vnf.vnfIndex));
             pods.add(m.pod);
             try {
                 sids.add(AgentConfig.parseSid(m.vnf.sid, "vnf " + m.vnf.name));
@@ -216,7 +218,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         }
         Generation g = new Generation();
         g.members = List.copyOf(members);
-        g.metrics = new AgentMetrics(names, chains, lmax, previous == null ? null : previous.metrics);
+        g.metrics = new AgentMetrics(names, chains, indexes, lmax, previous == null ? null : previous.metrics);
         AgentConfig c = config.withVnfs(vnfs);
         g.host = new HostSetup(c, new HostSetup.Actuation() {
             @Override

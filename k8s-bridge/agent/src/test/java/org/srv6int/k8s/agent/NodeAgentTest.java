@@ -61,14 +61,21 @@ public class NodeAgentTest {
             assertEquals(1, agent.metrics().decisions(1, Action.REVERT));
 
             String metrics = get("http://127.0.0.1:" + agent.metricsPort() + "/metrics");
+            // the app's naming scheme (docs/metrics.md): seconds, units in names, chain/vnf/replica labels
             assertTrue(metrics, metrics.contains(
-                    "srv6int_agent_vnf_allocation{vnf=\"fwd\",chain=\"1\",resource=\"cpu_quota\",unit=\"millicores\"} 1800"));
-            assertTrue(metrics.contains("srv6int_agent_vnf_l95_nanoseconds{vnf=\"fwd\",chain=\"1\"} 1920000"));
-            assertTrue(metrics.contains("srv6int_agent_vnf_slack_nanoseconds{vnf=\"snort\",chain=\"2\"} -500000"));
-            assertTrue(metrics.contains("srv6int_agent_decisions_total{vnf=\"snort\",chain=\"2\",action=\"revert\"} 1"));
-            assertTrue(metrics.contains("srv6int_agent_resource_available{resource=\"llc\"} 1"));
-            assertTrue(metrics.contains("srv6int_agent_packets_total{result=\"malformed\"} 7"));
-            assertTrue(metrics.contains("srv6int_agent_malformed_packets_total{reason=\"srh_length_past_buffer\"} 7"));
+                    "srv6int_replica_cpu_quota_millicores{chain=\"1\",vnf=\"1\",replica=\"fwd\"} 1800\n"));
+            assertTrue(metrics.contains("srv6int_replica_latency_p95_seconds{chain=\"1\",vnf=\"1\",replica=\"fwd\"} 0.00192\n"));
+            assertTrue(metrics.contains(
+                    "srv6int_replica_latency_slack_seconds{chain=\"2\",vnf=\"1\",replica=\"snort\"} -5.0E-4\n"));
+            assertTrue(metrics.contains(
+                    "srv6int_vnf_latency_bound_seconds{chain=\"2\",vnf=\"1\",replica=\"snort\"} 0.001\n"));
+            assertTrue(metrics.contains(
+                    "srv6int_local_loop_decisions_total{chain=\"2\",vnf=\"1\",replica=\"snort\",action=\"revert\"} 1\n"));
+            assertTrue(metrics.contains("srv6int_node_resource_available{resource=\"llc\"} 1\n"));
+            assertTrue(metrics.contains("srv6int_node_capture_packets_total{result=\"malformed\"} 7\n"));
+            assertTrue(metrics.contains(
+                    "srv6int_node_capture_decode_errors_total{reason=\"srh_length_past_buffer\"} 7\n"));
+            assertTrue(metrics.contains("# TYPE srv6int_replica_cpu_frequency_hertz gauge\n"));
         }
         List<JsonNode> log = new ArrayList<>();
         ObjectMapper m = new ObjectMapper();

@@ -35,6 +35,7 @@ public final class AgentMetrics {
 
     private final List<String> vnfNames;
     private final List<String> chainIds;
+    private final List<String> vnfIndexes;
     private final long[] lmax;
     private final AtomicLongArray l95;
     private final AtomicLongArray slack;
@@ -49,29 +50,33 @@ public final class AgentMetrics {
     /**
      * Creates the metrics of a node's vNFs.
      *
-     * @param vnfNames names, by index
+     * @param vnfNames names, by index (the replica label)
      * @param chainIds chain id label per vNF
+     * @param vnfIndexes position of each vNF in its chain (the vnf label)
      * @param lmaxNs Lmax per vNF
      */
-    public AgentMetrics(List<String> vnfNames, List<String> chainIds, long[] lmaxNs) {
-        this(vnfNames, chainIds, lmaxNs, null);
+    public AgentMetrics(List<String> vnfNames, List<String> chainIds, List<String> vnfIndexes, long[] lmaxNs) {
+        this(vnfNames, chainIds, vnfIndexes, lmaxNs, null);
     }
 
     /**
      * Creates metrics for a new set of vNFs that continues the node-level counters
      * (packets, escalations) of the previous set.
      *
-     * @param vnfNames vNF names by index
+     * @param vnfNames vNF names by index (the replica label)
      * @param chainIds chain id label per vNF
+     * @param vnfIndexes position of each vNF in its chain (the vnf label)
      * @param lmaxNs Lmax per vNF
      * @param previous metrics of the previous set, or null to start the node counters at 0
      */
-    public AgentMetrics(List<String> vnfNames, List<String> chainIds, long[] lmaxNs, AgentMetrics previous) {
+    public AgentMetrics(List<String> vnfNames, List<String> chainIds, List<String> vnfIndexes, long[] lmaxNs,
+                        AgentMetrics previous) {
         this.packets = previous != null ? previous.packets : new AtomicLongArray(PACKETS.length);
         this.escalations = previous != null ? previous.escalations : new AtomicLongArray(3);
         int n = vnfNames.size();
         this.vnfNames = List.copyOf(vnfNames);
         this.chainIds = List.copyOf(chainIds);
+        this.vnfIndexes = List.copyOf(vnfIndexes);
         this.lmax = lmaxNs.clone();
         this.l95 = new AtomicLongArray(n);
         this.slack = new AtomicLongArray(n);
@@ -194,8 +199,9 @@ public final class AgentMetrics {
         return s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
     }
 
-    private String vnfLabels(int i) {
-        return "vnf=\"" + esc(vnfNames.get(i)) + "\",chain=\"" + esc(chainIds.get(i)) + "\"";
+    private String replicaLabels(int i) {
+        return "chain=\"" + esc(chainIds.get(i)) + "\",vnf=\"" + esc(vnfIndexes.get(i)) + "\",replica=\""
+                + esc(vnfNames.get(i)) + "\"";
     }
 
     private static void header(StringBuilder sb, String name, String type, String help) {
@@ -203,8 +209,29 @@ public final class AgentMetrics {
         sb.append("# TYPE ").append(name).append(' ').append(type).append('\n');
     }
 
+    private static String seconds(long ns) {
+        return Double.toString(ns / 1e9);
+    }
+
     /**
-     * Renders every metric in the Prometheus text format.
+     * Name of the allocation gauge of a resource type, its unit in the name (Prometheus
+     * conventions; CPU frequency in hertz, the base unit).
+     *
+     * @param t resource type
+     * @return metric name
+     */
+    public static String allocationMetric(ResourceType t) {
+        return "srv6int_replica_" + t.label() + "_" + (t == ResourceType.CPU_FREQUENCY ? "hertz" : t.unit());
+    }
+
+    private static long allocationValue(ResourceType t, long v) {
+        return t == ResourceType.CPU_FREQUENCY ? v * 1000 : v; // the pool counts kHz
+    }
+
+    /**
+     * Renders every metric in the Prometheus text format, with the app's naming scheme
+     * (docs/metrics.md): per replica on this node the labels chain, vnf (position in the chain) and
+     * replica (the vNF's name in the agent's config); the node is the scrape target's label.
      *
      * @param codecErrors the codec's rejection counters by reason
      * @return exposition text
@@ -212,76 +239,76 @@ public final class AgentMetrics {
     public String render(Map<String, Long> codecErrors) {
         StringBuilder sb = new StringBuilder(4096);
         int n = vnfNames.size();
-        header(sb, "srv6int_agent_vnf_l95_nanoseconds", "gauge", "L95 of the last window of N Detection Results");
+        header(sb, "srv6int_replica_latency_p95_seconds", "gauge",
+               "L95 of the replica: 95th percentile of the last window of N Detection Results");
         for (int i = 0; i < n; i++) {
             if (l95.get(i) >= 0) {
-                sb.append("srv6int_agent_vnf_l95_nanoseconds{").append(vnfLabels(i)).append("} ")
-                        .append(l95.get(i)).append('\n');
+                sb.append("srv6int_replica_latency_p95_seconds{").append(replicaLabels(i)).append("} ")
+                        .append(seconds(l95.get(i))).append('\n');
             }
         }
-        header(sb, "srv6int_agent_vnf_slack_nanoseconds", "gauge", "tail latency slack tau = Lmax - L95");
+        header(sb, "srv6int_replica_latency_slack_seconds", "gauge", "tail latency slack tau = Lmax - L95");
         for (int i = 0; i < n; i++) {
             if (l95.get(i) >= 0) {
-                sb.append("srv6int_agent_vnf_slack_nanoseconds{").append(vnfLabels(i)).append("} ")
-                        .append(slack.get(i)).append('\n');
+                sb.append("srv6int_replica_latency_slack_seconds{").append(replicaLabels(i)).append("} ")
+                        .append(seconds(slack.get(i))).append('\n');
             }
         }
-        header(sb, "srv6int_agent_vnf_lmax_nanoseconds", "gauge", "latency bound Lmax of the vNF");
+        header(sb, "srv6int_vnf_latency_bound_seconds", "gauge", "latency bound Lmax of the vNF");
         for (int i = 0; i < n; i++) {
-            sb.append("srv6int_agent_vnf_lmax_nanoseconds{").append(vnfLabels(i)).append("} ")
-                    .append(lmax[i]).append('\n');
+            sb.append("srv6int_vnf_latency_bound_seconds{").append(replicaLabels(i)).append("} ")
+                    .append(seconds(lmax[i])).append('\n');
         }
-        header(sb, "srv6int_agent_vnf_windows_total", "counter", "windows of N samples closed");
+        header(sb, "srv6int_replica_latency_windows_total", "counter", "windows of N samples closed");
         for (int i = 0; i < n; i++) {
-            sb.append("srv6int_agent_vnf_windows_total{").append(vnfLabels(i)).append("} ")
+            sb.append("srv6int_replica_latency_windows_total{").append(replicaLabels(i)).append("} ")
                     .append(windows.get(i)).append('\n');
         }
-        header(sb, "srv6int_agent_vnf_resource_type", "gauge",
+        header(sb, "srv6int_replica_resource_type", "gauge",
                 "T[i]: 1 cpu quota, 2 LLC, 3 memory bandwidth, 4 CPU frequency");
         for (int i = 0; i < n; i++) {
-            sb.append("srv6int_agent_vnf_resource_type{").append(vnfLabels(i)).append("} ")
+            sb.append("srv6int_replica_resource_type{").append(replicaLabels(i)).append("} ")
                     .append(resourceType.get(i)).append('\n');
         }
-        header(sb, "srv6int_agent_vnf_allocation", "gauge",
-                "allocation per resource (cpu_quota millicores, llc ways, memory_bandwidth percent, cpu_frequency kHz)");
-        for (int i = 0; i < n; i++) {
-            for (ResourceType t : TYPES) {
+        for (ResourceType t : TYPES) {
+            String name = allocationMetric(t);
+            header(sb, name, "gauge", "the replica's allocation of " + t.label().replace('_', ' '));
+            for (int i = 0; i < n; i++) {
                 long v = allocations.get(i * TYPES.length + t.ordinal());
                 if (v >= 0) {
-                    sb.append("srv6int_agent_vnf_allocation{").append(vnfLabels(i)).append(",resource=\"")
-                            .append(t.label()).append("\",unit=\"").append(t.unit()).append("\"} ")
-                            .append(v).append('\n');
+                    sb.append(name).append('{').append(replicaLabels(i)).append("} ")
+                            .append(allocationValue(t, v)).append('\n');
                 }
             }
         }
-        header(sb, "srv6int_agent_decisions_total", "counter", "local loop decisions by action");
+        header(sb, "srv6int_local_loop_decisions_total", "counter", "local loop decisions by action");
         for (int i = 0; i < n; i++) {
             for (Decision.Action a : ACTIONS) {
-                sb.append("srv6int_agent_decisions_total{").append(vnfLabels(i)).append(",action=\"")
+                sb.append("srv6int_local_loop_decisions_total{").append(replicaLabels(i)).append(",action=\"")
                         .append(a.name().toLowerCase(Locale.ROOT)).append("\"} ")
                         .append(decisions.get(i * ACTIONS.length + a.ordinal())).append('\n');
             }
         }
-        header(sb, "srv6int_agent_resource_available", "gauge", "1 if the host offers the resource to the loop");
-        for (ResourceType t : TYPES) {
-            sb.append("srv6int_agent_resource_available{resource=\"").append(t.label()).append("\"} ")
-                    .append(available.get(t.ordinal())).append('\n');
-        }
-        header(sb, "srv6int_agent_packets_total", "counter", "captured packets by outcome");
-        for (Packet p : PACKETS) {
-            sb.append("srv6int_agent_packets_total{result=\"").append(p.name().toLowerCase(Locale.ROOT))
-                    .append("\"} ").append(packets.get(p.ordinal())).append('\n');
-        }
-        header(sb, "srv6int_agent_malformed_packets_total", "counter", "packets the codec rejected, by reason");
-        for (Map.Entry<String, Long> e : codecErrors.entrySet()) {
-            sb.append("srv6int_agent_malformed_packets_total{reason=\"").append(esc(e.getKey())).append("\"} ")
-                    .append(e.getValue()).append('\n');
-        }
-        header(sb, "srv6int_agent_escalations_total", "counter", "escalations to the ONOS app by outcome");
+        header(sb, "srv6int_local_loop_escalations_total", "counter", "escalations to the ONOS app by outcome");
         String[] outcomes = {"sent", "failed", "rejected"};
         for (int k = 0; k < outcomes.length; k++) {
-            sb.append("srv6int_agent_escalations_total{result=\"").append(outcomes[k]).append("\"} ")
+            sb.append("srv6int_local_loop_escalations_total{result=\"").append(outcomes[k]).append("\"} ")
                     .append(escalations.get(k)).append('\n');
+        }
+        header(sb, "srv6int_node_resource_available", "gauge", "1 if the host offers the resource to the loop");
+        for (ResourceType t : TYPES) {
+            sb.append("srv6int_node_resource_available{resource=\"").append(t.label()).append("\"} ")
+                    .append(available.get(t.ordinal())).append('\n');
+        }
+        header(sb, "srv6int_node_capture_packets_total", "counter", "captured packets by outcome");
+        for (Packet p : PACKETS) {
+            sb.append("srv6int_node_capture_packets_total{result=\"").append(p.name().toLowerCase(Locale.ROOT))
+                    .append("\"} ").append(packets.get(p.ordinal())).append('\n');
+        }
+        header(sb, "srv6int_node_capture_decode_errors_total", "counter", "captured packets the codec rejected, by reason");
+        for (Map.Entry<String, Long> e : codecErrors.entrySet()) {
+            sb.append("srv6int_node_capture_decode_errors_total{reason=\"").append(esc(e.getKey())).append("\"} ")
+                    .append(e.getValue()).append('\n');
         }
         return sb.toString();
     }

@@ -1,0 +1,223 @@
+package org.srv6int.app.metrics;
+
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.CoreService;
+import org.onosproject.net.config.ConfigFactory;
+import org.onosproject.net.config.InvalidFieldException;
+import org.onosproject.net.config.NetworkConfigEvent;
+import org.onosproject.net.config.NetworkConfigListener;
+import org.onosproject.net.config.NetworkConfigRegistry;
+import org.onosproject.net.config.basics.SubjectFactories;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.srv6int.app.api.GlobalLoopService;
+import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.SfcService;
+import org.srv6int.app.api.TelemetryService;
+import org.srv6int.app.api.VnfInventoryService;
+import org.srv6int.app.config.Srv6IntConfigService;
+import org.srv6int.app.telemetry.TelemetryWindows;
+
+import java.io.IOException;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The exporter component: gathers each scrape's inputs from the app's services (chains, inventory,
+ * the collector's last window and per-thread counters, the global loop's status and decision
+ * counts), renders them with {@link AppMetrics}, and serves them on the plain port of netcfg
+ * {@code apps/org.srv6int.app/metrics} when one is set. Collector and loop are optional: without
+ * them their metrics are left out and {@code srv6int_collector_up} is 0.
+ */
+@Component(immediate = true, service = AppMetricsService.class)
+public class AppMetricsManager implements AppMetricsService {
+
+    private final Logger log = LoggerFactory.getLogger(getClass());
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected SfcService sfcService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected VnfInventoryService inventory;
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    protected volatile TelemetryWindows windows;
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    protected volatile TelemetryService telemetry;
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    protected volatile GlobalLoopService loop;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected NetworkConfigRegistry registry;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected CoreService coreService;
+
+    private final AppMetrics metrics = new AppMetrics(MetricsSettings.DEFAULT);
+    private ApplicationId appId;
+    private MetricsSettings settings = MetricsSettings.DEFAULT;
+    private PlainEndpoint plain;
+
+    final ConfigFactory<ApplicationId, MetricsConfig> factory =
+            new ConfigFactory<>(SubjectFactories.APP_SUBJECT_FACTORY, MetricsConfig.class, MetricsConfig.KEY) {
+                @Override
+                public MetricsConfig createConfig() {
+                    return new MetricsConfig();
+                }
+            };
+
+    private final NetworkConfigListener configListener = new NetworkConfigListener() {
+        @Override
+        public boolean isRelevant(NetworkConfigEvent e) {
+            return e.configClass() == MetricsConfig.class;
+        }
+
+        @Override
+        public void event(NetworkConfigEvent e) {
+            reconfigure();
+        }
+    };
+
+    @Activate
+    protected void activate() {
+        appId = coreService.registerApplication(Srv6IntConfigService.APP_NAME);
+        registry.registerConfigFactory(factory);
+        registry.addListener(configListener);
+        reconfigure();
+        log.info("Started");
+    }
+
+    @Deactivate
+    protected void deactivate() {
+        registry.removeListener(configListener);
+        registry.unregisterConfigFactory(factory);
+        synchronized (this) {
+            if (plain != null) {
+                plain.close();
+                plain = null;
+            }
+        }
+        log.info("Stopped");
+    }
+
+    /** Applies netcfg; a bad config or an unbindable port keeps what runs. */
+    private void reconfigure() {
+        MetricsConfig c = registry.getConfig(appId, MetricsConfig.class);
+        MetricsSettings s;
+        try {
+            s = c == null ? MetricsSettings.DEFAULT : c.settings();
+        } catch (InvalidFieldException e) {
+            log.warn("Ignoring invalid metrics config, keeping {}: {}", settings, e.getMessage());
+            return;
+        }
+        try {
+            apply(s);
+        } catch (IOException e) {
+            log.error("Metrics config not applied, keeping {}: {}", settings, e.getMessage());
+        }
+    }
+
+    /**
+     * Applies settings: caps at once; the plain port is re-bound only when it changed, the new one
+     * before the old closes, so a port that cannot be bound leaves the old one serving.
+     *
+     * @param s settings
+     * @throws IOException if the new plain port cannot be bound (nothing changed then)
+     */
+    synchronized void apply(MetricsSettings s) throws IOException {
+        boolean samePort = Objects.equals(s.address(), settings.address()) && s.port() == settings.port()
+                && (plain != null) == (s.address() != null);
+        PlainEndpoint next = plain;
+        if (!samePort) {
+            if (plain != null && s.address() != null && s.port() == plain.port()) {
+                plain.close(); // same port, other address: it must be free first
+                plain = null;
+            }
+            next = s.address() == null ? null : new PlainEndpoint(s.address(), s.port(), this::scrape);
+            if (plain != null) {
+                plain.close();
+            }
+            plain = next;
+        }
+        metrics.settings(s);
+        settings = s;
+        log.info("Metrics: {}{}", s, next == null ? "" : " (bound port " + next.port() + ")");
+    }
+
+    /**
+     * Returns the plain port bound now.
+     *
+     * @return port, 0 if none
+     */
+    synchronized int plainPort() {
+        return plain == null ? 0 : plain.port();
+    }
+
+    @Override
+    public String scrape() {
+        return metrics.render(gather(), System.currentTimeMillis());
+    }
+
+    /** Reads every input; a part that fails is counted and left out, the rest still renders. */
+    MetricsInputs gather() {
+        MetricsInputs in = new MetricsInputs();
+        try {
+            in.chains.addAll(sfcService.getSfcs());
+        } catch (RuntimeException e) {
+            unreadable("chains", e);
+        }
+        try {
+            in.replicas.addAll(inventory.getReplicas());
+            in.replicasKnown = true;
+        } catch (RuntimeException e) {
+            unreadable("inventory", e);
+        }
+        TelemetryWindows w = windows;
+        TelemetryService t = telemetry;
+        if (w != null) {
+            try {
+                in.window = w.latest().orElse(null);
+                in.threads.addAll(w.threadCounters());
+                in.collectorRunning = true;
+                if (t != null) {
+                    in.collectorCounters = t.counters();
+                }
+            } catch (RuntimeException e) {
+                unreadable("telemetry", e);
+            }
+        }
+        GlobalLoopService l = loop;
+        if (l != null) {
+            try {
+                in.loop = l.status();
+                in.paused.addAll(l.pausedChains());
+                for (LoopDecision.Action a : LoopDecision.Action.values()) {
+                    in.decisionsMade.put(a, l.decisionsMade(a));
+                    Map<LoopDecision.Outcome, Long> ended = new EnumMap<>(LoopDecision.Outcome.class);
+                    for (LoopDecision.Outcome o : LoopDecision.Outcome.values()) {
+                        ended.put(o, l.decisionsEnded(a, o));
+                    }
+                    in.decisionsEnded.put(a, ended);
+                }
+            } catch (RuntimeException e) {
+                in.loop = null;
+                unreadable("loop", e);
+            }
+        }
+        return in;
+    }
+
+    private void unreadable(String part, RuntimeException e) {
+        metrics.readError(part);
+        log.debug("Metrics: {} unreadable: {}", part, e.toString());
+    }
+}

@@ -1,0 +1,18 @@
+package org.srv6int.app.metrics;
+
+/**
+ * The app's metrics in the Prometheus text exposition format 0.0.4 (served by the REST resource
+ * {@code GET /onos/srv6int/metrics} and the optional plain port).
+ */
+public interface AppMetricsService {
+
+    /** Content type of {@link #scrape()}. */
+    String CONTENT_TYPE = TextExposition.CONTENT_TYPE;
+
+    /**
+     * Renders the metrics now.
+     *
+     * @return exposition text
+     */
+    String scrape();
+}

@@ -1,0 +1,48 @@
+package org.srv6int.app.metrics;
+
+import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.LoopStatus;
+import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.telemetry.CollectorCounters;
+import org.srv6int.app.telemetry.TelemetrySnapshot;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What one scrape renders, gathered from the app's services: every field is a copy or an
+ * immutable snapshot, so rendering touches no live state. A part that could not be read is left
+ * empty (and counted by the exporter).
+ */
+final class MetricsInputs {
+
+    /** Chains, any order. */
+    final List<Sfc> chains = new ArrayList<>();
+    /** Replicas of every vNF, any order. */
+    final List<VnfReplica> replicas = new ArrayList<>();
+    /** Whether the inventory was read (else replica counts are unknown, not 0). */
+    boolean replicasKnown;
+    /** Last closed telemetry window, null before the first. */
+    TelemetrySnapshot window;
+    /** Collector counters per receive thread; empty while the collector is not running. */
+    final List<CollectorCounters> threads = new ArrayList<>();
+    /** Whether the collector component is there. */
+    boolean collectorRunning;
+    /** The collector's named counters (TelemetryService.counters()), for the cluster exchange. */
+    Map<String, Long> collectorCounters = Map.of();
+    /** Global loop status, null if the loop component is not there. */
+    LoopStatus loop;
+    /** Chains whose loop is paused. */
+    final Set<SfcId> paused = new TreeSet<>();
+    /** Decisions made, by action. */
+    final Map<LoopDecision.Action, Long> decisionsMade = new EnumMap<>(LoopDecision.Action.class);
+    /** Decisions ended, by action then outcome. */
+    final Map<LoopDecision.Action, Map<LoopDecision.Outcome, Long>> decisionsEnded =
+            new EnumMap<>(LoopDecision.Action.class);
+}

@@ -1,0 +1,195 @@
+package org.srv6int.app.metrics;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.onosproject.cluster.NodeId;
+import org.onosproject.core.CoreServiceAdapter;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.config.NetworkConfigRegistryAdapter;
+import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.ReplicaPlatform;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.config.Srv6DeviceConfig;
+import org.srv6int.app.config.Srv6Devices;
+import org.srv6int.app.loop.GlobalLoopManager;
+import org.srv6int.app.loop.GlobalLoopManagers;
+import org.srv6int.app.loop.TestReports;
+import org.srv6int.app.store.TestStores;
+import org.srv6int.app.telemetry.HopBinding;
+import org.srv6int.app.telemetry.HopBindings;
+import org.srv6int.app.telemetry.TelemetryManager;
+import org.srv6int.app.telemetry.TelemetryManagers;
+import org.srv6int.app.testing.AppHarness;
+import org.srv6int.app.testing.FakeFlowRuleService;
+import org.srv6int.app.testing.FakeGroupService;
+import org.srv6int.app.testing.PaperTestbed;
+import org.srv6int.app.testing.SharedStorageService;
+import org.srv6int.app.testing.TestCluster;
+
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One app instance on the paper's testbed in real time, as ONOS would wire it: chains, inventory
+ * and programming ({@link AppHarness}, Fig. 5 deployed), the INT collector on a real UDP port with
+ * windows every evaluation period, the global loop over a replica platform whose pods are ready
+ * at once, and the exporter. {@link #send} encodes INT reports with the codec and sends them from
+ * the egress switch's report address, as the switch would.
+ */
+final class MetricsTestbed implements AutoCloseable {
+
+    private static final NodeId NODE = NodeId.nodeId("onos-1");
+    private static final DeviceId REPORTER = PaperTestbed.SW4;
+
+    final TestCluster cluster = new TestCluster();
+    final SharedStorageService storage = new SharedStorageService();
+    final AppHarness app;
+    final TelemetryManager collector;
+    final GlobalLoopManager loop;
+    final AppMetricsManager metrics;
+    final Platform platform = new Platform();
+    private final Srv6Devices devices;
+    private final DatagramChannel sender;
+    private long seq; // one sequence per reporter (the egress switch), over all chains
+    private int counter;
+
+    /**
+     * Starts the instance.
+     *
+     * @param evaluationPeriodMs telemetry window
+     * @param tHatMs             t-hat of the loop
+     * @throws Exception if a socket cannot be opened
+     */
+    MetricsTestbed(long evaluationPeriodMs, long tHatMs) throws Exception {
+        JsonNode net = PaperTestbed.netcfg().deepCopy();
+        ObjectNode a = (ObjectNode) net.get("apps").get("org.srv6int.app").get("srv6int");
+        ObjectNode c = (ObjectNode) a.get("collector");
+        c.put("address", "127.0.0.1");
+        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getByName("127.0.0.1"))) {
+            c.put("port", s.getLocalPort());
+        }
+        ((ObjectNode) a.get("loop")).put("evaluationPeriodMs", evaluationPeriodMs).put("tHatMs", tHatMs);
+        Map<DeviceId, Srv6DeviceConfig> devs = new HashMap<>();
+        for (DeviceId d : PaperTestbed.SWITCHES) {
+            ObjectNode dc = (ObjectNode) net.get("devices").get(d.toString()).get("srv6int");
+            dc.put("reportAddress", reportAddress(d));
+            devs.put(d, PaperTestbed.deviceConfig(d, dc));
+        }
+        devices = new Srv6Devices(devs);
+        app = new AppHarness(storage, new FakeFlowRuleService(), new FakeGroupService(), NODE,
+                             cluster.mastership(NODE));
+        app.config.devices = devices;
+        app.config.app = PaperTestbed.appConfig(a);
+        for (DeviceId d : PaperTestbed.SWITCHES) {
+            cluster.moveMastership(d, NODE);
+        }
+        app.deployFig5();
+        app.settle();
+        collector = TelemetryManagers.start(app.config, app.pathManager, app.inventory, cluster.mastership(NODE),
+                                            cluster.cluster(NODE), TestStores.summaries(storage));
+        TelemetryManagers.windowNow(collector); // the collector binds its socket on the window thread
+        if (collector.collectorAddress().isEmpty()) {
+            throw new IllegalStateException("the collector did not bind its port");
+        }
+        loop = GlobalLoopManagers.start(cluster.leadership(NODE), cluster.cluster(NODE), collector, app.sfcs,
+                                        app.inventory, app.pathManager, app.config, platform,
+                                        TestStores.loopState(storage));
+        metrics = new AppMetricsManager();
+        metrics.sfcService = app.sfcs;
+        metrics.inventory = app.inventory;
+        metrics.windows = collector;
+        metrics.telemetry = collector;
+        metrics.loop = loop;
+        metrics.registry = new NetworkConfigRegistryAdapter();
+        metrics.coreService = new CoreServiceAdapter();
+        metrics.activate();
+        sender = DatagramChannel.open().bind(new InetSocketAddress(reportAddress(REPORTER), 0));
+    }
+
+    private static String reportAddress(DeviceId d) {
+        return "127.0.0." + (20 + PaperTestbed.SWITCHES.indexOf(d) + 1);
+    }
+
+    private int intId(DeviceId d) {
+        return devices.get(d).map(Srv6DeviceConfig::intDeviceId).orElseThrow();
+    }
+
+    /**
+     * The egress switch sends {@code n} INT reports of a chain whose vNFs all took
+     * {@code latencyNs} (spread by up to 10 %), {@code packetsPerReport} packets apart.
+     *
+     * @param tag              chain id
+     * @param n                reports
+     * @param latencyNs        vNF latency
+     * @param packetsPerReport Port_Counter step
+     * @throws Exception if the socket fails
+     */
+    void send(int tag, int n, long latencyNs, int packetsPerReport) throws Exception {
+        Map<Integer, HopBinding> byHop = new TreeMap<>();
+        for (HopBinding b : HopBindings.of(app.pathManager.getAllPaths().values(), app.inventory::getReplica,
+                                           d -> devices.get(d).map(Srv6DeviceConfig::intDeviceId))) {
+            if (b.chainTag() == tag) {
+                byHop.putIfAbsent(b.hop(), b);
+            }
+        }
+        if (byHop.isEmpty()) {
+            throw new IllegalStateException("chain " + tag + " has no hop bindings");
+        }
+        int hops = ((TreeMap<Integer, HopBinding>) byHop).lastKey() + 2;
+        TestReports enc = new TestReports(tag, intId(REPORTER), hops);
+        InetSocketAddress to = collector.collectorAddress().orElseThrow();
+        for (int i = 0; i < n; i++) {
+            counter = (counter + packetsPerReport) & 0xFFFF;
+            TestReports.Hop[] h = new TestReports.Hop[hops];
+            long inTime = 0; // In_Time at each hop: 1 us per link plus the vNF latencies before it
+            for (int k = 0; k < hops; k++) {
+                HopBinding b = byHop.get(k);
+                long lat = b == null ? 0 : latencyNs + (seq * 7919 + k * 104729) % Math.max(1, latencyNs / 10);
+                int dev = k == 0 ? intId(PaperTestbed.SW1) : b == null ? intId(REPORTER) : b.deviceId();
+                inTime += 1_000L + lat;
+                h[k] = new TestReports.Hop(dev, (int) (seq % 9), inTime, lat, counter);
+            }
+            sender.send(ByteBuffer.wrap(enc.payload(seq++, h)), to);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        metrics.deactivate();
+        GlobalLoopManagers.stop(loop);
+        TelemetryManagers.stop(collector);
+        sender.close();
+    }
+
+    /** Kubernetes as the loop sees it: every pod is Ready at once, on the node asked for. */
+    static final class Platform implements ReplicaPlatform {
+        final AtomicInteger created = new AtomicInteger();
+
+        @Override
+        public List<NodeResources> nodeFreeResources() {
+            return List.of(new NodeResources("worker1", 8000, 16L << 30), new NodeResources("worker2", 8000, 16L << 30));
+        }
+
+        @Override
+        public CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node, String requestId) {
+            int n = created.incrementAndGet();
+            return CompletableFuture.completedFuture(new ReplicaInfo("scaled-" + n, node, "10.244.0." + n));
+        }
+
+        @Override
+        public CompletionStage<Void> deleteReplica(VnfKey vnf, String replicaId) {
+            return CompletableFuture.completedFuture(null);
+        }
+    }
+}
