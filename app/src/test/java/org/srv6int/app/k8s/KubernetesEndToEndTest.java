@@ -31,6 +31,7 @@ import org.srv6int.app.telemetry.TelemetryEngine;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
 import org.srv6int.app.telemetry.TelemetryWindows;
 import org.srv6int.app.testing.AppHarness;
+import org.srv6int.app.testing.WindowFeed;
 import org.srv6int.app.testing.FakeConfigService;
 import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.app.testing.Rules;
@@ -40,12 +41,9 @@ import org.srv6int.k8s.bridge.ReplicaNames;
 import java.io.File;
 import java.io.InputStream;
 import java.nio.file.Files;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
@@ -86,7 +84,7 @@ public class KubernetesEndToEndTest {
     }
 
     private final WindowClock clock = new WindowClock();
-    private final List<Consumer<TelemetrySnapshot>> consumers = new ArrayList<>();
+    private final WindowFeed feed = new WindowFeed();
     private final TestReports reports = new TestReports(2, 4, 3);
     private AppHarness app;
     private TelemetryEngine engine;
@@ -157,27 +155,7 @@ public class KubernetesEndToEndTest {
         engine = new TelemetryEngine(TelemetryEngine.Limits.DEFAULT, () -> clock.nanos);
         engine.setReporters(Map.of(0x7F000001, 4));
         engine.setBindings(List.of(new HopBinding(2, 1, 2, SNORT, "r0")));
-        TelemetryWindows windows = new TelemetryWindows() {
-            @Override
-            public Optional<TelemetrySnapshot> latest() {
-                return Optional.empty();
-            }
-
-            @Override
-            public void addWindowConsumer(Consumer<TelemetrySnapshot> c) {
-                consumers.add(c);
-            }
-
-            @Override
-            public void removeWindowConsumer(Consumer<TelemetrySnapshot> c) {
-                consumers.remove(c);
-            }
-
-            @Override
-            public java.util.List<org.srv6int.app.telemetry.CollectorCounters> threadCounters() {
-                return java.util.List.of();
-            }
-        };
+        TelemetryWindows windows = feed;
         loop = GlobalLoopManagers.start(new LeaderHere(), new ClusterServiceAdapter(), windows, app.sfcs, app.inventory,
                                         app.pathManager, config, platform,
                                         org.srv6int.app.store.TestStores.loopState(new SharedStorageService()), clock);
@@ -212,7 +190,7 @@ public class KubernetesEndToEndTest {
         }
         clock.nanos += SEC;
         TelemetrySnapshot s = engine.roll();
-        consumers.forEach(c -> c.accept(s));
+        feed.push(s);
     }
 
     private static void waitUntil(String what, long seconds, BooleanSupplier done) throws InterruptedException {

@@ -40,8 +40,8 @@ import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.HopBindings;
 import org.srv6int.app.telemetry.TelemetryEngine;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
-import org.srv6int.app.telemetry.TelemetryWindows;
 import org.srv6int.app.testing.AppHarness;
+import org.srv6int.app.testing.WindowFeed;
 import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.app.testing.SharedStorageService;
 
@@ -50,9 +50,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
@@ -77,7 +75,7 @@ public class FailureHandlingTest {
 
     private final FakePorts.Clock clock = new FakePorts.Clock();
     final FakePorts.Platform platform = new FakePorts.Platform();
-    private final List<Consumer<TelemetrySnapshot>> consumers = new ArrayList<>();
+    private final WindowFeed feed = new WindowFeed();
     private final org.onlab.metrics.MetricsManager metrics = new org.onlab.metrics.MetricsManager();
     private final List<org.onosproject.net.device.DeviceListener> deviceListeners = new ArrayList<>();
     private final List<org.onosproject.net.link.LinkListener> linkListeners = new ArrayList<>();
@@ -154,22 +152,7 @@ public class FailureHandlingTest {
                 linkListeners.remove(l);
             }
         };
-        manager.telemetry = new TelemetryWindows() {
-            @Override
-            public Optional<TelemetrySnapshot> latest() {
-                return Optional.empty();
-            }
-
-            @Override
-            public void addWindowConsumer(Consumer<TelemetrySnapshot> c) {
-                consumers.add(c);
-            }
-
-            @Override
-            public void removeWindowConsumer(Consumer<TelemetrySnapshot> c) {
-                consumers.remove(c);
-            }
-        };
+        manager.telemetry = feed;
         manager.loopState = TestStores.loopState(new SharedStorageService());
         manager.metrics = metrics;
         manager.activate();
@@ -231,7 +214,7 @@ public class FailureHandlingTest {
     private void window() {
         clock.nanos += 500 * MS;
         TelemetrySnapshot s = engine.roll();
-        consumers.forEach(c -> c.accept(s));
+        feed.push(s);
         rebind();
     }
 

@@ -40,8 +40,8 @@ import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.TelemetryEngine;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
-import org.srv6int.app.telemetry.TelemetryWindows;
 import org.srv6int.app.testing.FakeConfigService;
+import org.srv6int.app.testing.WindowFeed;
 import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.app.testing.SharedStorageService;
 
@@ -53,7 +53,6 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
@@ -77,7 +76,7 @@ public class GlobalLoopManagerTest {
     private final FakeLeadership leadership = new FakeLeadership();
     private final FakeInventory inventory = new FakeInventory();
     private final FakePorts.Platform platform = new FakePorts.Platform();
-    private final List<Consumer<TelemetrySnapshot>> consumers = new ArrayList<>();
+    private final WindowFeed feed = new WindowFeed();
     private final TestReports reports = new TestReports(7, 4, 3);
     private TelemetryEngine engine;
     private GlobalLoopManager manager;
@@ -198,27 +197,7 @@ public class GlobalLoopManagerTest {
                 }
             }
         };
-        manager.telemetry = new TelemetryWindows() {
-            @Override
-            public Optional<TelemetrySnapshot> latest() {
-                return Optional.empty();
-            }
-
-            @Override
-            public void addWindowConsumer(Consumer<TelemetrySnapshot> c) {
-                consumers.add(c);
-            }
-
-            @Override
-            public void removeWindowConsumer(Consumer<TelemetrySnapshot> c) {
-                consumers.remove(c);
-            }
-
-            @Override
-            public java.util.List<org.srv6int.app.telemetry.CollectorCounters> threadCounters() {
-                return java.util.List.of();
-            }
-        };
+        manager.telemetry = feed;
         manager.loopState = org.srv6int.app.store.TestStores.loopState(new SharedStorageService());
         manager.activate();
     }
@@ -234,13 +213,13 @@ public class GlobalLoopManagerTest {
         }
         clock.nanos += SEC;
         TelemetrySnapshot s = engine.roll();
-        consumers.forEach(c -> c.accept(s));
+        feed.push(s);
     }
 
     @Test
     public void onlyTheLeaderActs() {
         assertEquals(List.of(GlobalLoopManager.TOPIC), leadership.ran);
-        assertEquals(1, consumers.size());
+        assertEquals(1, feed.consumers.size());
         window(400_000, 10);
         for (int i = 0; i < 8; i++) {
             window(900_000, 20);
@@ -276,7 +255,7 @@ public class GlobalLoopManagerTest {
         }
         assertEquals(before, platform.calls.size());
         manager.deactivate();
-        assertTrue(consumers.isEmpty());
+        assertTrue(feed.consumers.isEmpty());
     }
 
     @Test
