@@ -29,7 +29,8 @@ TWIN_REPORTS=$ROOT/tools/twin-sim/target/surefire-reports
 TWIN_XML=$TWIN_REPORTS/TEST-org.srv6int.twin.k8s.RealKubernetesTest.xml
 AGENT_XML=$ROOT/k8s-bridge/agent/target/surefire-reports/TEST-org.srv6int.k8s.agent.pods.AgentOnRealApiServerTest.xml
 rm -f "$BRIDGE_XML" "$APP_XML" "$TWIN_XML" "$AGENT_XML"
-mvn -B -ntp -q -pl k8s-bridge/bridge,app,tools/twin-sim,k8s-bridge/agent surefire:test \
+# -fae: a failing module does not keep the others' tests from running (each has its report).
+mvn -B -ntp -q -fae -pl k8s-bridge/bridge,app,tools/twin-sim,k8s-bridge/agent surefire:test \
   -Dtest=RealApiServerTest,KubernetesEndToEndTest,RealKubernetesTest,AgentOnRealApiServerTest \
   -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false \
   -Dsrv6int.kubeconfig="$K8S_RUN/bridge.kubeconfig" -Dsrv6int.admin.kubeconfig="$K8S_RUN/admin.kubeconfig" \

@@ -144,7 +144,10 @@ public class KubernetesEndToEndTest {
         app = new AppHarness();
         app.deployFig5();
         app.settle();
-        Srv6IntAppConfig cfg = KubernetesMock.appConfig("{\"loop\": {\"demandLatency\": \"measured\"},"
+        // INT reaches the loop through r0's hop only (no emulated data plane splits the traffic over
+        // the replicas), so the INT-silence rule for replicas is off here; pod readiness still applies.
+        Srv6IntAppConfig cfg = KubernetesMock.appConfig("{\"loop\": {\"demandLatency\": \"measured\","
+                + " \"replicaSilenceMs\": 0},"
                 + " \"kubernetes\": {\"kubeconfig\": \"" + bridgeKubeconfig + "\", \"namespace\": \"" + NS + "\","
                 + " \"readyTimeoutMs\": 60000, \"vnfTypes\": {\"snort\": {\"image\": \"registry.local/snort:2.9\","
                 + " \"requests\": {\"cpu\": \"1\", \"memory\": \"1Gi\"}, \"limits\": {\"cpu\": \"1\","
