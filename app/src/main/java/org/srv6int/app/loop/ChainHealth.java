@@ -139,8 +139,14 @@ public final class ChainHealth {
         final String replica;
         final String detail;
         final int liveLeft;
+        final boolean replace;
 
         Finding(Kind kind, SfcId sfc, VnfKey vnf, String replica, String detail, int liveLeft) {
+            this(kind, sfc, vnf, replica, detail, liveLeft, true);
+        }
+
+        Finding(Kind kind, SfcId sfc, VnfKey vnf, String replica, String detail, int liveLeft, boolean replace) {
+            this.replace = replace;
             this.kind = kind;
             this.sfc = sfc;
             this.vnf = vnf;
@@ -174,6 +180,17 @@ public final class ChainHealth {
             return liveLeft;
         }
 
+        /**
+         * Whether a dead replica gets a replacement: not when INT silence killed a replica that
+         * never passed traffic (whatever keeps traffic from a new replica would keep it from its
+         * replacement too, and replacing would repeat until the cluster is full).
+         *
+         * @return true to request a replacement
+         */
+        public boolean replace() {
+            return replace;
+        }
+
         @Override
         public String toString() {
             return kind + " " + (replica == null ? vnf : vnf + "/" + replica) + ": " + detail;
@@ -193,6 +210,8 @@ public final class ChainHealth {
         ChainState.Liveness liveness = ChainState.Liveness.UNKNOWN;
     }
 
+    private static final String INT_SILENCE = "no INT report crossed it for ";
+
     private static final class ReplicaMemo {
         long lastSid = -1;
         long lastSidMoved = NONE;
@@ -200,6 +219,8 @@ public final class ChainHealth {
         boolean dead;
         long deadSince = NONE;
         boolean probation;
+        /** INT has shown packets through it at least once. */
+        boolean passedTraffic;
         String cause = "";
         final ArrayDeque<Long> deaths = new ArrayDeque<>();
     }
@@ -318,6 +339,7 @@ public final class ChainHealth {
         if (r.intPackets > 0 && !eventOnly) {
             m.silentSince = NONE;
             m.probation = false;
+            m.passedTraffic = true;
         }
         if (!m.dead && !r.inGroup) {
             // Pending creation or draining for a scale-in: not ours to judge.
@@ -338,7 +360,7 @@ public final class ChainHealth {
                 if (m.silentSince == NONE) {
                     m.silentSince = now;
                 } else if (chainReports && now - m.silentSince >= replicaSilenceNanos) {
-                    cause = "no INT report crossed it for " + (now - m.silentSince) / 1_000_000
+                    cause = INT_SILENCE + (now - m.silentSince) / 1_000_000
                             + " ms while its chain's reports arrived" + (m.probation ? " (on probation)" : "");
                 }
             }
@@ -360,9 +382,11 @@ public final class ChainHealth {
                         live++;
                     }
                 }
+                boolean replace = m.passedTraffic || !cause.startsWith(INT_SILENCE);
                 String detail = r.id + " at " + r.where + ": " + cause
-                        + (live == 0 ? "; it was the last live replica of vNF " + r.vnf.index() : "");
-                out.add(new Finding(Finding.Kind.REPLICA_DEAD, c.sfc, r.vnf, r.id, detail, live));
+                        + (live == 0 ? "; it was the last live replica of vNF " + r.vnf.index() : "")
+                        + (replace ? "" : "; it never passed traffic: not replaced");
+                out.add(new Finding(Finding.Kind.REPLICA_DEAD, c.sfc, r.vnf, r.id, detail, live, replace));
             }
             return;
         }

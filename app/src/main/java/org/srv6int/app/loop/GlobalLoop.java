@@ -696,7 +696,7 @@ public final class GlobalLoop {
                     break;
             }
             out.add(note(id, now, f.vnf(), action, before, after, outcome, detail, Map.of()).decision);
-            if (f.kind() == ChainHealth.Finding.Kind.REPLICA_DEAD) {
+            if (f.kind() == ChainHealth.Finding.Kind.REPLICA_DEAD && f.replace()) {
                 VnfState s = states.computeIfAbsent(f.vnf(), k -> new VnfState());
                 s.replaceOwed++;
                 if (s.phase == VnfLoopRecord.Phase.IDLE) {

@@ -167,10 +167,32 @@ public class ChainHealthTest {
         assertEquals("c", f.replica());
         assertEquals(1, f.liveLeft());
         assertTrue(f.detail(), f.detail().contains("no INT report crossed it for 3000 ms"));
+        // c carried traffic before: it gets a replacement.
+        assertTrue(f.replace());
         assertTrue(health.isDead(V1, "c"));
         assertEquals(List.of("1/1/c"), state().deadReplicas());
         // The chain itself stays up: its reports arrive through b.
         assertEquals(ChainState.Liveness.UP, state().liveness());
+    }
+
+    /** A replica that INT never showed traffic through is taken out but not replaced (no thrash). */
+    @Test
+    public void aNewReplicaThatNeverPassedTrafficIsNotReplaced() {
+        healthy();
+        pktsC = 0;
+        window();
+        List<ChainHealth.Finding> all = new ArrayList<>();
+        for (int w = 0; all.isEmpty() && w < 20; w++) {
+            healthy();
+            pktsC = 0;
+            all.addAll(window());
+        }
+        assertEquals(1, all.size());
+        ChainHealth.Finding f = all.get(0);
+        assertEquals(ChainHealth.Finding.Kind.REPLICA_DEAD, f.kind());
+        assertEquals("c", f.replica());
+        assertFalse(f.replace());
+        assertTrue(f.detail(), f.detail().contains("it never passed traffic: not replaced"));
     }
 
     @Test
