@@ -20,12 +20,12 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
-/** Replicas in memory with the inventory's contract (ACTIVE weight 1 on add). */
+/** Replicas in memory with the inventory's contract (ACTIVE weight 1 on add); safe for the platform's threads. */
 public final class FakeInventory implements VnfInventoryService {
     public final Map<VnfReplicaId, VnfReplica> replicas = new TreeMap<>();
     public final List<String> calls = new ArrayList<>();
 
-    public VnfReplica make(VnfKey vnf, String name, String node) {
+    public synchronized VnfReplica make(VnfKey vnf, String name, String node) {
         return new VnfReplica(VnfReplicaId.of(vnf, name), node, DeviceId.deviceId("device:s2"),
                               PortNumber.portNumber(3), Ip6Address.valueOf("2001:db8::" + (replicas.size() + 1)),
                               MacAddress.valueOf("00:00:00:00:00:0" + (replicas.size() + 1)),
@@ -33,28 +33,28 @@ public final class FakeInventory implements VnfInventoryService {
     }
 
     @Override
-    public Collection<VnfReplica> getReplicas() {
-        return replicas.values();
+    public synchronized Collection<VnfReplica> getReplicas() {
+        return new ArrayList<>(replicas.values());
     }
 
     @Override
-    public Collection<VnfReplica> getReplicas(SfcId sfcId) {
+    public synchronized Collection<VnfReplica> getReplicas(SfcId sfcId) {
         return replicas.values().stream().filter(r -> r.id().vnf().sfcId().equals(sfcId))
                 .collect(Collectors.toList());
     }
 
     @Override
-    public Collection<VnfReplica> getReplicas(VnfKey vnf) {
+    public synchronized Collection<VnfReplica> getReplicas(VnfKey vnf) {
         return replicas.values().stream().filter(r -> r.id().vnf().equals(vnf)).collect(Collectors.toList());
     }
 
     @Override
-    public Optional<VnfReplica> getReplica(VnfReplicaId id) {
+    public synchronized Optional<VnfReplica> getReplica(VnfReplicaId id) {
         return Optional.ofNullable(replicas.get(id));
     }
 
     @Override
-    public VnfReplica addReplica(VnfKey vnf, String node) {
+    public synchronized VnfReplica addReplica(VnfKey vnf, String node) {
         VnfReplica r = make(vnf, "r" + replicas.size(), node);
         replicas.put(r.id(), r);
         calls.add("addReplica " + vnf + " " + node + " -> " + r.id().name());
@@ -62,7 +62,7 @@ public final class FakeInventory implements VnfInventoryService {
     }
 
     @Override
-    public VnfReplica addReplica(VnfKey vnf, String node, String name) {
+    public synchronized VnfReplica addReplica(VnfKey vnf, String node, String name) {
         VnfReplica r = make(vnf, name, node);
         if (replicas.putIfAbsent(r.id(), r) != null) {
             throw new IllegalStateException("replica " + r.id() + " exists");
@@ -72,7 +72,7 @@ public final class FakeInventory implements VnfInventoryService {
     }
 
     @Override
-    public VnfReplica reserveReplica(VnfKey vnf, String node, String name) {
+    public synchronized VnfReplica reserveReplica(VnfKey vnf, String node, String name) {
         VnfReplicaId id = VnfReplicaId.of(vnf, name);
         VnfReplica have = replicas.get(id);
         if (have != null) {
@@ -88,33 +88,33 @@ public final class FakeInventory implements VnfInventoryService {
     }
 
     @Override
-    public void registerReplica(VnfReplica replica) {
+    public synchronized void registerReplica(VnfReplica replica) {
         replicas.put(replica.id(), replica);
     }
 
     @Override
-    public VnfReplica drainReplica(VnfReplicaId id) {
+    public synchronized VnfReplica drainReplica(VnfReplicaId id) {
         calls.add("drainReplica " + id);
         return replicas.compute(id, (k, r) -> r.withState(ReplicaState.DRAINING).withWeight(0));
     }
 
     @Override
-    public VnfReplica updateReplica(VnfReplicaId id, ReplicaState state, int weight) {
+    public synchronized VnfReplica updateReplica(VnfReplicaId id, ReplicaState state, int weight) {
         calls.add("updateReplica " + id + " " + state + " " + weight);
         return replicas.compute(id, (k, r) -> r.withState(state).withWeight(weight));
     }
 
     @Override
-    public VnfReplica removeReplica(VnfReplicaId id) {
+    public synchronized VnfReplica removeReplica(VnfReplicaId id) {
         calls.add("removeReplica " + id);
         return replicas.remove(id);
     }
 
     @Override
-    public void addListener(VnfReplicaListener listener) {
+    public synchronized void addListener(VnfReplicaListener listener) {
     }
 
     @Override
-    public void removeListener(VnfReplicaListener listener) {
+    public synchronized void removeListener(VnfReplicaListener listener) {
     }
 }
