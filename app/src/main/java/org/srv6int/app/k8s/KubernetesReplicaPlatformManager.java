@@ -183,10 +183,13 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
             String chainId = chain.id().toString();
             for (int i = 0; i < chain.vnfs().size(); i++) {
                 VnfKey vnf = VnfKey.of(chain.id(), i);
+                // Workloads first, then the inventory: a create reserves its replica before it makes
+                // the workload, so a workload listed here is in the inventory read after it.
+                List<ReplicaStatus> workloads = b.listReplicas(chainId, i);
                 Map<String, VnfReplica> known = new HashMap<>();
                 inventory.getReplicas(vnf).forEach(r -> known.put(r.id().name(), r));
                 Set<String> present = new HashSet<>();
-                for (ReplicaStatus st : b.listReplicas(chainId, i)) {
+                for (ReplicaStatus st : workloads) {
                     present.add(st.name());
                     if (!known.containsKey(st.name())) {
                         b.removeReplica(chainId, i, st.replicaIndex());
