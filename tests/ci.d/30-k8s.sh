@@ -29,8 +29,9 @@ TWIN_REPORTS=$ROOT/tools/twin-sim/target/surefire-reports
 TWIN_XML=$TWIN_REPORTS/TEST-org.srv6int.twin.k8s.RealKubernetesTest.xml
 AGENT_XML=$ROOT/k8s-bridge/agent/target/surefire-reports/TEST-org.srv6int.k8s.agent.pods.AgentOnRealApiServerTest.xml
 rm -f "$BRIDGE_XML" "$APP_XML" "$TWIN_XML" "$AGENT_XML"
-# -fae: a failing module does not keep the others' tests from running (each has its report).
-mvn -B -ntp -q -fae -pl k8s-bridge/bridge,app,tools/twin-sim,k8s-bridge/agent surefire:test \
+# -fn: a failing module does not keep the others' tests from running (-fae would skip the modules
+# that depend on it); the verdict comes from each module's report below, not from mvn's exit code.
+mvn -B -ntp -q -fn -pl k8s-bridge/bridge,app,tools/twin-sim,k8s-bridge/agent surefire:test \
   -Dtest=RealApiServerTest,KubernetesEndToEndTest,RealKubernetesTest,AgentOnRealApiServerTest \
   -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false \
   -Dsrv6int.kubeconfig="$K8S_RUN/bridge.kubeconfig" -Dsrv6int.admin.kubeconfig="$K8S_RUN/admin.kubeconfig" \
@@ -63,4 +64,4 @@ grep -h "^RealKubernetesTest:" "$TWIN_REPORTS/org.srv6int.twin.k8s.RealKubernete
 grep -h "^KubernetesEndToEndTest:" "$ROOT/app/target/surefire-reports/org.srv6int.app.k8s.KubernetesEndToEndTest-output.txt" 2>/dev/null
 echo "30-k8s: $total tests against the real control plane in $((SECONDS - t0)) s (incl. start/build)"
 echo "$((total - bad_total)) passed, $bad_total failed"
-[ "$rc" -eq 0 ] && [ "$bad_total" -eq 0 ]
+[ "$bad_total" -eq 0 ]

@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
@@ -196,17 +197,28 @@ public class AgentOnRealApiServerTest {
     }
 
     private static void tickUntil(NodeAgent agent, String what, BooleanSupplier condition) throws Exception {
+        tickUntil(agent, what, condition, () -> "");
+    }
+
+    private static void tickUntil(NodeAgent agent, String what, BooleanSupplier condition, Supplier<String> seen)
+            throws Exception {
         waitUntil(what, Duration.ofSeconds(30), () -> {
             agent.tick();
             return condition.getAsBoolean();
-        });
+        }, seen);
     }
 
     private static void waitUntil(String what, Duration timeout, BooleanSupplier condition) throws Exception {
+        waitUntil(what, timeout, condition, () -> "");
+    }
+
+    private static void waitUntil(String what, Duration timeout, BooleanSupplier condition, Supplier<String> seen)
+            throws Exception {
         long end = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > end) {
-                throw new AssertionError("timed out waiting for " + what);
+                String s = seen.get();
+                throw new AssertionError("timed out waiting for " + what + (s.isEmpty() ? "" : "; saw " + s));
             }
             Thread.sleep(50);
         }
@@ -259,11 +271,15 @@ public class AgentOnRealApiServerTest {
         try (NodeAgent agent = new NodeAgent(config(AgentConfig.Mode.ENFORCE, AgentConfig.CpuActuation.AUTO),
                 agentClient, wiring)) {
             assertTrue("the API server offers pods/resize, so AUTO chooses it", agent.cpuViaResize());
-            tickUntil(agent, "two managed pods", () -> agent.managedPods().size() == 2);
-            assertTrue(wired.contains(a) && wired.contains(b));
-            // (pods other tests left in the namespace may add to these counts)
-            assertTrue(agent.podMetrics().pods(PodMetrics.PodState.MALFORMED) >= 1);
-            assertTrue(agent.podMetrics().pods(PodMetrics.PodState.OPTED_OUT) >= 1);
+            // The informer hands pods over one by one: wait until all four were seen, then say
+            // what was seen if they never are. (Pods other tests left may add to the counts.)
+            tickUntil(agent, "a and b managed and wired, the bad pod malformed, the opted-out pod left alone",
+                    () -> agent.managedPods().size() == 2 && wired.contains(a) && wired.contains(b)
+                            && agent.podMetrics().pods(PodMetrics.PodState.MALFORMED) >= 1
+                            && agent.podMetrics().pods(PodMetrics.PodState.OPTED_OUT) >= 1,
+                    () -> "managed " + agent.managedPods().size() + ", wired " + wired + ", malformed "
+                            + agent.podMetrics().pods(PodMetrics.PodState.MALFORMED) + ", opted out "
+                            + agent.podMetrics().pods(PodMetrics.PodState.OPTED_OUT));
             waitUntil("InvalidReplicaPod event on " + bad, Duration.ofSeconds(10),
                     () -> !events(bad, "InvalidReplicaPod").isEmpty());
             assertTrue(events(bad, "InvalidReplicaPod").get(0).getMessage().contains(ReplicaNames.ANNOTATION_SID));
