@@ -8,8 +8,15 @@
 # WiringCrossCheck (agent test classes) wires two SIDs with OvsSidWiring,
 # sends SRv6-INT frames to each SID from sw0 and checks which pod returns them,
 # then unwires one, flushes the rules and restarts ovs-vswitchd, reconciling
-# each time. Needs root; installs openvswitch-switch if missing. Runs after
-# `mvn install`. Everything it made is removed on exit.
+# each time. Then PodWiringCrossCheck joins it all on the real control plane
+# (tools/k8s-testenv, started here: kube-apiserver + KWOK): the node agent with
+# its OVS wiring and live capture on nic0, replica pods created through the API
+# and standing for the two pod namespaces (fake cgroups whose cgroup.procs holds
+# each namespace's pod-echo PID), traffic per SID, a resize through the API on
+# Detection Results over a bound, an overwrite re-applied, a deleted pod's
+# wiring and allocation gone; then the same in recommend mode (nothing changes).
+# Needs root; installs openvswitch-switch if missing. Runs after `mvn install`.
+# Everything it made is removed on exit.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 MOD=k8s-bridge/agent
@@ -31,7 +38,10 @@ NODE=srv6int-node-$T
 PODS=(srv6int-pa-$T srv6int-pb-$T)
 WORK=$(mktemp -d /tmp/srv6int-ovs.XXXXXX)
 ECHO_PIDS=()
+TESTENV=$(pwd)/tools/k8s-testenv
+K8S_STARTED=
 cleanup() {
+  [ -n "$K8S_STARTED" ] && "$TESTENV/stop" >/dev/null 2>&1
   for p in "${ECHO_PIDS[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
   for d in ovs-vswitchd ovsdb-server; do # WiringCrossCheck stops them; this is for a crash
     [ -f "$WORK/ovs/$d.pid" ] && kill "$(cat "$WORK/ovs/$d.pid")" 2>/dev/null
@@ -53,7 +63,7 @@ for i in 0 1; do
   ip -n "$NODE" link add "$H" type veth peer name eth0 netns "$P"
   ip -n "$NODE" link set "$H" up; ip -n "$P" link set eth0 up
   MACS+=("$(ip netns exec "$P" cat /sys/class/net/eth0/address)")
-  ip netns exec "$P" python3 tools/wiring/pod-echo eth0 120 >"$WORK/echo-$i.log" 2>&1 &
+  ip netns exec "$P" python3 tools/wiring/pod-echo eth0 300 >"$WORK/echo-$i.log" 2>&1 &
   ECHO_PIDS+=($!)
 done
 set +e
@@ -61,10 +71,36 @@ for i in 0 1; do # the forwarders are listening before any frame is sent
   for _ in $(seq 1 50); do grep -q up "$WORK/echo-$i.log" && break; sleep 0.1; done
 done
 timeout 300 ip netns exec "$NODE" java -cp "$JAR:$MOD/target/test-classes" org.srv6int.k8s.agent.wiring.WiringCrossCheck \
-  "$WORK/ovs" sfc-br nic0 sw0 fc00:2::10 pod0 "${MACS[0]}" fc00:2::20 pod1 "${MACS[1]}"
-rc=$?
+  "$WORK/ovs" sfc-br nic0 sw0 fc00:2::10 pod0 "${MACS[0]}" fc00:2::20 pod1 "${MACS[1]}" | tee "$WORK/wiring.out"
+rc=${PIPESTATUS[0]}
 if [ $rc -ne 0 ]; then
   echo "--- ovs-vswitchd log"; tail -n 20 "$WORK/ovs/ovs-vswitchd.log"
   cat "$WORK"/echo-*.log
 fi
-exit $rc
+read -r p1 _ f1 _ < <(grep -E '^[0-9]+ passed, [0-9]+ failed' "$WORK/wiring.out" | tail -n1)
+# The joints crossed: control plane, agent, OVS, pods. The control plane runs in the
+# worker's namespace (its 127.0.0.1 is the agent's; nothing collides with a control plane
+# of the host's). 30-k8s built its binaries; SRV6INT_K8S_* (tools/k8s-testenv/env.sh)
+# choose ports and run directory.
+export SRV6INT_K8S_RUN=${SRV6INT_K8S_RUN:-$WORK/k8s}
+. "$TESTENV/env.sh"
+"$TESTENV/stop" >/dev/null 2>&1
+K8S_STARTED=1
+if ! ip netns exec "$NODE" "$TESTENV/start" >"$WORK/k8s-start.log" 2>&1; then
+  cat "$WORK/k8s-start.log"; echo "45-ovs: control plane did not start"
+  echo "${p1:-0} passed, $(( ${f1:-1} + 1 )) failed"; exit 1
+fi
+mkdir -p "$WORK/ovs2"
+timeout 300 ip netns exec "$NODE" java -cp "$JAR:$MOD/target/test-classes" \
+  org.srv6int.k8s.agent.pods.PodWiringCrossCheck "$WORK/ovs2" sfc-br2 nic0 sw0 "$K8S_RUN/admin.kubeconfig" \
+  k8s-bridge/deploy "${ECHO_PIDS[0]}" "${MACS[0]}" "${ECHO_PIDS[1]}" "${MACS[1]}" 2>&1 | tee "$WORK/joints.out" \
+  | grep -E '^(ok|FAIL|---|[0-9]+ passed)|Exception'
+rc2=${PIPESTATUS[0]}
+if [ $rc2 -ne 0 ]; then
+  echo "--- agent output (last 40 lines)"; tail -n 40 "$WORK/joints.out"
+  echo "--- ovs-vswitchd log"; tail -n 20 "$WORK/ovs2/ovs-vswitchd.log"
+fi
+read -r p2 _ f2 _ < <(grep -E '^[0-9]+ passed, [0-9]+ failed' "$WORK/joints.out" | tail -n1)
+[ -z "${p2:-}" ] && { p2=0; f2=1; }
+echo "$(( ${p1:-0} + p2 )) passed, $(( ${f1:-1} + f2 )) failed"
+[ $rc -eq 0 ] && [ $rc2 -eq 0 ]

@@ -84,6 +84,8 @@ public final class AgentConfig {
     public OverwritePolicy onOverwrite = OverwritePolicy.REAPPLY;
     /** How often the agent compares the CPU values it set with what is there, ms (0: never). */
     public long overwriteCheckMs = 1000;
+    /** SID → pod wiring through Open vSwitch (followPods only); null: the agent wires nothing. */
+    public Wiring wiring;
 
     /** What the agent does with its decisions. */
     public enum Mode {
@@ -124,6 +126,30 @@ public final class AgentConfig {
         public Long floor;
         /** Ceiling for every vNF (cut to the hardware's maximum). */
         public Long ceiling;
+    }
+
+    /**
+     * The Open vSwitch bridge between the uplink NIC(s) and the replica pods (docs/node-agent.md,
+     * "Wiring"). A pod's host-side interface is found from the kernel, not configured.
+     */
+    @JsonIgnoreProperties(ignoreUnknown = false)
+    public static final class Wiring {
+        /** Bridge name (created if missing, fail_mode=secure). */
+        public String bridge = "srv6int-br";
+        /** {@code system} (kernel datapath) or {@code netdev} (userspace). */
+        public String datapathType = "system";
+        /** The replica's interface inside its pod ({@code eth0}; a Multus secondary network's name). */
+        public String podInterface = "eth0";
+        /** NIC facing the switch; default: {@link AgentConfig#iface}. */
+        public String uplink;
+        /** Per switch port ("device:leaf1/3" as in the pod's annotations): the NIC facing it. */
+        public Map<String, String> uplinks = new java.util.TreeMap<>();
+        /** OVS run directory (db.sock, bridge .mgmt sockets); null: /var/run/openvswitch. */
+        public String ovsRunDir;
+        /** Bound of one ovs-vsctl/ovs-ofctl call, s. */
+        public int ovsTimeoutS = 5;
+        /** Interval of the repair reconciliation, ms (0: never). */
+        public long repairIntervalMs = 5000;
     }
 
     /** One vNF (replica) on this node. */
@@ -240,6 +266,21 @@ public final class AgentConfig {
                 throw new IOException("resources." + e.getKey() + ": floor above ceiling");
             }
         }
+        if (wiring != null) {
+            if (!followPods) {
+                throw new IOException("wiring needs followPods (the SIDs and interfaces come from the pods)");
+            }
+            String up = wiring.uplink != null ? wiring.uplink : iface;
+            if (up == null && wiring.uplinks.isEmpty()) {
+                throw new IOException("wiring: no uplink (set wiring.uplink, wiring.uplinks or iface)");
+            }
+            if (wiring.ovsTimeoutS < 1 || wiring.repairIntervalMs < 0) {
+                throw new IOException("wiring: ovsTimeoutS must be >= 1 and repairIntervalMs >= 0");
+            }
+            if (wiring.bridge == null || wiring.podInterface == null) {
+                throw new IOException("wiring: bridge and podInterface are required");
+            }
+        }
         if (node == null || node.isEmpty()) {
             String env = System.getenv("NODE_NAME");
             try {
@@ -285,6 +326,7 @@ public final class AgentConfig {
         c.cpuActuation = cpuActuation;
         c.onOverwrite = onOverwrite;
         c.overwriteCheckMs = overwriteCheckMs;
+        c.wiring = null; // the wiring follows the pods, not a generation's vNFs
         return c;
     }
 

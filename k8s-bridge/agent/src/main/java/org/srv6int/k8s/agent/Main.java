@@ -3,6 +3,7 @@ package org.srv6int.k8s.agent;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.srv6int.k8s.agent.pods.PodWiring;
+import org.srv6int.k8s.agent.wiring.OvsPodWiring;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -64,8 +65,17 @@ public final class Main {
             // In a pod: the service account's token and the API server from the environment;
             // elsewhere $KUBECONFIG or ~/.kube/config.
             KubernetesClient client = c.followPods ? new KubernetesClientBuilder().build() : null;
-            NodeAgent agent = new NodeAgent(c, client, PodWiring.NONE);
-            Runtime.getRuntime().addShutdownHook(new Thread(agent::close, "shutdown"));
+            OvsPodWiring wiring = c.wiring == null ? null : OvsPodWiring.of(c);
+            NodeAgent agent = new NodeAgent(c, client, wiring == null ? PodWiring.NONE : wiring);
+            if (wiring != null) {
+                wiring.startRepair(c.wiring.repairIntervalMs); // after the pods found at start are wired
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                if (wiring != null) {
+                    wiring.close();
+                }
+                agent.close();
+            }, "shutdown"));
             agent.run(pcap == null ? null : Path.of(pcap));
             if (pcap != null && !exitAfterReplay) {
                 // keep serving /metrics after a replay until stopped

@@ -1,22 +1,28 @@
 package org.srv6int.k8s.agent.capture;
 
-import org.pcap4j.core.BpfProgram.BpfCompileMode;
-import org.pcap4j.core.NotOpenException;
-import org.pcap4j.core.PcapHandle;
-import org.pcap4j.core.PcapNativeException;
-import org.pcap4j.core.PcapNetworkInterface;
-import org.pcap4j.core.PcapNetworkInterface.PromiscuousMode;
-import org.pcap4j.core.Pcaps;
-import org.pcap4j.packet.namednumber.DataLinkType;
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import com.sun.jna.NativeLibrary;
+import com.sun.jna.Pointer;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Packets from libpcap through pcap4j: live from the NIC or from a pcap
- * file, both through the same BPF filter, into a {@link FrameSink} (the agent).
+ * Packets from libpcap, live from the NIC or from a pcap file, both through the same BPF
+ * filter, into a {@link FrameSink} (the agent). libpcap is called through JNA's direct
+ * mapping ({@link Lib}): one native call per frame ({@code pcap_next_ex}, which on Linux
+ * steps through the TPACKET_V3 ring libpcap maps) and one copy into a buffer reused for
+ * every frame; pcap4j's per-frame path (a header object, a new array and a timestamp per
+ * frame) cost more than half the rate (docs/node-agent.md, "Capture speed").
+ *
+ * <p>A live handle is non-blocking and the thread sleeps in {@code poll(2)} on libpcap's
+ * selectable descriptor when the ring is empty, at most until the next tick is due, so the
+ * sink's timers run every {@link #LIVE_TIMEOUT_MS} ms whether traffic is idle, sparse or
+ * heavy (a blocking read's timeout does not fire while nothing arrives with TPACKET_V3).
+ * One thread runs {@link #run}; {@link #stop} may be called from another and takes effect
+ * within one tick; the handle is freed by {@link #close} on the thread that ran it.
  */
 public final class PcapLatencySource implements AutoCloseable {
 
@@ -30,27 +36,69 @@ public final class PcapLatencySource implements AutoCloseable {
      */
     public static final String FILTER = "ip6 and ip6[6] == 43 and ip6[42] == 4";
 
-    /** Read timeout of a live capture, ms: how often the loop's timers run when idle. */
+    /** How often the sink's timers run, ms; also libpcap's block time-out (TPACKET_V3 hands a block over after it). */
     public static final int LIVE_TIMEOUT_MS = 100;
 
-    private final PcapHandle handle;
+    /** Kernel ring of a live capture, bytes (bursts of a 10G NIC while the loop thread is busy). */
+    static final int BUFFER_BYTES = 8 << 20;
+
+    private static final int DLT_EN10MB = 1;
+    private static final int PCAP_NETMASK_UNKNOWN = 0xffffffff;
+    private static final short POLLIN = 1;
+    /** Offset of caplen in struct pcap_pkthdr (after struct timeval: two C longs). */
+    private static final int CAPLEN_OFFSET = 2 * Native.LONG_SIZE;
+
+    private final Pointer handle;
     private final boolean live;
+    private final int fd;
+    private final byte[] buf;
+    /** pcap_next_ex's two out-parameters: the header and data pointers. */
+    private final Memory out = new Memory(2L * Native.POINTER_SIZE);
+    private final Pointer hdrOut = out.share(0);
+    private final Pointer dataOut = out.share(Native.POINTER_SIZE);
+    /** struct pollfd {int fd; short events; short revents}. */
+    private final Memory pollFd = new Memory(8);
     private volatile boolean stopped;
+    private boolean closed;
     private long frames;
 
-    private PcapLatencySource(PcapHandle handle, boolean live) throws IOException {
+    private PcapLatencySource(Pointer handle, boolean live, int snapLength) throws IOException {
         this.handle = handle;
         this.live = live;
+        this.buf = new byte[Math.max(snapLength, 65535)];
         try {
-            handle.setFilter(FILTER, BpfCompileMode.OPTIMIZE);
-        } catch (PcapNativeException | NotOpenException e) {
-            handle.close();
-            throw new IOException("cannot set BPF filter '" + FILTER + "': " + e.getMessage(), e);
+            Memory prog = new Memory(16); // struct bpf_program {u_int bf_len; struct bpf_insn *bf_insns}
+            prog.clear();
+            if (Lib.pcap_compile(handle, prog, FILTER, 1, PCAP_NETMASK_UNKNOWN) != 0) {
+                throw new IOException("cannot compile BPF filter '" + FILTER + "': " + Lib.pcap_geterr(handle));
+            }
+            int r = Lib.pcap_setfilter(handle, prog);
+            Lib.pcap_freecode(prog);
+            if (r != 0) {
+                throw new IOException("cannot set BPF filter '" + FILTER + "': " + Lib.pcap_geterr(handle));
+            }
+            if (live) {
+                byte[] err = new byte[256];
+                if (Lib.pcap_setnonblock(handle, 1, err) != 0) {
+                    throw new IOException("cannot make the capture non-blocking: " + Native.toString(err));
+                }
+                fd = Lib.pcap_get_selectable_fd(handle);
+                if (fd < 0) {
+                    throw new IOException("libpcap gives no selectable descriptor for this capture");
+                }
+                pollFd.setInt(0, fd);
+                pollFd.setShort(4, POLLIN);
+            } else {
+                fd = -1;
+            }
+        } catch (IOException | RuntimeException e) {
+            Lib.pcap_close(handle);
+            throw e;
         }
     }
 
     /**
-     * Opens a live capture on a NIC (needs CAP_NET_RAW).
+     * Opens a live capture on a NIC (needs CAP_NET_RAW), not promiscuous.
      *
      * @param iface interface name
      * @param snapLength bytes kept per packet
@@ -58,16 +106,22 @@ public final class PcapLatencySource implements AutoCloseable {
      * @throws IOException if the NIC cannot be opened
      */
     public static PcapLatencySource live(String iface, int snapLength) throws IOException {
-        try {
-            PcapNetworkInterface nif = Pcaps.getDevByName(iface);
-            if (nif == null) {
-                throw new IOException("no such interface: " + iface);
-            }
-            return new PcapLatencySource(nif.openLive(snapLength, PromiscuousMode.NONPROMISCUOUS,
-                    LIVE_TIMEOUT_MS), true);
-        } catch (PcapNativeException e) {
-            throw new IOException("cannot capture on " + iface + ": " + e.getMessage(), e);
+        byte[] err = new byte[256];
+        Pointer p = Lib.pcap_create(iface, err);
+        if (p == null) {
+            throw new IOException("cannot capture on " + iface + ": " + Native.toString(err));
         }
+        Lib.pcap_set_snaplen(p, snapLength);
+        Lib.pcap_set_promisc(p, 0);
+        Lib.pcap_set_timeout(p, LIVE_TIMEOUT_MS);
+        Lib.pcap_set_buffer_size(p, BUFFER_BYTES);
+        int r = Lib.pcap_activate(p);
+        if (r < 0) {
+            String why = Lib.pcap_statustostr(r) + ": " + Lib.pcap_geterr(p);
+            Lib.pcap_close(p);
+            throw new IOException("cannot capture on " + iface + ": " + why);
+        }
+        return new PcapLatencySource(p, true, snapLength);
     }
 
     /**
@@ -78,16 +132,17 @@ public final class PcapLatencySource implements AutoCloseable {
      * @throws IOException if it cannot be opened or is not Ethernet
      */
     public static PcapLatencySource file(Path file) throws IOException {
-        try {
-            PcapHandle h = Pcaps.openOffline(file.toString());
-            if (h.getDlt() != DataLinkType.EN10MB) {
-                h.close();
-                throw new IOException(file + ": link type " + h.getDlt() + ", expected Ethernet");
-            }
-            return new PcapLatencySource(h, false);
-        } catch (PcapNativeException e) {
-            throw new IOException("cannot open " + file + ": " + e.getMessage(), e);
+        byte[] err = new byte[256];
+        Pointer p = Lib.pcap_open_offline(file.toString(), err);
+        if (p == null) {
+            throw new IOException("cannot open " + file + ": " + Native.toString(err));
         }
+        int dlt = Lib.pcap_datalink(p);
+        if (dlt != DLT_EN10MB) {
+            Lib.pcap_close(p);
+            throw new IOException(file + ": link type " + dlt + ", expected Ethernet (1)");
+        }
+        return new PcapLatencySource(p, false, 65535);
     }
 
     /**
@@ -97,26 +152,38 @@ public final class PcapLatencySource implements AutoCloseable {
      * @throws IOException if the capture fails
      */
     public void run(FrameSink sink) throws IOException {
+        long period = TimeUnit.MILLISECONDS.toNanos(LIVE_TIMEOUT_MS);
+        long nextTick = System.nanoTime() + period;
         while (!stopped) {
-            byte[] frame;
-            try {
-                frame = handle.getNextRawPacketEx();
-            } catch (TimeoutException e) {
-                sink.tick();
+            int r = Lib.pcap_next_ex(handle, hdrOut, dataOut);
+            if (r == 1) {
+                int caplen = Math.min(out.getPointer(0).getInt(CAPLEN_OFFSET), buf.length);
+                out.getPointer(Native.POINTER_SIZE).read(0, buf, 0, caplen);
+                frames++;
+                sink.frame(buf, caplen);
+                if ((frames & 0x3FF) == 0) {
+                    sink.tick();
+                    nextTick = System.nanoTime() + period;
+                }
                 continue;
-            } catch (EOFException e) {
+            }
+            if (r == -2) { // end of the file
                 sink.tick();
                 return;
-            } catch (PcapNativeException | NotOpenException e) {
-                if (stopped) {
-                    return;
-                }
-                throw new IOException("capture failed: " + e.getMessage(), e);
             }
-            frames++;
-            sink.frame(frame, frame.length);
-            if ((frames & 0x3FF) == 0) {
+            if (r < 0) {
+                throw new IOException("capture failed: " + Lib.pcap_geterr(handle));
+            }
+            // r == 0: the ring is empty; the timers if due, else wait for a packet until they are
+            long now = System.nanoTime();
+            if (now - nextTick >= 0) {
                 sink.tick();
+                nextTick = now + period;
+                continue;
+            }
+            int waitMs = (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextTick - now));
+            if (Lib.poll(pollFd, 1, waitMs) < 0 && Native.getLastError() != 4) { // 4: EINTR
+                throw new IOException("poll on the capture failed: errno " + Native.getLastError());
             }
         }
     }
@@ -139,18 +206,73 @@ public final class PcapLatencySource implements AutoCloseable {
         return live;
     }
 
-    /** Makes {@link #run} return (from another thread). */
+    /** Makes {@link #run} return within one tick (from another thread). */
     public void stop() {
         stopped = true;
-        try {
-            handle.breakLoop();
-        } catch (NotOpenException e) {
-            // already closed
+    }
+
+    /** Frees the handle; call on the thread that ran {@link #run}, after it returned. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            Lib.pcap_close(handle);
         }
     }
 
-    @Override
-    public void close() {
-        handle.close();
+    /** libpcap through JNA's direct mapping: no reflection, no per-call allocation. */
+    @SuppressWarnings("MethodName")
+    private static final class Lib {
+        static {
+            Native.register(Lib.class, NativeLibrary.getInstance("pcap"));
+        }
+
+        static native Pointer pcap_create(String dev, byte[] errbuf);
+
+        static native int pcap_set_snaplen(Pointer p, int snaplen);
+
+        static native int pcap_set_promisc(Pointer p, int promisc);
+
+        static native int pcap_set_timeout(Pointer p, int ms);
+
+        static native int pcap_set_buffer_size(Pointer p, int bytes);
+
+        static native int pcap_activate(Pointer p);
+
+        static native String pcap_statustostr(int status);
+
+        static native Pointer pcap_open_offline(String file, byte[] errbuf);
+
+        static native int pcap_datalink(Pointer p);
+
+        static native int pcap_compile(Pointer p, Pointer prog, String filter, int optimize, int netmask);
+
+        static native int pcap_setfilter(Pointer p, Pointer prog);
+
+        static native void pcap_freecode(Pointer prog);
+
+        static native int pcap_setnonblock(Pointer p, int nonblock, byte[] errbuf);
+
+        static native int pcap_get_selectable_fd(Pointer p);
+
+        static native int pcap_next_ex(Pointer p, Pointer hdr, Pointer data);
+
+        static native String pcap_geterr(Pointer p);
+
+        static native void pcap_close(Pointer p);
+
+        /** poll(2) of the C library (where the JVM found it: every process links libc). */
+        static int poll(Pointer fds, long nfds, int timeoutMs) {
+            return Libc.poll(fds, nfds, timeoutMs);
+        }
+    }
+
+    /** poll(2) through JNA's direct mapping; errno kept for {@link Native#getLastError}. */
+    private static final class Libc {
+        static {
+            Native.register(Libc.class, NativeLibrary.getInstance("c"));
+        }
+
+        static native int poll(Pointer fds, long nfds, int timeoutMs);
     }
 }

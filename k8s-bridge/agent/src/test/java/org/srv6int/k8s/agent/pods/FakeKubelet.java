@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 /**
  * What the kubelet of a KWOK node does not do and the agent relies on, done the way the
@@ -38,6 +39,7 @@ final class FakeKubelet implements AutoCloseable {
     private final AtomicBoolean stop = new AtomicBoolean();
     private final Thread thread;
     private volatile int resizesApplied;
+    private volatile Function<Pod, String> procs = p -> "";
 
     FakeKubelet(KubernetesClient admin, String namespace, String node, String testLabel, FakeHost host,
                 boolean systemd, boolean reportsResources) {
@@ -104,6 +106,7 @@ final class FakeKubelet implements AutoCloseable {
             host.file(dir + "/cpuset.cpus.effective", "0-39");
             host.file(dir + "/cpuset.mems", "");
             host.file(dir + "/cgroup.threads", "");
+            host.file(dir + "/cgroup.procs", procs.apply(p));
             applied.put(uid, limit);
         } else if (applied.getOrDefault(uid, -2L) != limit) {
             host.file(dir + "/cpu.max", cpuMax(limit)); // in-place resize: the new limit reaches the cgroup
@@ -127,6 +130,17 @@ final class FakeKubelet implements AutoCloseable {
 
     private static String cpuMax(long limitMillis) {
         return limitMillis < 0 ? "max 100000" : (limitMillis * 100) + " 100000";
+    }
+
+    /**
+     * What the container runs: the PIDs written to a new cgroup's {@code cgroup.procs}.
+     *
+     * @param pids pod → PIDs (one a line)
+     * @return this
+     */
+    FakeKubelet procs(Function<Pod, String> pids) {
+        this.procs = pids;
+        return this;
     }
 
     /** @return resizes whose new limit was written to cpu.max */
