@@ -218,7 +218,17 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         }
         Generation g = new Generation();
         g.members = List.copyOf(members);
-        g.metrics = new AgentMetrics(names, chains, indexes, lmax, previous == null ? null : previous.metrics);
+        List<String> replicas = new ArrayList<>(); // the app's replica names: one naming scheme (docs/metrics.md)
+        for (Member m : members) {
+            replicas.add(m.pod != null ? m.pod.replicaName() : m.vnf.name);
+        }
+        g.metrics = new AgentMetrics(replicas, chains, indexes, lmax, previous == null ? null : previous.metrics);
+        for (int i = 0; i < members.size(); i++) {
+            ReplicaPod p = members.get(i).pod;
+            if (p != null) {
+                g.metrics.pod(i, p.namespace(), p.name());
+            }
+        }
         AgentConfig c = config.withVnfs(vnfs);
         g.host = new HostSetup(c, new HostSetup.Actuation() {
             @Override

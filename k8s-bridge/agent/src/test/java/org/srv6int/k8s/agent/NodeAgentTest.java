@@ -172,7 +172,7 @@ public class NodeAgentTest {
             assertEquals(1, agent.metrics().decisions(1, Action.REVERT));
             assertTrue(agent.podMetrics().recommendations(ResourceType.CPU_QUOTA) >= 8);
             String metrics = get("http://127.0.0.1:" + agent.metricsPort() + "/metrics");
-            assertTrue(metrics.contains("srv6int_agent_mode{mode=\"recommend\"} 1"));
+            assertTrue(metrics.contains("srv6int_local_loop_mode{mode=\"recommend\"} 1"));
         }
         assertEquals("not one file of the host changed, none created", before, snapshot(root));
     }

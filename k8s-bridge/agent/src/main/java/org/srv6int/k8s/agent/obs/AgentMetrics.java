@@ -46,6 +46,8 @@ public final class AgentMetrics {
     private final AtomicLongArray available;
     private final AtomicLongArray packets;
     private final AtomicLongArray escalations;
+    /** Namespace and name of each vNF's pod (null entries: not a pod), set before the first scrape. */
+    private final String[][] pods;
 
     /**
      * Creates the metrics of a node's vNFs.
@@ -85,12 +87,25 @@ public final class AgentMetrics {
         this.allocations = new AtomicLongArray(n * TYPES.length);
         this.decisions = new AtomicLongArray(n * ACTIONS.length);
         this.available = new AtomicLongArray(TYPES.length);
+        this.pods = new String[n][];
         for (int i = 0; i < n; i++) {
             l95.set(i, -1);
             for (int t = 0; t < TYPES.length; t++) {
                 allocations.set(i * TYPES.length + t, -1);
             }
         }
+    }
+
+    /**
+     * Names the pod of a vNF (exported as {@code srv6int_replica_pod_info}, to join the agent's
+     * series with the cluster's pod metrics). Call before the metrics are published.
+     *
+     * @param vnf index
+     * @param namespace pod namespace
+     * @param pod pod name
+     */
+    public void pod(int vnf, String namespace, String pod) {
+        pods[vnf] = new String[] {namespace, pod};
     }
 
     private static void inc(AtomicLongArray a, int i) {
@@ -258,6 +273,13 @@ public final class AgentMetrics {
         for (int i = 0; i < n; i++) {
             sb.append("srv6int_vnf_latency_bound_seconds{").append(replicaLabels(i)).append("} ")
                     .append(seconds(lmax[i])).append('\n');
+        }
+        header(sb, "srv6int_replica_pod_info", "gauge", "1 per replica that is a pod: its namespace and name");
+        for (int i = 0; i < n; i++) {
+            if (pods[i] != null) {
+                sb.append("srv6int_replica_pod_info{").append(replicaLabels(i)).append(",namespace=\"")
+                        .append(esc(pods[i][0])).append("\",pod=\"").append(esc(pods[i][1])).append("\"} 1\n");
+            }
         }
         header(sb, "srv6int_replica_latency_windows_total", "counter", "windows of N samples closed");
         for (int i = 0; i < n; i++) {

@@ -158,47 +158,47 @@ public final class PodMetrics {
      * @param sb where to append
      */
     public void render(StringBuilder sb) {
-        sb.append("# HELP srv6int_agent_mode 1 for the mode the agent runs in\n# TYPE srv6int_agent_mode gauge\n");
-        sb.append("srv6int_agent_mode{mode=\"").append(mode).append("\"} 1\n");
-        sb.append("# HELP srv6int_agent_cpu_actuation 1 for where CPU quota changes go\n"
-                + "# TYPE srv6int_agent_cpu_actuation gauge\n");
-        sb.append("srv6int_agent_cpu_actuation{via=\"").append(cpuVia).append("\"} 1\n");
-        sb.append("# HELP srv6int_agent_pods replica pods of this node by state\n# TYPE srv6int_agent_pods gauge\n");
+        sb.append("# HELP srv6int_local_loop_mode 1 for the mode the agent runs in\n# TYPE srv6int_local_loop_mode gauge\n");
+        sb.append("srv6int_local_loop_mode{mode=\"").append(mode).append("\"} 1\n");
+        sb.append("# HELP srv6int_node_cpu_actuation 1 for where CPU quota changes go\n"
+                + "# TYPE srv6int_node_cpu_actuation gauge\n");
+        sb.append("srv6int_node_cpu_actuation{via=\"").append(cpuVia).append("\"} 1\n");
+        sb.append("# HELP srv6int_node_replica_pods replica pods of this node by state\n# TYPE srv6int_node_replica_pods gauge\n");
         for (PodState s : PodState.values()) {
-            sb.append("srv6int_agent_pods{state=\"").append(s.name().toLowerCase(Locale.ROOT)).append("\"} ")
+            sb.append("srv6int_node_replica_pods{state=\"").append(s.name().toLowerCase(Locale.ROOT)).append("\"} ")
                     .append(pods.get(s.ordinal())).append('\n');
         }
-        sb.append("# HELP srv6int_agent_overwrites_total values of the agent found overwritten, by reaction\n"
-                + "# TYPE srv6int_agent_overwrites_total counter\n");
+        sb.append("# HELP srv6int_node_overwrites_total values of the agent found overwritten, by reaction\n"
+                + "# TYPE srv6int_node_overwrites_total counter\n");
         for (ResourceType t : TYPES) {
             for (Overwrite o : Overwrite.values()) {
-                sb.append("srv6int_agent_overwrites_total{resource=\"").append(t.label()).append("\",action=\"")
+                sb.append("srv6int_node_overwrites_total{resource=\"").append(t.label()).append("\",action=\"")
                         .append(o.name().toLowerCase(Locale.ROOT)).append("\"} ")
                         .append(overwrites(t, o)).append('\n');
             }
         }
-        sb.append("# HELP srv6int_agent_recommendations_total values recommend mode published instead of writing\n"
-                + "# TYPE srv6int_agent_recommendations_total counter\n");
+        sb.append("# HELP srv6int_local_loop_recommendations_total values recommend mode published instead of writing\n"
+                + "# TYPE srv6int_local_loop_recommendations_total counter\n");
         for (ResourceType t : TYPES) {
-            sb.append("srv6int_agent_recommendations_total{resource=\"").append(t.label()).append("\"} ")
+            sb.append("srv6int_local_loop_recommendations_total{resource=\"").append(t.label()).append("\"} ")
                     .append(recommendations.get(t.ordinal())).append('\n');
         }
-        sb.append("# HELP srv6int_agent_resize_patches_total patches of pods/resize by outcome\n"
-                + "# TYPE srv6int_agent_resize_patches_total counter\n");
-        sb.append("srv6int_agent_resize_patches_total{result=\"ok\"} ").append(resizePatches.get(0)).append('\n');
-        sb.append("srv6int_agent_resize_patches_total{result=\"failed\"} ").append(resizePatches.get(1)).append('\n');
-        sb.append("# HELP srv6int_agent_wiring_errors_total failed wire/unwire calls\n"
-                + "# TYPE srv6int_agent_wiring_errors_total counter\n");
-        sb.append("srv6int_agent_wiring_errors_total ").append(wiringErrors.get()).append('\n');
-        sb.append("# HELP srv6int_agent_rebuilds_total loop rebuilds for a changed set of pods\n"
-                + "# TYPE srv6int_agent_rebuilds_total counter\n");
-        sb.append("srv6int_agent_rebuilds_total ").append(rebuilds.get()).append('\n');
+        sb.append("# HELP srv6int_node_resize_patches_total patches of pods/resize by outcome\n"
+                + "# TYPE srv6int_node_resize_patches_total counter\n");
+        sb.append("srv6int_node_resize_patches_total{result=\"ok\"} ").append(resizePatches.get(0)).append('\n');
+        sb.append("srv6int_node_resize_patches_total{result=\"failed\"} ").append(resizePatches.get(1)).append('\n');
+        sb.append("# HELP srv6int_node_wiring_errors_total failed wire/unwire calls\n"
+                + "# TYPE srv6int_node_wiring_errors_total counter\n");
+        sb.append("srv6int_node_wiring_errors_total ").append(wiringErrors.get()).append('\n');
+        sb.append("# HELP srv6int_local_loop_rebuilds_total loop rebuilds for a changed set of pods\n"
+                + "# TYPE srv6int_local_loop_rebuilds_total counter\n");
+        sb.append("srv6int_local_loop_rebuilds_total ").append(rebuilds.get()).append('\n');
         PodEvents e = events;
         if (e != null) {
-            sb.append("# HELP srv6int_agent_events_total events posted on pods, by outcome\n"
-                    + "# TYPE srv6int_agent_events_total counter\n");
-            sb.append("srv6int_agent_events_total{result=\"posted\"} ").append(e.posted()).append('\n');
-            sb.append("srv6int_agent_events_total{result=\"failed\"} ").append(e.failed()).append('\n');
+            sb.append("# HELP srv6int_node_pod_events_total events posted on pods, by outcome\n"
+                    + "# TYPE srv6int_node_pod_events_total counter\n");
+            sb.append("srv6int_node_pod_events_total{result=\"posted\"} ").append(e.posted()).append('\n');
+            sb.append("srv6int_node_pod_events_total{result=\"failed\"} ").append(e.failed()).append('\n');
         }
     }
 }

@@ -33,6 +33,7 @@ public final class ReplicaPod {
     private final String namespace;
     private final String name;
     private final String uid;
+    private final String replicaName;
     private final String createdAt;
     private final int chainId;
     private final int vnfIndex;
@@ -54,6 +55,15 @@ public final class ReplicaPod {
         this.namespace = pod.getMetadata().getNamespace();
         this.name = pod.getMetadata().getName();
         this.uid = pod.getMetadata().getUid();
+        String owner = null;
+        if (pod.getMetadata().getOwnerReferences() != null) {
+            for (io.fabric8.kubernetes.api.model.OwnerReference o : pod.getMetadata().getOwnerReferences()) {
+                if ("StatefulSet".equals(o.getKind())) {
+                    owner = o.getName();
+                }
+            }
+        }
+        this.replicaName = owner != null ? owner : name;
         this.createdAt = Objects.toString(pod.getMetadata().getCreationTimestamp(), "");
         this.chainId = intValue(labels, ReplicaNames.LABEL_CHAIN, "label", 0, Integer.MAX_VALUE);
         this.vnfIndex = intValue(labels, ReplicaNames.LABEL_VNF, "label", 0, Integer.MAX_VALUE);
@@ -193,6 +203,16 @@ public final class ReplicaPod {
         String t = vnfType.replaceAll("[^A-Za-z0-9_.-]", "_");
         String suffix = "-c" + chainId + "v" + vnfIndex + "r" + replica;
         return t.substring(0, Math.min(t.length(), 48 - suffix.length())) + suffix;
+    }
+
+    /**
+     * The replica's name as the app knows it (its inventory and metrics): the pod's
+     * StatefulSet, one per replica (docs/k8s-bridge.md); the pod's own name if it has none.
+     *
+     * @return replica name
+     */
+    public String replicaName() {
+        return replicaName;
     }
 
     /** @return namespace */

@@ -311,8 +311,13 @@ public class AgentOnRealApiServerTest {
             assertTrue(!events(a, "CpuOverwriteReapplied").isEmpty());
             String metrics = new String(new java.net.URL("http://127.0.0.1:" + agent.metricsPort() + "/metrics")
                     .openStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            assertTrue(metrics.contains("srv6int_agent_overwrites_total{resource=\"cpu_quota\",action=\"reapplied\"} 1"));
-            assertTrue(metrics.contains("srv6int_agent_cpu_actuation{via=\"resize\"} 1"));
+            assertTrue(metrics.contains("srv6int_node_overwrites_total{resource=\"cpu_quota\",action=\"reapplied\"} 1"));
+            assertTrue(metrics.contains("srv6int_node_cpu_actuation{via=\"resize\"} 1"));
+            // the app's replica name (no StatefulSet owns these test pods: the pod's name) and the pod
+            assertTrue(metrics, metrics.contains("srv6int_replica_pod_info{chain=\"7\",vnf=\"1\",replica=\"" + a
+                    + "\",namespace=\"" + NS + "\",pod=\"" + a + "\"} 1\n"));
+            assertTrue(metrics, metrics.contains("srv6int_replica_cpu_quota_millicores{chain=\"7\",vnf=\"1\",replica=\""
+                    + a + "\"} 1100\n"));
 
         }
         // restart: the state is rebuilt from the pods and cgroups found, nothing is written again

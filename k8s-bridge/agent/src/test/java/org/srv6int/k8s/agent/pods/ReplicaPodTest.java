@@ -49,6 +49,15 @@ public class ReplicaPodTest {
     }
 
     @Test
+    public void theReplicaNameIsThePodsStatefulSetAsTheAppNamesIt() throws IOException {
+        Pod p = pod(labels(), annotations(), true, "containerd://abc");
+        assertEquals("without an owner: the pod's name", "sfc-2-vnf1-r0-0", ReplicaPod.parse(p, 1).replicaName());
+        p.getMetadata().setOwnerReferences(java.util.List.of(new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
+                .withApiVersion("apps/v1").withKind("StatefulSet").withName("sfc-2-vnf1-r0").withUid("u").build()));
+        assertEquals("sfc-2-vnf1-r0", ReplicaPod.parse(p, 1).replicaName());
+    }
+
+    @Test
     public void readsTheContract() throws IOException {
         Map<String, String> ann = annotations();
         ann.put(ReplicaNames.ANNOTATION_NUMA_NODE, "1");
