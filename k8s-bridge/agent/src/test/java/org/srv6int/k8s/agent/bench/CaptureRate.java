@@ -31,17 +31,18 @@ import java.util.concurrent.atomic.AtomicReference;
  * issue 16 item 6). {@code frames FILE} writes the traffic: 1,024 SRv6-INT
  * frames (the codec's H.Encaps.INT and End.T.INT departure encoders) to two
  * local vNFs, Detection Results around 0.5 ms and 2 ms. {@code agent IFACE
- * WARMUP SECONDS} runs the whole agent ({@link NodeAgent}: pcap4j live capture,
- * BPF filter, codec view, SID match, windows and Algorithms 1-3 on a fake
- * worker tree) on IFACE and prints the Detection Results it matched in the
- * last SECONDS and the process's CPU seconds meanwhile, in the same format as
- * the C baseline {@code pcap-sink}.
- * {@code pcap4j IFACE WARMUP SECONDS} only reads frames through pcap4j, opened
- * as the agent opens them, and decodes nothing: it splits the agent's cost
- * into pcap4j's and the agent's own. {@code direct IFACE WARMUP SECONDS} is
- * the agent's own path (its reader and loop) fed by libpcap through a direct
- * JNA mapping with reused buffers instead of pcap4j: what a cheaper frame
- * source would reach (a measurement, not the agent's code).
+ * WARMUP SECONDS} runs the whole agent ({@link NodeAgent}: its live capture —
+ * libpcap through a direct JNA mapping, {@link PcapLatencySource} — BPF filter,
+ * codec view, SID match, windows and Algorithms 1-3 on a fake worker tree) on
+ * IFACE and prints the Detection Results it matched in the last SECONDS and the
+ * process's CPU seconds meanwhile, in the same format as the C baseline
+ * {@code pcap-sink}.
+ * {@code pcap4j IFACE WARMUP SECONDS} only reads frames through pcap4j (the
+ * agent's capture before it moved to the direct mapping) and decodes nothing:
+ * the old frame source's cost alone. {@code direct IFACE WARMUP SECONDS} is the
+ * agent's reader and loop fed by a minimal direct-mapped {@code pcap_next_ex}
+ * loop written here (no non-blocking poll, no {@link NodeAgent}): it tells the
+ * agent's capture loop and wrapper from the direct mapping's own cost.
  */
 public final class CaptureRate {
 
