@@ -6,6 +6,8 @@ import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
@@ -56,6 +58,15 @@ public final class PcapLatencySource implements AutoCloseable {
     private final Memory out = new Memory(2L * Native.POINTER_SIZE);
     private final Pointer hdrOut = out.share(0);
     private final Pointer dataOut = out.share(Native.POINTER_SIZE);
+    /** The same two pointers read from Java (a direct buffer: no native call per read). */
+    private final ByteBuffer outView = out.getByteBuffer(0, out.size()).order(ByteOrder.nativeOrder());
+    /**
+     * libpcap hands every frame's header in the same place (a field of its pcap_t): a view
+     * of it, made at the first frame, saves a native call per frame; a header elsewhere is
+     * read through JNA.
+     */
+    private long hdrAddress;
+    private ByteBuffer hdrView;
     /** struct pollfd {int fd; short events; short revents}. */
     private final Memory pollFd = new Memory(8);
     private volatile boolean stopped;
@@ -157,8 +168,8 @@ public final class PcapLatencySource implements AutoCloseable {
         while (!stopped) {
             int r = Lib.pcap_next_ex(handle, hdrOut, dataOut);
             if (r == 1) {
-                int caplen = Math.min(out.getPointer(0).getInt(CAPLEN_OFFSET), buf.length);
-                out.getPointer(Native.POINTER_SIZE).read(0, buf, 0, caplen);
+                int caplen = Math.min(caplen(address(0)), buf.length);
+                new Pointer(address(Native.POINTER_SIZE)).read(0, buf, 0, caplen);
                 frames++;
                 sink.frame(buf, caplen);
                 if ((frames & 0x3FF) == 0) {
@@ -186,6 +197,18 @@ public final class PcapLatencySource implements AutoCloseable {
                 throw new IOException("poll on the capture failed: errno " + Native.getLastError());
             }
         }
+    }
+
+    private long address(int offset) {
+        return Native.POINTER_SIZE == 8 ? outView.getLong(offset) : outView.getInt(offset) & 0xffffffffL;
+    }
+
+    private int caplen(long hdr) {
+        if (hdr != hdrAddress) {
+            hdrAddress = hdr;
+            hdrView = new Pointer(hdr).getByteBuffer(0, CAPLEN_OFFSET + 8L).order(ByteOrder.nativeOrder());
+        }
+        return hdrView.getInt(CAPLEN_OFFSET);
     }
 
     /**

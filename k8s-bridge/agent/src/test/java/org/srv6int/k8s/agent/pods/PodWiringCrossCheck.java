@@ -21,6 +21,7 @@ import org.srv6int.k8s.agent.FakeHost;
 import org.srv6int.k8s.agent.NodeAgent;
 import org.srv6int.k8s.agent.ReplayFixture;
 import org.srv6int.k8s.agent.loop.ResourcePool;
+import org.srv6int.k8s.agent.obs.AgentMetrics;
 import org.srv6int.k8s.agent.loop.ResourceType;
 import org.srv6int.k8s.agent.wiring.OvsPodWiring;
 import org.srv6int.k8s.agent.wiring.OvsSandbox;
@@ -152,9 +153,10 @@ public final class PodWiringCrossCheck {
         final Path root;
         final FakeHost host;
         final FakeKubelet kubelet;
-        final OvsPodWiring wiring;
-        final NodeAgent agent;
-        final Thread capture;
+        final AgentConfig config;
+        OvsPodWiring wiring;
+        NodeAgent agent;
+        Thread capture;
 
         Agent(AgentConfig.Mode mode) throws Exception {
             root = Files.createTempDirectory("agent-xcheck");
@@ -195,17 +197,31 @@ public final class PodWiringCrossCheck {
             c.wiring.ovsRunDir = ovsDir.toString();
             c.wiring.repairIntervalMs = 500;
             c.validate();
-            wiring = OvsPodWiring.of(c);
-            agent = new NodeAgent(c, agentClient, wiring);
-            wiring.startRepair(c.wiring.repairIntervalMs);
+            config = c;
+            start();
+        }
+
+        /** Starts the agent as Main does: wiring, agent (wires the pods it finds), repair, capture. */
+        void start() throws Exception {
+            wiring = OvsPodWiring.of(config);
+            NodeAgent n = new NodeAgent(config, agentClient, wiring);
+            agent = n;
+            wiring.startRepair(config.wiring.repairIntervalMs);
             capture = new Thread(() -> {
                 try {
-                    agent.run(null);
+                    n.run(null);
                 } catch (Exception e) {
                     System.out.println("capture ended: " + e);
                 }
             }, "agent-capture");
             capture.start();
+        }
+
+        /** Stops the agent as a kill would leave things: pods, cgroups and OVS rules stay. */
+        void stop() throws Exception {
+            agent.close();
+            capture.join(5000);
+            wiring.close();
         }
 
         String podName(int i) {
@@ -255,9 +271,7 @@ public final class PodWiringCrossCheck {
         @Override
         public void close() throws Exception {
             admin.pods().inNamespace(NS).withLabel("srv6int.org/test", prefix).withGracePeriod(0).delete();
-            agent.close();
-            capture.join(5000);
-            wiring.close();
+            stop();
             kubelet.close();
         }
     }
@@ -284,9 +298,12 @@ public final class PodWiringCrossCheck {
             check("A starts from its pod's CPU limit: " + cpu.allocation(ia), cpu.allocation(ia) == 1000);
             // Detection Results over A's bound, on the wire through the NIC the agent captures on
             byte[] slow = ReplayFixture.frame(sids[0], 7, true, 3 * LMAX);
+            long matched = a.agent.metrics().packets(AgentMetrics.Packet.MATCHED);
             for (int n = 0; n < a.agent.loop().windowSize(); n++) {
                 handle.sendPacket(slow);
             }
+            // every frame is captured going to A and coming back: wait until the agent has read them all
+            check("the agent read the Detection Results", settled(a, matched + a.agent.loop().windowSize()));
             check("the agent resized A through the API (limit = its allocation > 1000m)", waitUntil(15_000, () -> {
                 long want = a.agent.loop().pool(ResourceType.CPU_QUOTA).allocation(a.index(0));
                 return want > 1000 && limit(a.get(0)) == want;
@@ -324,9 +341,15 @@ public final class PodWiringCrossCheck {
             got = round();
             check("after the repair SID B comes back from pod B: " + got[1][1] + "/" + COUNT, got[1][1] == COUNT);
 
+            // the agent stops, B is deleted meanwhile, a new agent starts: B's rules and port are found and go
+            a.stop();
             admin.pods().inNamespace(NS).withName(a.podName(1)).withGracePeriod(0).delete();
-            check("B deleted: nothing managed, no rules left", waitUntil(15_000,
+            waitUntil(15_000, () -> a.get(1) == null);
+            check("B's rules outlive the stopped agent: " + rulesOr0(a), rulesOr0(a) == 2);
+            a.start();
+            check("restarted: nothing managed, B's rules removed by the first repair", waitUntil(15_000,
                     () -> a.agent.managedPods().isEmpty() && rulesOr0(a) == 0));
+
             check("no wiring errors counted: " + a.wiring.sidWiring().errors(), a.wiring.sidWiring().errors() == 0);
         }
     }
@@ -357,6 +380,21 @@ public final class PodWiringCrossCheck {
             check("still no rule in OVS, no resize patch", a.wiring.sidWiring().rules().isEmpty()
                     && a.agent.podMetrics().resizePatches().get(ResizeCpuActuator.OK) == 0);
         }
+    }
+
+    /** Waits until the agent has matched at least {@code least} packets and no more arrive for 1 s. */
+    private static boolean settled(Agent a, long least) throws InterruptedException {
+        long end = System.nanoTime() + 30_000_000_000L;
+        long last = -1;
+        while (System.nanoTime() < end) {
+            long now = a.agent.metrics().packets(AgentMetrics.Packet.MATCHED);
+            if (now >= least && now == last) {
+                return true;
+            }
+            last = now;
+            Thread.sleep(1000);
+        }
+        return false;
     }
 
     private static int rulesOr0(Agent a) {
