@@ -8,6 +8,7 @@ import org.srv6int.k8s.agent.loop.LoopListener;
 import org.srv6int.k8s.agent.loop.ResourcePool;
 import org.srv6int.k8s.agent.loop.ResourceType;
 import org.srv6int.k8s.agent.loop.SlackPolicy;
+import org.srv6int.k8s.agent.numa.NumaConfig;
 import org.srv6int.k8s.agent.window.LatencyWindow;
 
 import java.io.IOException;
@@ -84,6 +85,8 @@ public final class AgentConfig {
     public OverwritePolicy onOverwrite = OverwritePolicy.REAPPLY;
     /** How often the agent compares the CPU values it set with what is there, ms (0: never). */
     public long overwriteCheckMs = 1000;
+    /** NUMASFP: chains on NUMA nodes, per-chain LLC + memory bandwidth, migration (off by default). */
+    public NumaConfig numa = new NumaConfig();
 
     /** What the agent does with its decisions. */
     public enum Mode {
@@ -145,6 +148,8 @@ public final class AgentConfig {
         public String containerId;
         /** Cores the vNF runs on (cpu list); default: the NIC's NUMA node. */
         public String cpus;
+        /** vNF type, the row of NUMASFP's profile (e.g. "router", "monitor"); null: the most demanding row. */
+        public String type;
         /** Allocations to apply at start-up instead of reading them back. */
         public Map<ResourceType, Long> initial = new EnumMap<>(ResourceType.class);
     }
@@ -198,6 +203,14 @@ public final class AgentConfig {
             slackPolicy();
         } catch (IllegalArgumentException e) {
             throw new IOException("freeSlackFraction/takeSlackFraction/donorCooldownWindows: " + e.getMessage(), e);
+        }
+        if (numa == null) {
+            throw new IOException("numa must be an object, not null");
+        }
+        try {
+            numa.validate();
+        } catch (IllegalArgumentException e) {
+            throw new IOException(e.getMessage(), e);
         }
         Set<String> names = new HashSet<>();
         Set<String> sids = new HashSet<>();
@@ -285,6 +298,7 @@ public final class AgentConfig {
         c.cpuActuation = cpuActuation;
         c.onOverwrite = onOverwrite;
         c.overwriteCheckMs = overwriteCheckMs;
+        c.numa = numa;
         return c;
     }
 
