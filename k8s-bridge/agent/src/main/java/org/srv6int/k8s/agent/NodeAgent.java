@@ -279,8 +279,10 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             List<NumaHost.Member> numaMembers = new ArrayList<>();
             List<Path> cgroups = g.host.cgroups();
             for (int i = 0; i < g.members.size(); i++) {
-                AgentConfig.Vnf v = g.members.get(i).vnf;
-                numaMembers.add(new NumaHost.Member(v.name, v.chainId, v.type, cgroups.get(i)));
+                Member m = g.members.get(i);
+                numaMembers.add(new NumaHost.Member(m.vnf.name, m.vnf.chainId,
+                        m.pod != null ? m.pod.vnfType() : m.vnf.type, cgroups.get(i),
+                        m.pod != null ? m.pod.numaNode() : -1));
             }
             try {
                 g.numa = new NumaHost(new HostFiles(Path.of(config.hostRoot)), g.host.nicNode(), numaMembers,

@@ -42,6 +42,7 @@ public final class NumaHost {
         final String chain;
         final String type;
         final Path cgroup;
+        final int askedNode;
 
         /**
          * Creates a member.
@@ -50,12 +51,14 @@ public final class NumaHost {
          * @param chainId its chain
          * @param type profile row (null: {@link NumaProfile#ANY})
          * @param cgroup its container cgroup (null: unknown, the chain is left alone)
+         * @param askedNode NUMA node its pod asks for ({@code srv6int.org/numa-node}), -1 if none
          */
-        public Member(String name, int chainId, String type, Path cgroup) {
+        public Member(String name, int chainId, String type, Path cgroup, int askedNode) {
             this.name = name;
             this.chain = Integer.toString(chainId);
             this.type = type == null ? NumaProfile.ANY : type;
             this.cgroup = cgroup;
+            this.askedNode = askedNode;
         }
     }
 
@@ -197,9 +200,16 @@ public final class NumaHost {
                 continue;
             }
             int found = currentNode(e.getValue());
+            int asked = askedNode(e.getValue());
             if (found >= 0) {
                 engine.pin(e.getKey(), types, found, 0);
                 notes.add("chain " + e.getKey() + " found on node " + found);
+            } else if (asked >= 0) {
+                engine.pin(e.getKey(), types, asked, 0);
+                NumaDecision d = new NumaDecision(NumaDecision.Kind.PLACE, e.getKey(), null, -1, asked, null,
+                        "its pods ask for NUMA node " + asked);
+                count(d);
+                listener.onDecision(d);
             } else {
                 NumaDecision d = engine.place(e.getKey(), types, 0);
                 count(d);
@@ -224,6 +234,18 @@ public final class NumaHost {
         } catch (IOException e) {
             return node;
         }
+    }
+
+    /** The node every pod of the chain asks for, if they agree and it exists, else -1. */
+    private int askedNode(List<Integer> vnfs) {
+        int node = members.get(vnfs.get(0)).askedNode;
+        for (int i : vnfs) {
+            if (members.get(i).askedNode != node) {
+                notes.add("chain " + members.get(i).chain + ": its pods ask for different NUMA nodes; placed by NUMASFP");
+                return -1;
+            }
+        }
+        return node < domainOfNode.length ? node : -1;
     }
 
     /** The node every vNF of the chain has as its only cpuset.mems, or -1. */
