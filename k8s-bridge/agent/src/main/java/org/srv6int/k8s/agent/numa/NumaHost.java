@@ -473,33 +473,33 @@ public final class NumaHost {
      */
     public void render(StringBuilder sb) {
         renderAvailable(sb, null);
-        sb.append("# HELP srv6int_agent_numa_decisions_total NUMASFP decisions by kind\n")
-                .append("# TYPE srv6int_agent_numa_decisions_total counter\n");
+        sb.append("# HELP srv6int_node_numa_decisions_total NUMASFP decisions by kind\n")
+                .append("# TYPE srv6int_node_numa_decisions_total counter\n");
         for (NumaDecision.Kind k : NumaDecision.Kind.values()) {
-            sb.append("srv6int_agent_numa_decisions_total{kind=\"").append(k.name().toLowerCase(Locale.ROOT))
+            sb.append("srv6int_node_numa_decisions_total{kind=\"").append(k.name().toLowerCase(Locale.ROOT))
                     .append("\"} ").append(decisions(k)).append('\n');
         }
-        sb.append("# HELP srv6int_agent_numa_chain_node NUMA node of each chain\n")
-                .append("# TYPE srv6int_agent_numa_chain_node gauge\n");
+        sb.append("# HELP srv6int_chain_numa_node NUMA node of each chain\n")
+                .append("# TYPE srv6int_chain_numa_node gauge\n");
         for (String c : engine.chains()) {
-            sb.append("srv6int_agent_numa_chain_node{chain=\"").append(c).append("\"} ").append(engine.node(c))
+            sb.append("srv6int_chain_numa_node{chain=\"").append(c).append("\"} ").append(engine.node(c))
                     .append('\n');
         }
-        sb.append("# HELP srv6int_agent_numa_chain_llc_ways LLC ways of each chain's resctrl group\n")
-                .append("# TYPE srv6int_agent_numa_chain_llc_ways gauge\n");
+        sb.append("# HELP srv6int_chain_llc_ways LLC ways of each chain's resctrl group\n")
+                .append("# TYPE srv6int_chain_llc_ways gauge\n");
         for (String c : engine.chains()) {
-            sb.append("srv6int_agent_numa_chain_llc_ways{chain=\"").append(c).append("\"} ")
+            sb.append("srv6int_chain_llc_ways{chain=\"").append(c).append("\"} ")
                     .append(engine.allocation(c).ways()).append('\n');
         }
-        sb.append("# HELP srv6int_agent_numa_chain_mb_percent memory bandwidth of each chain's resctrl group\n")
-                .append("# TYPE srv6int_agent_numa_chain_mb_percent gauge\n");
+        sb.append("# HELP srv6int_chain_memory_bandwidth_percent memory bandwidth of each chain's resctrl group\n")
+                .append("# TYPE srv6int_chain_memory_bandwidth_percent gauge\n");
         for (String c : engine.chains()) {
-            sb.append("srv6int_agent_numa_chain_mb_percent{chain=\"").append(c).append("\"} ")
+            sb.append("srv6int_chain_memory_bandwidth_percent{chain=\"").append(c).append("\"} ")
                     .append(engine.allocation(c).mbPercent()).append('\n');
         }
-        sb.append("# HELP srv6int_agent_numa_write_errors_total cpuset/resctrl writes of NUMASFP that failed\n")
-                .append("# TYPE srv6int_agent_numa_write_errors_total counter\n")
-                .append("srv6int_agent_numa_write_errors_total ").append(writeErrors).append('\n');
+        sb.append("# HELP srv6int_node_numa_write_errors_total cpuset/resctrl writes of NUMASFP that failed\n")
+                .append("# TYPE srv6int_node_numa_write_errors_total counter\n")
+                .append("srv6int_node_numa_write_errors_total ").append(writeErrors).append('\n');
     }
 
     /**
@@ -509,9 +509,9 @@ public final class NumaHost {
      * @param reason why it is unavailable, null if it runs
      */
     public static void renderAvailable(StringBuilder sb, String reason) {
-        sb.append("# HELP srv6int_agent_numa_available 1 if NUMASFP runs on this node; reason if not\n")
-                .append("# TYPE srv6int_agent_numa_available gauge\n")
-                .append("srv6int_agent_numa_available{reason=\"")
+        sb.append("# HELP srv6int_node_numa_available 1 if NUMASFP runs on this node; reason if not\n")
+                .append("# TYPE srv6int_node_numa_available gauge\n")
+                .append("srv6int_node_numa_available{reason=\"")
                 .append(reason == null ? "" : reason.replace("\\", "\\\\").replace("\"", "\\\""))
                 .append("\"} ").append(reason == null ? 1 : 0).append('\n');
     }

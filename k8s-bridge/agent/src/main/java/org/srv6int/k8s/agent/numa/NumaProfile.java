@@ -11,7 +11,7 @@ import java.util.Map;
  * throughput level, the least LLC ways and memory bandwidth that reach it on the NIC's
  * node ("local", where DDIO puts packets into the LLC) and on another node ("remote";
  * no entry: the level is not reachable there). A chain on one node needs the element-wise
- * maximum of its vNFs' tuples (Observation 5, Max_alloc).
+ * maximum of its vNFs' tuples (Observation 5, Max_alloc). Not thread-safe (it caches lookups).
  */
 public final class NumaProfile {
 
@@ -20,6 +20,8 @@ public final class NumaProfile {
 
     private final double[] levels;
     private final Map<String, NumaNeed[][]> rows = new LinkedHashMap<>();
+    /** Ladders already computed, by local flag and types (the engine asks for the same few many times). */
+    private final Map<String, Map<Double, NumaNeed>> ladders = new java.util.HashMap<>();
 
     /**
      * Creates an empty table.
@@ -76,6 +78,7 @@ public final class NumaProfile {
             r[1][i] = new NumaNeed(remote[i][0], remote[i][1]);
         }
         rows.put(type, r);
+        ladders.clear();
         return this;
     }
 
@@ -133,7 +136,7 @@ public final class NumaProfile {
         if (level < 0) {
             return null;
         }
-        return needAt(types, level, local);
+        return ladder(types, local).get(levels[level]);
     }
 
     private NumaNeed needAt(List<String> types, int level, boolean local) {
@@ -166,10 +169,8 @@ public final class NumaProfile {
      */
     public double maxRate(List<String> types, boolean local) {
         double best = 0;
-        for (int i = 0; i < levels.length; i++) {
-            if (needAt(types, i, local) != null) {
-                best = levels[i];
-            }
+        for (double level : ladder(types, local).keySet()) {
+            best = level;
         }
         return best;
     }
@@ -182,6 +183,11 @@ public final class NumaProfile {
      * @return level (Gbps) to tuple
      */
     public Map<Double, NumaNeed> ladder(List<String> types, boolean local) {
+        String key = local + "|" + String.join(",", types);
+        Map<Double, NumaNeed> cached = ladders.get(key);
+        if (cached != null) {
+            return cached;
+        }
         Map<Double, NumaNeed> out = new LinkedHashMap<>();
         for (int i = 0; i < levels.length; i++) {
             NumaNeed n = needAt(types, i, local);
@@ -189,7 +195,9 @@ public final class NumaProfile {
                 out.put(levels[i], n);
             }
         }
-        return out;
+        Map<Double, NumaNeed> frozen = java.util.Collections.unmodifiableMap(out);
+        ladders.put(key, frozen);
+        return frozen;
     }
 
     /**

@@ -114,9 +114,9 @@ public class NumaHostTest {
         assertEquals(1, n.decisions(NumaDecision.Kind.SWAP));
         StringBuilder sb = new StringBuilder();
         n.render(sb);
-        assertTrue(sb.toString(), sb.toString().contains("srv6int_agent_numa_decisions_total{kind=\"swap\"} 1"));
-        assertTrue(sb.toString(), sb.toString().contains("srv6int_agent_numa_chain_node{chain=\"2\"} 0"));
-        assertTrue(sb.toString(), sb.toString().contains("srv6int_agent_numa_available{reason=\"\"} 1"));
+        assertTrue(sb.toString(), sb.toString().contains("srv6int_node_numa_decisions_total{kind=\"swap\"} 1"));
+        assertTrue(sb.toString(), sb.toString().contains("srv6int_chain_numa_node{chain=\"2\"} 0"));
+        assertTrue(sb.toString(), sb.toString().contains("srv6int_node_numa_available{reason=\"\"} 1"));
     }
 
     @Test
@@ -207,7 +207,7 @@ public class NumaHostTest {
         assertEquals("start-up pinning as without NUMASFP", "0", h.read(FWD + "/cpuset.mems"));
         StringBuilder sb = new StringBuilder();
         NumaHost.renderAvailable(sb, s.numaUnavailable());
-        assertTrue(sb.toString(), sb.toString().contains("srv6int_agent_numa_available{reason=\"one NUMA node"));
+        assertTrue(sb.toString(), sb.toString().contains("srv6int_node_numa_available{reason=\"one NUMA node"));
         assertTrue(sb.toString(), sb.toString().trim().endsWith(" 0"));
     }
 }
