@@ -19,6 +19,7 @@ import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.twin.control.AppControl;
 import org.srv6int.twin.model.Resource;
 import org.srv6int.twin.model.VnfInstance;
+import org.srv6int.twin.numa.NumaExperiment;
 import org.srv6int.twin.dataplane.Dataplane;
 import org.srv6int.twin.k8s.RealKubernetes;
 import org.srv6int.twin.report.Outputs;
@@ -33,7 +34,8 @@ import org.srv6int.twin.scenario.Scenarios;
 public final class Main {
     static final String USAGE = String.join("\n",
             "usage: tools/twin <scenario>... [options]",
-            "  scenarios: fig8 fig9 fig10 fig11 fig12 all",
+            "  scenarios: fig8 fig9 fig10 fig11 fig12 numasfp all",
+            "    (numasfp: NUMASFP Figs. 10-12, ours vs Octans, Node-balance, Node-first; --policy does not apply)",
             "  --policy LIST     comma-separated subset of ours,none,vpa (default: all three)",
             "  --seed N          random seed, same seed gives the same files (default 1)",
             "  --out DIR         output root (default out)",
@@ -95,7 +97,8 @@ public final class Main {
                 }
                 err.println("twin: dataplane " + bmv2);
             }
-            return runScenarios(o, out, err, platforms(k8s), bmv2);
+            int rc = o.scenarios.isEmpty() ? 0 : runScenarios(o, out, err, platforms(k8s), bmv2);
+            return rc != 0 || !o.numasfp ? rc : runNumasfp(o, out, err);
         } finally {
             if (bmv2 != null) {
                 bmv2.close();
@@ -212,6 +215,23 @@ public final class Main {
         return 0;
     }
 
+    /** {@code tools/twin numasfp}: the NUMASFP experiment (its own model, no app or switches). */
+    private static int runNumasfp(Options o, PrintStream out, PrintStream err) {
+        NumaExperiment.Result r = NumaExperiment.run(o.seed);
+        Path dir = o.out.resolve("numasfp");
+        try {
+            NumaExperiment.write(r, dir, o.plots);
+        } catch (IOException e) {
+            err.println("twin: cannot write outputs: " + e.getMessage());
+            return 1;
+        }
+        for (String line : NumaExperiment.ratioLines(r)) {
+            out.println(line);
+        }
+        out.println("twin: numasfp -> " + dir);
+        return 0;
+    }
+
     /**
      * {@code --k8s real}: starts the control plane of tools/k8s-testenv (or attaches to the one
      * {@value RealKubernetes#KUBECONFIG_ENV} names) and builds the app's replica platform on it
@@ -263,6 +283,7 @@ public final class Main {
         String k8s = "fake";
         String dataplane = "emulated";
         int onosInstances = 1;
+        boolean numasfp;
 
         static Options parse(String[] args) {
             Options o = new Options();
@@ -320,13 +341,16 @@ public final class Main {
                         }
                         if ("all".equals(a)) {
                             o.scenarios.addAll(Scenarios.names());
+                            o.numasfp = true;
+                        } else if ("numasfp".equals(a)) {
+                            o.numasfp = true;
                         } else {
                             Scenarios.byName(a);
                             o.scenarios.add(a);
                         }
                 }
             }
-            if (o.scenarios.isEmpty() && !o.help) {
+            if (o.scenarios.isEmpty() && !o.numasfp && !o.help) {
                 throw new IllegalArgumentException("no scenario given");
             }
             if (o.policies.isEmpty()) {

@@ -8,6 +8,7 @@ import org.srv6int.k8s.agent.loop.LoopListener;
 import org.srv6int.k8s.agent.loop.ResourcePool;
 import org.srv6int.k8s.agent.loop.ResourceType;
 import org.srv6int.k8s.agent.loop.SlackPolicy;
+import org.srv6int.k8s.agent.numa.NumaConfig;
 import org.srv6int.k8s.agent.window.LatencyWindow;
 
 import java.io.IOException;
@@ -86,6 +87,8 @@ public final class AgentConfig {
     public long overwriteCheckMs = 1000;
     /** SID → pod wiring through Open vSwitch (followPods only); null: the agent wires nothing. */
     public Wiring wiring;
+    /** NUMASFP: chains on NUMA nodes, per-chain LLC + memory bandwidth, migration (off by default). */
+    public NumaConfig numa = new NumaConfig();
 
     /** What the agent does with its decisions. */
     public enum Mode {
@@ -171,6 +174,8 @@ public final class AgentConfig {
         public String containerId;
         /** Cores the vNF runs on (cpu list); default: the NIC's NUMA node. */
         public String cpus;
+        /** vNF type, the row of NUMASFP's profile (e.g. "router", "monitor"); null: the most demanding row. */
+        public String type;
         /** Allocations to apply at start-up instead of reading them back. */
         public Map<ResourceType, Long> initial = new EnumMap<>(ResourceType.class);
     }
@@ -224,6 +229,14 @@ public final class AgentConfig {
             slackPolicy();
         } catch (IllegalArgumentException e) {
             throw new IOException("freeSlackFraction/takeSlackFraction/donorCooldownWindows: " + e.getMessage(), e);
+        }
+        if (numa == null) {
+            throw new IOException("numa must be an object, not null");
+        }
+        try {
+            numa.validate();
+        } catch (IllegalArgumentException e) {
+            throw new IOException(e.getMessage(), e);
         }
         Set<String> names = new HashSet<>();
         Set<String> sids = new HashSet<>();
@@ -327,6 +340,7 @@ public final class AgentConfig {
         c.onOverwrite = onOverwrite;
         c.overwriteCheckMs = overwriteCheckMs;
         c.wiring = null; // the wiring follows the pods, not a generation's vNFs
+        c.numa = numa;
         return c;
     }
 

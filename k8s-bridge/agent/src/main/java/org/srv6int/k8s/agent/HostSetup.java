@@ -12,6 +12,7 @@ import org.srv6int.k8s.agent.actuate.Resctrl;
 import org.srv6int.k8s.agent.loop.ResourceActuator;
 import org.srv6int.k8s.agent.loop.ResourcePool;
 import org.srv6int.k8s.agent.loop.ResourceType;
+import org.srv6int.k8s.agent.numa.NumaHost;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -90,6 +91,7 @@ public final class HostSetup {
     private final List<BitSet> cpus = new ArrayList<>();
     private int nicNode = -1;
     private boolean cgroupsFound;
+    private String numaUnavailable = "disabled in config";
 
     /**
      * Creates the set-up for a config.
@@ -121,10 +123,23 @@ public final class HostSetup {
         findNicNode();
         findCgroups();
         resolveCpus();
-        pin();
+        if (config.numa.enabled) {
+            numaUnavailable = actuation.dryRun() ? "recommend mode (NUMASFP would write cpusets and resctrl)"
+                    : NumaHost.unavailableReason(host, nicNode);
+            notes.add(numaUnavailable == null ? "NUMASFP: places chains and holds their cpusets, LLC ways and"
+                    + " memory bandwidth" : "NUMASFP: NOT available: " + numaUnavailable);
+        }
+        if (numaUnavailable != null) {
+            pin();
+        }
         for (ResourceType type : ResourceType.all()) {
             if (!config.settings(type).enabled) {
                 unavailable.put(type, "disabled in config");
+                continue;
+            }
+            if (numaUnavailable == null && (type == ResourceType.LLC || type == ResourceType.MEMORY_BANDWIDTH)) {
+                unavailable.put(type, "allocated per chain by NUMASFP");
+                notes.add(type.label() + ": allocated per chain by NUMASFP, not by the local loop");
                 continue;
             }
             try {
@@ -421,6 +436,24 @@ public final class HostSetup {
      */
     public List<String> notes() {
         return List.copyOf(notes);
+    }
+
+    /**
+     * Why NUMASFP does not run on this host.
+     *
+     * @return reason ("disabled in config" when off), null when it runs
+     */
+    public String numaUnavailable() {
+        return numaUnavailable;
+    }
+
+    /**
+     * Container cgroup of each vNF.
+     *
+     * @return paths, null where not found
+     */
+    public List<Path> cgroups() {
+        return java.util.Collections.unmodifiableList(new ArrayList<>(cgroups));
     }
 
     /**

@@ -20,6 +20,7 @@ import org.srv6int.k8s.agent.loop.LoopListener;
 import org.srv6int.k8s.agent.loop.ResourceActuator;
 import org.srv6int.k8s.agent.loop.ResourcePool;
 import org.srv6int.k8s.agent.loop.ResourceType;
+import org.srv6int.k8s.agent.numa.NumaHost;
 import org.srv6int.k8s.agent.obs.AgentMetrics;
 import org.srv6int.k8s.agent.obs.DecisionLog;
 import org.srv6int.k8s.agent.obs.EscalationClient;
@@ -86,6 +87,8 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
     private long nextCheck;
     private final MetricsServer server;
     private volatile PcapLatencySource source;
+    private String numaReported;
+    private String numaErrorReported;
 
     /** A managed vNF: its config entry and, when followed, its pod. */
     private static final class Member {
@@ -107,6 +110,8 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         DetectionResultReader reader;
         ResourceActuator cpu;
         int[] mismatches;
+        NumaHost numa;
+        String numaUnavailable;
     }
 
     /**
@@ -268,12 +273,47 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         for (int i = 0; i < lmax.length; i++) {
             g.metrics.resourceType(i, g.loop.resourceType(i));
         }
+        startNuma(g, lmax);
         g.reader = new DetectionResultReader(sids, g.metrics);
         g.mismatches = new int[members.size()];
         if (log != null) {
             log.names(names);
         }
         return g;
+    }
+
+    /** NUMASFP on this generation's vNFs when the config asks for it and the host can; says once why not. */
+    private void startNuma(Generation g, long[] lmax) {
+        String why = g.host.numaUnavailable();
+        if (config.numa.enabled && why == null) {
+            List<NumaHost.Member> numaMembers = new ArrayList<>();
+            List<Path> cgroups = g.host.cgroups();
+            for (int i = 0; i < g.members.size(); i++) {
+                Member m = g.members.get(i);
+                numaMembers.add(new NumaHost.Member(m.vnf.name, m.vnf.chainId,
+                        m.pod != null ? m.pod.vnfType() : m.vnf.type, cgroups.get(i),
+                        m.pod != null ? m.pod.numaNode() : -1));
+            }
+            try {
+                g.numa = new NumaHost(new HostFiles(Path.of(config.hostRoot)), g.host.nicNode(), numaMembers,
+                        config.numa, d -> {
+                            LOG.info("NUMASFP: {}", d);
+                            if (log != null) {
+                                log.writeFields(d.fields());
+                            }
+                        });
+                for (String note : g.numa.notes()) {
+                    LOG.info("NUMASFP: {}", note);
+                }
+            } catch (IOException e) {
+                why = e.getMessage();
+            }
+        }
+        g.numaUnavailable = config.numa.enabled ? why : "disabled in config";
+        if (config.numa.enabled && why != null && !why.equals(numaReported)) {
+            LOG.warn("NUMASFP unavailable on node {}: {}; the rest of the loop runs without it", config.node, why);
+        }
+        numaReported = why;
     }
 
     private void recommend(Generation g, int vnf, ResourceType type, long value) {
@@ -518,12 +558,16 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         Generation g = gen;
         if (g.reader.read(frame, len)) {
             g.loop.onSample(g.reader.vnf(), g.reader.latencyNs());
+            if (g.numa != null) {
+                g.numa.onSample(g.reader.vnf());
+            }
         }
     }
 
     @Override
     public void tick() {
         gen.loop.tick();
+        tickNuma(gen);
         if (follower != null) {
             reconcile();
         }
@@ -534,12 +578,32 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         }
     }
 
+    private void tickNuma(Generation g) {
+        if (g.numa == null) {
+            return;
+        }
+        g.numa.tick(System.nanoTime(), i -> {
+            long l95 = g.loop.l95(i);
+            return l95 >= 0 && l95 > g.members.get(i).vnf.lmaxNs;
+        });
+        String err = g.numa.lastError();
+        if (err != null && !err.equals(numaErrorReported)) {
+            LOG.warn("NUMASFP: write failed ({} so far): {}", g.numa.writeErrors(), err);
+            numaErrorReported = err;
+        }
+    }
+
     private String renderMetrics() {
         Generation g = gen;
         Map<String, Long> reasons = new LinkedHashMap<>();
         g.reader.errors().snapshot().forEach((k, v) -> reasons.put(k.name().toLowerCase(Locale.ROOT), v));
         StringBuilder sb = new StringBuilder(g.metrics.render(reasons));
         podMetrics.render(sb);
+        if (g.numa != null) {
+            g.numa.render(sb);
+        } else {
+            NumaHost.renderAvailable(sb, g.numaUnavailable);
+        }
         return sb.toString();
     }
 

@@ -67,5 +67,20 @@ public class AgentConfigTest {
         assertTrue(error("{\"freeSlackFraction\":1.0,\"vnfs\":[" + VNF + "}]}").contains("free slack fraction"));
         assertTrue(error("{\"takeSlackFraction\":-0.1,\"vnfs\":[" + VNF + "}]}").contains("take slack fraction"));
         assertTrue(error("{\"donorCooldownWindows\":-1,\"vnfs\":[" + VNF + "}]}").contains("cool-down"));
+        assertTrue(error("{\"numa\":{\"intervalMs\":5},\"vnfs\":[" + VNF + "}]}").contains("numa.intervalMs"));
+        assertTrue(error("{\"numa\":{\"maxViolation\":3},\"vnfs\":[" + VNF + "}]}").contains("maxViolation"));
+        assertTrue(error("{\"numa\":{\"maxViolations\":-1},\"vnfs\":[" + VNF + "}]}").contains("maxViolations"));
+        assertTrue(error("{\"numa\":null,\"vnfs\":[" + VNF + "}]}").contains("numa"));
+    }
+
+    @Test
+    public void numaIsOffByDefaultAndTakesItsKnobs() throws IOException {
+        assertTrue(!AgentConfig.load(write("{\"vnfs\":[" + VNF + "}]}")).numa.enabled);
+        AgentConfig c = AgentConfig.load(write("{\"numa\":{\"enabled\":true,\"maxViolations\":5},\"vnfs\":["
+                + VNF + ",\"type\":\"router\"}]}"));
+        assertTrue(c.numa.enabled);
+        assertEquals(5, c.numa.settings().maxViolations);
+        assertEquals("router", c.vnfs.get(0).type);
+        assertTrue(c.withVnfs(c.vnfs).numa.enabled);
     }
 }

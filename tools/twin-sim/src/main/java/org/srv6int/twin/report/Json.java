@@ -66,8 +66,13 @@ public final class Json {
         }
     }
 
-    /** A number with at most 3 decimals, no exponent. */
-    static String num(double d) {
+    /**
+     * A number with at most 3 decimals, no exponent.
+     *
+     * @param d value
+     * @return text
+     */
+    public static String num(double d) {
         String s = String.format(Locale.ROOT, "%.3f", d);
         if (s.contains(".")) {
             s = s.replaceAll("0+$", "").replaceAll("\\.$", "");

@@ -217,7 +217,13 @@ public final class Plots {
         return BitmapEncoder.getBufferedImage(c);
     }
 
-    static BufferedImage stack(List<BufferedImage> imgs) {
+    /**
+     * Stacks panels vertically on white.
+     *
+     * @param imgs panels, top first
+     * @return one image
+     */
+    public static BufferedImage stack(List<BufferedImage> imgs) {
         int w = 0;
         int h = 0;
         for (BufferedImage i : imgs) {

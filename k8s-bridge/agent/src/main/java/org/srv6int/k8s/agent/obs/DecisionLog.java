@@ -115,6 +115,27 @@ public final class DecisionLog implements AutoCloseable {
     }
 
     /**
+     * Appends one decision of another controller on the node (NUMASFP), given as fields.
+     *
+     * @param fields action, subject and reason; ts and node are added in front
+     */
+    public synchronized void writeFields(Map<String, Object> fields) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("ts", Instant.now().toString());
+        m.put("node", node);
+        m.putAll(fields);
+        try {
+            out.println(mapper.writeValueAsString(m));
+        } catch (IOException e) {
+            out.println("{\"action\":\"" + fields.get("action") + "\",\"error\":\"unserialisable\"}");
+        }
+        out.flush();
+        if (out.checkError()) {
+            failures++;
+        }
+    }
+
+    /**
      * Lines that could not be written.
      *
      * @return count
