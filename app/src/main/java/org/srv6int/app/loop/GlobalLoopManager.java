@@ -157,6 +157,7 @@ public class GlobalLoopManager implements GlobalLoopService {
     private volatile GlobalLoop loop;
     private volatile long loopTHatMillis;
     private volatile LoopParams.DemandLatency loopDemand;
+    private volatile boolean loopPushAside;
     private volatile boolean leader;
     private volatile long lastEvaluationMillis;
     private volatile TelemetrySnapshot lastWindow;
@@ -289,22 +290,34 @@ public class GlobalLoopManager implements GlobalLoopService {
         return tail ? LoopParams.DemandLatency.HEALTHY_TAIL : LoopParams.DemandLatency.MEASURED;
     }
 
+    private boolean pushAside() {
+        return configService.appConfig().map(Srv6IntAppConfig::pushAside).orElse(false);
+    }
+
+    private long cpuRequestMillis(String vnfType) {
+        return configService.appConfig().flatMap(Srv6IntAppConfig::kubernetes)
+                .map(k -> k.cpuRequestMillis(vnfType)).orElse(0L);
+    }
+
     private GlobalLoop loop() {
         long tHat = tHatMillis();
         LoopParams.DemandLatency demand = demandLatency();
+        boolean pushAside = pushAside();
         GlobalLoop l = loop;
-        // a netcfg change of t-hat or of the demand reading starts a new loop (it resumes the store's state)
-        if (l == null || loopTHatMillis != tHat || loopDemand != demand) {
+        // a netcfg change of t-hat, the demand reading or push-aside starts a new loop (it resumes the store's state)
+        if (l == null || loopTHatMillis != tHat || loopDemand != demand || loopPushAside != pushAside) {
             LoopParams p = LoopParams.builder().tHatNanos(TimeUnit.MILLISECONDS.toNanos(tHat))
-                    .demandLatency(demand).build();
+                    .demandLatency(demand).pushAside(pushAside).build();
             if (l != null && loopState != null) {
                 l.close();
             }
             l = new GlobalLoop(p, clock, platform, routing, loopState);
             l.setNodeFilter(this::nodePortUp);
+            l.setColocation(new InventoryColocation(inventory, sfcService, this::cpuRequestMillis));
             loop = l;
             loopTHatMillis = tHat;
             loopDemand = demand;
+            loopPushAside = pushAside;
         }
         return l;
     }
