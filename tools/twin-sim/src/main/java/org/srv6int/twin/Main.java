@@ -34,6 +34,7 @@ public final class Main {
     static final String USAGE = String.join("\n",
             "usage: tools/twin <scenario>... [options]",
             "  scenarios: fig8 fig9 fig10 fig11 fig12 all",
+            "  related systems (docs/twin.md): pushaside interference (in all too; --policy does not apply)",
             "  --policy LIST     comma-separated subset of ours,none,vpa (default: all three)",
             "  --seed N          random seed, same seed gives the same files (default 1)",
             "  --out DIR         output root (default out)",
@@ -209,6 +210,14 @@ public final class Main {
         for (Scenario s : scenarios) {
             out.println("twin: " + s.name() + " -> " + o.out.resolve(s.name()));
         }
+        for (String r : o.related) {
+            try {
+                org.srv6int.twin.related.RelatedExperiments.run(r, o.out, o.plots, out);
+            } catch (IOException e) {
+                err.println("twin: cannot write outputs: " + e.getMessage());
+                return 1;
+            }
+        }
         return 0;
     }
 
@@ -254,6 +263,7 @@ public final class Main {
     /** Parsed options. */
     static final class Options {
         final List<String> scenarios = new ArrayList<>();
+        final List<String> related = new ArrayList<>();
         final List<Policy> policies = new ArrayList<>();
         long seed = 1;
         Path out = Paths.get("out");
@@ -320,13 +330,18 @@ public final class Main {
                         }
                         if ("all".equals(a)) {
                             o.scenarios.addAll(Scenarios.names());
+                            o.related.addAll(org.srv6int.twin.related.RelatedExperiments.NAMES);
+                        } else if (org.srv6int.twin.related.RelatedExperiments.NAMES.contains(a)) {
+                            if (!o.related.contains(a)) {
+                                o.related.add(a);
+                            }
                         } else {
                             Scenarios.byName(a);
                             o.scenarios.add(a);
                         }
                 }
             }
-            if (o.scenarios.isEmpty() && !o.help) {
+            if (o.scenarios.isEmpty() && o.related.isEmpty() && !o.help) {
                 throw new IllegalArgumentException("no scenario given");
             }
             if (o.policies.isEmpty()) {
