@@ -769,7 +769,8 @@ public final class GlobalLoop {
             return;
         }
         List<CompletableFuture<ReplicaInfo>> futures = createAll(o.vnf(), d.id, where);
-        String plan = "target " + target + " replicas: +" + add + " on " + String.join(",", where) + note;
+        String plan = "target " + target + " replicas: +" + add + " on " + String.join(",", where)
+                + routing.placementNote() + note;
         CompletableFuture.allOf(futures.toArray(new CompletableFuture[0]))
                 .whenComplete((v, err) -> scaleOutDone(o.vnf(), d.id, futures, plan));
     }
