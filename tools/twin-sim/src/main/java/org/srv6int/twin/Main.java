@@ -212,7 +212,7 @@ public final class Main {
         }
         for (String r : o.related) {
             try {
-                org.srv6int.twin.related.RelatedExperiments.run(r, o.out, o.plots, out);
+                org.srv6int.twin.related.RelatedExperiments.run(r, o.out, o.plots, o.seed, out);
             } catch (IOException e) {
                 err.println("twin: cannot write outputs: " + e.getMessage());
                 return 1;

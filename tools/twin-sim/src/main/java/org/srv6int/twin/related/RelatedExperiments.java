@@ -25,7 +25,7 @@ import org.srv6int.twin.report.Json;
 public final class RelatedExperiments {
 
     /** Experiment names, in the order {@code all} runs them. */
-    public static final List<String> NAMES = List.of("pushaside");
+    public static final List<String> NAMES = List.of("pushaside", "interference");
 
     private RelatedExperiments() {
     }
@@ -36,13 +36,17 @@ public final class RelatedExperiments {
      * @param name  one of {@link #NAMES}
      * @param root  output root
      * @param plots whether to write the PNG
+     * @param seed  random seed (the interference experiment's arrivals; pushaside has no random input)
      * @param out   where the ratio line goes
      * @throws IOException if an output cannot be written
      */
-    public static void run(String name, Path root, boolean plots, PrintStream out) throws IOException {
+    public static void run(String name, Path root, boolean plots, long seed, PrintStream out) throws IOException {
         switch (name) {
             case "pushaside":
                 pushAside(root.resolve(name), plots, out);
+                break;
+            case "interference":
+                InterferenceExperiment.write(root.resolve(name), plots, seed, out);
                 break;
             default:
                 throw new IllegalArgumentException("unknown experiment " + name);
@@ -138,10 +142,16 @@ public final class RelatedExperiments {
 
     static void writeStack(Path file, XYChart... charts) throws IOException {
         java.awt.image.BufferedImage[] imgs = new java.awt.image.BufferedImage[charts.length];
-        int h = 0;
-        int w = 0;
         for (int i = 0; i < charts.length; i++) {
             imgs[i] = BitmapEncoder.getBufferedImage(charts[i]);
+        }
+        writeStack(file, imgs);
+    }
+
+    static void writeStack(Path file, java.awt.image.BufferedImage... imgs) throws IOException {
+        int h = 0;
+        int w = 0;
+        for (int i = 0; i < imgs.length; i++) {
             h += imgs[i].getHeight();
             w = Math.max(w, imgs[i].getWidth());
         }
