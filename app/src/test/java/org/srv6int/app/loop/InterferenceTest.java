@@ -188,6 +188,30 @@ public class InterferenceTest {
                                                                  new NodeResources("w2", 500, 1)), 1));
     }
 
+    @Test
+    public void theScaleOutDecisionRecordsTheInterferenceScores() {
+        Nodes n = new Nodes();
+        VnfKey hot = VnfKey.of(SfcId.of(3), 0);
+        n.put(VnfKey.of(SfcId.of(1), 0), PORT_REWRITING, "a", "w1");
+        n.put(VnfKey.of(SfcId.of(2), 0), HEADER_READING, "b", "w2");
+        n.cls.put(hot, HEADER_REWRITING);
+        FakePorts.Clock clock = new FakePorts.Clock();
+        FakePorts.Platform platform = new FakePorts.Platform();
+        platform.nodes.add(new NodeResources("w1", 3000, 1));
+        platform.nodes.add(new NodeResources("w2", 2000, 1));
+        FakePorts.Routing group = new FakePorts.Routing("h0");
+        GlobalLoop loop = new GlobalLoop(LoopParams.builder().build(), clock, platform,
+                                         new InterferenceAwareRouting(group, new InterferenceMatrix(), n));
+        for (int i = 0; i < 12; i++) {
+            clock.nanos += 500_000_000L;
+            loop.tick(List.of(new VnfObservation(hot, 1_000_000, 50_000, i == 0 ? 500_000 : 3_000_000, 100,
+                                                 group.active(), Map.of())));
+        }
+        assertEquals(List.of("nodeFreeResources", "create " + hot + " on w2"), platform.calls);
+        String detail = loop.history().get(0).detail();
+        assertTrue(detail, detail.contains("+1 on w2; interference-aware (IV): w2 (loss w1="));
+    }
+
     private static VnfObservation window(VnfKey k, double pps, double mu, String replica) {
         long p95 = Math.round(Math.log(20) / (mu - pps) * 1e9);
         return new VnfObservation(k, 1_000_000, pps, p95, 100, List.of(replica), Map.of(replica, (long) (pps / 2)));
