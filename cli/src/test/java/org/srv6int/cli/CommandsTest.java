@@ -251,6 +251,19 @@ public class CommandsTest {
     }
 
     @Test
+    public void loopInterferenceShowsTheMatrixAndRefusesABadClass() throws Exception {
+        LoopInterferenceCommand c = new LoopInterferenceCommand();
+        String text = run(c, false);
+        assertTrue(text, text.contains("III") && text.contains(" 85.4% ( 85.4%) [   0]"));
+        assertTrue(text, text.contains("V    header+port rewriting"));
+        c.target = "iv";
+        assertEquals(1, MAPPER.readTree(run(c, true)).get("targets").size());
+        c.target = "seven";
+        run(c, false);
+        assertTrue(errors(), errors().contains("vNF class must be one of I, II, III, IV, V"));
+    }
+
+    @Test
     public void loopChainsShowsLivenessAndCounters() throws Exception {
         loop.chainStates.add(new ChainState(PaperTestbed.SFC1, ChainState.Liveness.DOWN, 9_000,
                                             "vNF 0 (r0 at of:0000000000000002/3)",

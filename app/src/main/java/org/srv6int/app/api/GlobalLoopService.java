@@ -92,4 +92,15 @@ public interface GlobalLoopService {
      * @return counter name to value; zeros on an instance that does not run the loop
      */
     java.util.Map<String, Long> failureCounters();
+
+    /**
+     * Returns the interference matrix the placement uses: the paper's seed and what telemetry
+     * showed since (vnf-interference.txt).
+     *
+     * @return snapshot
+     * @throws UnsupportedOperationException if this loop has none
+     */
+    default InterferenceView interference() {
+        throw new UnsupportedOperationException("this global loop keeps no interference matrix");
+    }
 }

@@ -59,7 +59,13 @@ public final class LoopDecision {
         /** A dead replica is back (pod Ready, port up): weight 1 again, on probation until INT shows traffic. */
         REPLICA_RETURNED,
         /** A link or port on a chain's path went down or came back: its segment lists changed. */
-        REROUTE
+        REROUTE,
+        /**
+         * CoCo's push-aside before scale-out: for the hot vNF, the plan (which neighbours move
+         * where, at what cost); for a moved neighbour, its new replica joining (make-before-break)
+         * and then its old one leaving the hot node.
+         */
+        PUSH_ASIDE
     }
 
     /** How the action went. */

@@ -244,6 +244,26 @@ public final class KubernetesSettings {
         return Optional.of(b);
     }
 
+    /**
+     * Returns the CPU request of one replica of a vNF type ("2", "1.5" or "500m").
+     *
+     * @param vnfType vNF type
+     * @return millicores, 0 if the type or its CPU request is not configured
+     */
+    public long cpuRequestMillis(String vnfType) {
+        JsonNode cpu = node.path(VNF_TYPES).path(vnfType).path(REQUESTS).get("cpu");
+        if (cpu == null || !cpu.isTextual()) {
+            return 0;
+        }
+        String q = cpu.asText().trim();
+        try {
+            return q.endsWith("m") ? Long.parseLong(q.substring(0, q.length() - 1))
+                    : Math.round(Double.parseDouble(q) * 1000);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
     private static Map<String, String> quantities(JsonNode q) {
         Map<String, String> m = new TreeMap<>();
         if (q != null && q.isObject()) {

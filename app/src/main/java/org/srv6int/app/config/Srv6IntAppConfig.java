@@ -25,7 +25,8 @@ import static org.srv6int.app.config.ConfigChecks.onlyFields;
  *                  "instances": { "onos-1": { "address": "192.168.0.11", "mac": "00:00:00:00:00:f1", "port": 32766 },
  *                                 "onos-2": { ... } } },
  *   "loop": { "enabled": true, "tHatMs": 4000, "evaluationPeriodMs": 500, "demandLatency": "healthyTail",
- *             "silenceMs": 3000, "replicaSilenceMs": 3000, "returnHoldMs": 5000 },
+ *             "silenceMs": 3000, "replicaSilenceMs": 3000, "returnHoldMs": 5000, "pushAside": false,
+ *             "interferenceAware": false },
  *   "kubernetes": { ... see {@link KubernetesSettings} }
  * }
  * </pre>
@@ -70,6 +71,8 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
     static final String SILENCE = "silenceMs";
     static final String REPLICA_SILENCE = "replicaSilenceMs";
     static final String RETURN_HOLD = "returnHoldMs";
+    static final String PUSH_ASIDE = "pushAside";
+    static final String INTERFERENCE_AWARE = "interferenceAware";
     /** Demand C_i = R_i * min(L_i, L*_i) (default; see docs/global-loop.md). */
     public static final String DEMAND_HEALTHY_TAIL = "healthyTail";
     /** Demand C_i = R_i * L_i, the paper's formula as written. */
@@ -115,8 +118,11 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
         }
         ObjectNode l = object(object, "", LOOP, false);
         if (l != null) {
-            onlyFields(l, LOOP, ENABLED, T_HAT, PERIOD, DEMAND, SILENCE, REPLICA_SILENCE, RETURN_HOLD);
+            onlyFields(l, LOOP, ENABLED, T_HAT, PERIOD, DEMAND, SILENCE, REPLICA_SILENCE, RETURN_HOLD, PUSH_ASIDE,
+                       INTERFERENCE_AWARE);
             bool(l, LOOP, ENABLED);
+            bool(l, LOOP, PUSH_ASIDE);
+            bool(l, LOOP, INTERFERENCE_AWARE);
             integer(l, LOOP, T_HAT, false, 1, 3_600_000);
             integer(l, LOOP, PERIOD, false, 10, 60_000);
             integer(l, LOOP, SILENCE, false, 1, 600_000);
@@ -286,6 +292,28 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
     public boolean loopEnabled() {
         JsonNode l = object.get(LOOP);
         return l == null || !l.has(ENABLED) || l.get(ENABLED).asBoolean(true);
+    }
+
+    /**
+     * Returns whether a vNF over its bound first tries CoCo's push-aside (a neighbour with slack
+     * moves off its node) before the global loop scales it out.
+     *
+     * @return default false
+     */
+    public boolean pushAside() {
+        JsonNode l = object.get(LOOP);
+        return l != null && l.has(PUSH_ASIDE) && l.get(PUSH_ASIDE).asBoolean(false);
+    }
+
+    /**
+     * Returns whether the global loop's replica placement first keeps the nodes whose resident
+     * vNF classes interfere least with the new replica (vnf-interference.txt).
+     *
+     * @return default false
+     */
+    public boolean interferenceAware() {
+        JsonNode l = object.get(LOOP);
+        return l != null && l.has(INTERFERENCE_AWARE) && l.get(INTERFERENCE_AWARE).asBoolean(false);
     }
 
     /**

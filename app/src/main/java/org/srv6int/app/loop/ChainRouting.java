@@ -24,6 +24,16 @@ public interface ChainRouting {
     List<String> placeReplicas(VnfKey vnf, List<NodeResources> candidates, int count);
 
     /**
+     * Returns what the last {@link #placeReplicas} weighed besides the placement itself (e.g. the
+     * interference scores), for the decision's detail.
+     *
+     * @return "; ..." or "" if nothing
+     */
+    default String placementNote() {
+        return "";
+    }
+
+    /**
      * Adds ready replicas to the chain's multipath group and splits the vNF's traffic evenly over
      * all its active replicas (make-before-break).
      *

@@ -84,6 +84,10 @@ public final class GlobalLoop {
         int replaceOwed;
         // A replacement that found no node is retried after a cool-down, not every window.
         long replaceRetryAt = NONE;
+        // Push-aside (on this leader only; a new leader finds an extra replica that scale-in removes).
+        long pushAsideAt = NONE;
+        String movingOut;
+        String movedFor;
     }
 
     private final LoopParams params;
@@ -96,6 +100,9 @@ public final class GlobalLoop {
     private final Set<VnfKey> unsaved = new LinkedHashSet<>();
     private long nextId = 1;
     private volatile java.util.function.Predicate<String> nodeUsable = n -> true;
+    private volatile Colocation colocation;
+    // This round's observations: push-aside reads the neighbours' slack from them.
+    private final Map<VnfKey, VnfObservation> seen = new HashMap<>();
     private boolean restored;
     private boolean closed;
     private long storeFailures;
@@ -157,6 +164,10 @@ public final class GlobalLoop {
                 }
             }
         }
+        seen.clear();
+        for (VnfObservation o : observations) {
+            seen.put(o.vnf(), o);
+        }
         for (VnfObservation o : observations) {
             VnfState s = states.computeIfAbsent(o.vnf(), k -> new VnfState());
             VnfLoopRecord before = store == null ? null : toRecord(s, now, nowMillis);
@@ -217,6 +228,16 @@ public final class GlobalLoop {
      */
     public void setNodeFilter(java.util.function.Predicate<String> usable) {
         nodeUsable = java.util.Objects.requireNonNull(usable);
+    }
+
+    /**
+     * Gives the loop the view of co-located replicas that push-aside needs
+     * ({@link LoopParams#pushAside()}); without it push-aside never applies.
+     *
+     * @param c co-location view, null for none
+     */
+    public void setColocation(Colocation c) {
+        colocation = c;
     }
 
     /**
@@ -525,7 +546,10 @@ public final class GlobalLoop {
         boolean exhausted = s.escalatedAt != NONE && now - s.escalatedAt <= params.tHatNanos();
         if (s.violationSince != NONE && (now - s.violationSince > params.tHatNanos() || exhausted)) {
             if (cooled) {
-                scaleOut(o, s, now);
+                String notPushed = params.pushAside() ? pushAside(o, s, now) : null;
+                if (!params.pushAside() || notPushed != null) {
+                    scaleOut(o, s, now, notPushed == null ? "" : "; push-aside not possible: " + notPushed);
+                }
             }
             return;
         }
@@ -553,12 +577,164 @@ public final class GlobalLoop {
         return o.ratePps() * l / 1e9;
     }
 
-    private void scaleOut(VnfObservation o, VnfState s, long now) {
+    /** Line 9: n = ceil(C_i / C*); without a healthy window C* is unknown and one more replica is the only guess. */
+    private int wanted(VnfObservation o, VnfState s) {
+        double cStar = s.rStar * s.lStar / 1e9;
+        return cStar > 0 ? (int) Math.min(Integer.MAX_VALUE, Math.ceil(demand(o, s) / cStar))
+                : o.activeReplicas().size() + 1;
+    }
+
+    /**
+     * CoCo's push-aside scaling up (coco.txt III-A): instead of a new replica, neighbours with
+     * slack on the hot vNF's node move to other nodes (each new replica joins before its old one
+     * drains: make-before-break) and the node agent gives their CPU to the hot vNF.
+     *
+     * @return null if a push-aside started, else why not (the scale-out decision says it)
+     */
+    private String pushAside(VnfObservation o, VnfState s, long now) {
+        Colocation c = colocation;
+        if (c == null) {
+            return "no co-location view";
+        }
+        if (s.pushAsideAt != NONE && now - s.pushAsideAt < params.pushAsideTimeoutNanos()) {
+            return "pushed aside " + (now - s.pushAsideAt) / 1_000_000 + " ms ago and still violating";
+        }
         int replicas = o.activeReplicas().size();
         double cStar = s.rStar * s.lStar / 1e9;
-        double ci = demand(o, s);
-        // Line 9; without a healthy window C* is unknown and one more replica is the only guess.
-        int n = cStar > 0 ? (int) Math.min(Integer.MAX_VALUE, Math.ceil(ci / cStar)) : replicas + 1;
+        if (cStar <= 0) {
+            return "no window within the bound yet: what a replica's CPU carries is unknown";
+        }
+        // CoCo's needed resource: the replicas' worth of capacity missing, C_i / C* - replicas.
+        double over = demand(o, s) / cStar - replicas;
+        if (over <= 0) {
+            return "demand within the replicas' capacity C*; the latency is not from load";
+        }
+        // Step 1: more than one replica's worth is past what scaling up on one node gives.
+        if (over > 1) {
+            return String.format(java.util.Locale.ROOT, "needs %.2f more replicas' capacity, push-aside gives at "
+                    + "most one", over);
+        }
+        long cpu;
+        Map<String, String> hotNodes;
+        List<NodeResources> nodes;
+        try {
+            cpu = c.cpuRequestMillis(o.vnf());
+            hotNodes = c.replicaNodes(o.vnf());
+            nodes = new ArrayList<>(platform.nodeFreeResources());
+        } catch (RuntimeException e) {
+            return "co-location unknown: " + e.getMessage();
+        }
+        if (cpu <= 0) {
+            return "CPU request of " + o.vnf() + " unknown";
+        }
+        long needed = (long) Math.ceil(over * cpu);
+        nodes.removeIf(n -> !nodeUsable.test(n.node()));
+        Map<String, Long> free = new HashMap<>();
+        for (NodeResources n : nodes) {
+            free.put(n.node(), n.freeCpuMillis());
+        }
+        PushAside.Result best = null;
+        String bestNode = null;
+        String why = "no active replica with a known node";
+        for (String node : new java.util.TreeSet<>(hotNodes.values())) {
+            PushAside.Result r = PushAside.plan(node, needed, free.getOrDefault(node, 0L), residents(c, o.vnf(), node),
+                                                nodes, params.pushAsideMinSlack());
+            if (!r.feasible()) {
+                why = r.reason();
+            } else if (best == null || r.moves().size() < best.moves().size()
+                    || r.moves().size() == best.moves().size() && r.newHops() < best.newHops()) {
+                best = r;
+                bestNode = node;
+            }
+        }
+        if (best == null) {
+            return why;
+        }
+        long id = newDecisionId();
+        if (id < 0) {
+            return "no decision id";
+        }
+        Entry d = record(id, o, s, now, 0, replicas, LoopDecision.Action.PUSH_ASIDE);
+        s.violationSince = NONE;
+        s.escalatedAt = NONE;
+        s.pushAsideAt = now;
+        // Scale out only if the violation outlasts the moves, the agent's reaction and t-hat.
+        s.cooldownUntil = now + params.cooldownNanos();
+        List<String> started = new ArrayList<>();
+        for (PushAside.Move m : best.moves()) {
+            String err = move(m, o.vnf(), bestNode, now);
+            started.add(m + (err == null ? "" : " FAILED: " + err));
+        }
+        finish(d.id, LoopDecision.Outcome.SUCCEEDED, now, "push-aside on " + bestNode + " for " + needed + "m (" + best.reason()
+                + ", cost model: fewest moves, then no new hop): " + String.join("; ", started)
+                + "; the node agent gives the freed CPU to " + o.vnf());
+        return null;
+    }
+
+    /** Other vNFs' active replicas on a node, with their slack from this round and their chain neighbours' nodes. */
+    private List<PushAside.Resident> residents(Colocation c, VnfKey hot, String node) {
+        List<PushAside.Resident> out = new ArrayList<>();
+        for (VnfObservation p : seen.values()) {
+            VnfState ps = states.get(p.vnf());
+            if (p.vnf().equals(hot) || ps != null && ps.phase != VnfLoopRecord.Phase.IDLE
+                    || p.samples() < params.minSamples() || p.activeReplicas().isEmpty()) {
+                continue;
+            }
+            Map<String, String> where = c.replicaNodes(p.vnf());
+            for (String r : p.activeReplicas()) {
+                if (!node.equals(where.get(r))) {
+                    continue;
+                }
+                Set<String> adjacent = new java.util.HashSet<>();
+                for (int d = -1; d <= 1; d += 2) {
+                    int idx = p.vnf().index() + d;
+                    if (idx >= 0) {
+                        adjacent.addAll(c.replicaNodes(VnfKey.of(p.vnf().sfcId(), idx)).values());
+                    }
+                }
+                adjacent.remove(node);
+                double slack = 1 - (double) p.latencyNanos() / p.lmaxNanos();
+                out.add(new PushAside.Resident(p.vnf(), r, c.cpuRequestMillis(p.vnf()), slack, adjacent));
+            }
+        }
+        out.sort(java.util.Comparator.comparing((PushAside.Resident r) -> r.vnf().toString())
+                         .thenComparing(PushAside.Resident::replica));
+        return out;
+    }
+
+    /** Starts one move: a new replica of the neighbour on the target; its old one drains once the new one is in. */
+    private String move(PushAside.Move m, VnfKey hot, String from, long now) {
+        VnfKey nb = m.resident().vnf();
+        VnfState ns = states.computeIfAbsent(nb, k -> new VnfState());
+        long id = newDecisionId();
+        if (id < 0) {
+            return "no decision id";
+        }
+        VnfObservation p = seen.get(nb);
+        Entry d = record(id, p, ns, now, 0, p.activeReplicas().size(), LoopDecision.Action.PUSH_ASIDE);
+        ns.phase = VnfLoopRecord.Phase.SCALING;
+        ns.pendingDecision = d.id;
+        ns.plan = List.of(m.to());
+        ns.movingOut = m.resident().replica();
+        ns.movedFor = hot.toString();
+        if (!save(nb, ns)) {
+            ns.phase = VnfLoopRecord.Phase.IDLE;
+            ns.plan = List.of();
+            ns.movingOut = null;
+            finish(d.id, LoopDecision.Outcome.FAILED, now, "loop state could not be stored: not started");
+            return "loop state not stored";
+        }
+        List<CompletableFuture<ReplicaInfo>> futures = createAll(nb, d.id, List.of(m.to()));
+        String plan = "pushed aside for " + hot + ": replica " + m.resident().replica() + " moves from " + from
+                + " to " + m.to() + (m.newHop() ? " (new hop)" : " (no new hop)");
+        CompletableFuture.allOf(futures.toArray(new CompletableFuture[0]))
+                .whenComplete((v, err) -> scaleOutDone(nb, d.id, futures, plan));
+        return null;
+    }
+
+    private void scaleOut(VnfObservation o, VnfState s, long now, String note) {
+        int replicas = o.activeReplicas().size();
+        int n = wanted(o, s);
         int target = Math.min(params.maxReplicas(), Math.max(n, replicas + 1));
         long id = newDecisionId();
         if (id < 0) {
@@ -572,7 +748,7 @@ public final class GlobalLoop {
         if (target <= replicas) {
             s.cooldownUntil = now + params.cooldownNanos();
             finish(d.id, LoopDecision.Outcome.FAILED, now,
-                   "already at max replicas " + params.maxReplicas());
+                   "already at max replicas " + params.maxReplicas() + note);
             return;
         }
         int add = target - replicas;
@@ -593,7 +769,8 @@ public final class GlobalLoop {
             return;
         }
         List<CompletableFuture<ReplicaInfo>> futures = createAll(o.vnf(), d.id, where);
-        String plan = "target " + target + " replicas: +" + add + " on " + String.join(",", where);
+        String plan = "target " + target + " replicas: +" + add + " on " + String.join(",", where)
+                + routing.placementNote() + note;
         CompletableFuture.allOf(futures.toArray(new CompletableFuture[0]))
                 .whenComplete((v, err) -> scaleOutDone(o.vnf(), d.id, futures, plan));
     }
@@ -803,6 +980,26 @@ public final class GlobalLoop {
             outcome += "; " + firstError;
         }
         VnfState s = states.get(vnf);
+        if (s != null && s.movingOut != null) {
+            if (ok && !ready.isEmpty()) {
+                // Make-before-break: the new replica carries traffic; the old one drains off the hot node.
+                try {
+                    routing.drainReplica(vnf, s.movingOut);
+                    finish(decision, LoopDecision.Outcome.SUCCEEDED, now, outcome + "; draining " + s.movingOut);
+                    s.phase = VnfLoopRecord.Phase.DRAINING;
+                    s.drainingReplica = s.movingOut;
+                    s.drainStart = now;
+                    s.quietSince = NONE;
+                    save(vnf, s);
+                    return;
+                } catch (RuntimeException e) {
+                    ok = false;
+                    outcome += "; draining " + s.movingOut + " failed: " + e.getMessage();
+                }
+            }
+            s.movingOut = null;
+            s.movedFor = null;
+        }
         finish(decision, ok ? LoopDecision.Outcome.SUCCEEDED : LoopDecision.Outcome.FAILED, now, outcome);
         if (s != null) {
             s.phase = VnfLoopRecord.Phase.IDLE;
@@ -864,9 +1061,12 @@ public final class GlobalLoop {
             return;
         }
         String replica = s.drainingReplica;
-        Entry d = record(id, o, s, now, 0, o.activeReplicas().size(), LoopDecision.Action.SCALE_IN);
-        String why = quiet ? "Port_Counter still for " + (now - s.quietSince) / 1_000_000 + " ms"
-                : "forced after drain timeout, traffic still seen";
+        boolean pushed = s.movingOut != null;
+        Entry d = record(id, o, s, now, 0, o.activeReplicas().size(),
+                         pushed ? LoopDecision.Action.PUSH_ASIDE : LoopDecision.Action.SCALE_IN);
+        String why = (pushed ? "pushed aside for " + s.movedFor + ": " : "")
+                + (quiet ? "Port_Counter still for " + (now - s.quietSince) / 1_000_000 + " ms"
+                : "forced after drain timeout, traffic still seen");
         s.phase = VnfLoopRecord.Phase.REMOVING;
         s.pendingDecision = d.id;
         if (!save(o.vnf(), s)) {
@@ -912,6 +1112,8 @@ public final class GlobalLoop {
         if (s != null) {
             s.phase = VnfLoopRecord.Phase.IDLE;
             s.drainingReplica = null;
+            s.movingOut = null;
+            s.movedFor = null;
             s.cooldownUntil = now + params.cooldownNanos();
             save(vnf, s);
         }

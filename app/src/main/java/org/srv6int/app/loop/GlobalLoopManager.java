@@ -41,6 +41,7 @@ import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfLoopState;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
+import org.srv6int.app.placement.InterferenceMatrix;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
 import org.srv6int.app.telemetry.TelemetryWindows;
 import org.osgi.service.component.annotations.Activate;
@@ -157,6 +158,12 @@ public class GlobalLoopManager implements GlobalLoopService {
     private volatile GlobalLoop loop;
     private volatile long loopTHatMillis;
     private volatile LoopParams.DemandLatency loopDemand;
+    private volatile boolean loopPushAside;
+    private volatile boolean loopInterference;
+    // Learned on this instance while it leads; a new leader starts from the paper's seed.
+    private final InterferenceMatrix interference = new InterferenceMatrix();
+    private final InterferenceLearner learner = new InterferenceLearner(interference);
+    private InventoryColocation colocation;
     private volatile boolean leader;
     private volatile long lastEvaluationMillis;
     private volatile TelemetrySnapshot lastWindow;
@@ -164,6 +171,7 @@ public class GlobalLoopManager implements GlobalLoopService {
     @Activate
     protected void activate() {
         routing = new InventoryRouting(inventory, placement);
+        colocation = new InventoryColocation(inventory, sfcService, this::cpuRequestMillis);
         health = new ChainHealth(clock, TimeUnit.MILLISECONDS.toNanos(Srv6IntAppConfig.DEFAULT_SILENCE_MS),
                                  TimeUnit.MILLISECONDS.toNanos(Srv6IntAppConfig.DEFAULT_SILENCE_MS),
                                  TimeUnit.MILLISECONDS.toNanos(Srv6IntAppConfig.DEFAULT_RETURN_HOLD_MS));
@@ -289,22 +297,48 @@ public class GlobalLoopManager implements GlobalLoopService {
         return tail ? LoopParams.DemandLatency.HEALTHY_TAIL : LoopParams.DemandLatency.MEASURED;
     }
 
+    private boolean pushAside() {
+        return configService.appConfig().map(Srv6IntAppConfig::pushAside).orElse(false);
+    }
+
+    private long cpuRequestMillis(String vnfType) {
+        return configService.appConfig().flatMap(Srv6IntAppConfig::kubernetes)
+                .map(k -> k.cpuRequestMillis(vnfType)).orElse(0L);
+    }
+
+    private boolean interferenceAware() {
+        return configService.appConfig().map(Srv6IntAppConfig::interferenceAware).orElse(false);
+    }
+
+    @Override
+    public org.srv6int.app.api.InterferenceView interference() {
+        return interference.view();
+    }
+
     private GlobalLoop loop() {
         long tHat = tHatMillis();
         LoopParams.DemandLatency demand = demandLatency();
+        boolean pushAside = pushAside();
+        boolean aware = interferenceAware();
         GlobalLoop l = loop;
-        // a netcfg change of t-hat or of the demand reading starts a new loop (it resumes the store's state)
-        if (l == null || loopTHatMillis != tHat || loopDemand != demand) {
+        // a netcfg change of t-hat, the demand reading, push-aside or interference-awareness starts a new
+        // loop (it resumes the store's state)
+        if (l == null || loopTHatMillis != tHat || loopDemand != demand || loopPushAside != pushAside
+                || loopInterference != aware) {
             LoopParams p = LoopParams.builder().tHatNanos(TimeUnit.MILLISECONDS.toNanos(tHat))
-                    .demandLatency(demand).build();
+                    .demandLatency(demand).pushAside(pushAside).build();
             if (l != null && loopState != null) {
                 l.close();
             }
-            l = new GlobalLoop(p, clock, platform, routing, loopState);
+            ChainRouting r = aware ? new InterferenceAwareRouting(routing, interference, colocation) : routing;
+            l = new GlobalLoop(p, clock, platform, r, loopState);
             l.setNodeFilter(this::nodePortUp);
+            l.setColocation(colocation);
             loop = l;
             loopTHatMillis = tHat;
             loopDemand = demand;
+            loopPushAside = pushAside;
+            loopInterference = aware;
         }
         return l;
     }
@@ -326,6 +360,12 @@ public class GlobalLoopManager implements GlobalLoopService {
         GlobalLoop l = loop();
         checkHealth(l, s, false);
         List<VnfObservation> obs = new ArrayList<>(observations(s));
+        try {
+            learner.observe(obs, colocation, colocation);
+        } catch (RuntimeException e) {
+            // Learning is advisory: the loop's round goes on without it.
+            log.debug("Interference learning skipped a window: {}", e.getMessage());
+        }
         if (!paused.isEmpty()) {
             obs.removeIf(o -> paused.contains(o.vnf().sfcId()));
         }

@@ -36,6 +36,9 @@ public final class LoopParams {
     private final long minSamples;
     private final int historySize;
     private final DemandLatency demandLatency;
+    private final boolean pushAside;
+    private final double pushAsideMinSlack;
+    private final long pushAsideTimeoutNanos;
 
     private LoopParams(Builder b) {
         this.tHatNanos = b.tHatNanos;
@@ -48,6 +51,9 @@ public final class LoopParams {
         this.minSamples = b.minSamples;
         this.historySize = b.historySize;
         this.demandLatency = b.demandLatency;
+        this.pushAside = b.pushAside;
+        this.pushAsideMinSlack = b.pushAsideMinSlack;
+        this.pushAsideTimeoutNanos = b.pushAsideTimeoutNanos;
     }
 
     /**
@@ -110,6 +116,28 @@ public final class LoopParams {
     }
 
     /**
+     * @return whether a vNF over its bound first tries CoCo's push-aside (a neighbour with slack
+     *         moves to another node, the hot vNF's node agent takes the freed CPU) before scaling
+     *         out; default false
+     */
+    public boolean pushAside() {
+        return pushAside;
+    }
+
+    /** @return slack 1 - L_i/Lmax_i a neighbour needs to be pushed aside (default 0.3) */
+    public double pushAsideMinSlack() {
+        return pushAsideMinSlack;
+    }
+
+    /**
+     * @return CoCo's timeout between two push-asides for one hot vNF: within it a violation that
+     *         persists scales out (default 60 s), ns
+     */
+    public long pushAsideTimeoutNanos() {
+        return pushAsideTimeoutNanos;
+    }
+
+    /**
      * Builder of {@link LoopParams}.
      */
     public static final class Builder {
@@ -123,6 +151,9 @@ public final class LoopParams {
         private long minSamples = 1;
         private int historySize = 256;
         private DemandLatency demandLatency = DemandLatency.HEALTHY_TAIL;
+        private boolean pushAside;
+        private double pushAsideMinSlack = 0.3;
+        private long pushAsideTimeoutNanos = TimeUnit.SECONDS.toNanos(60);
 
         private Builder() {
         }
@@ -250,6 +281,42 @@ public final class LoopParams {
                 throw new IllegalArgumentException("demand latency is null");
             }
             demandLatency = v;
+            return this;
+        }
+
+        /**
+         * Switches push-aside before scale-out on or off.
+         *
+         * @param v true to try push-aside first
+         * @return this
+         */
+        public Builder pushAside(boolean v) {
+            pushAside = v;
+            return this;
+        }
+
+        /**
+         * Sets the slack a neighbour needs to be pushed aside.
+         *
+         * @param v in [0, 1)
+         * @return this
+         */
+        public Builder pushAsideMinSlack(double v) {
+            if (!(v >= 0 && v < 1)) {
+                throw new IllegalArgumentException("push-aside slack must be in [0,1), got " + v);
+            }
+            pushAsideMinSlack = v;
+            return this;
+        }
+
+        /**
+         * Sets the timeout between two push-asides for one hot vNF.
+         *
+         * @param v ns, &gt; 0
+         * @return this
+         */
+        public Builder pushAsideTimeoutNanos(long v) {
+            pushAsideTimeoutNanos = positive(v, "push-aside timeout");
             return this;
         }
 

@@ -99,6 +99,35 @@ public class LoopWebResource extends Srv6IntResource {
     }
 
     /**
+     * Gets the interference matrix the placement uses (vnf-interference.txt): for each target vNF
+     * class and competitor class, the target's normalized throughput now, the paper's seed and
+     * the telemetry samples that moved it.
+     *
+     * @param target one target class only, "I".."V" (optional)
+     * @return 200 OK, 400 if target is not a class
+     * @onos.rsModel Interference
+     */
+    @GET
+    @Path("interference")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response getInterference(@QueryParam("target") String target) {
+        return handle(() -> {
+            java.util.List<org.srv6int.app.api.VnfClass> rows;
+            if (target == null) {
+                rows = java.util.List.of(org.srv6int.app.api.VnfClass.values());
+            } else {
+                try {
+                    rows = java.util.List.of(org.srv6int.app.api.VnfClass.parse(target));
+                } catch (IllegalArgumentException e) {
+                    throw new InvalidFieldException("target", e.getMessage());
+                }
+            }
+            return ok(InterferenceJson.encode(mapper(), service(GlobalLoopService.class).interference(), rows))
+                    .build();
+        });
+    }
+
+    /**
      * Takes a node agent's escalation: the local loop of a vNF tried every resource type and
      * the vNF is still over its bound. Body (the node agent's EscalationClient):
      * {"chainId": 2, "vnfIndex": 0, "node": "worker1", "l95Ns": 7200000, "lmaxNs": 5000000,

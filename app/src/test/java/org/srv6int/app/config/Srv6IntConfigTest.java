@@ -143,6 +143,31 @@ public class Srv6IntConfigTest {
     }
 
     @Test
+    public void pushAsideIsOffByDefaultAndOnlyABooleanSwitchesIt() throws Exception {
+        assertFalse(PaperTestbed.appConfig(MAPPER.readTree("{}")).pushAside());
+        Srv6IntAppConfig on = PaperTestbed.appConfig(MAPPER.readTree("{\"loop\": {\"pushAside\": true}}"));
+        assertTrue(on.isValid());
+        assertTrue(on.pushAside());
+        assertAppRejected("{\"loop\": {\"pushAside\": \"yes\"}}", "loop.pushAside");
+        assertAppRejected("{\"loop\": {\"pushAside\": 1}}", "loop.pushAside");
+        assertAppRejected("{\"loop\": {\"pushaside\": true}}", "loop.pushaside");
+    }
+
+    @Test
+    public void cpuRequestOfAVnfTypeIsReadInMillicores() throws Exception {
+        Srv6IntAppConfig c = PaperTestbed.appConfig(MAPPER.readTree(
+                "{\"kubernetes\": {\"apiServer\": \"https://k8s:6443\", \"tokenFile\": \"/t\", \"vnfTypes\": {"
+                        + " \"snort\": {\"image\": \"s:1\", \"requests\": {\"cpu\": \"1.5\"}},"
+                        + " \"ndpi\": {\"image\": \"n:1\", \"requests\": {\"cpu\": \"500m\"}},"
+                        + " \"ovs\": {\"image\": \"o:1\"}}}}"));
+        assertTrue(c.isValid());
+        assertEquals(1500, c.kubernetes().orElseThrow().cpuRequestMillis("snort"));
+        assertEquals(500, c.kubernetes().orElseThrow().cpuRequestMillis("ndpi"));
+        assertEquals(0, c.kubernetes().orElseThrow().cpuRequestMillis("ovs"));
+        assertEquals(0, c.kubernetes().orElseThrow().cpuRequestMillis("nat"));
+    }
+
+    @Test
     public void collectorPerClusterInstanceAndThreads() throws Exception {
         Srv6IntAppConfig c = PaperTestbed.appConfig(MAPPER.readTree(
                 "{\"collector\": {\"mac\": \"00:00:00:00:00:fe\", \"port\": 32766, \"threads\": 3,"

@@ -209,6 +209,23 @@ public class Srv6IntRestTest extends JerseyResourceTest {
     }
 
     @Test
+    public void interferenceMatrixWholeOrOneTargetAndABadTargetIs400() throws IOException {
+        loop.interference.observe(org.srv6int.app.api.VnfClass.FLOW_MONITORING,
+                                  org.srv6int.app.api.VnfClass.PORT_REWRITING, 0.2);
+        JsonNode all = json(target("loop/interference").request().get());
+        assertEquals("payload inspection", all.get("classes").get("III").asText());
+        assertEquals(5, all.get("targets").size());
+        assertEquals(0.8541, all.get("targets").get("I").get("III").get("normalized").asDouble(), 1e-9);
+        JsonNode ii = json(target("loop/interference").queryParam("target", "II").request().get());
+        assertEquals(1, ii.get("targets").size());
+        JsonNode cell = ii.get("targets").get("II").get("V");
+        assertEquals(0.3642, cell.get("paper").asDouble(), 1e-9);
+        assertEquals(0.3 * 0.2 + 0.7 * 0.3642, cell.get("normalized").asDouble(), 1e-4);
+        assertEquals(1, cell.get("samples").asLong());
+        assertError(target("loop/interference").queryParam("target", "VII").request().get(), 400, "target");
+    }
+
+    @Test
     public void loopStatusAndDecisions() throws IOException {
         loop.decisions.add(new LoopDecision(1000, VnfKey.of(PaperTestbed.SFC2, 0),
                                             Map.of(LoopDecision.IN_LATENCY, 7.0e6), LoopDecision.Action.SCALE_OUT,

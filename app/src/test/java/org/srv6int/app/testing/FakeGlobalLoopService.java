@@ -28,6 +28,15 @@ public class FakeGlobalLoopService implements GlobalLoopService {
     /** Escalations taken, oldest first. */
     public final List<String> escalations = new ArrayList<>();
 
+    /** The matrix interference() shows: the paper's seed unless a test moves it. */
+    public final org.srv6int.app.placement.InterferenceMatrix interference =
+            new org.srv6int.app.placement.InterferenceMatrix();
+
+    @Override
+    public org.srv6int.app.api.InterferenceView interference() {
+        return interference.view();
+    }
+
     @Override
     public LoopStatus status() {
         return status;

@@ -34,8 +34,10 @@ import org.srv6int.twin.scenario.Scenarios;
 public final class Main {
     static final String USAGE = String.join("\n",
             "usage: tools/twin <scenario>... [options]",
-            "  scenarios: fig8 fig9 fig10 fig11 fig12 numasfp all",
-            "    (numasfp: NUMASFP Figs. 10-12, ours vs Octans, Node-balance, Node-first; --policy does not apply)",
+            "  scenarios: fig8 fig9 fig10 fig11 fig12 all",
+            "  related systems (in all too; --policy does not apply):",
+            "    numasfp                 NUMASFP Figs. 10-12, ours vs Octans, Node-balance, Node-first (docs/numasfp.md)",
+            "    pushaside interference  CoCo push-aside, interference-aware co-location (docs/twin.md)",
             "  --policy LIST     comma-separated subset of ours,none,vpa (default: all three)",
             "  --seed N          random seed, same seed gives the same files (default 1)",
             "  --out DIR         output root (default out)",
@@ -97,7 +99,7 @@ public final class Main {
                 }
                 err.println("twin: dataplane " + bmv2);
             }
-            int rc = o.scenarios.isEmpty() ? 0 : runScenarios(o, out, err, platforms(k8s), bmv2);
+            int rc = o.scenarios.isEmpty() && o.related.isEmpty() ? 0 : runScenarios(o, out, err, platforms(k8s), bmv2);
             return rc != 0 || !o.numasfp ? rc : runNumasfp(o, out, err);
         } finally {
             if (bmv2 != null) {
@@ -212,6 +214,14 @@ public final class Main {
         for (Scenario s : scenarios) {
             out.println("twin: " + s.name() + " -> " + o.out.resolve(s.name()));
         }
+        for (String r : o.related) {
+            try {
+                org.srv6int.twin.related.RelatedExperiments.run(r, o.out, o.plots, o.seed, out);
+            } catch (IOException e) {
+                err.println("twin: cannot write outputs: " + e.getMessage());
+                return 1;
+            }
+        }
         return 0;
     }
 
@@ -274,6 +284,7 @@ public final class Main {
     /** Parsed options. */
     static final class Options {
         final List<String> scenarios = new ArrayList<>();
+        final List<String> related = new ArrayList<>();
         final List<Policy> policies = new ArrayList<>();
         long seed = 1;
         Path out = Paths.get("out");
@@ -342,15 +353,20 @@ public final class Main {
                         if ("all".equals(a)) {
                             o.scenarios.addAll(Scenarios.names());
                             o.numasfp = true;
+                            o.related.addAll(org.srv6int.twin.related.RelatedExperiments.NAMES);
                         } else if ("numasfp".equals(a)) {
                             o.numasfp = true;
+                        } else if (org.srv6int.twin.related.RelatedExperiments.NAMES.contains(a)) {
+                            if (!o.related.contains(a)) {
+                                o.related.add(a);
+                            }
                         } else {
                             Scenarios.byName(a);
                             o.scenarios.add(a);
                         }
                 }
             }
-            if (o.scenarios.isEmpty() && !o.numasfp && !o.help) {
+            if (o.scenarios.isEmpty() && !o.numasfp && o.related.isEmpty() && !o.help) {
                 throw new IllegalArgumentException("no scenario given");
             }
             if (o.policies.isEmpty()) {

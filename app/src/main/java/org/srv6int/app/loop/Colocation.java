@@ -1,0 +1,28 @@
+package org.srv6int.app.loop;
+
+import org.srv6int.app.api.VnfKey;
+
+import java.util.Map;
+
+/**
+ * The loop's view of which vNF replicas share a node, for push-aside (the app's inventory and
+ * the Kubernetes settings in ONOS, the model in the testbed twin).
+ */
+public interface Colocation {
+
+    /**
+     * Returns the nodes of a vNF's replicas that carry traffic.
+     *
+     * @param vnf vNF
+     * @return replica id to node name; empty if none or unknown
+     */
+    Map<String, String> replicaNodes(VnfKey vnf);
+
+    /**
+     * Returns the CPU one replica of the vNF requests (what moving it frees on its node).
+     *
+     * @param vnf vNF
+     * @return millicores, 0 if unknown
+     */
+    long cpuRequestMillis(VnfKey vnf);
+}
