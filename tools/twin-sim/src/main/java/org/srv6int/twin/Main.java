@@ -27,13 +27,13 @@ import org.srv6int.twin.scenario.Scenario;
 import org.srv6int.twin.scenario.Scenarios;
 
 /**
- * Command line of the testbed twin: {@code tools/twin <fig8|fig9|fig10|fig11|fig12|all> [options]}.
+ * Command line of the testbed twin: {@code tools/twin <fig8|fig9|fig10|fig11|fig12|shared-worker|all> [options]}.
  * Exit status 0 on success, 2 on bad arguments, 1 on an I/O failure.
  */
 public final class Main {
     static final String USAGE = String.join("\n",
             "usage: tools/twin <scenario>... [options]",
-            "  scenarios: fig8 fig9 fig10 fig11 fig12 all",
+            "  scenarios: fig8 fig9 fig10 fig11 fig12 shared-worker all",
             "  --policy LIST     comma-separated subset of ours,none,vpa (default: all three)",
             "  --seed N          random seed, same seed gives the same files (default 1)",
             "  --out DIR         output root (default out)",
