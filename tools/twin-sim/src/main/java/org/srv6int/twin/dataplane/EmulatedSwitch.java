@@ -472,7 +472,7 @@ final class EmulatedSwitch {
         if (drop) {
             drops[dropReason.index()]++;
         } else if (recirculate) {
-            return true;
+            // Leaves through the recirculation, not a port: the next pass decides.
         } else if (punt) {
             sink.emit(SwitchProgram.CPU_PORT, out, outLen);
         } else if (fwd) {
@@ -490,7 +490,7 @@ final class EmulatedSwitch {
                 }
             }
         }
-        return false;
+        return recirculate;
     }
 
     /**
