@@ -30,6 +30,8 @@ control Srv6IntIngress(inout headers_t hdr, inout local_md_t md,
     // Packets per flow at this switch (Port_Counter).
     register<bit<16>>(FLOW_COUNTER_CELLS) flow_packets;
     counter(16, CounterType.packets) drop_reasons;
+    // Passes for a next segment that is again a SID of this switch, per chain (SRH Tag).
+    counter(MAX_CHAINS, CounterType.packets) local_sid_recirculations;
     DIRECT_COUNTER(queue_select_counter);
 
     Acl() acl;
@@ -140,20 +142,27 @@ control Srv6IntIngress(inout headers_t hdr, inout local_md_t md,
                  33w0x100000000);
         }
 
-        acl.apply(hdr, md);
+        // A recirculated pass (next local SID) was through the ACL on arrival.
+        if (md.local_passes == 0) {
+            acl.apply(hdr, md);
+        }
         if (md.punt == 0 && md.drop == 0) {
             ndp.apply(hdr, md);
         }
         if (md.punt == 0 && md.drop == 0 && md.ndp_replied == 0) {
             if (hdr.srh.isValid()) {
                 endpoint.apply(hdr, md);
+                md.processed_sid = hdr.ipv6.dst_addr;
+                // Back from the vNF: the first pass of a frame the vNF sent.
+                bool from_vnf = md.ig_port == md.vnf_port && md.local_passes == 0;
                 if (md.sid_action != SID_NONE) {
                     bool srh_ok;
                     check_srh.apply(hdr, srh_ok);
                     if (!srh_ok) {
                         md.drop = 1;
                         md.drop_reason = DROP_MALFORMED_SRH;
-                    } else if (md.sid_action == SID_END_T_SFC && md.ig_port == md.vnf_port) {
+                    } else if ((md.sid_action == SID_END_T_SFC && from_vnf) || md.local_passes != 0) {
+                        // Counted once per arrival at this switch.
                         count_flow_packet(0);
                     } else {
                         count_flow_packet(1);
@@ -162,7 +171,7 @@ control Srv6IntIngress(inout headers_t hdr, inout local_md_t md,
                 if (md.drop == 0 && md.sid_action == SID_END_T_SFC) {
                     bit<32> vnf = (bit<32>) md.vnf_id;
                     read_segment.apply(hdr, hdr.srh.segments_left, md.active_seg);
-                    if (md.ig_port == md.vnf_port) {
+                    if (from_vnf) {
                         // Back from the vNF: latency = now - parked departure time.
                         md.vnf_return = 1;
                         bit<32> latency = md.now_ns - md.active_seg[47:16];
@@ -201,11 +210,33 @@ control Srv6IntIngress(inout headers_t hdr, inout local_md_t md,
             if (md.drop == 0 && md.fwd == 0) {
                 routing.apply(hdr, md);
             }
+            // The next segment has no route: SIDs of this switch have none here
+            // (RoutingProgrammer routes other switches' SIDs), so look it up in
+            // my_sid on another pass through the pipeline (docs/p4-tables.md).
+            if (md.drop == 1 && md.ipv6_route_miss == 1 && md.sid_advanced == 1) {
+                if (hdr.ipv6.dst_addr == md.processed_sid) {
+                    md.drop_reason = DROP_LOCAL_SID_LOOP;
+                } else if (md.local_passes >= LOCAL_PASS_LIMIT) {
+                    md.drop_reason = DROP_LOCAL_CHAIN_LIMIT;
+                } else if (hdr.ipv6.hop_limit <= 1) {
+                    md.drop_reason = DROP_HOP_LIMIT;
+                } else {
+                    // End.T.INT's Hop Limit decrement, as routing would have done.
+                    hdr.ipv6.hop_limit = hdr.ipv6.hop_limit - 1;
+                    md.drop = 0;
+                    md.recirculate = 1;
+                    md.local_passes = md.local_passes + 1;
+                    local_sid_recirculations.count((bit<32>) hdr.srh.tag);
+                }
+            }
         }
 
         if (md.drop == 1) {
             drop_reasons.count((bit<32>) md.drop_reason);
             mark_to_drop(sm);
+        } else if (md.recirculate == 1) {
+            // Any port: the egress writes this pass's INT metadata and recirculates.
+            sm.egress_spec = sm.ingress_port;
         } else if (md.punt == 1) {
             sm.egress_spec = CPU_PORT;
         } else if (md.fwd == 1) {
@@ -273,6 +304,9 @@ control Srv6IntEgress(inout headers_t hdr, inout local_md_t md,
             exit;
         }
         int_writer.apply(hdr, md, q_id, q_length, now_ns);
+        if (md.recirculate == 1) {
+            recirculate_preserving_field_list(FL_RECIRC);
+        }
     }
 }
 

@@ -73,5 +73,16 @@ const bit<8> DROP_END_SL_ZERO    = 6;
 const bit<8> DROP_ACL            = 7;
 const bit<8> DROP_BAD_ENCAP      = 8;
 const bit<8> DROP_NO_DECISION    = 9;
+// The next segment is the SID just processed on this switch (a list that would
+// come back to the same local SID on every pass).
+const bit<8> DROP_LOCAL_SID_LOOP = 10;
+// More consecutive local SIDs without leaving the switch than LOCAL_PASS_LIMIT.
+const bit<8> DROP_LOCAL_CHAIN_LIMIT = 11;
+
+// Recirculations per arrival: a vNF's return followed by the next local vNF's
+// departure or by End.DT.INT needs one; a packet that leaves for a vNF comes
+// back as a new arrival, so chains of any length behind one switch need one per
+// vNF. Two leaves room for a plain End.T.INT SID in between.
+#define LOCAL_PASS_LIMIT 2
 
 #endif

@@ -135,6 +135,7 @@ control Srv6Endpoint(inout headers_t hdr, inout local_md_t md) {
         bit<128> next_seg;
         read_segment.apply(hdr, sl, next_seg);
         hdr.ipv6.dst_addr = next_seg;
+        md.sid_advanced = 1;
     }
 }
 

@@ -148,6 +148,8 @@ struct headers_t {
 // Per-packet state. Fields tagged @field_list(FL_CLONE) survive a clone on
 // v1model (other targets carry them in their bridged/mirror metadata).
 #define FL_CLONE 1
+// Fields that survive a recirculation (the next local SID's pass).
+#define FL_RECIRC 2
 struct local_md_t {
     @field_list(FL_CLONE) port_num_t ig_port;
     @field_list(FL_CLONE) bit<16> device_id;
@@ -211,6 +213,16 @@ struct local_md_t {
     bit<1>      ndp_replied;
     // IPv6 Traffic Class / IPv4 DSCP+ECN of the packet as it leaves (queue choice).
     bit<8>      traffic_class;
+
+    // Consecutive local SIDs: passes of this arrival so far (0 = first pass).
+    @field_list(FL_RECIRC) bit<8> local_passes;
+    // The destination my_sid matched in this pass, and whether the endpoint
+    // moved to the next segment (End.T.INT, or back from a vNF).
+    ipv6_addr_t processed_sid;
+    bit<1>      sid_advanced;
+    // ipv6_routing missed (a SID of this switch has no route here).
+    bit<1>      ipv6_route_miss;
+    bit<1>      recirculate;
 }
 
 #endif

@@ -48,15 +48,19 @@ control Routing(inout headers_t hdr, inout local_md_t md) {
 
     apply {
         if (hdr.ipv6.isValid()) {
-            if (ipv6_routing.apply().hit && md.fwd == 1 && md.encap == 0 && md.decap == 0) {
+            if (ipv6_routing.apply().hit) {
                 // A packet this switch just encapsulated leaves with Hop Limit 64;
                 // a decapsulated inner packet leaves unmodified.
-                if (hdr.ipv6.hop_limit <= 1) {
-                    md.drop = 1;
-                    md.drop_reason = DROP_HOP_LIMIT;
-                } else {
-                    hdr.ipv6.hop_limit = hdr.ipv6.hop_limit - 1;
+                if (md.fwd == 1 && md.encap == 0 && md.decap == 0) {
+                    if (hdr.ipv6.hop_limit <= 1) {
+                        md.drop = 1;
+                        md.drop_reason = DROP_HOP_LIMIT;
+                    } else {
+                        hdr.ipv6.hop_limit = hdr.ipv6.hop_limit - 1;
+                    }
                 }
+            } else {
+                md.ipv6_route_miss = 1;
             }
         } else if (hdr.ipv4.isValid()) {
             // A decapsulated inner packet leaves unmodified.

@@ -232,6 +232,17 @@ class Rig:
                                 udp_sport=32770, udp_dport=32766, trunc_len=trunc_len))
         self.c.insert_clone_session(100, COLLECTOR_PORT)
 
+    def vnf_sid(self, vnf_id, sid, vmac):
+        self.c.insert(f"{ING}.endpoint.my_sid", {"ipv6_dst": (ip6(sid), 128)},
+                      f"{ING}.endpoint.end_t_int_sfc",
+                      dict(vnf_id=vnf_id, vnf_port=VNF_PORT, vnf_mac=mac(vmac)))
+
+    def local_vnfs_sw2(self):
+        """SW2 of the local-* vectors: vNFs 1, 2, 3 behind its vNF port."""
+        self.endpoint(2)
+        self.vnf_sid(2, "fc00:0:2::f2", "02:00:00:00:02:02")
+        self.vnf_sid(3, "fc00:0:2::f3", "02:00:00:00:02:03")
+
     def one(self, port, frame, out_port):
         got = self.ports.exchange(port, frame, expect=1)
         frames = got.get(out_port, [])
@@ -385,6 +396,107 @@ def test_report_truncated(rig):
         got = rig.ports.exchange(UPSTREAM, frame("sfc-5-sw3-end-t"))
         assert len(got.get(COLLECTOR_PORT, [])) == 1, {p: len(f) for p, f in got.items()}
     assert_matches(got[COLLECTOR_PORT][0], load("sfc-8-sw4-report-truncated"))
+
+
+# --- consecutive vNFs behind one switch, IPv6 inner ------------------------------
+
+def test_three_consecutive_local_vnfs(rig):
+    """vNF 1's return leads to vNF 2 on the same switch (a recirculation), and so on."""
+    rig.local_vnfs_sw2()
+    for _ in range(2):                       # the second packet has Port_Counter 2
+        to_vnf = [rig.one(UPSTREAM, frame("local-1-sw1-encap"), VNF_PORT)]
+        for _ in range(2):
+            to_vnf.append(rig.one(VNF_PORT, to_vnf[-1], VNF_PORT))
+        out = rig.one(VNF_PORT, to_vnf[-1], DOWNSTREAM)
+    for got, name in zip(to_vnf, ("local-2-sw2-to-vnf1", "local-3-sw2-to-vnf2", "local-4-sw2-to-vnf3")):
+        assert_matches(got, load(name))
+    assert_matches(out, load("local-5-sw2-end-t"))
+    # Each vNF's own entry: Device_ID 2, Port_Counter 2, a latency of its own.
+    for slot in (6, 5, 4):
+        e = int_entry(out, slot)
+        assert e["device_id"] == 2 and e["port_counter"] == 2 and 0 < e["vnf_latency"] < 1_000_000_000, e
+    assert rig.c.read_counter(f"{ING}.local_sid_recirculations", 1) == 4
+    for reason in range(1, 12):
+        assert rig.c.read_counter(f"{ING}.drop_reasons", reason) == 0, reason
+
+
+def test_end_t_int_after_local_vnfs(rig):
+    rig.endpoint(3)
+    rig.one(UPSTREAM, frame("local-5-sw2-end-t"), DOWNSTREAM)
+    assert_matches(rig.one(UPSTREAM, frame("local-5-sw2-end-t"), DOWNSTREAM), load("local-6-sw3-end-t"))
+
+
+def test_local_vnf_then_end_dt_int(rig):
+    rig.egress_sw4()
+    rig.vnf_sid(4, "fc00:0:4::f4", "02:00:00:00:02:04")
+    for _ in range(2):
+        to_vnf = rig.one(UPSTREAM, frame("local-6-sw3-end-t"), VNF_PORT)
+        got = rig.ports.exchange(VNF_PORT, to_vnf)
+        assert sorted(got) == [DOWNSTREAM, COLLECTOR_PORT], got
+    assert_matches(to_vnf, load("local-7-sw4-to-vnf4"))
+    assert_matches(got[DOWNSTREAM][0], load("local-8-sw4-end-dt"))
+    assert_matches(got[COLLECTOR_PORT][0], load("local-9-sw4-report"))
+
+
+def test_ipv6_inner_traffic(rig):
+    rig.switch(1, "fc00:0:1::1")
+    rig.c.insert(f"{ING}.classifier.sfc_classifier",
+                 {"ipv6_dst": (ip6("2001:db8:4::1"), (1 << 128) - 1)},
+                 f"{ING}.classifier.set_chain",
+                 dict(chain_id=1, sfc_mode=0, map_info=0x1F, int_period=1), priority=10)
+    params = dict(last_entry=len(PLAIN_PATH))
+    for k in range(7):
+        params[f"s{k}"] = ip6(PLAIN_PATH[len(PLAIN_PATH) - 1 - k]) if k < len(PLAIN_PATH) else 0
+    rig.c.insert_group_entry(f"{ING}.encap.srv6_encap", f"{ING}.encap.srv6_encap_selector",
+                             {"chain_id": 1}, [(1, f"{ING}.encap.h_encaps_int", params, 1)], group_id=1)
+    rig.route6("fc00:0:2::", 48, DOWNSTREAM, sw_mac(2))
+    assert_matches(rig.one(UPSTREAM, frame("input-h1-ipv6"), DOWNSTREAM), load("ipv6-1-sw1-encap"))
+    for n in (2, 3):
+        rig.endpoint(n)
+        assert_matches(rig.one(UPSTREAM, frame(f"ipv6-{n - 1}-sw{n - 1}-{'encap' if n == 2 else 'end-t'}"),
+                               DOWNSTREAM), load(f"ipv6-{n}-sw{n}-end-t"))
+    rig.egress_sw4()
+    rig.route6("2001:db8:4::1", 128, DOWNSTREAM, mac("02:00:00:00:01:04"))
+    got = rig.ports.exchange(UPSTREAM, frame("ipv6-3-sw3-end-t"))
+    assert sorted(got) == [DOWNSTREAM, COLLECTOR_PORT], got
+    assert_matches(got[DOWNSTREAM][0], load("ipv6-4-sw4-end-dt"))
+    assert_matches(got[COLLECTOR_PORT][0], load("ipv6-5-sw4-report"))
+
+
+def encapsulated(path, tag=7):
+    """An SFC-mode frame from SW1 (INT on) with `path` after the ingress, built
+    from local-1-sw1-encap's inner packet with scapy."""
+    from scapy.layers.inet6 import IPv6, IPv6ExtHdrSegmentRouting
+    from scapy.layers.l2 import Ether
+    inner = frame("input-h1")[14:]
+    segs = [str(ipaddress.IPv6Address(x)) for x in reversed(path)] + ["fc00:0:1::1"]
+    tlv = bytes([252, 6, 0, 0x1F, 0, 0, 0, 0])
+    srh = IPv6ExtHdrSegmentRouting(nh=4, addresses=segs, segleft=len(path) - 1, lastentry=len(path),
+                                   tag=tag, unused2=3)
+    raw = bytes(srh)[:8 + 16 * len(segs)] + tlv
+    raw = raw[:1] + bytes([(len(raw) - 8) // 8]) + raw[2:]
+    ip = IPv6(src="fc00:0:1::1", dst=path[0], nh=43, hlim=64, plen=len(raw) + len(inner))
+    return bytes(Ether(src="02:00:00:00:00:01", dst="02:00:00:00:00:02") / ip) + raw + inner
+
+
+def test_segment_list_looping_on_one_local_sid_is_dropped(rig):
+    rig.local_vnfs_sw2()
+    to_vnf = rig.one(UPSTREAM, encapsulated(["fc00:0:2::f1"] * 4 + ["fc00:0:4::d4"]), VNF_PORT)
+    assert rig.ports.exchange(VNF_PORT, to_vnf) == {}
+    assert rig.c.read_counter(f"{ING}.drop_reasons", 10) == 1
+    assert rig.c.read_counter(f"{ING}.drop_reasons", 5) == 0
+
+
+def test_local_sids_beyond_the_pass_limit_are_dropped(rig):
+    rig.endpoint(2)
+    for sid in ("fc00:0:2::a", "fc00:0:2::b", "fc00:0:2::c"):
+        rig.c.insert(f"{ING}.endpoint.my_sid", {"ipv6_dst": (ip6(sid), 128)}, f"{ING}.endpoint.end_t_int")
+    rig.one(UPSTREAM, encapsulated(["fc00:0:2::1", "fc00:0:2::a", "fc00:0:2::b", "fc00:0:3::1",
+                                    "fc00:0:4::d4"]), DOWNSTREAM)
+    assert rig.c.read_counter(f"{ING}.local_sid_recirculations", 7) == 2
+    assert rig.ports.exchange(UPSTREAM, encapsulated(["fc00:0:2::1", "fc00:0:2::a", "fc00:0:2::b",
+                                                      "fc00:0:2::c", "fc00:0:3::1", "fc00:0:4::d4"])) == {}
+    assert rig.c.read_counter(f"{ING}.drop_reasons", 11) == 1
 
 
 # --- errors ---------------------------------------------------------------------

@@ -22,5 +22,6 @@ const bit<32> REPORT_CLONE_SESSION_ID = 100;
 
 // standard_metadata.instance_type values of simple_switch.
 const bit<32> INSTANCE_INGRESS_CLONE = 1;
+const bit<32> INSTANCE_RECIRC = 4;
 
 #endif

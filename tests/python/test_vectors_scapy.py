@@ -36,9 +36,15 @@ def srh_flags(srh):
 
 
 def five_tuple_label(inner):
-    ipl = IP(inner)
-    tup = ipaddress.IPv4Address(ipl.src).packed + ipaddress.IPv4Address(ipl.dst).packed
-    tup += bytes([ipl.proto]) + struct.pack("!HH", ipl[UDP].sport, ipl[UDP].dport)
+    # The addresses at their own width (docs/wire-format.md 1.6).
+    if inner[0] >> 4 == 6:
+        ipl = IPv6(inner)
+        tup = ip6(ipl.src).packed + ip6(ipl.dst).packed + bytes([ipl.nh])
+    else:
+        ipl = IP(inner)
+        tup = ipaddress.IPv4Address(ipl.src).packed + ipaddress.IPv4Address(ipl.dst).packed
+        tup += bytes([ipl.proto])
+    tup += struct.pack("!HH", ipl[UDP].sport, ipl[UDP].dport)
     return zlib.crc32(tup) & 0xFFFFF
 
 
@@ -91,9 +97,17 @@ def check_srv6(frame_bytes, d, truncated=False):
     assert len(inner) == d["inner"]["available"]
     assert d["inner"]["truncated"] == truncated
     if not truncated:
-        ipl = IP(inner)
-        assert ipl.src == d["inner"]["ipv4"]["src"] and ipl.dst == d["inner"]["ipv4"]["dst"]
-        assert ipl.tos == i6.tc  # outer Traffic Class copied from the inner TOS
+        if "ipv6" in d["inner"]:
+            assert srh.nh == 41
+            ipl = IPv6(inner)
+            assert ip6(ipl.src) == ip6(d["inner"]["ipv6"]["src"])
+            assert ip6(ipl.dst) == ip6(d["inner"]["ipv6"]["dst"])
+            assert ipl.tc == i6.tc  # outer Traffic Class copied from the inner one
+        else:
+            assert srh.nh == 4
+            ipl = IP(inner)
+            assert ipl.src == d["inner"]["ipv4"]["src"] and ipl.dst == d["inner"]["ipv4"]["dst"]
+            assert ipl.tos == i6.tc  # outer Traffic Class copied from the inner TOS
         assert five_tuple_label(inner) == i6.fl  # Flow Label = CRC-32 of the 5-tuple
     return p
 
@@ -128,6 +142,16 @@ def test_vector_agrees_with_scapy(name):
         mp = check_srv6(mirrored, d["mirrored"], truncated=r["truncated"])
         assert mp[IPv6ExtHdrSegmentRouting].segleft == 0
         assert len(d["mirrored"]["int_metadata"]) == mp[IPv6ExtHdrSegmentRouting].lastentry + 1
+    elif "ipv6" in d:
+        p = Ether(raw)
+        assert p.type == 0x86DD
+        assert ip6(p[IPv6].src) == ip6(d["ipv6"]["src"]) and ip6(p[IPv6].dst) == ip6(d["ipv6"]["dst"])
+        assert p[IPv6].tc == d["ipv6"]["traffic_class"] and p[IPv6].hlim == d["ipv6"]["hop_limit"]
+        assert bytes(p[IPv6].payload).hex() == d["payload"]
+        # The UDP checksum scapy computes over the IPv6 pseudo-header matches.
+        rebuilt = IPv6(bytes(p[IPv6]))
+        del rebuilt[UDP].chksum
+        assert IPv6(bytes(rebuilt))[UDP].chksum == p[UDP].chksum
     else:
         p = Ether(raw)
         assert p[IP].src == d["ipv4"]["src"] and p[IP].dst == d["ipv4"]["dst"]
@@ -138,9 +162,12 @@ def test_vector_agrees_with_scapy(name):
 def test_inner_packet_survives_the_chain():
     """The inner packet leaves SW4 exactly as it entered SW1, in both modes."""
     _, h1 = load("input-h1")
-    for name in ("plain-4-sw4-end-dt", "sfc-6-sw4-end-dt"):
+    for name in ("plain-4-sw4-end-dt", "sfc-6-sw4-end-dt", "local-8-sw4-end-dt"):
         _, out = load(name)
         assert out[14:] == h1[14:]
+    _, h1v6 = load("input-h1-ipv6")
+    _, out = load("ipv6-4-sw4-end-dt")
+    assert out[12:] == h1v6[12:]  # EtherType IPv6 and the packet unchanged
 
 
 def test_vnf_latency_and_detection_result():
@@ -150,3 +177,18 @@ def test_vnf_latency_and_detection_result():
     assert [m["device_id"] for m in d["int_metadata"]] == [1, 2, 3, 4]
     assert load("sfc-2-sw2-to-vnf1")[0]["decoded"]["srh"]["int_tlv"]["detection_result"] == 38500
     assert load("sfc-4-sw3-to-vnf2")[0]["decoded"]["srh"]["int_tlv"]["detection_result"] == 27250
+
+
+def test_consecutive_local_vnfs_one_entry_per_hop():
+    """vNFs 1-3 behind SW2 and vNF 4 before End.DT.INT on SW4: each vNF wrote its own
+    entry with its own latency, and each departure stamped that vNF's Detection Result."""
+    d = load("local-9-sw4-report")[0]["decoded"]["mirrored"]
+    assert [m["device_id"] for m in d["int_metadata"]] == [1, 2, 2, 2, 3, 4, 4]
+    assert [m["vnf_latency"] for m in d["int_metadata"]] == [0, 39000, 38000, 48000, 0, 39000, 0]
+    results = [load(n)[0]["decoded"]["srh"]["int_tlv"]["detection_result"] for n in (
+        "local-2-sw2-to-vnf1", "local-3-sw2-to-vnf2", "local-4-sw2-to-vnf3", "local-7-sw4-to-vnf4")]
+    assert results == [31000, 32000, 33000, 34000]
+    # Each frame to a vNF is addressed to that vNF's SID, with the Segments Left of its slot.
+    for n, sid, sl in (("local-3-sw2-to-vnf2", "fc00:0:2::f2", 4), ("local-4-sw2-to-vnf3", "fc00:0:2::f3", 3)):
+        j = load(n)[0]["decoded"]
+        assert ip6(j["ipv6"]["dst"]) == ip6(sid) and j["srh"]["segments_left"] == sl

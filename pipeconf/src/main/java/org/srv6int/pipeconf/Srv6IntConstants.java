@@ -95,6 +95,8 @@ public final class Srv6IntConstants {
     // Indirect counter IDs
     public static final PiCounterId SRV6_INT_INGRESS_DROP_REASONS =
             PiCounterId.of("Srv6IntIngress.drop_reasons");
+    public static final PiCounterId SRV6_INT_INGRESS_LOCAL_SID_RECIRCULATIONS =
+            PiCounterId.of("Srv6IntIngress.local_sid_recirculations");
 
     // Direct counter IDs
     public static final PiCounterId SRV6_INT_INGRESS_ACL_ACL_COUNTER =

@@ -60,6 +60,13 @@ public final class Srv6IntPipelineConstants {
     public static final int DROP_BAD_ENCAP = 8;
     /** Drop reason: no forwarding decision. */
     public static final int DROP_NO_DECISION = 9;
+    /** Drop reason: the next segment is the local SID just processed (a loop on one SID). */
+    public static final int DROP_LOCAL_SID_LOOP = 10;
+    /** Drop reason: more consecutive local SIDs in one arrival than {@link #LOCAL_PASS_LIMIT}. */
+    public static final int DROP_LOCAL_CHAIN_LIMIT = 11;
+
+    /** Recirculations one arrival may take for next segments that are SIDs of the same switch. */
+    public static final int LOCAL_PASS_LIMIT = 2;
 
     private Srv6IntPipelineConstants() {
     }

@@ -26,7 +26,9 @@ import java.util.TreeMap;
  * Generates the golden vectors of tests/vectors/ from the reference behaviours:
  * SFC 1 of the paper's testbed (SW1..SW4 in a row, device ids 1..4, chain tag 1,
  * an IPv4/UDP packet from h1 to h2), once in plain mode and once in SFC mode
- * (vNF 1 on SW2, vNF 2 on SW3). Deterministic: the unit test regenerates the
+ * (vNF 1 on SW2, vNF 2 on SW3); then a chain whose consecutive vNFs hang off one
+ * switch (vNFs 1-3 on SW2, vNF 4 on SW4 right before End.DT.INT), and plain mode
+ * with an IPv6 inner packet. Deterministic: the unit test regenerates the
  * files and compares them byte for byte with the committed ones.
  *
  * <p>Usage: {@code VectorGenerator [out-dir]} (default {@code tests/vectors}).
@@ -42,6 +44,8 @@ public final class VectorGenerator {
     static final long H2_MAC = Addresses.mac("02:00:00:00:01:04");
     static final long VNF1_MAC = Addresses.mac("02:00:00:00:02:01");
     static final long VNF2_MAC = Addresses.mac("02:00:00:00:02:02");
+    static final long VNF3_MAC = Addresses.mac("02:00:00:00:02:03");
+    static final long VNF4_MAC = Addresses.mac("02:00:00:00:02:04");
     static final long COLLECTOR_MAC = Addresses.mac("02:00:00:00:03:01");
     static final int TAG = 1;
     static final int PLAIN_PORT_COUNTER = 1;
@@ -113,6 +117,42 @@ public final class VectorGenerator {
         return p;
     }
 
+    /** The IPv6 inner packet: IPv6/UDP h1 2001:db8:1::1:5000 -> h2 2001:db8:4::1:6000, TC 0x28. */
+    static byte[] innerPacket6() {
+        byte[] payload = "SRv6-INT golden vector payload.\n".getBytes(StandardCharsets.US_ASCII);
+        int udpLen = WireFormat.UDP_LEN + payload.length;
+        byte[] p = new byte[WireFormat.IPV6_LEN + udpLen];
+        p[0] = 0x62;
+        p[1] = (byte) 0x80;
+        put16(p, 4, udpLen);
+        p[6] = (byte) WireFormat.PROTO_UDP;
+        p[7] = 64;
+        byte[] src = Addresses.ipv6("2001:db8:1::1");
+        byte[] dst = Addresses.ipv6("2001:db8:4::1");
+        System.arraycopy(src, 0, p, 8, 16);
+        System.arraycopy(dst, 0, p, 24, 16);
+        int u = WireFormat.IPV6_LEN;
+        put16(p, u, 5000);
+        put16(p, u + 2, 6000);
+        put16(p, u + 4, udpLen);
+        System.arraycopy(payload, 0, p, u + WireFormat.UDP_LEN, payload.length);
+        long pseudo = WireFormat.PROTO_UDP + udpLen;
+        for (int i = 0; i < 16; i += 2) {
+            pseudo += ((src[i] & 0xFF) << 8 | (src[i + 1] & 0xFF)) + ((dst[i] & 0xFF) << 8 | (dst[i + 1] & 0xFF));
+        }
+        int c = checksum(p, u, udpLen, pseudo);
+        put16(p, u + 6, c == 0 ? 0xFFFF : c);
+        return p;
+    }
+
+    private static byte[] h1Frame(byte[] inner, int etherType) {
+        byte[] f = new byte[WireFormat.ETH_LEN + inner.length];
+        EndpointBehaviours.rewriteEthernet(f, 0, swMac(1), H1_MAC);
+        put16(f, 12, etherType);
+        System.arraycopy(inner, 0, f, WireFormat.ETH_LEN, inner.length);
+        return f;
+    }
+
     /**
      * Builds every vector, in order.
      *
@@ -121,15 +161,102 @@ public final class VectorGenerator {
     public static List<Vector> generate() {
         List<Vector> out = new ArrayList<>();
         byte[] inner = innerPacket();
-        byte[] h1Frame = new byte[WireFormat.ETH_LEN + inner.length];
-        EndpointBehaviours.rewriteEthernet(h1Frame, 0, swMac(1), H1_MAC);
-        put16(h1Frame, 12, WireFormat.ETHERTYPE_IPV4);
-        System.arraycopy(inner, 0, h1Frame, WireFormat.ETH_LEN, inner.length);
+        byte[] h1Frame = h1Frame(inner, WireFormat.ETHERTYPE_IPV4);
         out.add(vector("input-h1", "IPv4/UDP packet from h1 as it reaches SW1 (input of H.Encaps.INT)",
                 "h1", 0, "input", null, h1Frame));
         plain(out, inner);
         sfc(out, inner);
+        local(out, inner);
+        out.add(vector("input-h1-ipv6", "IPv6/UDP packet from h1 as it reaches SW1 (input of H.Encaps.INT)",
+                "h1", 0, "input", null, h1Frame(innerPacket6(), WireFormat.ETHERTYPE_IPV6)));
+        ipv6(out, innerPacket6());
         return out;
+    }
+
+    /**
+     * Consecutive vNFs behind one switch: vNFs 1, 2, 3 on SW2 (one worker), SW3 plain
+     * End.T.INT, vNF 4 on SW4 followed by End.DT.INT on the same switch. When a vNF
+     * returns the frame and the next segment is again a SID of the switch, the switch
+     * finishes the return (the vNF's INT metadata) and then processes the next SID in
+     * another pass: the next departure, or End.DT.INT. Port_Counter is counted once
+     * per arrival at a switch.
+     */
+    private static void local(List<Vector> out, byte[] inner) {
+        long t0 = 2_000_000L;
+        Srv6IntEncap encap = Srv6IntEncap.builder().ingressSid(sid("fc00:0:1::1"))
+                .path(Arrays.asList(sid("fc00:0:2::f1"), sid("fc00:0:2::f2"), sid("fc00:0:2::f3"),
+                        sid("fc00:0:3::1"), sid("fc00:0:4::f4"), sid("fc00:0:4::d4")))
+                .tag(TAG).sfcMode(true).build();
+        byte[] f = encap.encapsulate(inner, swMac(2), swMac(1),
+                new IntMetadata(1, 0, 2, t0, 0, SFC_PORT_COUNTER));
+        out.add(vector("local-1-sw1-encap", "H.Encaps.INT at SW1: vNFs 1, 2, 3 behind SW2, SW3 End.T.INT, "
+                + "vNF 4 and End.DT.INT on SW4", "SW1", 1, "H.Encaps.INT", "input-h1", f));
+        EndpointBehaviours b = new EndpointBehaviours();
+        f = f.clone();
+        check(b.sfcDepart(f, 0, f.length, 2, t0 + 10_000, t0 + 11_000, 31_000));
+        EndpointBehaviours.rewriteEthernet(f, 0, VNF1_MAC, swMac(2));
+        out.add(vector("local-2-sw2-to-vnf1", "End.T.INT at SW2, departure to vNF 1 (Detection Result := "
+                + "31000 ns)", "SW2", 2, "End.T.INT (SFC, to vNF)", "local-1-sw1-encap", f));
+        long[] mac = {VNF2_MAC, VNF3_MAC};
+        long[] last = {32_000, 33_000};
+        long departed = t0 + 11_000;
+        for (int i = 0; i < 2; i++) {
+            long t = t0 + 50_000 + 40_000L * i;
+            long latency = t - departed;
+            departed = t + 2_000;
+            f = f.clone();
+            check(b.sfcReturn(f, 0, f.length, 2, 0, 5, t, SFC_PORT_COUNTER));
+            check(b.sfcDepart(f, 0, f.length, 2, t + 1_000, t + 2_000, last[i]));
+            EndpointBehaviours.rewriteEthernet(f, 0, mac[i], swMac(2));
+            String name = "local-" + (3 + i) + "-sw2-to-vnf" + (2 + i);
+            out.add(vector(name, "SW2 on the return from vNF " + (1 + i) + ": End.T.INT writes vNF " + (1 + i)
+                    + "'s INT metadata (latency " + latency + " ns), the next "
+                    + "segment is vNF " + (2 + i) + " on SW2: departure to it in a second pass "
+                    + "(Detection Result := " + last[i] + " ns)", "SW2", 2, "End.T.INT (SFC, from vNF, to vNF)",
+                    "local-" + (2 + i) + (i == 0 ? "-sw2-to-vnf1" : "-sw2-to-vnf2"), f));
+        }
+        f = f.clone();
+        check(b.sfcReturn(f, 0, f.length, 2, 0, 5, t0 + 140_000, SFC_PORT_COUNTER));
+        EndpointBehaviours.rewriteEthernet(f, 0, swMac(3), swMac(2));
+        out.add(vector("local-5-sw2-end-t", "End.T.INT at SW2 on the return from vNF 3, to SW3",
+                "SW2", 2, "End.T.INT (SFC, from vNF)", "local-4-sw2-to-vnf3", f));
+        f = f.clone();
+        check(b.endT(f, 0, f.length, 3, 2, 1, t0 + 150_000, SFC_PORT_COUNTER));
+        EndpointBehaviours.rewriteEthernet(f, 0, swMac(4), swMac(3));
+        out.add(vector("local-6-sw3-end-t", "End.T.INT at SW3 (the SRH still has S set: the SID is a plain "
+                + "End.T.INT one)", "SW3", 3, "End.T.INT", "local-5-sw2-end-t", f));
+        f = f.clone();
+        check(b.sfcDepart(f, 0, f.length, 4, t0 + 160_000, t0 + 161_000, 34_000));
+        EndpointBehaviours.rewriteEthernet(f, 0, VNF4_MAC, swMac(4));
+        out.add(vector("local-7-sw4-to-vnf4", "End.T.INT at SW4, departure to vNF 4 (Detection Result := "
+                + "34000 ns)", "SW4", 4, "End.T.INT (SFC, to vNF)", "local-6-sw3-end-t", f));
+        f = f.clone();
+        check(b.sfcReturn(f, 0, f.length, 4, 0, 5, t0 + 200_000, SFC_PORT_COUNTER));
+        // The frame End.DT.INT meets in its second pass (not a vector: it never leaves SW4).
+        egress(out, b, f, "local", 8, t0 + 201_000, t0 + 202_000, 0, SFC_PORT_COUNTER, "local-7-sw4-to-vnf4");
+    }
+
+    /** Plain mode with an IPv6 inner packet: End.DT.INT looks at the SRH's Next Header. */
+    private static void ipv6(List<Vector> out, byte[] inner) {
+        Srv6IntEncap encap = Srv6IntEncap.builder().ingressSid(sid("fc00:0:1::1"))
+                .path(Arrays.asList(sid("fc00:0:2::1"), sid("fc00:0:3::1"), sid("fc00:0:4::d4")))
+                .tag(TAG).sfcMode(false).build();
+        byte[] f = encap.encapsulate(inner, swMac(2), swMac(1),
+                new IntMetadata(1, 0, 2, 3_000_000L, 0, PLAIN_PORT_COUNTER));
+        out.add(vector("ipv6-1-sw1-encap", "H.Encaps.INT at SW1 of an IPv6 packet: SRH Next Header 41, "
+                + "outer Traffic Class = the inner one", "SW1", 1, "H.Encaps.INT", "input-h1-ipv6", f));
+        EndpointBehaviours b = new EndpointBehaviours();
+        f = f.clone();
+        check(b.endT(f, 0, f.length, 2, 0, 5, 3_010_000L, PLAIN_PORT_COUNTER));
+        EndpointBehaviours.rewriteEthernet(f, 0, swMac(3), swMac(2));
+        out.add(vector("ipv6-2-sw2-end-t", "End.T.INT at SW2 (plain), IPv6 inner", "SW2", 2, "End.T.INT",
+                "ipv6-1-sw1-encap", f));
+        f = f.clone();
+        check(b.endT(f, 0, f.length, 3, 2, 1, 3_020_000L, PLAIN_PORT_COUNTER));
+        EndpointBehaviours.rewriteEthernet(f, 0, swMac(4), swMac(3));
+        out.add(vector("ipv6-3-sw3-end-t", "End.T.INT at SW3 (plain), IPv6 inner", "SW3", 3, "End.T.INT",
+                "ipv6-2-sw2-end-t", f));
+        egress(out, b, f, "ipv6", 4, 3_030_000L, 3_031_000L, 0, PLAIN_PORT_COUNTER, "ipv6-3-sw3-end-t");
     }
 
     private static void plain(List<Vector> out, byte[] inner) {
@@ -199,8 +326,11 @@ public final class VectorGenerator {
         check(b.endDt(f, 0, f.length, 4, 0, 0, inTime, portCounter));
         byte[] inner = new byte[f.length];
         check(b.decapsulate(f, 0, f.length, H2_MAC, swMac(4), inner, 0));
-        out.add(vector(set + "-" + step + "-sw4-end-dt", "End.DT.INT at SW4: decapsulated inner packet "
-                + "forwarded to h2 (inner bytes unchanged)", "SW4", 4, "End.DT.INT", input,
+        String dtWhat = "local".equals(set) ? "SW4 on the return from vNF 4: End.T.INT writes vNF 4's INT "
+                + "metadata, the next segment is End.DT.INT on SW4: in a second pass the inner packet is "
+                + "decapsulated and forwarded to h2 (inner bytes unchanged)"
+                : "End.DT.INT at SW4: decapsulated inner packet forwarded to h2 (inner bytes unchanged)";
+        out.add(vector(set + "-" + step + "-sw4-end-dt", dtWhat, "SW4", 4, "End.DT.INT", input,
                 Arrays.copyOf(inner, b.outputLength())));
         IntReportEncoder.Builder rb = IntReportEncoder.builder().reporterDeviceId(4)
                 .ethernet(COLLECTOR_MAC, swMac(4))
@@ -338,6 +468,14 @@ public final class VectorGenerator {
         vnf.put("vnf1", "fc00:0:2::f1 on SW2, MAC " + Addresses.macToString(VNF1_MAC));
         vnf.put("vnf2", "fc00:0:3::f2 on SW3, MAC " + Addresses.macToString(VNF2_MAC));
         s.put("vnf_sids", vnf);
+        Map<String, Object> local = new LinkedHashMap<>();
+        local.put("vnf1", "fc00:0:2::f1 on SW2, MAC " + Addresses.macToString(VNF1_MAC));
+        local.put("vnf2", "fc00:0:2::f2 on SW2, MAC " + Addresses.macToString(VNF2_MAC));
+        local.put("vnf3", "fc00:0:2::f3 on SW2, MAC " + Addresses.macToString(VNF3_MAC));
+        local.put("vnf4", "fc00:0:4::f4 on SW4, MAC " + Addresses.macToString(VNF4_MAC));
+        s.put("local_vnf_sids", local);
+        s.put("h1_ipv6", "2001:db8:1::1");
+        s.put("h2_ipv6", "2001:db8:4::1");
         s.put("h1", "10.0.1.1 " + Addresses.macToString(H1_MAC));
         s.put("h2", "10.0.4.1 " + Addresses.macToString(H2_MAC));
         s.put("collector", "10.0.100.1 " + Addresses.macToString(COLLECTOR_MAC)

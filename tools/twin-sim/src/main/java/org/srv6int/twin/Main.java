@@ -28,13 +28,13 @@ import org.srv6int.twin.scenario.Scenario;
 import org.srv6int.twin.scenario.Scenarios;
 
 /**
- * Command line of the testbed twin: {@code tools/twin <fig8|fig9|fig10|fig11|fig12|all> [options]}.
+ * Command line of the testbed twin: {@code tools/twin <fig8|fig9|fig10|fig11|fig12|shared-worker|all> [options]}.
  * Exit status 0 on success, 2 on bad arguments, 1 on an I/O failure.
  */
 public final class Main {
     static final String USAGE = String.join("\n",
             "usage: tools/twin <scenario>... [options]",
-            "  scenarios: fig8 fig9 fig10 fig11 fig12 all",
+            "  scenarios: fig8 fig9 fig10 fig11 fig12 shared-worker all",
             "  related systems (in all too; --policy does not apply):",
             "    numasfp                 NUMASFP Figs. 10-12, ours vs Octans, Node-balance, Node-first (docs/numasfp.md)",
             "    pushaside interference  CoCo push-aside, interference-aware co-location (docs/twin.md)",

@@ -23,7 +23,11 @@ public enum DropReason {
     /** h_encaps_int with Last Entry 0 or above 7. */
     BAD_ENCAP(8),
     /** Nothing decided where the frame goes. */
-    NO_DECISION(9);
+    NO_DECISION(9),
+    /** The next segment is the SID of this switch just processed (a loop on one local SID). */
+    LOCAL_SID_LOOP(10),
+    /** More consecutive SIDs of this switch in one arrival than the recirculation limit. */
+    LOCAL_CHAIN_LIMIT(11);
 
     private final int index;
 

@@ -136,6 +136,19 @@ public final class EmulatedDataplane implements Dataplane {
     }
 
     /**
+     * Returns how many extra passes a switch gave frames of one chain whose next
+     * segment was again one of its SIDs ({@code local_sid_recirculations}).
+     *
+     * @param device   switch
+     * @param chainTag SRH Tag of the chain
+     * @return passes
+     */
+    public synchronized long localRecirculations(DeviceId device, int chainTag) {
+        EmulatedSwitch s = switches.get(device);
+        return s == null ? 0 : s.localRecirculations(chainTag);
+    }
+
+    /**
      * Returns the frames given up because one injection exceeded {@value #MAX_TRAVERSALS}
      * switch traversals (a forwarding loop in the installed rules).
      *

@@ -42,7 +42,9 @@ final class EmulatedSwitch {
     private static final int SID_END_DT = 3;
 
     private static final int MAX_VNFS = org.srv6int.pipeconf.Srv6IntPipelineConstants.MAX_VNFS;
+    private static final int LOCAL_PASS_LIMIT = org.srv6int.pipeconf.Srv6IntPipelineConstants.LOCAL_PASS_LIMIT;
     private static final int FLOW_COUNTER_CELLS = 4096;
+    private static final int MAX_CHAINS = 65536;
 
     final DeviceId device;
     private SwitchProgram program;
@@ -52,6 +54,8 @@ final class EmulatedSwitch {
     private final char[] intCountdown = new char[65536];
     private final char[] flowPackets = new char[FLOW_COUNTER_CELLS];
     private final long[] drops = new long[16];
+    // local_sid_recirculations (main.p4), per SRH Tag; allocated on the first one.
+    private long[] localRecirculations;
     private int reportSeq;
 
     private final EndpointBehaviours behaviours = new EndpointBehaviours();
@@ -80,6 +84,14 @@ final class EmulatedSwitch {
     private boolean punt;
     private boolean cpuClone;
     private boolean report;
+    // Consecutive local SIDs (main.p4): this pass matched processedSid* in my_sid and
+    // moved to the next segment; ipv6_routing missed; the frame takes another pass.
+    private long processedSidHi;
+    private long processedSidLo;
+    private boolean sidAdvanced;
+    private boolean ipv6RouteMiss;
+    private boolean recirculate;
+    private int localPassesOfFrame;
 
     EmulatedSwitch(DeviceId device) {
         this.device = device;
@@ -100,6 +112,11 @@ final class EmulatedSwitch {
 
     long reportsSent() {
         return reportSeq & 0xFFFFFFFFL;
+    }
+
+    long localRecirculations(int chainTag) {
+        return localRecirculations == null || chainTag < 0 || chainTag >= MAX_CHAINS ? 0
+                : localRecirculations[chainTag];
     }
 
     // ---- parser (v1model/parser.p4): header offsets, false on a parser error ----
@@ -225,9 +242,23 @@ final class EmulatedSwitch {
             sink.emit(port, Arrays.copyOfRange(f, 2, len), len - 2);
             return;
         }
+        // The next segment may be another SID of this switch: one more pass each,
+        // at most LOCAL_PASS_LIMIT (the recirculation of main.p4).
+        int localPasses = 0;
+        while (pass(igPort, f, len, now, sink, localPasses)) {
+            localPasses++;
+        }
+    }
+
+    /**
+     * One pass of a frame through the pipeline.
+     *
+     * @return true if the frame takes another pass (its next segment is a SID of this switch)
+     */
+    private boolean pass(int igPort, byte[] f, int len, long now, Sink sink, int localPasses) {
         if (!parse(f, len)) {
             drops[DropReason.PARSER_ERROR.index()]++;
-            return;
+            return false;
         }
         SwitchProgram pg = program;
         drop = false;
@@ -236,6 +267,10 @@ final class EmulatedSwitch {
         punt = false;
         cpuClone = false;
         report = false;
+        sidAdvanced = false;
+        ipv6RouteMiss = false;
+        recirculate = false;
+        localPassesOfFrame = localPasses;
         boolean ndpReplied = false;
         int deviceId = pg.deviceId;
         long nowNs = now & 0xFFFFFFFFL;
@@ -265,7 +300,8 @@ final class EmulatedSwitch {
         kLo[6] = sport;
         kLo[7] = dport;
         Arrays.fill(kHi, 0);
-        SwitchProgram.Entry e = pg.acl.lookup(kHi, kLo);
+        // A further pass (next local SID) went through the ACL on arrival.
+        SwitchProgram.Entry e = localPasses == 0 ? pg.acl.lookup(kHi, kLo) : null;
         if (e != null) {
             SwitchProgram.ActionSpec a = e.action.spec;
             if (a == SwitchProgram.ACL_PUNT) {
@@ -296,6 +332,8 @@ final class EmulatedSwitch {
             if (srh >= 0) {
                 kHi[0] = Bytes.get64(f, ipv6 + 24);
                 kLo[0] = Bytes.get64(f, ipv6 + 32);
+                processedSidHi = kHi[0];
+                processedSidLo = kLo[0];
                 e = pg.mySid.lookup(kHi, kLo);
                 int sid = SID_NONE;
                 SwitchProgram.Action sa = e == null ? null : e.action;
@@ -306,17 +344,20 @@ final class EmulatedSwitch {
                 if (sid == SID_END_T_SFC && (Bytes.get8(f, srh + 5) & FLAG_SFC) == 0) {
                     sid = SID_END_T;
                 }
+                // Back from the vNF: the first pass of a frame the vNF sent.
+                boolean fromVnf = sa != null && sa.spec == SwitchProgram.END_T_SFC && igPort == sa.p(1) && localPasses == 0;
                 if (sid != SID_NONE) {
                     if (!srhOk(f)) {
                         drop(DropReason.MALFORMED_SRH);
                     } else {
-                        boolean back = sid == SID_END_T_SFC && igPort == sa.p(1);
-                        portCounter = countFlowPacket(flowHash, back ? 0 : 1);
+                        // Counted once per arrival at this switch.
+                        boolean counted = (sid == SID_END_T_SFC && fromVnf) || localPasses != 0;
+                        portCounter = countFlowPacket(flowHash, counted ? 0 : 1);
                     }
                 }
                 if (!drop && sid == SID_END_T_SFC) {
                     int vnf = (int) sa.p(0);
-                    if (igPort == sa.p(1)) {
+                    if (fromVnf) {
                         // Back from the vNF: latency = now - parked departure time.
                         BehaviourStatus st = behaviours.sfcReturn(f, 0, len, deviceId, 0, 0, nowNs, portCounter);
                         if (st == BehaviourStatus.OK && vnf < MAX_VNFS) {
@@ -358,6 +399,9 @@ final class EmulatedSwitch {
                 }
                 if (!drop && !fwd && !routed) {
                     route(f, ipv6, ipv4, true, pg);
+                }
+                if (drop && ipv6RouteMiss && sidAdvanced) {
+                    nextLocalSid(f);
                 }
             } else if (ipv4 >= 0 || ipv6 >= 0) {
                 boolean encapsulated = false;
@@ -427,6 +471,8 @@ final class EmulatedSwitch {
 
         if (drop) {
             drops[dropReason.index()]++;
+        } else if (recirculate) {
+            // Leaves through the recirculation, not a port: the next pass decides.
         } else if (punt) {
             sink.emit(SwitchProgram.CPU_PORT, out, outLen);
         } else if (fwd) {
@@ -443,6 +489,29 @@ final class EmulatedSwitch {
                     sink.emit(p, original.clone(), original.length);
                 }
             }
+        }
+        return recirculate;
+    }
+
+    /**
+     * The next segment missed ipv6_routing after the endpoint moved to it: a SID of
+     * this switch has no route here, so the frame takes another pass to meet it in
+     * my_sid, unless it names the SID just processed or the passes are used up.
+     * The codec's behaviour already decremented the Hop Limit (main.p4 does it here).
+     */
+    private void nextLocalSid(byte[] f) {
+        if (Bytes.get64(f, ipv6 + 24) == processedSidHi && Bytes.get64(f, ipv6 + 32) == processedSidLo) {
+            dropReason = DropReason.LOCAL_SID_LOOP;
+        } else if (localPassesOfFrame >= LOCAL_PASS_LIMIT) {
+            dropReason = DropReason.LOCAL_CHAIN_LIMIT;
+        } else {
+            drop = false;
+            dropReason = null;
+            recirculate = true;
+            if (localRecirculations == null) {
+                localRecirculations = new long[MAX_CHAINS];
+            }
+            localRecirculations[Bytes.get16(f, srh + 6)]++;
         }
     }
 
@@ -483,6 +552,7 @@ final class EmulatedSwitch {
      */
     private boolean advanced(byte[] f, int len, BehaviourStatus st, SwitchProgram pg) {
         if (st == BehaviourStatus.OK) {
+            sidAdvanced = true;
             route(f, ipv6, -1, false, pg);
             return true;
         }
@@ -494,8 +564,16 @@ final class EmulatedSwitch {
             kHi[0] = Bytes.get64(f, next);
             kLo[0] = Bytes.get64(f, next + 8);
             SwitchProgram.Entry e = pg.ipv6Routing.lookup(kHi, kLo);
-            drop(e != null && e.action.spec == SwitchProgram.SET_NEXT_HOP ? DropReason.HOP_LIMIT
-                    : DropReason.NO_ROUTE);
+            if (e == null && pg.ipv6Routing.defaultAction.spec == SwitchProgram.ROUTING_DROP) {
+                // A local next SID: main.p4 checks loop and limit before the Hop Limit.
+                boolean loop = kHi[0] == processedSidHi && kLo[0] == processedSidLo;
+                drop(loop ? DropReason.LOCAL_SID_LOOP
+                        : localPassesOfFrame >= LOCAL_PASS_LIMIT ? DropReason.LOCAL_CHAIN_LIMIT
+                        : DropReason.HOP_LIMIT);
+            } else {
+                drop(e != null && e.action.spec == SwitchProgram.SET_NEXT_HOP ? DropReason.HOP_LIMIT
+                        : DropReason.NO_ROUTE);
+            }
         } else {
             // The view refused what CheckSrh let through (MapInfo bits above 4, Payload Length short).
             drop(DropReason.MALFORMED_SRH);
@@ -519,6 +597,7 @@ final class EmulatedSwitch {
             kLo[0] = Bytes.get64(f, v6 + 32);
             e = pg.ipv6Routing.lookup(kHi, kLo);
             a = e != null ? e.action : pg.ipv6Routing.defaultAction;
+            ipv6RouteMiss = e == null;
         } else if (v4 >= 0) {
             kHi[0] = 0;
             kLo[0] = Bytes.get32(f, v4 + 16);

@@ -33,7 +33,7 @@ public final class Scenarios {
 
     /** All scenario names in order. */
     public static List<String> names() {
-        return List.of("fig8", "fig9", "fig10", "fig11", "fig12");
+        return List.of("fig8", "fig9", "fig10", "fig11", "fig12", "shared-worker");
     }
 
     /** A scenario by name. */
@@ -49,6 +49,8 @@ public final class Scenarios {
                 return fig11();
             case "fig12":
                 return fig12();
+            case "shared-worker":
+                return sharedWorker();
             default:
                 throw new IllegalArgumentException("unknown scenario '" + name + "' (" + String.join(", ", names())
                         + ", all)");
@@ -130,6 +132,25 @@ public final class Scenarios {
             }
         }
         return new Scenario("fig10", "Two-vNF chain, local loop (paper Fig. 10)", exps);
+    }
+
+    /**
+     * A two-vNF chain whose vNFs share Worker 1 (the whole chain on one node): after vNF 1
+     * returns, SW2 processes vNF 2's SID too (docs/p4-tables.md, "Consecutive SIDs of one
+     * switch"). SFC 1 = Snort + nDPI at Fig. 11's requests, ramped from 0.5 Gbps like Fig. 11.
+     */
+    public static Scenario sharedWorker() {
+        Supplier<Experiment> b = () -> {
+            Fabric f = new Fabric();
+            Host w1 = f.addHost(new Host("worker1", "sw2"));
+            f.addHost(new Host("worker2", "sw3"));
+            w1.addInstance("vnf1", VnfType.SNORT, REQUESTS[VnfType.SNORT.ordinal()], 0);
+            w1.addInstance("vnf2", VnfType.NDPI, REQUESTS[VnfType.NDPI.ordinal()], 0);
+            f.addChain(new Chain("sfc1", List.of("vnf1", "vnf2"), Scenarios::ramp, SIZE, BOUND_US));
+            return new Experiment("", f, 30).withRamp("sfc1", RAMP_STEP_S);
+        };
+        return new Scenario("shared-worker", "Two-vNF chain with both vNFs on Worker 1 (one switch serves "
+                + "both vNF SIDs)", List.of(b));
     }
 
     /** Four co-located vNFs on Worker 1, one chain each; rates given per type. */

@@ -239,6 +239,55 @@ final class Vectors {
         return e;
     }
 
+    static PiAction endTSfc(int vnfId, long vnfMac) {
+        return PiAction.builder().withId(SRV6_INT_INGRESS_ENDPOINT_END_T_INT_SFC)
+                .withParameter(new PiActionParam(VNF_ID, vnfId))
+                .withParameter(new PiActionParam(org.srv6int.pipeconf.Srv6IntConstants.VNF_PORT, VNF_PORT))
+                .withParameter(new PiActionParam(VNF_MAC, vnfMac)).build();
+    }
+
+    /** SW2 of the local-* vectors: vNFs 1, 2, 3 behind its vNF port (one worker). */
+    static Entries localVnfs() {
+        Entries e = endpoint(2);
+        e.rules.add(mySid(2, "fc00:0:2::f2", endTSfc(2, mac("02:00:00:00:02:02"))));
+        e.rules.add(mySid(2, "fc00:0:2::f3", endTSfc(3, mac("02:00:00:00:02:03"))));
+        return e;
+    }
+
+    /** SW4 of the local-* vectors: vNF 4 behind its vNF port, then End.DT.INT. */
+    static Entries localVnfThenEgress(int truncLen) {
+        Entries e = egress(truncLen);
+        e.rules.add(mySid(4, "fc00:0:4::f4", endTSfc(4, mac("02:00:00:00:02:04"))));
+        return e;
+    }
+
+    /** SW1's entries for IPv6 traffic to h2 (2001:db8:4::1), plain mode, INT on every packet. */
+    static Entries ingressIpv6(List<String> path) {
+        Entries e = new Entries();
+        e.rules.add(switchInfo(1, "fc00:0:1::1"));
+        byte[] ones = new byte[16];
+        java.util.Arrays.fill(ones, (byte) -1);
+        e.rules.add(rule(SW[1], SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER,
+                PiCriterion.builder().matchTernary(HDR_IPV6_DST, ip6("2001:db8:4::1"), ones).build(), 10,
+                PiAction.builder().withId(SRV6_INT_INGRESS_CLASSIFIER_SET_CHAIN)
+                        .withParameter(new PiActionParam(CHAIN_ID, 1))
+                        .withParameter(new PiActionParam(SFC_MODE, 0))
+                        .withParameter(new PiActionParam(MAP_INFO, 0x1F))
+                        .withParameter(new PiActionParam(INT_PERIOD, 1)).build()));
+        e.rules.add(rule(SW[1], SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP,
+                PiCriterion.builder().matchExact(HDR_CHAIN_ID, 1).build(), 0, PiActionProfileGroupId.of(1)));
+        e.groups.add(selectGroup(SW[1], 1, List.of(path), List.of(1)));
+        e.rules.add(route6(1, "fc00:0:2::", 48, DOWNSTREAM, swMac(2)));
+        return e;
+    }
+
+    /** SW4's entries with the IPv6 route to h2 (a decapsulated IPv6 packet is routed on its own address). */
+    static Entries egressIpv6() {
+        Entries e = egress(256);
+        e.rules.add(route6(4, "2001:db8:4::1", 128, DOWNSTREAM, mac("02:00:00:00:01:04")));
+        return e;
+    }
+
     /** SW4's entries: End.DT.INT, the route to h2, the report config and clone session. */
     static Entries egress(int truncLen) {
         Entries e = new Entries();
