@@ -8,7 +8,6 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -38,7 +37,7 @@ public final class Main {
             "  --seed N          random seed, same seed gives the same files (default 1)",
             "  --out DIR         output root (default out)",
             "  --no-plots        skip the PNG files",
-            "  --quiet           no progress bar",
+            "  --quiet           no progress (else a bar on a terminal, a line per experiment otherwise)",
             "  --k8s fake|real   replica manager: in-process fake (default) or the real control plane",
             "  --dataplane emulated|bmv2   switches: emulated (default) or BMv2",
             "  --onos-instances N   the app on a cluster of N ONOS instances (default 1; docs/cluster.md)",
@@ -154,7 +153,7 @@ public final class Main {
                 total += b.get().durationS() * o.policies.size();
             }
         }
-        Progress progress = new Progress(err, total, o.quiet);
+        Progress progress = new Progress(err, total, o.quiet ? Progress.Mode.QUIET : Progress.Mode.detect());
         try {
             for (Scenario s : scenarios) {
                 Map<Policy, List<RunResult>> byPolicy = new LinkedHashMap<>();
@@ -173,7 +172,7 @@ public final class Main {
                                 dp.close();
                             }
                         }
-                        progress.finishRun(e.durationS());
+                        progress.finishRun(what, e.durationS());
                     }
                     Path dir = o.out.resolve(s.name()).resolve(p.key());
                     Outputs.writeCsv(dir, runs, s.experiments().size() > 1);
@@ -352,46 +351,6 @@ public final class Main {
             }
             throw new IllegalArgumentException(opt + " must be one of " + String.join(", ", allowed) + ", got '"
                     + v + "'");
-        }
-    }
-
-    /** Progress bar on stderr, in simulated seconds over all runs. */
-    static final class Progress {
-        private final PrintStream err;
-        private final double total;
-        private final boolean quiet;
-        private double doneBefore;
-        private long lastPrintNs;
-
-        Progress(PrintStream err, double total, boolean quiet) {
-            this.err = err;
-            this.total = total;
-            this.quiet = quiet;
-        }
-
-        void advance(String what, double simS) {
-            long now = System.nanoTime();
-            if (quiet || now - lastPrintNs < 200_000_000L) {
-                return;
-            }
-            lastPrintNs = now;
-            double f = Math.min(1, (doneBefore + simS) / total);
-            int w = 30;
-            int k = (int) Math.round(f * w);
-            err.print(String.format(Locale.ROOT, "\r[%s%s] %3.0f%% %-36s t=%5.1f s", "#".repeat(k),
-                    ".".repeat(w - k), f * 100, what, simS));
-            err.flush();
-        }
-
-        void finishRun(double durationS) {
-            doneBefore += durationS;
-        }
-
-        void done() {
-            if (!quiet) {
-                err.print(String.format(Locale.ROOT, "\r[%s] 100%% done%s\n", "#".repeat(30), " ".repeat(48)));
-                err.flush();
-            }
         }
     }
 }
