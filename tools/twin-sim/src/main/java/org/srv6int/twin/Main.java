@@ -22,6 +22,7 @@ import org.srv6int.twin.dataplane.Dataplane;
 import org.srv6int.twin.k8s.RealKubernetes;
 import org.srv6int.twin.report.Outputs;
 import org.srv6int.twin.report.Plots;
+import org.srv6int.twin.report.Repeats;
 import org.srv6int.twin.scenario.Scenario;
 import org.srv6int.twin.scenario.Scenarios;
 
@@ -35,6 +36,8 @@ public final class Main {
             "  scenarios: fig8 fig9 fig10 fig11 fig12 all",
             "  --policy LIST     comma-separated subset of ours,none,vpa (default: all three)",
             "  --seed N          random seed, same seed gives the same files (default 1)",
+            "  --repeat N        run seeds seed..seed+N-1; repeat.json and <scenario>-repeat.png give mean and",
+            "                    95 % interval per chain (the other files are the first seed's; default 1)",
             "  --out DIR         output root (default out)",
             "  --no-plots        skip the PNG files",
             "  --quiet           no progress (else a bar on a terminal, a line per experiment otherwise)",
@@ -57,6 +60,11 @@ public final class Main {
 
     /** Runs the command line; returns the exit status. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        return run(args, out, err, Scenarios::byName);
+    }
+
+    /** Runs the command line with scenarios found by name here (tests give their own). */
+    static int run(String[] args, PrintStream out, PrintStream err, Function<String, Scenario> byName) {
         Options o;
         try {
             o = Options.parse(args);
@@ -68,6 +76,24 @@ public final class Main {
         if (o.help) {
             out.println(USAGE);
             return 0;
+        }
+        List<Scenario> scenarios = new ArrayList<>();
+        for (String s : o.scenarios) {
+            Scenario sc;
+            try {
+                sc = byName.apply(s);
+            } catch (IllegalArgumentException e) {
+                err.println("twin: " + e.getMessage());
+                err.println(USAGE);
+                return 2;
+            }
+            try {
+                sc.check(); // before anything runs: a bad testbed is named, not met half-way
+            } catch (IllegalArgumentException e) {
+                err.println("twin: " + e.getMessage());
+                return 2;
+            }
+            scenarios.add(sc);
         }
         RealKubernetes k8s = null;
         Dataplane bmv2 = null;
@@ -94,7 +120,7 @@ public final class Main {
                 }
                 err.println("twin: dataplane " + bmv2);
             }
-            return runScenarios(o, out, err, platforms(k8s), bmv2);
+            return runScenarios(scenarios, o, out, err, platforms(k8s), bmv2);
         } finally {
             if (bmv2 != null) {
                 bmv2.close();
@@ -141,62 +167,51 @@ public final class Main {
         throw new IllegalArgumentException("no pod of vNF " + vnf);
     }
 
-    private static int runScenarios(Options o, PrintStream out, PrintStream err,
+    private static int runScenarios(List<Scenario> scenarios, Options o, PrintStream out, PrintStream err,
                                     Function<AppControl, ReplicaPlatform> platforms, Dataplane shared) {
-        List<Scenario> scenarios = new ArrayList<>();
-        for (String s : o.scenarios) {
-            scenarios.add(Scenarios.byName(s));
-        }
         double total = 0;
         for (Scenario s : scenarios) {
             for (Supplier<Experiment> b : s.experiments()) {
                 total += b.get().durationS() * o.policies.size();
             }
         }
+        total *= o.repeat;
         Progress progress = new Progress(err, total, o.quiet ? Progress.Mode.QUIET : Progress.Mode.detect());
         try {
             for (Scenario s : scenarios) {
-                Map<Policy, List<RunResult>> byPolicy = new LinkedHashMap<>();
-                Map<String, Object> side = new LinkedHashMap<>();
-                for (Policy p : o.policies) {
-                    List<RunResult> runs = new ArrayList<>();
-                    for (Supplier<Experiment> b : s.experiments()) {
-                        Experiment e = b.get();
-                        String what = s.name() + "/" + p.key() + (e.label().isEmpty() ? "" : " " + e.label());
-                        Dataplane dp = shared != null ? shared : Dataplanes.create(o.dataplane);
-                        try {
-                            runs.add(Runner.run(e, p, o.seed, platforms, dp, t -> progress.advance(what, t),
-                                               o.onosInstances));
-                        } finally {
-                            if (dp != shared) {
-                                dp.close();
+                // --repeat: seeds seed .. seed+N-1; the scenario's files are the first seed's,
+                // repeat.json and the interval plot summarise all of them.
+                Repeats repeats = new Repeats(s.name());
+                for (int rep = 0; rep < o.repeat; rep++) {
+                    long seed = o.seed + rep;
+                    String seedTag = o.repeat > 1 ? " seed " + seed : "";
+                    Map<Policy, List<RunResult>> byPolicy = new LinkedHashMap<>();
+                    for (Policy p : o.policies) {
+                        List<RunResult> runs = new ArrayList<>();
+                        for (Supplier<Experiment> b : s.experiments()) {
+                            Experiment e = b.get();
+                            String what = s.name() + "/" + p.key() + (e.label().isEmpty() ? "" : " " + e.label())
+                                    + seedTag;
+                            Dataplane dp = shared != null ? shared : Dataplanes.create(o.dataplane);
+                            try {
+                                runs.add(Runner.run(e, p, seed, platforms, dp, t -> progress.advance(what, t),
+                                                   o.onosInstances));
+                            } finally {
+                                if (dp != shared) {
+                                    dp.close();
+                                }
                             }
+                            progress.finishRun(what, e.durationS());
                         }
-                        progress.finishRun(what, e.durationS());
+                        byPolicy.put(p, runs);
                     }
-                    Path dir = o.out.resolve(s.name()).resolve(p.key());
-                    Outputs.writeCsv(dir, runs, s.experiments().size() > 1);
-                    Map<String, Object> ps = Outputs.policySummary(runs);
-                    Map<String, Object> one = new LinkedHashMap<>();
-                    one.put("scenario", s.name());
-                    one.put("policy", p.key());
-                    one.put("seed", o.seed);
-                    one.putAll(ps);
-                    Outputs.writeJson(dir.resolve("summary.json"), one);
-                    side.put(p.key(), ps.get("chains"));
-                    byPolicy.put(p, runs);
+                    if (rep == 0) {
+                        writeScenario(s, byPolicy, o, seed);
+                    }
+                    repeats.add(seed, byPolicy);
                 }
-                Map<String, Object> sum = new LinkedHashMap<>();
-                sum.put("scenario", s.name());
-                sum.put("title", s.title());
-                sum.put("seed", o.seed);
-                sum.put("policies", side);
-                if ("fig11".equals(s.name())) {
-                    sum.put("max_throughput_gbps", Outputs.fig11Table(byPolicy)); // Fig. 11 (a) and (b)
-                }
-                Outputs.writeJson(o.out.resolve(s.name()).resolve("summary.json"), sum);
-                if (o.plots) {
-                    Plots.write(s, byPolicy, o.out.resolve(s.name()));
+                if (o.repeat > 1) {
+                    repeats.write(o.out.resolve(s.name()), o.plots);
                 }
             }
         } catch (IOException e) {
@@ -209,6 +224,38 @@ public final class Main {
             out.println("twin: " + s.name() + " -> " + o.out.resolve(s.name()));
         }
         return 0;
+    }
+
+    /** One seed's files of a scenario: per policy CSVs and summary.json, the scenario's summary and plots. */
+    private static void writeScenario(Scenario s, Map<Policy, List<RunResult>> byPolicy, Options o, long seed)
+            throws IOException {
+        Map<String, Object> side = new LinkedHashMap<>();
+        for (Map.Entry<Policy, List<RunResult>> e : byPolicy.entrySet()) {
+            Policy p = e.getKey();
+            List<RunResult> runs = e.getValue();
+            Path dir = o.out.resolve(s.name()).resolve(p.key());
+            Outputs.writeCsv(dir, runs, s.experiments().size() > 1);
+            Map<String, Object> ps = Outputs.policySummary(runs);
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("scenario", s.name());
+            one.put("policy", p.key());
+            one.put("seed", seed);
+            one.putAll(ps);
+            Outputs.writeJson(dir.resolve("summary.json"), one);
+            side.put(p.key(), ps.get("chains"));
+        }
+        Map<String, Object> sum = new LinkedHashMap<>();
+        sum.put("scenario", s.name());
+        sum.put("title", s.title());
+        sum.put("seed", seed);
+        sum.put("policies", side);
+        if ("fig11".equals(s.name())) {
+            sum.put("max_throughput_gbps", Outputs.fig11Table(byPolicy)); // Fig. 11 (a) and (b)
+        }
+        Outputs.writeJson(o.out.resolve(s.name()).resolve("summary.json"), sum);
+        if (o.plots) {
+            Plots.write(s, byPolicy, o.out.resolve(s.name()));
+        }
     }
 
     /**
@@ -255,6 +302,7 @@ public final class Main {
         final List<String> scenarios = new ArrayList<>();
         final List<Policy> policies = new ArrayList<>();
         long seed = 1;
+        int repeat = 1;
         Path out = Paths.get("out");
         boolean plots = true;
         boolean quiet;
@@ -285,6 +333,16 @@ public final class Main {
                             o.seed = Long.parseLong(value(args, ++i, a));
                         } catch (NumberFormatException e) {
                             throw new IllegalArgumentException("--seed needs an integer, got '" + args[i] + "'");
+                        }
+                        break;
+                    case "--repeat":
+                        try {
+                            o.repeat = Integer.parseInt(value(args, ++i, a));
+                        } catch (NumberFormatException e) {
+                            throw new IllegalArgumentException("--repeat needs an integer, got '" + args[i] + "'");
+                        }
+                        if (o.repeat < 1 || o.repeat > 100) {
+                            throw new IllegalArgumentException("--repeat must be 1..100, got " + o.repeat);
                         }
                         break;
                     case "--out":
@@ -320,8 +378,7 @@ public final class Main {
                         if ("all".equals(a)) {
                             o.scenarios.addAll(Scenarios.names());
                         } else {
-                            Scenarios.byName(a);
-                            o.scenarios.add(a);
+                            o.scenarios.add(a); // looked up (and an unknown one refused) by run
                         }
                 }
             }
