@@ -20,6 +20,7 @@ import org.srv6int.twin.model.Resource;
 import org.srv6int.twin.model.VnfInstance;
 import org.srv6int.twin.dataplane.Dataplane;
 import org.srv6int.twin.k8s.RealKubernetes;
+import org.srv6int.twin.report.IndexPage;
 import org.srv6int.twin.report.Outputs;
 import org.srv6int.twin.report.Plots;
 import org.srv6int.twin.report.Repeats;
@@ -219,10 +220,24 @@ public final class Main {
             err.println("twin: cannot write outputs: " + e.getMessage());
             return 1;
         }
+        try {
+            List<String> names = new ArrayList<>(Scenarios.names());
+            scenarios.forEach(s -> {
+                if (!names.contains(s.name())) {
+                    names.add(s.name());
+                }
+            });
+            IndexPage.write(o.out, names);
+        } catch (IOException e) {
+            progress.done();
+            err.println("twin: cannot write " + o.out.resolve("index.html") + ": " + e.getMessage());
+            return 1;
+        }
         progress.done();
         for (Scenario s : scenarios) {
             out.println("twin: " + s.name() + " -> " + o.out.resolve(s.name()));
         }
+        out.println("twin: report -> " + o.out.resolve("index.html"));
         return 0;
     }
 
@@ -249,6 +264,7 @@ public final class Main {
         sum.put("title", s.title());
         sum.put("seed", seed);
         sum.put("policies", side);
+        sum.put("settings", settings(s, o));
         if ("fig11".equals(s.name())) {
             sum.put("max_throughput_gbps", Outputs.fig11Table(byPolicy)); // Fig. 11 (a) and (b)
         }
@@ -256,6 +272,28 @@ public final class Main {
         if (o.plots) {
             Plots.write(s, byPolicy, o.out.resolve(s.name()));
         }
+    }
+
+    /** The knobs a scenario ran with, for summary.json and the report page. */
+    private static Map<String, Object> settings(Scenario s, Options o) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("repeat", o.repeat);
+        List<String> pols = new ArrayList<>();
+        o.policies.forEach(p -> pols.add(p.key()));
+        m.put("policies", pols);
+        m.put("dataplane", o.dataplane);
+        m.put("k8s", o.k8s);
+        m.put("onos_instances", o.onosInstances);
+        m.put("tick_s", Runner.DT_S);
+        m.put("int_sampling", org.srv6int.twin.model.Fabric.INT_SAMPLING);
+        Map<String, Object> exps = new LinkedHashMap<>();
+        for (Supplier<Experiment> b : s.experiments()) {
+            Experiment e = b.get();
+            exps.put(e.label().isEmpty() ? "run" : e.label(), String.format(java.util.Locale.ROOT,
+                    "%.0f s, t-hat %.1f s", e.durationS(), e.tHatS()));
+        }
+        m.put("experiments", exps);
+        return m;
     }
 
     /**
