@@ -8,7 +8,6 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -22,8 +21,10 @@ import org.srv6int.twin.model.VnfInstance;
 import org.srv6int.twin.numa.NumaExperiment;
 import org.srv6int.twin.dataplane.Dataplane;
 import org.srv6int.twin.k8s.RealKubernetes;
+import org.srv6int.twin.report.IndexPage;
 import org.srv6int.twin.report.Outputs;
 import org.srv6int.twin.report.Plots;
+import org.srv6int.twin.report.Repeats;
 import org.srv6int.twin.scenario.Scenario;
 import org.srv6int.twin.scenario.Scenarios;
 
@@ -40,9 +41,11 @@ public final class Main {
             "    pushaside interference  CoCo push-aside, interference-aware co-location (docs/twin.md)",
             "  --policy LIST     comma-separated subset of ours,none,vpa (default: all three)",
             "  --seed N          random seed, same seed gives the same files (default 1)",
+            "  --repeat N        run seeds seed..seed+N-1; repeat.json and <scenario>-repeat.png give mean and",
+            "                    95 % interval per chain (the other files are the first seed's; default 1)",
             "  --out DIR         output root (default out)",
             "  --no-plots        skip the PNG files",
-            "  --quiet           no progress bar",
+            "  --quiet           no progress (else a bar on a terminal, a line per experiment otherwise)",
             "  --k8s fake|real   replica manager: in-process fake (default) or the real control plane",
             "  --dataplane emulated|bmv2   switches: emulated (default) or BMv2",
             "  --onos-instances N   the app on a cluster of N ONOS instances (default 1; docs/cluster.md)",
@@ -62,6 +65,11 @@ public final class Main {
 
     /** Runs the command line; returns the exit status. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        return run(args, out, err, Scenarios::byName);
+    }
+
+    /** Runs the command line with scenarios found by name here (tests give their own). */
+    static int run(String[] args, PrintStream out, PrintStream err, Function<String, Scenario> byName) {
         Options o;
         try {
             o = Options.parse(args);
@@ -73,6 +81,24 @@ public final class Main {
         if (o.help) {
             out.println(USAGE);
             return 0;
+        }
+        List<Scenario> scenarios = new ArrayList<>();
+        for (String s : o.scenarios) {
+            Scenario sc;
+            try {
+                sc = byName.apply(s);
+            } catch (IllegalArgumentException e) {
+                err.println("twin: " + e.getMessage());
+                err.println(USAGE);
+                return 2;
+            }
+            try {
+                sc.check(); // before anything runs: a bad testbed is named, not met half-way
+            } catch (IllegalArgumentException e) {
+                err.println("twin: " + e.getMessage());
+                return 2;
+            }
+            scenarios.add(sc);
         }
         RealKubernetes k8s = null;
         Dataplane bmv2 = null;
@@ -99,7 +125,8 @@ public final class Main {
                 }
                 err.println("twin: dataplane " + bmv2);
             }
-            int rc = o.scenarios.isEmpty() && o.related.isEmpty() ? 0 : runScenarios(o, out, err, platforms(k8s), bmv2);
+            int rc = runScenarios(scenarios, o, out, err, platforms(k8s), bmv2);
+            rc = rc != 0 ? rc : runRelated(o, out, err);
             return rc != 0 || !o.numasfp ? rc : runNumasfp(o, out, err);
         } finally {
             if (bmv2 != null) {
@@ -147,62 +174,51 @@ public final class Main {
         throw new IllegalArgumentException("no pod of vNF " + vnf);
     }
 
-    private static int runScenarios(Options o, PrintStream out, PrintStream err,
+    private static int runScenarios(List<Scenario> scenarios, Options o, PrintStream out, PrintStream err,
                                     Function<AppControl, ReplicaPlatform> platforms, Dataplane shared) {
-        List<Scenario> scenarios = new ArrayList<>();
-        for (String s : o.scenarios) {
-            scenarios.add(Scenarios.byName(s));
-        }
         double total = 0;
         for (Scenario s : scenarios) {
             for (Supplier<Experiment> b : s.experiments()) {
                 total += b.get().durationS() * o.policies.size();
             }
         }
-        Progress progress = new Progress(err, total, o.quiet);
+        total *= o.repeat;
+        Progress progress = new Progress(err, total, o.quiet ? Progress.Mode.QUIET : Progress.Mode.detect());
         try {
             for (Scenario s : scenarios) {
-                Map<Policy, List<RunResult>> byPolicy = new LinkedHashMap<>();
-                Map<String, Object> side = new LinkedHashMap<>();
-                for (Policy p : o.policies) {
-                    List<RunResult> runs = new ArrayList<>();
-                    for (Supplier<Experiment> b : s.experiments()) {
-                        Experiment e = b.get();
-                        String what = s.name() + "/" + p.key() + (e.label().isEmpty() ? "" : " " + e.label());
-                        Dataplane dp = shared != null ? shared : Dataplanes.create(o.dataplane);
-                        try {
-                            runs.add(Runner.run(e, p, o.seed, platforms, dp, t -> progress.advance(what, t),
-                                               o.onosInstances));
-                        } finally {
-                            if (dp != shared) {
-                                dp.close();
+                // --repeat: seeds seed .. seed+N-1; the scenario's files are the first seed's,
+                // repeat.json and the interval plot summarise all of them.
+                Repeats repeats = new Repeats(s.name());
+                for (int rep = 0; rep < o.repeat; rep++) {
+                    long seed = o.seed + rep;
+                    String seedTag = o.repeat > 1 ? " seed " + seed : "";
+                    Map<Policy, List<RunResult>> byPolicy = new LinkedHashMap<>();
+                    for (Policy p : o.policies) {
+                        List<RunResult> runs = new ArrayList<>();
+                        for (Supplier<Experiment> b : s.experiments()) {
+                            Experiment e = b.get();
+                            String what = s.name() + "/" + p.key() + (e.label().isEmpty() ? "" : " " + e.label())
+                                    + seedTag;
+                            Dataplane dp = shared != null ? shared : Dataplanes.create(o.dataplane);
+                            try {
+                                runs.add(Runner.run(e, p, seed, platforms, dp, t -> progress.advance(what, t),
+                                                   o.onosInstances));
+                            } finally {
+                                if (dp != shared) {
+                                    dp.close();
+                                }
                             }
+                            progress.finishRun(what, e.durationS());
                         }
-                        progress.finishRun(e.durationS());
+                        byPolicy.put(p, runs);
                     }
-                    Path dir = o.out.resolve(s.name()).resolve(p.key());
-                    Outputs.writeCsv(dir, runs, s.experiments().size() > 1);
-                    Map<String, Object> ps = Outputs.policySummary(runs);
-                    Map<String, Object> one = new LinkedHashMap<>();
-                    one.put("scenario", s.name());
-                    one.put("policy", p.key());
-                    one.put("seed", o.seed);
-                    one.putAll(ps);
-                    Outputs.writeJson(dir.resolve("summary.json"), one);
-                    side.put(p.key(), ps.get("chains"));
-                    byPolicy.put(p, runs);
+                    if (rep == 0) {
+                        writeScenario(s, byPolicy, o, seed);
+                    }
+                    repeats.add(seed, byPolicy);
                 }
-                Map<String, Object> sum = new LinkedHashMap<>();
-                sum.put("scenario", s.name());
-                sum.put("title", s.title());
-                sum.put("seed", o.seed);
-                sum.put("policies", side);
-                if ("fig11".equals(s.name())) {
-                    sum.put("max_throughput_gbps", Outputs.fig11Table(byPolicy)); // Fig. 11 (a) and (b)
-                }
-                Outputs.writeJson(o.out.resolve(s.name()).resolve("summary.json"), sum);
-                if (o.plots) {
-                    Plots.write(s, byPolicy, o.out.resolve(s.name()));
+                if (o.repeat > 1) {
+                    repeats.write(o.out.resolve(s.name()), o.plots);
                 }
             }
         } catch (IOException e) {
@@ -210,10 +226,29 @@ public final class Main {
             err.println("twin: cannot write outputs: " + e.getMessage());
             return 1;
         }
+        try {
+            List<String> names = new ArrayList<>(Scenarios.names());
+            scenarios.forEach(s -> {
+                if (!names.contains(s.name())) {
+                    names.add(s.name());
+                }
+            });
+            IndexPage.write(o.out, names);
+        } catch (IOException e) {
+            progress.done();
+            err.println("twin: cannot write " + o.out.resolve("index.html") + ": " + e.getMessage());
+            return 1;
+        }
         progress.done();
         for (Scenario s : scenarios) {
             out.println("twin: " + s.name() + " -> " + o.out.resolve(s.name()));
         }
+        out.println("twin: report -> " + o.out.resolve("index.html"));
+        return 0;
+    }
+
+    /** The related systems' experiments (pushaside, interference): their own models. */
+    private static int runRelated(Options o, PrintStream out, PrintStream err) {
         for (String r : o.related) {
             try {
                 org.srv6int.twin.related.RelatedExperiments.run(r, o.out, o.plots, o.seed, out);
@@ -240,6 +275,61 @@ public final class Main {
         }
         out.println("twin: numasfp -> " + dir);
         return 0;
+    }
+
+    /** One seed's files of a scenario: per policy CSVs and summary.json, the scenario's summary and plots. */
+    private static void writeScenario(Scenario s, Map<Policy, List<RunResult>> byPolicy, Options o, long seed)
+            throws IOException {
+        Map<String, Object> side = new LinkedHashMap<>();
+        for (Map.Entry<Policy, List<RunResult>> e : byPolicy.entrySet()) {
+            Policy p = e.getKey();
+            List<RunResult> runs = e.getValue();
+            Path dir = o.out.resolve(s.name()).resolve(p.key());
+            Outputs.writeCsv(dir, runs, s.experiments().size() > 1);
+            Map<String, Object> ps = Outputs.policySummary(runs);
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("scenario", s.name());
+            one.put("policy", p.key());
+            one.put("seed", seed);
+            one.putAll(ps);
+            Outputs.writeJson(dir.resolve("summary.json"), one);
+            side.put(p.key(), ps.get("chains"));
+        }
+        Map<String, Object> sum = new LinkedHashMap<>();
+        sum.put("scenario", s.name());
+        sum.put("title", s.title());
+        sum.put("seed", seed);
+        sum.put("policies", side);
+        sum.put("settings", settings(s, o));
+        if ("fig11".equals(s.name())) {
+            sum.put("max_throughput_gbps", Outputs.fig11Table(byPolicy)); // Fig. 11 (a) and (b)
+        }
+        Outputs.writeJson(o.out.resolve(s.name()).resolve("summary.json"), sum);
+        if (o.plots) {
+            Plots.write(s, byPolicy, o.out.resolve(s.name()));
+        }
+    }
+
+    /** The knobs a scenario ran with, for summary.json and the report page. */
+    private static Map<String, Object> settings(Scenario s, Options o) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("repeat", o.repeat);
+        List<String> pols = new ArrayList<>();
+        o.policies.forEach(p -> pols.add(p.key()));
+        m.put("policies", pols);
+        m.put("dataplane", o.dataplane);
+        m.put("k8s", o.k8s);
+        m.put("onos_instances", o.onosInstances);
+        m.put("tick_s", Runner.DT_S);
+        m.put("int_sampling", org.srv6int.twin.model.Fabric.INT_SAMPLING);
+        Map<String, Object> exps = new LinkedHashMap<>();
+        for (Supplier<Experiment> b : s.experiments()) {
+            Experiment e = b.get();
+            exps.put(e.label().isEmpty() ? "run" : e.label(), String.format(java.util.Locale.ROOT,
+                    "%.0f s, t-hat %.1f s", e.durationS(), e.tHatS()));
+        }
+        m.put("experiments", exps);
+        return m;
     }
 
     /**
@@ -287,6 +377,7 @@ public final class Main {
         final List<String> related = new ArrayList<>();
         final List<Policy> policies = new ArrayList<>();
         long seed = 1;
+        int repeat = 1;
         Path out = Paths.get("out");
         boolean plots = true;
         boolean quiet;
@@ -318,6 +409,16 @@ public final class Main {
                             o.seed = Long.parseLong(value(args, ++i, a));
                         } catch (NumberFormatException e) {
                             throw new IllegalArgumentException("--seed needs an integer, got '" + args[i] + "'");
+                        }
+                        break;
+                    case "--repeat":
+                        try {
+                            o.repeat = Integer.parseInt(value(args, ++i, a));
+                        } catch (NumberFormatException e) {
+                            throw new IllegalArgumentException("--repeat needs an integer, got '" + args[i] + "'");
+                        }
+                        if (o.repeat < 1 || o.repeat > 100) {
+                            throw new IllegalArgumentException("--repeat must be 1..100, got " + o.repeat);
                         }
                         break;
                     case "--out":
@@ -361,8 +462,7 @@ public final class Main {
                                 o.related.add(a);
                             }
                         } else {
-                            Scenarios.byName(a);
-                            o.scenarios.add(a);
+                            o.scenarios.add(a); // looked up (and an unknown one refused) by run
                         }
                 }
             }
@@ -392,46 +492,6 @@ public final class Main {
             }
             throw new IllegalArgumentException(opt + " must be one of " + String.join(", ", allowed) + ", got '"
                     + v + "'");
-        }
-    }
-
-    /** Progress bar on stderr, in simulated seconds over all runs. */
-    static final class Progress {
-        private final PrintStream err;
-        private final double total;
-        private final boolean quiet;
-        private double doneBefore;
-        private long lastPrintNs;
-
-        Progress(PrintStream err, double total, boolean quiet) {
-            this.err = err;
-            this.total = total;
-            this.quiet = quiet;
-        }
-
-        void advance(String what, double simS) {
-            long now = System.nanoTime();
-            if (quiet || now - lastPrintNs < 200_000_000L) {
-                return;
-            }
-            lastPrintNs = now;
-            double f = Math.min(1, (doneBefore + simS) / total);
-            int w = 30;
-            int k = (int) Math.round(f * w);
-            err.print(String.format(Locale.ROOT, "\r[%s%s] %3.0f%% %-36s t=%5.1f s", "#".repeat(k),
-                    ".".repeat(w - k), f * 100, what, simS));
-            err.flush();
-        }
-
-        void finishRun(double durationS) {
-            doneBefore += durationS;
-        }
-
-        void done() {
-            if (!quiet) {
-                err.print(String.format(Locale.ROOT, "\r[%s] 100%% done%s\n", "#".repeat(30), " ".repeat(48)));
-                err.flush();
-            }
         }
     }
 }

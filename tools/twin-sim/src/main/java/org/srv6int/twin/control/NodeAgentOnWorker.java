@@ -169,7 +169,7 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
 
     @Override
     public void onDetection(VnfInstance instance, long latencyNs) {
-        if (loop == null || worker.host().instances().size() != pods.size()) {
+        if (loop == null || worker.host().instanceCount() != pods.size()) {
             start();
         }
         Integer i = index.get(instance);

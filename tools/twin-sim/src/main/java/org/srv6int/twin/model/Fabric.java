@@ -88,6 +88,39 @@ public final class Fabric {
     }
 
     /**
+     * What makes this testbed impossible to run, one sentence each naming the chain and vNF; empty
+     * when it is consistent: every chain has a vNF, every vNF of a chain has a pod on some
+     * worker, and no vNF is in two chains (the app keys a vNF by its chain and position).
+     *
+     * @return problems, in chain order
+     */
+    public List<String> problems() {
+        List<String> out = new ArrayList<>();
+        Map<String, String> chainOfVnf = new LinkedHashMap<>();
+        for (Chain c : chains.values()) {
+            if (c.vnfs().isEmpty()) {
+                out.add("chain " + c.id() + " has no vNF");
+            }
+            for (String v : c.vnfs()) {
+                String other = chainOfVnf.putIfAbsent(v, c.id());
+                if (other != null) {
+                    out.add("vNF " + v + " is in chains " + other + " and " + c.id());
+                }
+                boolean hosted = false;
+                for (Host h : hosts.values()) {
+                    for (VnfInstance i : h.instances()) {
+                        hosted |= i.vnf().equals(v);
+                    }
+                }
+                if (!hosted) {
+                    out.add("chain " + c.id() + " goes through vNF " + v + ", which no worker hosts");
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
      * Advances the testbed by one tick.
      *
      * @param nowS simulated time at the start of the tick

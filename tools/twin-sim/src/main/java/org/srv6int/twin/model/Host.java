@@ -71,6 +71,11 @@ public final class Host {
         return Collections.unmodifiableList(new ArrayList<>(instances.values()));
     }
 
+    /** Number of pods on this host (no copy: the node agent asks for every Detection Result). */
+    public int instanceCount() {
+        return instances.size();
+    }
+
     /** A pod by id, or null. */
     public VnfInstance instance(String id) {
         return instances.get(id);

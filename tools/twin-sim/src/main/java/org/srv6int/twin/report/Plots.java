@@ -78,7 +78,7 @@ public final class Plots {
         }
     }
 
-    private static XYChart base(String title, String y) {
+    static XYChart base(String title, String y) {
         XYChart c = new XYChartBuilder().width(W).height(H).title(title).xAxisTitle("Time (s)").yAxisTitle(y)
                 .build();
         org.knowm.xchart.style.XYStyler st = c.getStyler();
@@ -128,12 +128,17 @@ public final class Plots {
             double[] x = e.getValue()[0];
             maxT = Math.max(maxT, x.length > 0 ? x[x.length - 1] : 0);
         }
+        boundLine(c, maxT);
+        return c;
+    }
+
+    /** The dashed 1 ms bound across [0, maxT]. */
+    static void boundLine(XYChart c, double maxT) {
         XYSeries bound = c.addSeries("1 ms bound", new double[] {0, maxT}, new double[] {1, 1});
         bound.setMarker(SeriesMarkers.NONE);
         bound.setLineColor(Color.GRAY);
         bound.setLineStyle(new java.awt.BasicStroke(1.5f, java.awt.BasicStroke.CAP_BUTT,
                 java.awt.BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
-        return c;
     }
 
     static XYChart throughput(String title, List<RunResult> runs) {
@@ -204,7 +209,7 @@ public final class Plots {
         ImageIO.write(stack(panels), "png", dir.resolve(s.name() + ".png").toFile());
     }
 
-    private static CategoryChart bars(String title, String x) {
+    static CategoryChart bars(String title, String x) {
         CategoryChart c = new CategoryChartBuilder().width(W).height(420).title(title)
                 .xAxisTitle(x).yAxisTitle("Throughput (Gbps)").build();
         c.getStyler().setChartBackgroundColor(Color.WHITE);
