@@ -4,6 +4,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -160,20 +161,31 @@ public final class KafkaExport implements AutoCloseable {
                     }
                 }
                 ExportRecord r = pending;
+                // send() reports a refusal (max.block.ms passed waiting for metadata or buffer
+                // space) through the callback before it returns, on this thread; later outcomes
+                // come from the producer's network thread.
+                Exception[] refused = new Exception[1];
+                boolean[] returned = new boolean[1];
                 producer.send(new ProducerRecord<>(settings.topic(r.kind()), r.key(), r.value()), (md, e) -> {
                     if (e == null) {
                         counters.add(r.kind(), ExportCounters.Result.ACKED);
+                    } else if (!returned[0] && Thread.currentThread() == thread) {
+                        refused[0] = e;
                     } else {
                         counters.add(r.kind(), ExportCounters.Result.FAILED);
                         lastError = e.toString();
                     }
                 });
+                returned[0] = true;
+                if (refused[0] != null) {
+                    throw new KafkaException(refused[0]);
+                }
                 pending = null;
                 backoff = 0;
             } catch (InterruptedException e) {
                 break;
             } catch (RuntimeException e) {
-                // max.block.ms passed (buffer full, broker unknown) or the producer failed.
+                // refused at send (buffer full, broker unknown) or thrown by a failed producer
                 lastError = e.toString();
                 if (!pending.mustDeliver()) {
                     counters.add(pending.kind(), ExportCounters.Result.DROPPED_REFUSED);
