@@ -15,9 +15,8 @@ import java.util.regex.Pattern;
  * is absent:
  * <pre>{ "kafka": { "bootstrapServers": "10.0.0.5:9092", "topicPrefix": "srv6int",
  *              "queueRecords": 10000, "bufferBytes": 4194304, "maxBlockMs": 100,
- *              "deliveryTimeoutMs": 120000, "reports": { "perSecond": 1000, "oneIn": 10 } },
- *   "otlp": { "endpoint": "http://10.0.0.6:4318/v1/metrics", "intervalMs": 10000 } }</pre>
- * Without {@code kafka.reports} only the per-period summaries are published. A bad field is
+ *              "deliveryTimeoutMs": 120000 } }</pre>
+ * Only the per-period summaries are published. A bad field is
  * rejected with its name and the running exports stay as they were.
  */
 public final class ExportConfig extends Config<ApplicationId> {
@@ -25,7 +24,6 @@ public final class ExportConfig extends Config<ApplicationId> {
     /** Config key. */
     public static final String KEY = "export";
     static final String KAFKA = "kafka";
-    static final String OTLP = "otlp";
 
     private static final Pattern HOST_PORT = Pattern.compile("[A-Za-z0-9._\\-]+:(\\d{1,5})|\\[[0-9A-Fa-f:.]+\\]:(\\d{1,5})");
     private static final Pattern TOPIC = Pattern.compile("[A-Za-z0-9._\\-]{1,200}");
@@ -46,10 +44,8 @@ public final class ExportConfig extends Config<ApplicationId> {
         if (!object.isObject()) {
             throw new InvalidFieldException(KEY, "must be an object");
         }
-        fieldsIn(object, KEY, Set.of(KAFKA, OTLP));
-        KafkaSettings kafka = object.has(KAFKA) ? kafka(object.get(KAFKA)) : null;
-        OtlpSettings otlp = object.has(OTLP) ? OtlpSettings.parse(object.get(OTLP)) : null;
-        return new ExportSettings(kafka, otlp);
+        fieldsIn(object, KEY, Set.of(KAFKA));
+        return new ExportSettings(object.has(KAFKA) ? kafka(object.get(KAFKA)) : null);
     }
 
     private static KafkaSettings kafka(JsonNode k) {
@@ -57,7 +53,7 @@ public final class ExportConfig extends Config<ApplicationId> {
             throw new InvalidFieldException(KAFKA, "must be an object");
         }
         fieldsIn(k, KAFKA, Set.of("bootstrapServers", "topicPrefix", "queueRecords", "bufferBytes", "maxBlockMs",
-                                  "deliveryTimeoutMs", "reports"));
+                                  "deliveryTimeoutMs"));
         String servers = text(k, "kafka.bootstrapServers", k.get("bootstrapServers"), null);
         if (servers == null) {
             throw new InvalidFieldException("kafka.bootstrapServers", "required");
@@ -76,17 +72,6 @@ public final class ExportConfig extends Config<ApplicationId> {
         if (!TOPIC.matcher(prefix).matches()) {
             throw new InvalidFieldException("kafka.topicPrefix", "must be 1-200 of [A-Za-z0-9._-], got '" + prefix + "'");
         }
-        int perSecond = 0;
-        int oneIn = 1;
-        JsonNode r = k.get("reports");
-        if (r != null) {
-            if (!r.isObject()) {
-                throw new InvalidFieldException("kafka.reports", "must be an object");
-            }
-            fieldsIn(r, "kafka.reports", Set.of("perSecond", "oneIn"));
-            perSecond = (int) integer(r, "kafka.reports.perSecond", "perSecond", 1, 100_000, 1000);
-            oneIn = (int) integer(r, "kafka.reports.oneIn", "oneIn", 1, 1_000_000, 1);
-        }
         return new KafkaSettings(servers.trim(), prefix,
                                  (int) integer(k, "kafka.queueRecords", "queueRecords", 1, 1_000_000,
                                                KafkaSettings.DEFAULT_QUEUE_RECORDS),
@@ -95,8 +80,7 @@ public final class ExportConfig extends Config<ApplicationId> {
                                  (int) integer(k, "kafka.maxBlockMs", "maxBlockMs", 0, 10_000,
                                                KafkaSettings.DEFAULT_MAX_BLOCK_MS),
                                  (int) integer(k, "kafka.deliveryTimeoutMs", "deliveryTimeoutMs", 1000, 3_600_000,
-                                               KafkaSettings.DEFAULT_DELIVERY_TIMEOUT_MS),
-                                 perSecond, oneIn);
+                                               KafkaSettings.DEFAULT_DELIVERY_TIMEOUT_MS));
     }
 
     static void fieldsIn(JsonNode n, String where, Set<String> allowed) {

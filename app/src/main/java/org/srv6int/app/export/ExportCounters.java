@@ -19,12 +19,8 @@ public final class ExportCounters {
         FAILED,
         /** Not handed over: the hand-off queue was full. */
         DROPPED_QUEUE_FULL,
-        /** A sampled report the producer could not take at once (buffer full or broker unknown). */
-        DROPPED_REFUSED,
         /** Still queued when the export was closed (reconfigured or stopped). */
-        DROPPED_AT_CLOSE,
-        /** Not published: the per-second cap on report records was reached. */
-        DROPPED_RATE_CAP;
+        DROPPED_AT_CLOSE;
 
         /** @return label value */
         public String label() {

@@ -166,7 +166,7 @@ public class ExportManager implements ExportService {
                 }
             }
         }
-        settings = new ExportSettings(want, s.otlp());
+        settings = new ExportSettings(want);
         log.info("Export: {}", settings);
         return ok;
     }

@@ -13,9 +13,7 @@ public final class ExportRecord {
         /** Per-period summary of one chain. */
         CHAIN_SUMMARY("chain-summary"),
         /** Per-period summary of one vNF. */
-        VNF_SUMMARY("vnf-summary"),
-        /** One decoded INT report (sampled, rate-capped). */
-        INT_REPORT("int-report");
+        VNF_SUMMARY("vnf-summary");
 
         private final String topicSuffix;
 
@@ -64,15 +62,5 @@ public final class ExportRecord {
     /** @return JSON value */
     public String value() {
         return value;
-    }
-
-    /**
-     * Whether records of this kind are retried until the broker takes them (summaries) rather
-     * than dropped on the first refusal (sampled reports).
-     *
-     * @return true for summaries
-     */
-    boolean mustDeliver() {
-        return kind != Kind.INT_REPORT;
     }
 }

@@ -6,20 +6,17 @@ import java.util.Objects;
 public final class ExportSettings {
 
     /** Everything off. */
-    public static final ExportSettings OFF = new ExportSettings(null, null);
+    public static final ExportSettings OFF = new ExportSettings(null);
 
     private final KafkaSettings kafka;
-    private final OtlpSettings otlp;
 
     /**
      * Creates settings.
      *
      * @param kafka Kafka export, null for off
-     * @param otlp  OTLP export, null for off
      */
-    public ExportSettings(KafkaSettings kafka, OtlpSettings otlp) {
+    public ExportSettings(KafkaSettings kafka) {
         this.kafka = kafka;
-        this.otlp = otlp;
     }
 
     /** @return Kafka export settings, null if off */
@@ -27,24 +24,18 @@ public final class ExportSettings {
         return kafka;
     }
 
-    /** @return OTLP export settings, null if off */
-    public OtlpSettings otlp() {
-        return otlp;
-    }
-
     @Override
     public boolean equals(Object o) {
-        return o instanceof ExportSettings && Objects.equals(kafka, ((ExportSettings) o).kafka)
-                && Objects.equals(otlp, ((ExportSettings) o).otlp);
+        return o instanceof ExportSettings && Objects.equals(kafka, ((ExportSettings) o).kafka);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(kafka, otlp);
+        return Objects.hashCode(kafka);
     }
 
     @Override
     public String toString() {
-        return (kafka == null ? "kafka off" : kafka.toString()) + ", " + (otlp == null ? "otlp off" : otlp.toString());
+        return kafka == null ? "kafka off" : kafka.toString();
     }
 }

@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * ({@code enable.idempotence}, {@code acks=all}, unlimited retries within
  * {@code delivery.timeout.ms}) whose {@code send} may block at most {@code max.block.ms} when its
  * bounded buffer is full or the broker is unknown. A summary the producer refuses is tried again
- * (so a broker restart loses none while the queue has room); a sampled report is dropped instead.
+ * (so a broker restart loses none while the queue has room).
  */
 public final class KafkaExport implements AutoCloseable {
 
@@ -130,23 +130,10 @@ public final class KafkaExport implements AutoCloseable {
         return true;
     }
 
-    /**
-     * Counts a report record the per-second cap kept out (the cap is applied before the hand-off).
-     */
-    void rateCapped() {
-        counters.add(ExportRecord.Kind.INT_REPORT, ExportCounters.Result.DROPPED_RATE_CAP);
-    }
-
     private ExportRecord next() throws InterruptedException {
-        // Summaries first: they are few and must arrive; reports fill what is left.
+        // Chain summaries first: fewer, and what most consumers read.
         ExportRecord r = queues.get(ExportRecord.Kind.CHAIN_SUMMARY).poll();
-        if (r == null) {
-            r = queues.get(ExportRecord.Kind.VNF_SUMMARY).poll();
-        }
-        if (r == null) {
-            r = queues.get(ExportRecord.Kind.INT_REPORT).poll(20, TimeUnit.MILLISECONDS);
-        }
-        return r;
+        return r != null ? r : queues.get(ExportRecord.Kind.VNF_SUMMARY).poll(20, TimeUnit.MILLISECONDS);
     }
 
     private void run() {
@@ -187,11 +174,6 @@ public final class KafkaExport implements AutoCloseable {
             } catch (RuntimeException e) {
                 // refused at send (buffer full, broker unknown) or thrown by a failed producer
                 lastError = e.toString();
-                if (!pending.mustDeliver()) {
-                    counters.add(pending.kind(), ExportCounters.Result.DROPPED_REFUSED);
-                    pending = null;
-                    continue;
-                }
                 counters.retried(pending.kind());
                 backoff = Math.min(MAX_BACKOFF_MS, Math.max(10, backoff * 2));
                 try {

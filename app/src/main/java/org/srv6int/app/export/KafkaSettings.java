@@ -8,7 +8,7 @@ import java.util.Objects;
  */
 public final class KafkaSettings {
 
-    /** Default topic prefix: topics are {@code <prefix>.chain-summary}, {@code .vnf-summary}, {@code .int-report}. */
+    /** Default topic prefix: topics are {@code <prefix>.chain-summary} and {@code <prefix>.vnf-summary}. */
     public static final String DEFAULT_TOPIC_PREFIX = "srv6int";
     /** Default capacity of each hand-off queue, in records. */
     public static final int DEFAULT_QUEUE_RECORDS = 10_000;
@@ -25,8 +25,6 @@ public final class KafkaSettings {
     private final long bufferBytes;
     private final int maxBlockMs;
     private final int deliveryTimeoutMs;
-    private final int reportsPerSecond;
-    private final int reportsOneIn;
 
     /**
      * Creates settings.
@@ -37,30 +35,26 @@ public final class KafkaSettings {
      * @param bufferBytes       producer buffer.memory
      * @param maxBlockMs        producer max.block.ms
      * @param deliveryTimeoutMs producer delivery.timeout.ms
-     * @param reportsPerSecond  cap on per-report records per second, 0 = no per-report records
-     * @param reportsOneIn      sample one accepted report in this many
      */
     public KafkaSettings(String bootstrapServers, String topicPrefix, int queueRecords, long bufferBytes,
-                         int maxBlockMs, int deliveryTimeoutMs, int reportsPerSecond, int reportsOneIn) {
+                         int maxBlockMs, int deliveryTimeoutMs) {
         this.bootstrapServers = Objects.requireNonNull(bootstrapServers);
         this.topicPrefix = Objects.requireNonNull(topicPrefix);
         this.queueRecords = queueRecords;
         this.bufferBytes = bufferBytes;
         this.maxBlockMs = maxBlockMs;
         this.deliveryTimeoutMs = deliveryTimeoutMs;
-        this.reportsPerSecond = reportsPerSecond;
-        this.reportsOneIn = reportsOneIn;
     }
 
     /**
      * Settings with defaults for everything but the servers.
      *
      * @param bootstrapServers bootstrap.servers
-     * @return settings, per-report records off
+     * @return settings
      */
     public static KafkaSettings of(String bootstrapServers) {
         return new KafkaSettings(bootstrapServers, DEFAULT_TOPIC_PREFIX, DEFAULT_QUEUE_RECORDS, DEFAULT_BUFFER_BYTES,
-                                 DEFAULT_MAX_BLOCK_MS, DEFAULT_DELIVERY_TIMEOUT_MS, 0, 1);
+                                 DEFAULT_MAX_BLOCK_MS, DEFAULT_DELIVERY_TIMEOUT_MS);
     }
 
     /** @return bootstrap.servers */
@@ -103,16 +97,6 @@ public final class KafkaSettings {
         return deliveryTimeoutMs;
     }
 
-    /** @return cap on per-report records per second, 0 if none are published */
-    public int reportsPerSecond() {
-        return reportsPerSecond;
-    }
-
-    /** @return one accepted report in this many is a candidate for a record */
-    public int reportsOneIn() {
-        return reportsOneIn;
-    }
-
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof KafkaSettings)) {
@@ -121,20 +105,17 @@ public final class KafkaSettings {
         KafkaSettings s = (KafkaSettings) o;
         return bootstrapServers.equals(s.bootstrapServers) && topicPrefix.equals(s.topicPrefix)
                 && queueRecords == s.queueRecords && bufferBytes == s.bufferBytes && maxBlockMs == s.maxBlockMs
-                && deliveryTimeoutMs == s.deliveryTimeoutMs && reportsPerSecond == s.reportsPerSecond
-                && reportsOneIn == s.reportsOneIn;
+                && deliveryTimeoutMs == s.deliveryTimeoutMs;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(bootstrapServers, topicPrefix, queueRecords, bufferBytes, maxBlockMs, deliveryTimeoutMs,
-                            reportsPerSecond, reportsOneIn);
+        return Objects.hash(bootstrapServers, topicPrefix, queueRecords, bufferBytes, maxBlockMs, deliveryTimeoutMs);
     }
 
     @Override
     public String toString() {
         return "kafka " + bootstrapServers + " topics " + topicPrefix + ".* queue=" + queueRecords + " buffer="
-                + bufferBytes + " maxBlockMs=" + maxBlockMs + " deliveryTimeoutMs=" + deliveryTimeoutMs
-                + " reports=" + (reportsPerSecond == 0 ? "off" : reportsPerSecond + "/s 1-in-" + reportsOneIn);
+                + bufferBytes + " maxBlockMs=" + maxBlockMs + " deliveryTimeoutMs=" + deliveryTimeoutMs;
     }
 }

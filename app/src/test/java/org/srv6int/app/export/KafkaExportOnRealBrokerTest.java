@@ -60,7 +60,7 @@ public class KafkaExportOnRealBrokerTest {
     }
 
     private static KafkaSettings settings(String prefix, int queue, long buffer, int maxBlockMs, String servers) {
-        return new KafkaSettings(servers, prefix, queue, buffer, maxBlockMs, 120_000, 0, 1);
+        return new KafkaSettings(servers, prefix, queue, buffer, maxBlockMs, 120_000);
     }
 
     /** Reads a topic from its start until {@code done} holds of what was read, or 180 s pass. */
