@@ -122,7 +122,7 @@ public class ExportManager implements ExportService {
     }
 
     /** Applies netcfg; a bad config keeps what runs. */
-    private void reconfigure() {
+    void reconfigure() {
         ExportConfig c = registry.getConfig(appId, ExportConfig.class);
         ExportSettings s;
         try {
