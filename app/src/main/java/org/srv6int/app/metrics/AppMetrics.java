@@ -10,6 +10,8 @@ import org.srv6int.app.api.VnfLoopState;
 import org.srv6int.app.api.VnfReplica;
 import org.srv6int.app.api.VnfReplicaId;
 import org.srv6int.app.api.VnfSpec;
+import org.srv6int.app.export.ExportCounters;
+import org.srv6int.app.export.ExportStats;
 import org.srv6int.app.telemetry.ChainWindow;
 import org.srv6int.app.telemetry.CollectorCounters;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
@@ -350,6 +352,7 @@ public final class AppMetrics {
         out.sample(in.collectorRunning ? 1 : 0);
         collector(out, in.threads);
         cluster(out, in.collectorCounters);
+        exports(out, in);
 
         // --- the exporter itself
         int[] folded = {chainCap.folded(), vnfCap.folded(), replicaCap.folded()};
@@ -436,6 +439,34 @@ public final class AppMetrics {
         out.family(name, "counter", help + ", by receive thread");
         for (int i = 0; i < threads.size(); i++) {
             out.sample(f.applyAsLong(threads.get(i)), "thread", Integer.toString(i));
+        }
+    }
+
+    private static void exports(TextExposition out, MetricsInputs in) {
+        if (in.exports.isEmpty()) {
+            return;
+        }
+        out.family("srv6int_export_enabled", "gauge", "1 while the export is on in netcfg, by sink");
+        out.sample(in.kafkaEnabled ? 1 : 0, "sink", "kafka");
+        out.family("srv6int_export_records_total", "counter",
+                   "records handed to an export by what became of them (acked, failed, dropped_queue_full, "
+                           + "dropped_at_close), by sink and kind");
+        for (ExportStats s : in.exports) {
+            for (ExportCounters.Result r : ExportCounters.Result.values()) {
+                out.sample(s.counts().getOrDefault(r, 0L), "sink", s.sink(), "kind", s.kind().label(),
+                           "result", r.label());
+            }
+        }
+        out.family("srv6int_export_send_retries_total", "counter",
+                   "sends the producer refused (buffer full or broker unknown past max.block.ms) and the export "
+                           + "thread tried again, by sink and kind");
+        for (ExportStats s : in.exports) {
+            out.sample(s.retries(), "sink", s.sink(), "kind", s.kind().label());
+        }
+        out.family("srv6int_export_queue_records", "gauge",
+                   "records waiting in the export's bounded hand-off queue, by sink and kind");
+        for (ExportStats s : in.exports) {
+            out.sample(s.queued(), "sink", s.sink(), "kind", s.kind().label());
         }
     }
 

@@ -22,6 +22,7 @@ import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.TelemetryService;
 import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.config.Srv6IntConfigService;
+import org.srv6int.app.export.ExportService;
 import org.srv6int.app.telemetry.TelemetryWindows;
 
 import java.io.IOException;
@@ -55,6 +56,9 @@ public class AppMetricsManager implements AppMetricsService {
 
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     protected volatile GlobalLoopService loop;
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    protected volatile ExportService export;
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected NetworkConfigRegistry registry;
@@ -211,6 +215,16 @@ public class AppMetricsManager implements AppMetricsService {
             } catch (RuntimeException e) {
                 in.loop = null;
                 unreadable("loop", e);
+            }
+        }
+        ExportService x = export;
+        if (x != null) {
+            try {
+                in.exports.addAll(x.stats());
+                in.kafkaEnabled = x.settings().kafka() != null;
+            } catch (RuntimeException e) {
+                in.exports.clear();
+                unreadable("export", e);
             }
         }
         return in;

@@ -5,6 +5,7 @@ import org.srv6int.app.api.LoopStatus;
 import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.export.ExportStats;
 import org.srv6int.app.telemetry.CollectorCounters;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
 
@@ -45,4 +46,8 @@ final class MetricsInputs {
     /** Decisions ended, by action then outcome. */
     final Map<LoopDecision.Action, Map<LoopDecision.Outcome, Long>> decisionsEnded =
             new EnumMap<>(LoopDecision.Action.class);
+    /** What each export did, by export and kind; empty if the exports component is not there. */
+    final List<ExportStats> exports = new ArrayList<>();
+    /** Whether the Kafka export is on. */
+    boolean kafkaEnabled;
 }

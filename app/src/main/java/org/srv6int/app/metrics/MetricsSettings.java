@@ -16,7 +16,7 @@ public final class MetricsSettings {
     /** Default cap on replicas with series of their own. */
     public static final int DEFAULT_MAX_REPLICAS = 4096;
     /** Parts of the app's state a scrape reads (labels of the read-error counter). */
-    static final List<String> PARTS = List.of("chains", "inventory", "telemetry", "loop");
+    static final List<String> PARTS = List.of("chains", "inventory", "telemetry", "loop", "export");
 
     /** Defaults: default caps, no plain port. */
     public static final MetricsSettings DEFAULT =

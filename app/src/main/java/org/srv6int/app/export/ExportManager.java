@@ -1,0 +1,204 @@
+package org.srv6int.app.export;
+
+import org.onosproject.cluster.ClusterService;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.CoreService;
+import org.onosproject.net.config.ConfigFactory;
+import org.onosproject.net.config.InvalidFieldException;
+import org.onosproject.net.config.NetworkConfigEvent;
+import org.onosproject.net.config.NetworkConfigListener;
+import org.onosproject.net.config.NetworkConfigRegistry;
+import org.onosproject.net.config.basics.SubjectFactories;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.srv6int.app.config.Srv6IntConfigService;
+import org.srv6int.app.telemetry.TelemetrySnapshot;
+import org.srv6int.app.telemetry.TelemetryWindows;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * The exports component: applies netcfg {@code apps/org.srv6int.app/export} and, while Kafka is
+ * on, hands each closed telemetry window's summaries ({@link WindowRecords}) to the Kafka export.
+ * The hand-off happens on the collector's window thread and never blocks it; an invalid config
+ * or a producer that cannot be created is logged with the reason and leaves the running exports
+ * as they were.
+ */
+@Component(immediate = true, service = ExportService.class)
+public class ExportManager implements ExportService {
+
+    /** Name of the Kafka export in metrics. */
+    public static final String KAFKA = "kafka";
+
+    private final Logger log = LoggerFactory.getLogger(getClass());
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected NetworkConfigRegistry registry;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected CoreService coreService;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected ClusterService clusterService;
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            bind = "bindWindows", unbind = "unbindWindows")
+    protected volatile TelemetryWindows windows;
+
+    private final ExportCounters kafkaCounters = new ExportCounters();
+    private final AtomicLong period = new AtomicLong();
+    private final Consumer<TelemetrySnapshot> windowConsumer = this::onWindow;
+    private ApplicationId appId;
+    private volatile ExportSettings settings = ExportSettings.OFF;
+    private volatile KafkaExport kafka;
+
+    final ConfigFactory<ApplicationId, ExportConfig> factory =
+            new ConfigFactory<>(SubjectFactories.APP_SUBJECT_FACTORY, ExportConfig.class, ExportConfig.KEY) {
+                @Override
+                public ExportConfig createConfig() {
+                    return new ExportConfig();
+                }
+            };
+
+    private final NetworkConfigListener configListener = new NetworkConfigListener() {
+        @Override
+        public boolean isRelevant(NetworkConfigEvent e) {
+            return e.configClass() == ExportConfig.class;
+        }
+
+        @Override
+        public void event(NetworkConfigEvent e) {
+            reconfigure();
+        }
+    };
+
+    @Activate
+    protected void activate() {
+        appId = coreService.registerApplication(Srv6IntConfigService.APP_NAME);
+        registry.registerConfigFactory(factory);
+        registry.addListener(configListener);
+        reconfigure();
+        log.info("Started");
+    }
+
+    @Deactivate
+    protected void deactivate() {
+        registry.removeListener(configListener);
+        registry.unregisterConfigFactory(factory);
+        apply(ExportSettings.OFF);
+        log.info("Stopped");
+    }
+
+    /**
+     * Binds the collector's windows.
+     *
+     * @param w windows
+     */
+    protected void bindWindows(TelemetryWindows w) {
+        windows = w;
+        w.addWindowConsumer(windowConsumer);
+    }
+
+    /**
+     * Unbinds the collector's windows.
+     *
+     * @param w windows
+     */
+    protected void unbindWindows(TelemetryWindows w) {
+        w.removeWindowConsumer(windowConsumer);
+        if (windows == w) {
+            windows = null;
+        }
+    }
+
+    /** Applies netcfg; a bad config keeps what runs. */
+    void reconfigure() {
+        ExportConfig c = registry.getConfig(appId, ExportConfig.class);
+        ExportSettings s;
+        try {
+            s = c == null ? ExportSettings.OFF : c.settings();
+        } catch (InvalidFieldException e) {
+            log.error("Invalid export config, keeping {}: {}", settings, e.getMessage());
+            return;
+        }
+        apply(s);
+    }
+
+    /**
+     * Applies settings: an export whose settings changed is replaced, the new one created before
+     * the old closes, so one that cannot be created leaves the old one running.
+     *
+     * @param s settings
+     * @return true if every part was applied
+     */
+    synchronized boolean apply(ExportSettings s) {
+        boolean ok = true;
+        KafkaSettings want = s.kafka();
+        KafkaSettings have = settings.kafka();
+        if (!Objects.equals(want, have)) {
+            KafkaExport next = null;
+            if (want != null) {
+                try {
+                    next = new KafkaExport(want, "srv6int-" + localNode(), kafkaCounters);
+                } catch (RuntimeException e) {
+                    // KafkaException: a bootstrap server that does not resolve, a bad value.
+                    log.error("Kafka export not applied, keeping {}: {}", have == null ? "kafka off" : have,
+                              e.toString());
+                    ok = false;
+                    want = have;
+                }
+            }
+            if (ok) {
+                KafkaExport old = kafka;
+                kafka = next;
+                if (old != null) {
+                    old.close();
+                }
+            }
+        }
+        settings = new ExportSettings(want);
+        log.info("Export: {}", settings);
+        return ok;
+    }
+
+    private String localNode() {
+        return clusterService.getLocalNode().id().toString();
+    }
+
+    /** Runs on the collector's window thread: builds the summaries and offers them; never blocks. */
+    private void onWindow(TelemetrySnapshot w) {
+        KafkaExport k = kafka;
+        if (k == null) {
+            return;
+        }
+        for (ExportRecord r : WindowRecords.of(w, localNode(), period.incrementAndGet(), System.currentTimeMillis())) {
+            k.offer(r);
+        }
+    }
+
+    @Override
+    public ExportSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public List<ExportStats> stats() {
+        List<ExportStats> out = new ArrayList<>();
+        KafkaExport k = kafka;
+        for (ExportRecord.Kind kind : ExportRecord.Kind.values()) {
+            out.add(new ExportStats(KAFKA, kind, kafkaCounters.of(kind), kafkaCounters.retries(kind),
+                                    k == null ? 0 : k.queued(kind)));
+        }
+        return out;
+    }
+}

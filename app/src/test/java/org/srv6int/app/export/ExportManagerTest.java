@@ -1,0 +1,153 @@
+package org.srv6int.app.export;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+import org.onosproject.cluster.NodeId;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.CoreServiceAdapter;
+import org.onosproject.net.config.Config;
+import org.onosproject.net.config.ConfigApplyDelegate;
+import org.onosproject.net.config.InvalidFieldException;
+import org.onosproject.net.config.NetworkConfigRegistryAdapter;
+import org.srv6int.app.testing.PaperTestbed;
+import org.srv6int.app.testing.TestCluster;
+import org.srv6int.app.testing.WindowFeed;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/**
+ * The exports component on netcfg: off by default; a bad field is refused with its name and the
+ * running export stays as it was; a producer that cannot be created (a bootstrap host that does
+ * not resolve) leaves the running one in place; windows reach the Kafka export's queue from the
+ * collector's window consumer without waiting for a broker (none listens here).
+ */
+public class ExportManagerTest {
+
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final WindowFeed feed = new WindowFeed();
+    private ExportConfig current;
+    private ExportManager mgr;
+
+    private ExportConfig config(String json) throws IOException {
+        ExportConfig c = new ExportConfig();
+        ConfigApplyDelegate noop = cfg -> { };
+        c.init(PaperTestbed.APP_ID, ExportConfig.KEY, (ObjectNode) mapper.readTree(json), mapper, noop);
+        return c;
+    }
+
+    private static String closedPort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return "127.0.0.1:" + s.getLocalPort();
+        }
+    }
+
+    @Before
+    public void setUp() {
+        mgr = new ExportManager();
+        mgr.coreService = new CoreServiceAdapter() {
+            @Override
+            public ApplicationId registerApplication(String name) {
+                return PaperTestbed.APP_ID;
+            }
+        };
+        mgr.clusterService = new TestCluster().cluster(NodeId.nodeId("onos-1"));
+        mgr.registry = new NetworkConfigRegistryAdapter() {
+            @Override
+            @SuppressWarnings("unchecked")
+            public <S, C extends Config<S>> C getConfig(S subject, Class<C> configClass) {
+                return configClass == ExportConfig.class ? (C) current : null;
+            }
+        };
+        mgr.activate();
+        mgr.bindWindows(feed);
+    }
+
+    @After
+    public void tearDown() {
+        mgr.unbindWindows(feed);
+        mgr.deactivate();
+    }
+
+    @Test
+    public void offByDefault() {
+        assertEquals(ExportSettings.OFF, mgr.settings());
+        assertTrue(mgr.stats().stream().allMatch(s -> s.counts().values().stream().allMatch(v -> v == 0)));
+    }
+
+    @Test
+    public void badFieldsAreRefusedByNameAndTheRunningExportStays() throws Exception {
+        String servers = closedPort();
+        current = config("{\"kafka\": {\"bootstrapServers\": \"" + servers + "\", \"queueRecords\": 5}}");
+        mgr.reconfigure();
+        KafkaSettings running = mgr.settings().kafka();
+        assertEquals(servers, running.bootstrapServers());
+        assertEquals(5, running.queueRecords());
+        String[][] bad = {
+            {"{\"kafka\": {\"bootstrapServers\": \"nohostport\"}}", "kafka.bootstrapServers"},
+            {"{\"kafka\": {\"bootstrapServers\": \"h:99999\"}}", "kafka.bootstrapServers"},
+            {"{\"kafka\": {}}", "kafka.bootstrapServers"},
+            {"{\"kafka\": {\"bootstrapServers\": \"h:1\", \"maxBlockMs\": -1}}", "kafka.maxBlockMs"},
+            {"{\"kafka\": {\"bootstrapServers\": \"h:1\", \"bufferBytes\": 10}}", "kafka.bufferBytes"},
+            {"{\"kafka\": {\"bootstrapServers\": \"h:1\", \"queueRecords\": \"many\"}}", "kafka.queueRecords"},
+            {"{\"kafka\": {\"bootstrapServers\": \"h:1\", \"topicPrefix\": \"a b\"}}", "kafka.topicPrefix"},
+            {"{\"kafka\": {\"bootstrapServers\": \"h:1\", \"compression\": \"zstd\"}}", "kafka.compression"},
+            {"{\"otlp\": {}}", "export.otlp"},
+            {"{\"kafka\": 3}", "kafka"},
+        };
+        for (String[] b : bad) {
+            ExportConfig c = config(b[0]);
+            try {
+                c.settings();
+                fail("accepted " + b[0]);
+            } catch (InvalidFieldException e) {
+                assertTrue(b[0] + " -> " + e.getMessage(), e.getMessage().contains(b[1]));
+            }
+            current = c;
+            mgr.reconfigure();
+            assertEquals("after " + b[0], running, mgr.settings().kafka());
+        }
+    }
+
+    @Test
+    public void aProducerThatCannotBeCreatedLeavesTheRunningOne() throws Exception {
+        String servers = closedPort();
+        current = config("{\"kafka\": {\"bootstrapServers\": \"" + servers + "\"}}");
+        mgr.reconfigure();
+        // valid syntax, but no such host: KafkaProducer refuses to start
+        current = config("{\"kafka\": {\"bootstrapServers\": \"no-such-host.invalid:9092\"}}");
+        mgr.reconfigure();
+        assertEquals(servers, mgr.settings().kafka().bootstrapServers());
+        current = null;
+        mgr.reconfigure();
+        assertNull(mgr.settings().kafka());
+    }
+
+    @Test
+    public void windowsReachTheQueueWithoutABroker() throws Exception {
+        current = config("{\"kafka\": {\"bootstrapServers\": \"" + closedPort() + "\", \"queueRecords\": 3,"
+                                 + " \"maxBlockMs\": 200}}");
+        mgr.reconfigure();
+        Windows w = new Windows();
+        for (int i = 0; i < 10; i++) {
+            feed.push(w.next(5, 20_000));
+        }
+        ExportStats chains = mgr.stats().stream().filter(s -> s.kind() == ExportRecord.Kind.CHAIN_SUMMARY)
+                .findFirst().orElseThrow();
+        long dropped = chains.counts().get(ExportCounters.Result.DROPPED_QUEUE_FULL);
+        // 10 windows, 3 queued, at most one in the export thread's hands: the rest dropped
+        long inQueueOrHand = 10 - dropped - chains.queued();
+        assertTrue("dropped " + dropped + " queued " + chains.queued(), dropped >= 6 && dropped <= 7
+                && inQueueOrHand >= 0 && inQueueOrHand <= 1);
+        assertEquals(0L, (long) chains.counts().get(ExportCounters.Result.ACKED));
+    }
+}
