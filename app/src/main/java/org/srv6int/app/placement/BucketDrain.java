@@ -12,8 +12,10 @@ import static com.google.common.base.Preconditions.checkArgument;
  * replica is still alive moves to its new replica only once its flows are gone,
  * i.e. once the bucket's packet counter (the direct counter of its encap entry)
  * has not moved for {@code idleMs}, or when the move has waited
- * {@code deadlineMs} (then it moves anyway, counted as forced). A bucket whose
- * replica is dead or gone moves at once. A bucket that moved less than
+ * {@code deadlineMs} (then it moves anyway, counted as forced). The caller
+ * says which replicas' buckets wait (scale-in, a lower weight); a bucket of
+ * any other replica (dead, gone, or one that gives a share to a new replica
+ * on scale-out) moves at once. A bucket that moved less than
  * {@code holdMs} ago does not move again unless its replica died (hysteresis
  * against a replica that flaps, counted).
  *
@@ -42,7 +44,7 @@ public final class BucketDrain<K> {
     private final boolean[] heldCounted;
     private long drained;
     private long forced;
-    private long failovers;
+    private long atOnce;
     private long held;
 
     /**
@@ -95,8 +97,9 @@ public final class BucketDrain<K> {
      *
      * @param installed the replica of each bucket on the switch now (null: none)
      * @param target    where {@link BucketAssignment} wants each bucket
-     * @param alive     replicas whose buckets wait for their flows (alive,
-     *                  also when draining); a bucket of any other replica moves at once
+     * @param alive     replicas whose buckets wait for their flows (alive and
+     *                  draining or losing weight); a bucket of any other replica
+     *                  moves at once
      * @param nowMs     now
      * @return the replica of each bucket to install now
      */
@@ -115,7 +118,7 @@ public final class BucketDrain<K> {
             if (from == null || !alive.contains(from)) {
                 move(next, b, to, nowMs);
                 if (from != null) {
-                    failovers++;
+                    atOnce++;
                 }
                 continue;
             }
@@ -188,12 +191,13 @@ public final class BucketDrain<K> {
     }
 
     /**
-     * Returns the moves made at once because the bucket's replica was dead or gone.
+     * Returns the moves made at once: the bucket's replica was not one whose
+     * flows are waited for (dead, gone, or a scale-out taking its share).
      *
-     * @return failover moves
+     * @return moves made at once
      */
-    public long failovers() {
-        return failovers;
+    public long movedAtOnce() {
+        return atOnce;
     }
 
     /**

@@ -130,7 +130,7 @@ public class BucketDrainTest {
         drain.observe(1, 5, 0);
         List<String> next = drain.step(List.of("a", "b"), List.of("a", "a"), Set.of("a"), 0);
         assertEquals(List.of("a", "a"), next);
-        assertEquals(1, drain.failovers());
+        assertEquals(1, drain.movedAtOnce());
         assertEquals(0, drain.waiting());
     }
 
