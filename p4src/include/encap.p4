@@ -1,14 +1,19 @@
-// H.Encaps.INT, part 2: pick one segment list of the chain (weighted, by flow
-// hash) and push IPv6 + SRH + SRv6-INT TLV (docs/wire-format.md 1).
+// H.Encaps.INT, part 2: pick one segment list of the chain by the flow's bucket
+// and push IPv6 + SRH + SRv6-INT TLV (docs/wire-format.md 1).
 #ifndef SRV6INT_ENCAP_P4
 #define SRV6INT_ENCAP_P4
 
 #include "header.p4"
 #include "segments.p4"
+#include "sizes.p4"
 
 control Srv6Encap(inout headers_t hdr, inout local_md_t md) {
     DIRECT_COUNTER(srv6_encap_counter);
-    ENCAP_SELECTOR(srv6_encap_selector);
+    // The bucket table: the controller maps each (chain, bucket) to one segment
+    // list, so a change of replicas moves only the buckets it must (not the
+    // n/(n+1) of all flows an action selector's hash % n moves). The direct
+    // counter tells the controller when a bucket's flows are gone (drain).
+    bit<ENCAP_BUCKET_BITS> bucket;
     ReadSegment() read_segment;
 
     // s0 = Segment List[0] (the egress End.DT.INT SID) ... s<last_entry-1>;
@@ -29,22 +34,20 @@ control Srv6Encap(inout headers_t hdr, inout local_md_t md) {
 
     table srv6_encap {
         key = {
-            md.chain_id   : exact @name("chain_id");
-            md.flow_src   : selector;
-            md.flow_dst   : selector;
-            md.flow_proto : selector;
-            md.l4_sport   : selector;
-            md.l4_dport   : selector;
+            md.chain_id : exact @name("chain_id");
+            bucket      : exact @name("bucket");
         }
         actions = {
             h_encaps_int;
+            @defaultonly NoAction;
         }
-        implementation = srv6_encap_selector;
-        size = 1024;
+        const default_action = NoAction;
+        size = ENCAP_TABLE_SIZE;
         counters = srv6_encap_counter;
     }
 
     apply {
+        bucket = md.flow_hash[ENCAP_BUCKET_BITS - 1:0];
         if (!srv6_encap.apply().hit) {
             return;
         }

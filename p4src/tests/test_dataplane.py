@@ -32,6 +32,8 @@ EGR = "Srv6IntEgress"
 MASKED_KINDS = ("timestamp", "queue", "sequence")
 
 UPSTREAM, DOWNSTREAM, VNF_PORT, COLLECTOR_PORT = 1, 2, 3, 4
+# ENCAP_BUCKETS of p4src/include/sizes.p4 (tests/vectors/bucket-hash.json "buckets").
+BUCKETS = 256
 
 
 def ip6(s):
@@ -186,7 +188,7 @@ class Rig:
         self.c.insert(f"{ING}.routing.ipv6_routing", {"ipv6_dst": (ip6(prefix), plen)},
                       f"{ING}.routing.set_next_hop", dict(port=port, dmac=dmac))
 
-    def ingress_sw1(self, sfc, path, int_period=1, weights=None, extra_paths=()):
+    def ingress_sw1(self, sfc, path, int_period=1, weights=None, extra_paths=(), only_buckets=None):
         self.switch(1, "fc00:0:1::1")
         self.c.insert(f"{ING}.classifier.sfc_classifier",
                       {"ipv4_dst": (ip4("10.0.4.1"), 0xFFFFFFFF)},
@@ -195,17 +197,21 @@ class Rig:
                       priority=10)
         paths = [path] + list(extra_paths)
         weights = weights or [1] * len(paths)
-        # One member per segment list with its P4Runtime weight, as ONOS writes
-        # the app's SELECT group (bucket weight = member weight); BMv2's PI
-        # server installs a member of weight w as w selector members.
-        members = []
-        for p, w in zip(paths, weights):
+        # The bucket table: every bucket of chain 1 gets one segment list, in
+        # contiguous blocks proportional to the weights (the app spreads them
+        # with BucketAssignment; any mapping does for these tests).
+        total = sum(weights)
+        edges, acc = [], 0
+        for w in weights:
+            acc += w
+            edges.append(acc * BUCKETS // total)
+        for b in range(BUCKETS) if only_buckets is None else only_buckets:
+            p = paths[next(i for i, e in enumerate(edges) if b < e)]
             params = dict(last_entry=len(p))
             for k in range(7):
                 params[f"s{k}"] = ip6(p[len(p) - 1 - k]) if k < len(p) else 0
-            members.append((len(members) + 1, f"{ING}.encap.h_encaps_int", params, w))
-        self.c.insert_group_entry(f"{ING}.encap.srv6_encap", f"{ING}.encap.srv6_encap_selector",
-                                  {"chain_id": 1}, members, group_id=1)
+            self.c.insert(f"{ING}.encap.srv6_encap", {"chain_id": 1, "bucket": b},
+                          f"{ING}.encap.h_encaps_int", params)
         self.route6("fc00:0:2::", 48, DOWNSTREAM, sw_mac(2))
         self.route6("fc00:0:5::", 48, 3, mac("02:00:00:00:00:05"))
 
@@ -319,6 +325,21 @@ def test_weighted_multipath_keeps_flows_and_follows_weights(rig, weights):
         # only says "follows the weights": expected share +- 0.15 of 120 flows.
         share = picks.get(DOWNSTREAM, 0) / len(flows)
         assert abs(share - expected) < 0.15, f"{name}: weights {weights} gave {picks}"
+
+
+def test_bucket_of_a_flow_is_its_golden_bucket(rig):
+    """Only the golden bucket of h1's flow has an entry: h1's packet is
+    encapsulated, a flow of another bucket is not (no encap, no SRv6)."""
+    golden = load("bucket-hash")
+    assert golden["buckets"] == BUCKETS
+    h1 = next(f for f in golden["flows"] if f["name"] == "ipv4-udp-h1")
+    rig.ingress_sw1(sfc=False, path=PLAIN_PATH, only_buckets=[h1["bucket"]])
+    out = rig.one(UPSTREAM, frame("input-h1"), DOWNSTREAM)
+    assert_matches(out, load("plain-1-sw1-encap"))
+    other = udp_flow("10.0.1.1", 5001, 6000)
+    got = rig.ports.exchange(UPSTREAM, other, expect=1)
+    assert all(f[12:14] != b"\x86\xdd" for frames in got.values() for f in frames), \
+        "a flow of another bucket was encapsulated"
 
 
 # --- End.T.INT -----------------------------------------------------------------

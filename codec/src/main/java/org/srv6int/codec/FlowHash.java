@@ -7,7 +7,8 @@ import static org.srv6int.codec.WireFormat.*;
  * and {@link java.util.zip.CRC32}) over the inner packet's 5-tuple
  * {@code src address | dst address | protocol (8 bits) | src port (16) | dst port (16)},
  * ports 0 unless TCP/UDP in a first fragment. The outer Flow Label is its low
- * 20 bits; the multipath pick uses the whole hash. Allocation-free.
+ * 20 bits; the replica pick uses its low bits as the flow's bucket ({@link #bucket}).
+ * Allocation-free.
  */
 public final class FlowHash {
 
@@ -84,6 +85,23 @@ public final class FlowHash {
         c = update(c, dport >>> 8);
         c = update(c, dport);
         return ~c;
+    }
+
+    /**
+     * Returns a flow's bucket in its chain's bucket table: the low bits of
+     * {@link #hash}, {@code hash & (buckets - 1)} (the P4 program's slice
+     * {@code flow_hash[BITS-1:0]}).
+     *
+     * @param flowHash the flow's {@link #hash}
+     * @param buckets  bucket count, a power of two
+     * @return bucket, 0..buckets-1
+     * @throws IllegalArgumentException if buckets is not a positive power of two
+     */
+    public static int bucket(int flowHash, int buckets) {
+        if (buckets <= 0 || Integer.bitCount(buckets) != 1) {
+            throw new IllegalArgumentException("bucket count must be a power of two, got " + buckets);
+        }
+        return flowHash & (buckets - 1);
     }
 
     /**

@@ -243,6 +243,22 @@ public class BehavioursTest {
     }
 
     @Test
+    public void bucketIsLowBitsOfFlowHash() {
+        byte[] p = Fixtures.inner();
+        CRC32 c = new CRC32();
+        c.update(p, 12, 8);
+        c.update(new byte[] {17, 0x13, (byte) 0x88, 0x17, 0x70});
+        assertEquals((int) c.getValue() & 0xFF, FlowHash.bucket(FlowHash.hash(p, 0, p.length), 256));
+        assertEquals((int) c.getValue() & 0x3, FlowHash.bucket((int) c.getValue(), 4));
+        assertEquals(0, FlowHash.bucket(-1, 1));
+    }
+
+    @Test(expected = IllegalArgumentException.class)
+    public void bucketCountMustBeAPowerOfTwo() {
+        FlowHash.bucket(7, 48);
+    }
+
+    @Test
     public void addressesRoundTrip() {
         for (String s : new String[] {"fc00:0:1::1", "::", "::1", "2001:db8::1:0:0:1", "1:2:3:4:5:6:7:8",
                                       "fc00:0:4::d4"}) {

@@ -24,6 +24,9 @@ public final class Srv6IntConstants {
     }
 
     // Header field IDs
+    public static final PiMatchFieldId HDR_BUCKET =
+            PiMatchFieldId.of("bucket");
+    public static final int HDR_BUCKET_BITWIDTH = 8;
     public static final PiMatchFieldId HDR_CHAIN_ID =
             PiMatchFieldId.of("chain_id");
     public static final int HDR_CHAIN_ID_BITWIDTH = 16;
@@ -238,10 +241,6 @@ public final class Srv6IntConstants {
     public static final PiActionParamId VNF_PORT =
             PiActionParamId.of("vnf_port");
     public static final int VNF_PORT_BITWIDTH = 9;
-
-    // Action profile IDs
-    public static final PiActionProfileId SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP_SELECTOR =
-            PiActionProfileId.of("Srv6IntIngress.encap.srv6_encap_selector");
 
     // Packet metadata IDs
     public static final PiPacketMetadataId EGRESS_PORT =

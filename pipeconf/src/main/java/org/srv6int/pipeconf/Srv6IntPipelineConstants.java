@@ -27,6 +27,13 @@ public final class Srv6IntPipelineConstants {
     /** Segment list parameters of {@code h_encaps_int} (s0..s6). */
     public static final int ENCAP_SEGMENT_PARAMS = 7;
 
+    /**
+     * Buckets of a chain's bucket table at the ingress (ENCAP_BUCKETS of
+     * p4src/include/sizes.p4): a flow's bucket is the low bits of its flow hash
+     * (codec FlowHash.bucket), each bucket is mapped to one segment list.
+     */
+    public static final int ENCAP_BUCKETS = 256;
+
     /** Cells of the per-vNF latency register. */
     public static final int MAX_VNFS = 1024;
 

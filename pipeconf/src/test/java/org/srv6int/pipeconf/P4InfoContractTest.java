@@ -173,13 +173,13 @@ public class P4InfoContractTest {
         }
         assertTableActions(Srv6IntConstants.SRV6_INT_EGRESS_REPORT_REPORT_CONFIG,
                 Srv6IntConstants.SRV6_INT_EGRESS_REPORT_SET_REPORT_CONFIG);
-        // The encap table is indirect, through the selector ONOS groups map to.
+        // The encap table is the bucket table: direct, keyed by chain and bucket, ENCAP_BUCKETS per chain fit.
         Table encap = tables.get(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP.id());
-        int selectorId = p4info.getActionProfilesList().stream()
-                .filter(a -> a.getPreamble().getName()
-                        .equals(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP_SELECTOR.id()))
-                .findFirst().orElseThrow().getPreamble().getId();
-        assertEquals(selectorId, encap.getImplementationId());
+        assertEquals(0, encap.getImplementationId());
+        assertEquals(List.of(Srv6IntConstants.HDR_CHAIN_ID.id(), Srv6IntConstants.HDR_BUCKET.id()),
+                     encap.getMatchFieldsList().stream().map(f -> f.getName()).collect(Collectors.toList()));
+        assertEquals(Srv6IntPipelineConstants.ENCAP_BUCKETS, 1 << Srv6IntConstants.HDR_BUCKET_BITWIDTH);
+        assertTrue("room for 64 chains' buckets", encap.getSize() >= 64L * Srv6IntPipelineConstants.ENCAP_BUCKETS);
         // h_encaps_int carries the segment list minus the ingress's own SID.
         assertEquals(Srv6IntPipelineConstants.ENCAP_SEGMENT_PARAMS + 1,
                 actions.get(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_H_ENCAPS_INT.id()).getParamsCount());

@@ -22,8 +22,10 @@ public class Srv6IntPipeconfLoaderTest {
         assertEquals(Srv6IntPipelineConstants.PIPECONF_ID, pipeconf.id());
         PiPipelineModel model = pipeconf.pipelineModel();
         assertTrue(model.table(Srv6IntConstants.SRV6_INT_INGRESS_ENDPOINT_MY_SID).isPresent());
-        assertTrue(model.table(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP).get()
-                .actionProfile().hasSelector());
+        // the bucket table: a direct table keyed by chain and bucket (no action selector)
+        assertTrue(model.table(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP).get().actionProfile() == null);
+        assertEquals(Srv6IntConstants.HDR_BUCKET_BITWIDTH, model.table(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP)
+                .get().matchField(Srv6IntConstants.HDR_BUCKET).get().bitWidth());
         assertEquals(9, model.table(Srv6IntConstants.SRV6_INT_INGRESS_ACL_ACL).get()
                 .matchField(Srv6IntConstants.HDR_IG_PORT).get().bitWidth());
         assertTrue(pipeconf.hasBehaviour(PiPipelineInterpreter.class));

@@ -8,22 +8,19 @@ import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.DefaultTrafficTreatment;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.criteria.PiCriterion;
-import org.onosproject.net.group.DefaultGroupBucket;
-import org.onosproject.net.group.DefaultGroupDescription;
-import org.onosproject.net.group.GroupBucket;
-import org.onosproject.net.group.GroupBuckets;
-import org.onosproject.net.group.GroupDescription;
+import org.onosproject.net.pi.model.PiActionParamId;
 import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiActionParam;
-import org.onosproject.net.pi.runtime.PiActionProfileGroupId;
-import org.onosproject.net.pi.runtime.PiGroupKey;
 import org.srv6int.app.api.FlowClassifier;
 import org.srv6int.app.api.SegmentList;
 import org.srv6int.app.api.Sfc;
-import org.srv6int.app.api.SfcPaths;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.stream.Collectors;
+import java.util.Map;
+
+import static org.srv6int.pipeconf.Srv6IntConstants.HDR_BUCKET;
 import static org.srv6int.pipeconf.Srv6IntConstants.HDR_CHAIN_ID;
 import static org.srv6int.pipeconf.Srv6IntConstants.HDR_IG_PORT;
 import static org.srv6int.pipeconf.Srv6IntConstants.HDR_IPV4_DST;
@@ -35,14 +32,22 @@ import static org.srv6int.pipeconf.Srv6IntConstants.HDR_L4_DPORT;
 import static org.srv6int.pipeconf.Srv6IntConstants.HDR_L4_SPORT;
 import static org.srv6int.pipeconf.Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER;
 import static org.srv6int.pipeconf.Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP;
-import static org.srv6int.pipeconf.Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP_SELECTOR;
+import static org.srv6int.pipeconf.Srv6IntConstants.LAST_ENTRY;
+import static org.srv6int.pipeconf.Srv6IntConstants.S0;
+import static org.srv6int.pipeconf.Srv6IntConstants.S1;
+import static org.srv6int.pipeconf.Srv6IntConstants.S2;
+import static org.srv6int.pipeconf.Srv6IntConstants.S3;
+import static org.srv6int.pipeconf.Srv6IntConstants.S4;
+import static org.srv6int.pipeconf.Srv6IntConstants.S5;
+import static org.srv6int.pipeconf.Srv6IntConstants.S6;
+import static org.srv6int.pipeconf.Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_H_ENCAPS_INT;
 
 
 /**
  * A chain's entries at its ingress switch (H.Encaps.INT): the classifier
- * entry that tags its traffic with the chain id, and the srv6_encap entry
- * pointing to the chain's SELECT group with one member per segment list,
- * weighted. The group id is the chain id.
+ * entry that tags its traffic with the chain id, and its bucket table: one
+ * srv6_encap entry per (chain, bucket) with the segment list of that bucket
+ * ({@link BucketTables} decides which).
  */
 public final class ChainProgrammer {
 
@@ -50,16 +55,6 @@ public final class ChainProgrammer {
     public static final int CLASSIFIER_PRIORITY = 1000;
 
     private ChainProgrammer() {
-    }
-
-    /**
-     * Returns the group key of a chain's encap group on its ingress.
-     *
-     * @param sfc chain
-     * @return key
-     */
-    public static PiGroupKey groupKey(Sfc sfc) {
-        return new PiGroupKey(SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP, SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP_SELECTOR, sfc.id().tag());
     }
 
     /**
@@ -98,44 +93,61 @@ public final class ChainProgrammer {
     }
 
     /**
-     * Builds the srv6_encap entry pointing to the chain's group.
+     * Builds the srv6_encap entry of one bucket of a chain: the flows whose
+     * hash falls into {@code bucket} take {@code list}.
      *
-     * @param sfc   chain
-     * @param appId app id
+     * @param sfc    chain
+     * @param bucket bucket, 0..ENCAP_BUCKETS-1
+     * @param list   segment list
+     * @param appId  app id
      * @return rule on the ingress device
      */
-    public static FlowRule encapRule(Sfc sfc, ApplicationId appId) {
+    public static FlowRule bucketRule(Sfc sfc, int bucket, SegmentList list, ApplicationId appId) {
         return PiRules.rule(sfc.ingress().deviceId(), appId, SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP,
-                            PiCriterion.builder().matchExact(HDR_CHAIN_ID, sfc.id().tag()).build(), 0,
-                            PiActionProfileGroupId.of(sfc.id().tag()));
+                            bucketCriterion(sfc, bucket), 0, encapAction(list));
     }
 
     /**
-     * Builds the chain's SELECT group.
+     * Builds the match of one bucket of a chain.
      *
-     * @param sfc   chain
-     * @param paths its segment lists
-     * @param appId app id
-     * @return group description on the ingress device
+     * @param sfc    chain
+     * @param bucket bucket
+     * @return criterion
      */
-    public static GroupDescription encapGroup(Sfc sfc, SfcPaths paths, ApplicationId appId) {
-        List<GroupBucket> buckets = paths.segmentLists().stream()
-                .map(ChainProgrammer::bucket)
-                .collect(Collectors.toList());
-        return new DefaultGroupDescription(sfc.ingress().deviceId(), GroupDescription.Type.SELECT,
-                                           new GroupBuckets(buckets), groupKey(sfc), sfc.id().tag(), appId);
+    public static PiCriterion bucketCriterion(Sfc sfc, int bucket) {
+        return PiCriterion.builder().matchExact(HDR_CHAIN_ID, sfc.id().tag())
+                .matchExact(HDR_BUCKET, bucket).build();
     }
 
     /**
-     * Builds the group member of one segment list.
+     * Returns the SIDs an installed H.Encaps.INT action sends to, in travel
+     * order after the ingress (the inverse of {@link #encapAction}).
      *
-     * @param list segment list
-     * @return bucket
+     * @param a action of a srv6_encap entry
+     * @return SIDs, empty if the action is not H.Encaps.INT
      */
-    public static GroupBucket bucket(SegmentList list) {
-        return DefaultGroupBucket.createSelectGroupBucket(
-                DefaultTrafficTreatment.builder().piTableAction(encapAction(list)).build(),
-                (short) list.weight());
+    public static List<Ip6Address> travel(PiAction a) {
+        if (!a.id().equals(SRV6_INT_INGRESS_ENCAP_H_ENCAPS_INT)) {
+            return List.of();
+        }
+        Map<PiActionParamId, PiActionParam> p = new HashMap<>();
+        a.parameters().forEach(x -> p.put(x.id(), x));
+        PiActionParam le = p.get(LAST_ENTRY);
+        if (le == null) {
+            return List.of();
+        }
+        byte[] leBytes = le.value().asArray();
+        int n = leBytes[leBytes.length - 1] & 0xFF;
+        PiActionParamId[] ids = {S0, S1, S2, S3, S4, S5, S6};
+        List<Ip6Address> out = new ArrayList<>();
+        for (int j = 0; j < n && j < ids.length; j++) {
+            PiActionParam s = p.get(ids[n - 1 - j]);
+            if (s == null || s.value().size() != Ip6Address.BYTE_LENGTH) {
+                return List.of();
+            }
+            out.add(Ip6Address.valueOf(s.value().asArray()));
+        }
+        return out;
     }
 
     /**

@@ -2,47 +2,91 @@ package org.srv6int.app.program;
 
 import com.google.common.base.MoreObjects;
 import com.google.common.collect.ImmutableList;
-import com.google.common.collect.ImmutableMap;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.group.GroupDescription;
-import org.onosproject.net.group.GroupKey;
-import org.srv6int.app.api.SegmentList;
+import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.SfcPaths;
 
 import java.util.List;
-import java.util.Map;
+
+import static com.google.common.base.Preconditions.checkNotNull;
 
 /**
  * Everything the app wants on one switch: the rules that do not depend on a
  * chain being routable first (switch info, report config, routing, my_sid),
- * the chain rules at an ingress (classifier, encap) that need their group in
- * place first, and the groups (encap groups and the report clone session)
- * with the segment lists behind each encap bucket.
+ * the chains whose ingress it is (classifier entry and segment lists: the
+ * bucket table is worked out against what is installed, see
+ * {@link BucketTables}), and the groups (the report clone session).
  */
 public final class DeviceProgram {
 
+    /** A chain at its ingress: its classifier entry and the segment lists its buckets choose from. */
+    public static final class ChainIngress {
+        private final Sfc sfc;
+        private final FlowRule classifier;
+        private final SfcPaths paths;
+
+        /**
+         * Creates a chain's ingress program.
+         *
+         * @param sfc        chain
+         * @param classifier its classifier entry
+         * @param paths      its segment lists (not empty)
+         */
+        public ChainIngress(Sfc sfc, FlowRule classifier, SfcPaths paths) {
+            this.sfc = checkNotNull(sfc, "sfc is null");
+            this.classifier = checkNotNull(classifier, "classifier is null");
+            this.paths = checkNotNull(paths, "paths is null");
+        }
+
+        /**
+         * Returns the chain.
+         *
+         * @return chain
+         */
+        public Sfc sfc() {
+            return sfc;
+        }
+
+        /**
+         * Returns the classifier entry.
+         *
+         * @return rule
+         */
+        public FlowRule classifier() {
+            return classifier;
+        }
+
+        /**
+         * Returns the segment lists.
+         *
+         * @return paths
+         */
+        public SfcPaths paths() {
+            return paths;
+        }
+    }
+
     private final DeviceId deviceId;
     private final List<FlowRule> baseRules;
-    private final Map<GroupKey, List<FlowRule>> chainRules;
+    private final List<ChainIngress> chains;
     private final List<GroupDescription> groups;
-    private final Map<GroupKey, List<SegmentList>> groupLists;
 
     /**
      * Creates a device program.
      *
-     * @param deviceId   device
-     * @param baseRules  switch, routing and SID rules
-     * @param chainRules classifier and encap rules, by the encap group they need
-     * @param groups     groups
-     * @param groupLists for each encap group, its segment lists in bucket order
+     * @param deviceId  device
+     * @param baseRules switch, routing and SID rules
+     * @param chains    chains whose ingress this switch is
+     * @param groups    groups
      */
-    public DeviceProgram(DeviceId deviceId, List<FlowRule> baseRules, Map<GroupKey, List<FlowRule>> chainRules,
-                         List<GroupDescription> groups, Map<GroupKey, List<SegmentList>> groupLists) {
+    public DeviceProgram(DeviceId deviceId, List<FlowRule> baseRules, List<ChainIngress> chains,
+                         List<GroupDescription> groups) {
         this.deviceId = deviceId;
         this.baseRules = ImmutableList.copyOf(baseRules);
-        this.chainRules = ImmutableMap.copyOf(chainRules);
+        this.chains = ImmutableList.copyOf(chains);
         this.groups = ImmutableList.copyOf(groups);
-        this.groupLists = ImmutableMap.copyOf(groupLists);
     }
 
     /**
@@ -64,12 +108,12 @@ public final class DeviceProgram {
     }
 
     /**
-     * Returns the classifier and encap rules by the encap group they need.
+     * Returns the chains whose ingress this switch is.
      *
-     * @return rules by group key
+     * @return chains
      */
-    public Map<GroupKey, List<FlowRule>> chainRules() {
-        return chainRules;
+    public List<ChainIngress> chains() {
+        return chains;
     }
 
     /**
@@ -81,29 +125,9 @@ public final class DeviceProgram {
         return groups;
     }
 
-    /**
-     * Returns the segment lists behind each encap group's buckets.
-     *
-     * @return lists by group key
-     */
-    public Map<GroupKey, List<SegmentList>> groupLists() {
-        return groupLists;
-    }
-
-    /**
-     * Returns every rule.
-     *
-     * @return base then chain rules
-     */
-    public List<FlowRule> allRules() {
-        ImmutableList.Builder<FlowRule> b = ImmutableList.<FlowRule>builder().addAll(baseRules);
-        chainRules.values().forEach(b::addAll);
-        return b.build();
-    }
-
     @Override
     public String toString() {
         return MoreObjects.toStringHelper(this).add("device", deviceId).add("baseRules", baseRules.size())
-                .add("chainRules", chainRules.size()).add("groups", groups.size()).toString();
+                .add("chains", chains.size()).add("groups", groups.size()).toString();
     }
 }

@@ -248,12 +248,29 @@ public class Srv6IntProgrammingManager {
                 }
             }
         }
+        // a drain by flows waits for counters: look again while buckets wait
+        if (reconciler.bucketTables().waiting() > 0 && executor != null) {
+            executor.schedule(this::schedule, DRAIN_RECHECK_MS, TimeUnit.MILLISECONDS);
+        }
         return ops;
     }
+
+    /** How often buckets waiting for their flows to end are looked at again. */
+    private static final long DRAIN_RECHECK_MS = 1_000;
 
     private String masterOf(DeviceId d) {
         NodeId n = mastershipService.getMasterFor(d);
         return n == null ? null : n.toString();
+    }
+
+    /**
+     * Returns the bucket tables' drain counters: buckets moved after their
+     * flows ended, moved at the drain deadline, moved at once, held (hysteresis).
+     *
+     * @return four counters
+     */
+    public long[] bucketCounters() {
+        return reconciler.bucketTables().counters();
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.srv6int.app.program;
 
 import org.srv6int.pipeconf.Srv6IntConstants;
+import org.srv6int.pipeconf.Srv6IntPipelineConstants;
 import org.onlab.packet.Ip6Address;
 import org.onlab.packet.IpPrefix;
 import org.onosproject.core.ApplicationId;
@@ -12,18 +13,11 @@ import org.onosproject.net.flow.FlowRuleOperations;
 import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.flow.TrafficSelector;
 import org.onosproject.net.flow.TrafficTreatment;
-import org.onosproject.net.flow.instructions.Instruction;
 import org.onosproject.net.flow.instructions.PiInstruction;
-import org.onosproject.net.group.DefaultGroupDescription;
 import org.onosproject.net.group.Group;
-import org.onosproject.net.group.GroupBucket;
-import org.onosproject.net.group.GroupBuckets;
 import org.onosproject.net.group.GroupDescription;
 import org.onosproject.net.group.GroupService;
-import org.onosproject.net.pi.runtime.PiAction;
-import org.onosproject.net.pi.runtime.PiActionParam;
 import org.onosproject.net.pi.runtime.PiActionProfileGroupId;
-import org.onosproject.net.pi.runtime.PiGroupKey;
 import org.srv6int.app.api.SegmentList;
 import org.srv6int.app.api.VnfReplica;
 import org.srv6int.app.api.VnfReplicaId;
@@ -31,12 +25,13 @@ import org.srv6int.app.config.Srv6Devices;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
@@ -46,14 +41,14 @@ import java.util.stream.StreamSupport;
  * step at a time, so that no packet of a chain is lost:
  * <ol>
  * <li>missing switch, routing and my_sid rules are added first;</li>
- * <li>a segment list joins its chain's encap group only once every replica
- * SID it uses is installed (state ADDED) on its switch, whichever ONOS
- * instance masters that switch; old members stay until all new ones are in
- * (make-before-break), then the group is set to exactly the new members;</li>
- * <li>classifier and encap rules go in once their group exists;</li>
- * <li>stale chain rules are removed classifier first; a stale encap group
- * once no encap rule points to it; a stale my_sid entry of a replica once no
- * installed encap group on any switch still uses its SID.</li>
+ * <li>a bucket of a chain's bucket table gets a segment list only once every
+ * replica SID it uses is installed (state ADDED) on its switch, whichever ONOS
+ * instance masters that switch; which list, and when a bucket of a live
+ * replica may move, {@link BucketTables} decides (fewest moves, drain by
+ * flows); a bucket entry changes in place (same match);</li>
+ * <li>the classifier goes in once every bucket of its chain has an entry;</li>
+ * <li>stale chain rules are removed classifier first; a stale my_sid entry of
+ * a replica once no installed bucket entry on any switch still uses its SID.</li>
  * </ol>
  * Each call does what is possible now and returns how many operations it
  * issued; the caller runs it again on flow-rule and group events until it
@@ -64,6 +59,22 @@ public final class Srv6IntReconciler {
     private final FlowRuleService flowRuleService;
     private final GroupService groupService;
     private final ApplicationId appId;
+    private final BucketTables bucketTables;
+    private final LongSupplier clock;
+
+    /**
+     * Creates a reconciler with the default drain settings on the wall clock.
+     *
+     * @param flowRuleService flow rule service
+     * @param groupService    group service
+     * @param appId           the app whose entries it owns
+     */
+    public Srv6IntReconciler(FlowRuleService flowRuleService, GroupService groupService, ApplicationId appId) {
+        this(flowRuleService, groupService, appId,
+             new BucketTables(Srv6IntPipelineConstants.ENCAP_BUCKETS, BucketTables.DRAIN_IDLE_MS,
+                              BucketTables.DRAIN_DEADLINE_MS, BucketTables.BUCKET_HOLD_MS),
+             System::currentTimeMillis);
+    }
 
     /**
      * Creates a reconciler.
@@ -71,11 +82,25 @@ public final class Srv6IntReconciler {
      * @param flowRuleService flow rule service
      * @param groupService    group service
      * @param appId           the app whose entries it owns
+     * @param bucketTables    the chains' bucket tables (drain state)
+     * @param clock           milliseconds, for the drain
      */
-    public Srv6IntReconciler(FlowRuleService flowRuleService, GroupService groupService, ApplicationId appId) {
+    public Srv6IntReconciler(FlowRuleService flowRuleService, GroupService groupService, ApplicationId appId,
+                             BucketTables bucketTables, LongSupplier clock) {
         this.flowRuleService = flowRuleService;
         this.groupService = groupService;
         this.appId = appId;
+        this.bucketTables = bucketTables;
+        this.clock = clock;
+    }
+
+    /**
+     * Returns the chains' bucket tables (drain counters, buckets waiting).
+     *
+     * @return bucket tables
+     */
+    public BucketTables bucketTables() {
+        return bucketTables;
     }
 
     /**
@@ -102,20 +127,35 @@ public final class Srv6IntReconciler {
                 }
             }
             for (GroupDescription g : want.groups()) {
-                ops += reconcileGroup(device, g, want.groupLists().get(g.appCookie()), replicas, devices);
+                ops += reconcileGroup(device, g);
             }
-            for (Map.Entry<org.onosproject.net.group.GroupKey, List<FlowRule>> e : want.chainRules().entrySet()) {
-                wanted.addAll(e.getValue());
-                Group g = groupService.getGroup(device, e.getKey());
-                if (g == null || g.buckets().buckets().isEmpty()) {
-                    continue;
+            long now = clock.getAsLong();
+            for (DeviceProgram.ChainIngress c : want.chains()) {
+                Map<Integer, FlowEntry> installed = new HashMap<>();
+                for (FlowEntry e : have) {
+                    if (e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP)
+                            && e.state() != FlowEntry.FlowEntryState.PENDING_REMOVE
+                            && e.state() != FlowEntry.FlowEntryState.REMOVED) {
+                        BucketTables.chainAndBucket(e).filter(tb -> tb[0] == c.sfc().id().tag())
+                                .ifPresent(tb -> installed.put(tb[1], e));
+                    }
                 }
-                // encap before classifier: the classifier must never point at a missing encap entry
-                List<FlowRule> chain = new ArrayList<>(e.getValue());
-                chain.sort((a, b) -> Boolean.compare(a.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER),
-                                                     b.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER)));
-                chain.stream().filter(r -> !installedExactly(have, r)).forEach(adds::add);
+                BucketTables.Plan plan = bucketTables.plan(c.sfc(), c.paths().segmentLists(), installed, replicas,
+                                                           l -> ready(l, replicas, devices), appId, now);
+                wanted.addAll(plan.wanted);
+                adds.addAll(plan.writes);
+                // the classifier points at the chain only once every bucket has its entry
+                if (plan.complete) {
+                    wanted.add(c.classifier());
+                    if (!installedExactly(have, c.classifier())) {
+                        adds.add(c.classifier());
+                    }
+                }
             }
+            bucketTables.retain(device, want.chains().stream().map(c -> c.sfc().id()).collect(Collectors.toSet()));
+        }
+        if (want == null) {
+            bucketTables.retain(device, Set.of());
         }
         adds.forEach(batch::add);
         ops += adds.size();
@@ -176,53 +216,17 @@ public final class Srv6IntReconciler {
         return entries(device).isEmpty() && groups(device).isEmpty();
     }
 
-    private int reconcileGroup(DeviceId device, GroupDescription g, List<SegmentList> lists,
-                               Collection<VnfReplica> replicas, Srv6Devices devices) {
+    private int reconcileGroup(DeviceId device, GroupDescription g) {
         Group cur = groupService.getGroup(device, g.appCookie());
-        List<GroupBucket> desired = g.buckets().buckets();
-        if (g.type() != GroupDescription.Type.SELECT || lists == null) {
-            if (cur == null) {
-                groupService.addGroup(g);
-                return 1;
-            }
-            if (!new HashSet<>(cur.buckets().buckets()).equals(new HashSet<>(desired))) {
-                groupService.setBucketsForGroup(device, g.appCookie(), g.buckets(), g.appCookie(), appId);
-                return 1;
-            }
-            return 0;
-        }
-        List<GroupBucket> ready = new ArrayList<>();
-        for (int i = 0; i < desired.size(); i++) {
-            if (ready(lists.get(i), replicas, devices)) {
-                ready.add(desired.get(i));
-            }
-        }
         if (cur == null) {
-            if (ready.isEmpty()) {
-                return 0;
-            }
-            groupService.addGroup(new DefaultGroupDescription(device, g.type(), new GroupBuckets(ready),
-                                                              g.appCookie(), g.givenGroupId(), appId));
+            groupService.addGroup(g);
             return 1;
         }
-        List<GroupBucket> current = cur.buckets().buckets();
-        if (new HashSet<>(current).equals(new HashSet<>(desired))) {
-            return 0;
+        if (!new HashSet<>(cur.buckets().buckets()).equals(new HashSet<>(g.buckets().buckets()))) {
+            groupService.setBucketsForGroup(device, g.appCookie(), g.buckets(), g.appCookie(), appId);
+            return 1;
         }
-        Map<TrafficTreatment, GroupBucket> target = new LinkedHashMap<>();
-        current.forEach(b -> target.put(b.treatment(), b));
-        boolean allReady = ready.size() == desired.size();
-        boolean allIn = desired.stream().allMatch(b -> target.containsKey(b.treatment()));
-        if (allReady && allIn && cur.state() == Group.GroupState.ADDED) {
-            target.clear();
-        }
-        ready.forEach(b -> target.put(b.treatment(), b));
-        List<GroupBucket> next = new ArrayList<>(target.values());
-        if (new HashSet<>(next).equals(new HashSet<>(current))) {
-            return 0;
-        }
-        groupService.setBucketsForGroup(device, g.appCookie(), new GroupBuckets(next), g.appCookie(), appId);
-        return 1;
+        return 0;
     }
 
     /**
@@ -249,22 +253,13 @@ public final class Srv6IntReconciler {
         return true;
     }
 
-    /** SIDs used by any installed encap group of this app on any SRv6 switch. */
+    /** SIDs used by any installed bucket entry of this app on any SRv6 switch. */
     private Set<Ip6Address> referencedSids(Srv6Devices devices) {
         Set<Ip6Address> sids = new HashSet<>();
         for (DeviceId d : devices.all().keySet()) {
-            for (Group g : groups(d)) {
-                if (!(g.appCookie() instanceof PiGroupKey)) {
-                    continue;
-                }
-                for (GroupBucket b : g.buckets().buckets()) {
-                    piAction(b.treatment()).ifPresent(a -> {
-                        for (PiActionParam p : a.parameters()) {
-                            if (p.value().size() == 16) {
-                                sids.add(Ip6Address.valueOf(p.value().asArray()));
-                            }
-                        }
-                    });
+            for (FlowEntry e : entries(d)) {
+                if (e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP)) {
+                    sids.addAll(BucketTables.travel(e));
                 }
             }
         }
@@ -278,15 +273,6 @@ public final class Srv6IntReconciler {
     private static TrafficSelector sidSelector(Ip6Address sid) {
         return DefaultTrafficSelector.builder()
                 .matchPi(PiRules.lpm(Srv6IntConstants.HDR_IPV6_DST, IpPrefix.valueOf(sid, 128))).build();
-    }
-
-    private static Optional<PiAction> piAction(TrafficTreatment t) {
-        for (Instruction i : t.allInstructions()) {
-            if (i instanceof PiInstruction && ((PiInstruction) i).action() instanceof PiAction) {
-                return Optional.of((PiAction) ((PiInstruction) i).action());
-            }
-        }
-        return Optional.empty();
     }
 
     private static boolean pointsTo(TrafficTreatment t, int groupId) {

@@ -4,8 +4,6 @@ import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.group.GroupDescription;
-import org.onosproject.net.group.GroupKey;
-import org.srv6int.app.api.SegmentList;
 import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.SfcPaths;
@@ -63,9 +61,8 @@ public final class Srv6IntTranslator {
             List<FlowRule> base = new ArrayList<>(SwitchConfigProgrammer.rules(d, cfg, app, collector, appId));
             base.addAll(RoutingProgrammer.rules(d, devices, routing, appId));
             base.addAll(SidProgrammer.rules(d, cfg, replicas, appId));
-            Map<GroupKey, List<FlowRule>> chainRules = new HashMap<>();
+            List<DeviceProgram.ChainIngress> chains = new ArrayList<>();
             List<GroupDescription> groups = new ArrayList<>();
-            Map<GroupKey, List<SegmentList>> groupLists = new HashMap<>();
             SwitchConfigProgrammer.reportSession(d, cfg, app, collector, appId).ifPresent(groups::add);
             sfcs.stream()
                     .filter(s -> s.ingress().deviceId().equals(d))
@@ -75,13 +72,9 @@ public final class Srv6IntTranslator {
                         if (p == null || p.segmentLists().isEmpty()) {
                             return;
                         }
-                        chainRules.put(ChainProgrammer.groupKey(s),
-                                       List.of(ChainProgrammer.classifierRule(s, appId),
-                                               ChainProgrammer.encapRule(s, appId)));
-                        groups.add(ChainProgrammer.encapGroup(s, p, appId));
-                        groupLists.put(ChainProgrammer.groupKey(s), p.segmentLists());
+                        chains.add(new DeviceProgram.ChainIngress(s, ChainProgrammer.classifierRule(s, appId), p));
                     });
-            out.put(d, new DeviceProgram(d, base, chainRules, groups, groupLists));
+            out.put(d, new DeviceProgram(d, base, chains, groups));
         }
         return out;
     }

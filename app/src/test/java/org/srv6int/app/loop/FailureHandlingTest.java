@@ -33,7 +33,7 @@ import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfReplica;
 import org.srv6int.app.api.VnfReplicaId;
 import org.srv6int.app.config.Srv6DeviceConfig;
-import org.srv6int.app.program.ChainProgrammer;
+import org.srv6int.app.program.BucketTables;
 import org.srv6int.app.program.SwitchCounters;
 import org.srv6int.app.store.TestStores;
 import org.srv6int.app.telemetry.HopBinding;
@@ -253,25 +253,18 @@ public class FailureHandlingTest {
         return manager.decisions(100).stream().filter(d -> d.action() == a).collect(Collectors.toList());
     }
 
-    /** Replica SIDs in the chain's encap group on its ingress. */
+    /** Replica SIDs the chain's bucket table on its ingress sends to. */
     Set<Ip6Address> groupSids(Sfc sfc) {
-        Group g = h.groups.getGroup(sfc.ingress().deviceId(), ChainProgrammer.groupKey(sfc));
         Set<Ip6Address> sids = new HashSet<>();
-        if (g == null) {
-            return sids;
-        }
-        for (GroupBucket b : g.buckets().buckets()) {
-            for (Instruction i : b.treatment().allInstructions()) {
-                if (i instanceof PiInstruction && ((PiInstruction) i).action() instanceof PiAction) {
-                    for (PiActionParam p : ((PiAction) ((PiInstruction) i).action()).parameters()) {
-                        if (p.value().size() == 16) {
-                            Ip6Address a = Ip6Address.valueOf(p.value().asArray());
-                            // vNF SIDs only (not the egress's End.DT.INT SID)
-                            if (h.inventory.getReplicas().stream().anyMatch(r -> r.sid().equals(a))) {
-                                sids.add(a);
-                            }
-                        }
-                    }
+        for (FlowEntry e : h.flows.entries()) {
+            if (!e.deviceId().equals(sfc.ingress().deviceId())
+                    || BucketTables.chainAndBucket(e).filter(tb -> tb[0] == sfc.id().tag()).isEmpty()) {
+                continue;
+            }
+            for (Ip6Address a : BucketTables.travel(e)) {
+                // vNF SIDs only (not the egress's End.DT.INT SID)
+                if (h.inventory.getReplicas().stream().anyMatch(r -> r.sid().equals(a))) {
+                    sids.add(a);
                 }
             }
         }

@@ -39,10 +39,23 @@ public class PaperTestbedProgrammingTest {
         app = new AppHarness();
     }
 
-    /** Every flow rule and group on every switch, one line each, sorted. */
+    /**
+     * Every flow rule and group on every switch, one line each, sorted; the
+     * bucket entries of a chain that take the same segment list as one line
+     * with their count.
+     */
     private List<String> state() {
         List<String> lines = new ArrayList<>();
-        app.flows.entries().forEach(e -> lines.add("rule  " + Rules.describe(e)));
+        java.util.Map<String, Integer> buckets = new java.util.TreeMap<>();
+        app.flows.entries().forEach(e -> {
+            String d = Rules.describe(e);
+            if (BucketTables.chainAndBucket(e).isPresent()) {
+                buckets.merge(d.replaceAll("bucket=\\d+", "bucket=*"), 1, Integer::sum);
+            } else {
+                lines.add("rule  " + d);
+            }
+        });
+        buckets.forEach((d, n) -> lines.add("rule  " + d + " x" + n));
         for (Group g : app.groups.groups()) {
             lines.add("group " + Rules.describe(g.deviceId(), g.id().id(), g.buckets()));
         }
@@ -90,13 +103,25 @@ public class PaperTestbedProgrammingTest {
         assertEquals(before, state());
     }
 
+    /** Bucket entries written in a log, by the replica SID they send to (vNF SIDs of fc00:0:N:f::). */
+    private static java.util.Map<String, Integer> bucketWrites(List<String> log) {
+        java.util.Map<String, Integer> m = new java.util.TreeMap<>();
+        for (String l : log) {
+            if (l.contains("encap.srv6_encap")) {
+                java.util.regex.Matcher x = java.util.regex.Pattern.compile("fc00:0:\\d:f::\\d+").matcher(l);
+                m.merge((l.startsWith("+") ? "+ " : "- ") + (x.find() ? x.group() : "?"), 1, Integer::sum);
+            }
+        }
+        return m;
+    }
+
     @Test
-    public void addingSnortReplicaOnWorker2ChangesExactlyTwoThings() throws IOException {
+    public void addingSnortReplicaOnWorker2MovesHalfTheBucketsAfterItsSidIsIn() throws IOException {
         app.deployFig5();
         app.settle();
         app.flows.drainLog();
         app.groups.drainLog();
-        // the switches acknowledge only when told: shows the group waits for the new SID entry
+        // the switches acknowledge only when told: shows the buckets wait for the new SID entry
         app.flows.holdConfirmations = true;
 
         VnfReplica added = app.inventory.addReplica(VnfKey.of(SFC2, 0), "worker2");
@@ -108,41 +133,73 @@ public class PaperTestbedProgrammingTest {
         assertEquals(List.of("+ of:0000000000000003 endpoint.my_sid ipv6_dst=fc00:0:3:f::2/128 -> "
                                      + "end_t_int_sfc(vnf_id=2, vnf_mac=00:00:00:00:03:03, vnf_port=3) prio=128"),
                      app.flows.drainLog());
-        assertEquals("make-before-break: the group must wait for the new SID entry", List.of(),
-                     app.groups.drainLog());
         app.programmer.reconcile();
-        assertEquals(List.of(), app.groups.drainLog());
+        assertEquals("make-before-break: no bucket may use the new SID before its entry is in", List.of(),
+                     app.flows.drainLog());
 
         app.flows.confirmAll();
         app.settle();
-        assertEquals(List.of(), app.flows.drainLog());
-        List<String> groupOps = app.groups.drainLog();
-        assertEquals(golden("paper-testbed-snort-scale-out.txt", groupOps), groupOps);
+        // a scale-out moves at once exactly the new replica's share (256 / 2), all to the new SID
+        assertEquals(java.util.Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flows.drainLog()));
+        assertEquals(List.of(), app.groups.drainLog());
     }
 
     @Test
-    public void drainThenRemoveMovesTrafficBeforeRemovingTheOldReplica() throws IOException {
+    public void aDrainingReplicaKeepsItsBucketsUntilTheirCountersStop() throws IOException {
         app.deployFig5();
         VnfReplicaId old = VnfReplicaId.of(VnfKey.of(SFC2, 0), "r0");
         app.inventory.addReplica(VnfKey.of(SFC2, 0), "worker2");
         app.settle();
         app.flows.drainLog();
-        app.groups.drainLog();
 
         app.inventory.drainReplica(old);
         app.settle();
-        assertEquals("draining keeps the old SID entry", List.of(), app.flows.drainLog());
-        List<String> groupOps = app.groups.drainLog();
-        assertEquals(1, groupOps.size());
-        assertFalse(groupOps.get(0).contains("fc00:0:2:f::2"));
-        assertTrue(groupOps.get(0).contains("fc00:0:3:f::2"));
+        assertEquals("draining moves nothing while its buckets may carry flows", java.util.Map.of(),
+                     bucketWrites(app.flows.drainLog()));
+        // the old replica's buckets keep counting for 8 s, then their flows end
+        for (int s = 0; s < 8; s++) {
+            app.nowMs.addAndGet(1_000);
+            app.flows.setPackets(e -> BucketTables.travel(e).stream().anyMatch(a -> a.toString().equals("fc00:0:2:f::2")),
+                                 100L * (s + 1));
+            app.settle();
+            assertEquals("t=" + s, java.util.Map.of(), bucketWrites(app.flows.drainLog()));
+        }
+        app.nowMs.addAndGet(BucketTables.DRAIN_IDLE_MS);
+        app.settle();
+        assertEquals(java.util.Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flows.drainLog()));
+        long[] c = app.programmer.bucketCounters();
+        assertEquals("drained", 128, c[0]);
+        assertEquals("forced", 0, c[1]);
 
         app.inventory.removeReplica(old);
         app.settle();
         assertEquals(List.of("- of:0000000000000002 endpoint.my_sid ipv6_dst=fc00:0:2:f::2/128 -> "
                                      + "end_t_int_sfc(vnf_id=2, vnf_mac=00:00:00:00:02:03, vnf_port=3) prio=128"),
                      app.flows.drainLog());
-        assertEquals(List.of(), app.groups.drainLog());
+    }
+
+    @Test
+    public void aBusyDrainingBucketMovesAtTheDeadlineCounted() {
+        app.deployFig5();
+        VnfReplicaId old = VnfReplicaId.of(VnfKey.of(SFC2, 0), "r0");
+        app.inventory.addReplica(VnfKey.of(SFC2, 0), "worker2");
+        app.settle();
+        app.inventory.drainReplica(old);
+        app.settle();
+        app.flows.drainLog();
+        long packets = 0;
+        for (long t = 0; t + 5_000 < BucketTables.DRAIN_DEADLINE_MS; t += 5_000) {
+            app.nowMs.addAndGet(5_000);
+            packets += 10;
+            final long p = packets;
+            app.flows.setPackets(e -> BucketTables.chainAndBucket(e).isPresent(), p);
+            app.settle();
+        }
+        assertEquals(java.util.Map.of(), bucketWrites(app.flows.drainLog()));
+        app.nowMs.addAndGet(5_000);
+        app.settle();
+        assertEquals(java.util.Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flows.drainLog()));
+        assertEquals("forced", 128, app.programmer.bucketCounters()[1]);
     }
 
     @Test
@@ -182,8 +239,9 @@ public class PaperTestbedProgrammingTest {
 
         app.settle();
         assertTrue(app.flows.entries().stream().allMatch(e -> e.deviceId().equals(PaperTestbed.SW1)));
-        assertTrue("SW1 must not point traffic at SIDs nobody installed yet", app.groups.groups().stream()
-                .noneMatch(g -> g.type() == org.onosproject.net.group.GroupDescription.Type.SELECT));
+        assertTrue("SW1 must not point traffic at SIDs nobody installed yet", app.flows.entries().stream()
+                .noneMatch(e -> BucketTables.chainAndBucket(e).isPresent()
+                        && BucketTables.travel(e).stream().anyMatch(a -> a.toString().contains(":f::"))));
 
         b.settle();
         app.settle();

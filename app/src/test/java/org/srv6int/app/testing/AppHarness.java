@@ -11,7 +11,9 @@ import org.onosproject.net.topology.TopologyServiceAdapter;
 import org.onosproject.store.service.TestStorageService;
 import org.srv6int.app.placement.SfcPathManager;
 import org.srv6int.app.program.Srv6IntProgrammingManager;
+import org.srv6int.app.program.BucketTables;
 import org.srv6int.app.program.Srv6IntReconciler;
+import org.srv6int.pipeconf.Srv6IntPipelineConstants;
 import org.srv6int.app.store.DistributedSfcStore;
 import org.srv6int.app.store.DistributedVnfReplicaStore;
 import org.srv6int.app.store.SfcManager;
@@ -50,6 +52,8 @@ public final class AppHarness {
     public final SfcPathManager pathManager = new SfcPathManager();
     /** Flow programming. */
     public final Srv6IntProgrammingManager programmer = new Srv6IntProgrammingManager();
+    /** The programming's clock (drain by flows), ms; tests move it. */
+    public final java.util.concurrent.atomic.AtomicLong nowMs = new java.util.concurrent.atomic.AtomicLong(1_000_000);
     /** Devices this instance masters (all by default). */
     public final Set<DeviceId> mastered = new HashSet<>(PaperTestbed.SWITCHES);
 
@@ -150,7 +154,11 @@ public final class AppHarness {
         TestUtils.setField(programmer, "pathsService", pathManager);
         TestUtils.setField(programmer, "configService", config);
         TestUtils.setField(programmer, "appId", PaperTestbed.APP_ID);
-        TestUtils.setField(programmer, "reconciler", new Srv6IntReconciler(flows, groups, PaperTestbed.APP_ID));
+        TestUtils.setField(programmer, "reconciler", new Srv6IntReconciler(
+                flows, groups, PaperTestbed.APP_ID,
+                new BucketTables(Srv6IntPipelineConstants.ENCAP_BUCKETS, BucketTables.DRAIN_IDLE_MS,
+                                 BucketTables.DRAIN_DEADLINE_MS, BucketTables.BUCKET_HOLD_MS),
+                nowMs::get));
     }
 
     /**

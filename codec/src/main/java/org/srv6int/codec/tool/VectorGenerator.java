@@ -3,6 +3,7 @@ package org.srv6int.codec.tool;
 import org.srv6int.codec.Addresses;
 import org.srv6int.codec.BehaviourStatus;
 import org.srv6int.codec.EndpointBehaviours;
+import org.srv6int.codec.FlowHash;
 import org.srv6int.codec.IntMetadata;
 import org.srv6int.codec.IntReportEncoder;
 import org.srv6int.codec.IntReportView;
@@ -444,7 +445,80 @@ public final class VectorGenerator {
         idx.put("scenario", scenario());
         idx.put("vectors", names);
         files.put("index.json", Json.write(idx));
+        files.put(BUCKET_FILE, Json.write(bucketVectors()));
         return files;
+    }
+
+    /** File of the bucket-hash vectors (not a frame, so not in index.json's list). */
+    public static final String BUCKET_FILE = "bucket-hash.json";
+
+    /** Bucket count of the vectors: the pipeline's ENCAP_BUCKETS (p4src/include/sizes.p4). */
+    public static final int BUCKETS = 256;
+
+    /**
+     * The flow hash and bucket of a few inner packets: IPv4/UDP (h1's packet),
+     * IPv4/TCP, IPv4/ICMP and a non-first fragment (ports 0), IPv6/TCP, IPv6/UDP.
+     *
+     * @return JSON object
+     */
+    static Map<String, Object> bucketVectors() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("generator", VectorGenerator.class.getName());
+        m.put("description", "bucket of a flow in its chain's bucket table at the ingress: flow_hash = CRC-32 "
+                + "(IEEE) of src | dst | proto (8) | sport (16) | dport (16), ports 0 unless TCP/UDP in a first "
+                + "fragment; bucket = flow_hash & (buckets - 1)");
+        m.put("buckets", BUCKETS);
+        List<Object> flows = new ArrayList<>();
+        flows.add(bucketFlow("ipv4-udp-h1", innerPacket()));
+        flows.add(bucketFlow("ipv4-tcp", ip4("10.0.1.7", "10.0.4.9", WireFormat.PROTO_TCP, 40001, 443, 0)));
+        flows.add(bucketFlow("ipv4-tcp-next-port", ip4("10.0.1.7", "10.0.4.9", WireFormat.PROTO_TCP, 40002, 443, 0)));
+        flows.add(bucketFlow("ipv4-icmp", ip4("10.0.1.1", "10.0.4.1", 1, 0x0800, 0x1234, 0)));
+        flows.add(bucketFlow("ipv4-udp-later-fragment", ip4("10.0.1.1", "10.0.4.1", WireFormat.PROTO_UDP,
+                5000, 6000, 0x00B9)));
+        flows.add(bucketFlow("ipv6-tcp", ip6("2001:db8:1::10", "2001:db8:4::20", WireFormat.PROTO_TCP, 51000, 80)));
+        flows.add(bucketFlow("ipv6-udp", ip6("2001:db8:1::10", "2001:db8:4::20", WireFormat.PROTO_UDP, 5353, 53)));
+        m.put("flows", flows);
+        return m;
+    }
+
+    private static Map<String, Object> bucketFlow(String name, byte[] ip) {
+        int h = FlowHash.hash(ip, 0, ip.length);
+        Map<String, Object> f = new LinkedHashMap<>();
+        f.put("name", name);
+        f.put("inner_hex", Addresses.toHex(ip, 0, ip.length));
+        f.put("flow_hash", String.format("%08x", h));
+        f.put("bucket", FlowHash.bucket(h, BUCKETS));
+        return f;
+    }
+
+    /** An IPv4 header and 4 bytes of L4 ports (a TCP/UDP start, or ICMP type/code/checksum). */
+    private static byte[] ip4(String src, String dst, int proto, int sport, int dport, int fragment) {
+        byte[] p = new byte[WireFormat.IPV4_LEN + 4];
+        p[0] = 0x45;
+        put16(p, 2, p.length);
+        put16(p, 6, fragment);
+        p[8] = 64;
+        p[9] = (byte) proto;
+        put32(p, 12, Addresses.ipv4(src));
+        put32(p, 16, Addresses.ipv4(dst));
+        put16(p, 10, checksum(p, 0, WireFormat.IPV4_LEN, 0));
+        put16(p, WireFormat.IPV4_LEN, sport);
+        put16(p, WireFormat.IPV4_LEN + 2, dport);
+        return p;
+    }
+
+    /** An IPv6 header and 4 bytes of L4 ports. */
+    private static byte[] ip6(String src, String dst, int proto, int sport, int dport) {
+        byte[] p = new byte[WireFormat.IPV6_LEN + 4];
+        p[0] = 0x60;
+        put16(p, 4, 4);
+        p[6] = (byte) proto;
+        p[7] = 64;
+        System.arraycopy(Addresses.ipv6(src), 0, p, 8, 16);
+        System.arraycopy(Addresses.ipv6(dst), 0, p, 24, 16);
+        put16(p, WireFormat.IPV6_LEN, sport);
+        put16(p, WireFormat.IPV6_LEN + 2, dport);
+        return p;
     }
 
     private static Map<String, Object> scenario() {

@@ -7,6 +7,7 @@ import org.srv6int.codec.BehaviourStatus;
 import org.srv6int.codec.Bytes;
 import org.srv6int.codec.EndpointBehaviours;
 import org.srv6int.codec.FlowHash;
+import org.srv6int.pipeconf.Srv6IntPipelineConstants;
 import org.srv6int.codec.Srv6IntEncap;
 
 import static org.srv6int.codec.WireFormat.*;
@@ -441,9 +442,11 @@ final class EmulatedSwitch {
                     intCountdown[chain] = (char) left;
                     kHi[0] = 0;
                     kLo[0] = chain;
+                    kHi[1] = 0;
+                    kLo[1] = FlowHash.bucket(flowHash, Srv6IntPipelineConstants.ENCAP_BUCKETS);
                     SwitchProgram.Entry enc = pg.encap.lookup(kHi, kLo);
                     if (enc != null) {
-                        SwitchProgram.Member m = enc.pick(flowHash);
+                        SwitchProgram.Member m = enc.members[0];
                         int le = (int) m.action.p(0);
                         portCounter = countFlowPacket(flowHash, 1);
                         if (le == 0 || le >= MAX_SEGMENTS) {

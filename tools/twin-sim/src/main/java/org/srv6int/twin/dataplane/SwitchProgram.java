@@ -256,8 +256,10 @@ final class SwitchProgram {
         f(HDR_IPV4_DST, Kind.TERNARY, 32), f(HDR_IPV6_SRC, Kind.TERNARY, 128), f(HDR_IPV6_DST, Kind.TERNARY, 128),
         f(HDR_L4_SPORT, Kind.TERNARY, 16), f(HDR_L4_DPORT, Kind.TERNARY, 16)},
             new ActionSpec[] {SET_CHAIN}, true, false);
+    // the bucket table (p4src/include/encap.p4): one direct entry per (chain, bucket)
     static final TableSpec T_ENCAP = new TableSpec(SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP, new Field[] {
-        f(HDR_CHAIN_ID, Kind.EXACT, 16)}, new ActionSpec[] {H_ENCAPS_INT}, true, true);
+        f(HDR_CHAIN_ID, Kind.EXACT, 16), f(HDR_BUCKET, Kind.EXACT, HDR_BUCKET_BITWIDTH)},
+            new ActionSpec[] {H_ENCAPS_INT}, true, false);
     static final TableSpec T_MY_SID = new TableSpec(SRV6_INT_INGRESS_ENDPOINT_MY_SID, new Field[] {
         f(HDR_IPV6_DST, Kind.LPM, 128)}, new ActionSpec[] {END_T, END_T_SFC, END_DT}, true, false);
     static final TableSpec T_IPV6_ROUTING = new TableSpec(SRV6_INT_INGRESS_ROUTING_IPV6_ROUTING, new Field[] {
@@ -539,6 +541,10 @@ final class SwitchProgram {
                 throw new IllegalArgumentException(where + ": the action must be a PiAction, got " + ta);
             }
             a = action(spec, (PiAction) ta, where);
+            if (spec == T_ENCAP) {
+                // one member: the entry's segment list, with its encapsulator cache
+                members = new Member[] {new Member(a, 1)};
+            }
         }
         Entry e = new Entry(vHi, vLo, mHi, mLo, r.priority(), prefix, a, members);
         for (Entry other : entries.get(spec)) {

@@ -19,7 +19,8 @@ import org.srv6int.twin.dataplane.Dataplane.Frame;
 
 /**
  * The global loop's scale-out on real BMv2: the app adds a Snort replica on Worker 2, the switches
- * get only the difference (one member and a group modify on SW1, one SID entry on SW3), and SFC 2's
+ * get only the difference (the new replica's 128 of SFC 2's 256 bucket entries modified on SW1, one SID
+ * entry on SW3), and SFC 2's
  * flows then hash over both replicas, each flow staying on one. Skips like {@link Bmv2DataplaneTest}.
  */
 public class Bmv2MultipathTest {
@@ -50,7 +51,8 @@ public class Bmv2MultipathTest {
         app.inventory.addReplica(VnfKey.of(PaperTestbed.SFC2, 0), "worker2");
         app.settle();
         programAll();
-        assertEquals("SW1: one member, one group modify", 2, dp.lastWrites(PaperTestbed.SW1));
+        assertEquals("SW1: half of SFC 2's bucket entries modified",
+                     org.srv6int.pipeconf.Srv6IntPipelineConstants.ENCAP_BUCKETS / 2, dp.lastWrites(PaperTestbed.SW1));
         assertEquals("SW2 unchanged", 0, dp.lastWrites(PaperTestbed.SW2));
         assertEquals("SW3: the new replica's SID", 1, dp.lastWrites(PaperTestbed.SW3));
         assertEquals("SW4 unchanged", 0, dp.lastWrites(PaperTestbed.SW4));

@@ -61,14 +61,23 @@ public class Bmv2RemovalTest {
 
     @Test
     public void refusedWriteFailsWithTheSwitchsReason() {
-        // an srv6_encap entry pointing to a group that does not exist on SW2
-        FlowRule encap = org.srv6int.app.program.ChainProgrammer.encapRule(PaperTestbed.sfc1(), PaperTestbed.APP_ID);
+        // an srv6_encap entry whose bucket does not fit the 8-bit key
+        FlowRule encap = org.onosproject.net.flow.DefaultFlowRule.builder().forDevice(PaperTestbed.SW1)
+                .fromApp(PaperTestbed.APP_ID).forTable(org.srv6int.pipeconf.Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP)
+                .withSelector(org.onosproject.net.flow.DefaultTrafficSelector.builder().matchPi(
+                        org.onosproject.net.flow.criteria.PiCriterion.builder()
+                                .matchExact(org.srv6int.pipeconf.Srv6IntConstants.HDR_CHAIN_ID, 1)
+                                .matchExact(org.srv6int.pipeconf.Srv6IntConstants.HDR_BUCKET, 300).build()).build())
+                .withTreatment(org.onosproject.net.flow.DefaultTrafficTreatment.builder().piTableAction(
+                        org.srv6int.pipeconf.Srv6IntActions.hEncapsInt(
+                                List.of(org.onlab.packet.Ip6Address.valueOf("fc00:0:4::d")))).build())
+                .withPriority(0).makePermanent().build();
         FlowRule onSw2 = org.onosproject.net.flow.DefaultFlowRule.builder().forDevice(PaperTestbed.SW2)
                 .fromApp(PaperTestbed.APP_ID).forTable(encap.table()).withSelector(encap.selector())
                 .withTreatment(encap.treatment()).withPriority(encap.priority()).makePermanent().build();
         try {
             dp.program(PaperTestbed.SW2, List.of(onSw2), List.of());
-            fail("BMv2 accepted an entry pointing to a missing group");
+            fail("BMv2 accepted a bucket that does not fit its key");
         } catch (IllegalStateException e) {
             System.out.println("BMv2 refusal: " + e.getMessage());
             assertTrue(e.getMessage(), e.getMessage().contains("P4Runtime write failed")

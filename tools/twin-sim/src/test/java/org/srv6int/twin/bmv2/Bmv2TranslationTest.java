@@ -101,30 +101,9 @@ public class Bmv2TranslationTest {
                 assertEquals(0, e.getPriority());
             }
             if (r.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP)) {
-                assertTrue(e.getAction().getActionProfileGroupId() > 0);
+                assertTrue("a bucket entry has a direct action", e.getAction().hasAction());
             }
         }
-    }
-
-    @Test
-    public void weightsBecomeRepeatedMembersReducedByTheirDivisor() {
-        DeviceId sw1 = PaperTestbed.SW1;
-        SegmentList a = list(2, "fc00:0:2:f::1", "fc00:0:4::d");
-        SegmentList b = list(4, "fc00:0:3:f::1", "fc00:0:4::d");
-        Group g = new DefaultGroup(GroupId.valueOf(7), new DefaultGroupDescription(
-                sw1, GroupDescription.Type.SELECT,
-                new GroupBuckets(List.of(ChainProgrammer.bucket(a), ChainProgrammer.bucket(b))),
-                new org.onosproject.net.pi.runtime.PiGroupKey(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP, Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP_SELECTOR, 7),
-                7, PaperTestbed.APP_ID));
-        List<List<Update>> batches = new ArrayList<>();
-        DeviceSync sync = new DeviceSync(tr);
-        sync.sync(List.of(), List.of(g), batches::add);
-        assertEquals("members, then the group", 2, batches.size());
-        assertEquals(3, batches.get(0).size());
-        ActionProfileGroup pg = batches.get(1).get(0).getEntity().getActionProfileGroup();
-        assertEquals(7, pg.getGroupId());
-        assertEquals(3, pg.getMembersCount());
-        assertTrue(pg.getMembersList().stream().allMatch(m -> m.getWeight() == 1));
     }
 
     @Test
@@ -135,12 +114,12 @@ public class Bmv2TranslationTest {
         List<Group> groups = AppRules.groups(app, PaperTestbed.SW1);
         List<List<Update>> batches = new ArrayList<>();
         int first = sync.sync(rules, groups, batches::add);
-        assertEquals(rules.size() + 2 /* groups */ + 2 /* members */, first);
-        // members, groups, entries: in that order
-        assertTrue(batches.get(0).stream().allMatch(u -> u.getEntity().hasActionProfileMember()));
-        assertTrue(batches.get(1).stream().allMatch(u -> u.getEntity().hasActionProfileGroup()));
-        assertTrue(batches.get(2).stream().allMatch(u -> u.getEntity().hasTableEntry()));
-        assertTrue("default entries are modified, never inserted", batches.get(2).stream()
+        // SW1 has no group: the bucket tables are direct entries
+        assertEquals(List.of(), groups);
+        assertEquals(rules.size(), first);
+        List<Update> entries = batches.stream().flatMap(List::stream).collect(Collectors.toList());
+        assertTrue(entries.stream().allMatch(u -> u.getEntity().hasTableEntry()));
+        assertTrue("default entries are modified, never inserted", entries.stream()
                 .filter(u -> u.getEntity().getTableEntry().getIsDefaultAction())
                 .allMatch(u -> u.getType() == Update.Type.MODIFY));
 
@@ -157,7 +136,7 @@ public class Bmv2TranslationTest {
     }
 
     @Test
-    public void replicaAddedByTheGlobalLoopChangesOneGroupAndAddsOneMember() {
+    public void replicaAddedByTheGlobalLoopModifiesHalfTheBucketEntries() {
         AppHarness app = AppRules.fig5();
         DeviceSync sync = new DeviceSync(tr);
         sync.sync(AppRules.rules(app, PaperTestbed.SW1), AppRules.groups(app, PaperTestbed.SW1), u -> { });
@@ -167,7 +146,9 @@ public class Bmv2TranslationTest {
         sync.sync(AppRules.rules(app, PaperTestbed.SW1), AppRules.groups(app, PaperTestbed.SW1), batches::add);
         List<String> ops = batches.stream().flatMap(List::stream)
                 .map(u -> u.getType() + " " + u.getEntity().getEntityCase()).collect(Collectors.toList());
-        assertEquals(List.of("INSERT ACTION_PROFILE_MEMBER", "MODIFY ACTION_PROFILE_GROUP"), ops);
+        // 1 -> 2 Snort replicas: the new replica's share of the chain's buckets, modified in place
+        assertEquals(java.util.Collections.nCopies(org.srv6int.pipeconf.Srv6IntPipelineConstants.ENCAP_BUCKETS / 2,
+                                                   "MODIFY TABLE_ENTRY"), ops);
     }
 
     @Test

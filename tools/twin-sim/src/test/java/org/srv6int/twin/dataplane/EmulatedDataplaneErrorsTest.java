@@ -191,8 +191,8 @@ public class EmulatedDataplaneErrorsTest {
                        "smac");
         assertRejected(Vectors.rule(SW[1], SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP,
                                     PiCriterion.builder().matchExact(HDR_CHAIN_ID, 1).build(), 0,
-                                    org.onosproject.net.pi.runtime.PiActionProfileGroupId.of(9)),
-                       "group 9");
+                                    Vectors.encapAction(List.of("fc00:0:4::d4"))),
+                       "bucket");
         assertRejected(Vectors.rule(SW[1], SRV6_INT_INGRESS_ENDPOINT_MY_SID, null, 0, endT), "const");
     }
 

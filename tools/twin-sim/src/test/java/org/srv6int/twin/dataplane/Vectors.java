@@ -35,7 +35,6 @@ import org.onosproject.net.group.GroupDescription;
 import org.onosproject.net.pi.model.PiTableId;
 import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiActionParam;
-import org.onosproject.net.pi.runtime.PiActionProfileGroupId;
 import org.onosproject.net.pi.runtime.PiGroupKey;
 import org.onosproject.net.pi.runtime.PiTableAction;
 import org.srv6int.app.testing.PaperTestbed;
@@ -183,19 +182,6 @@ final class Vectors {
         return b.build();
     }
 
-    static Group selectGroup(DeviceId d, int id, List<List<String>> paths, List<Integer> weights) {
-        List<GroupBucket> buckets = new ArrayList<>();
-        for (int i = 0; i < paths.size(); i++) {
-            buckets.add(DefaultGroupBucket.createSelectGroupBucket(
-                    DefaultTrafficTreatment.builder().piTableAction(encapAction(paths.get(i))).build(),
-                    weights.get(i).shortValue()));
-        }
-        GroupDescription desc = new DefaultGroupDescription(d, GroupDescription.Type.SELECT,
-                new GroupBuckets(buckets), new PiGroupKey(SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP,
-                SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP_SELECTOR, id), id, PaperTestbed.APP_ID);
-        return new DefaultGroup(GroupId.valueOf(id), desc);
-    }
-
     static Group cloneSession(DeviceId d, int id, int port) {
         GroupDescription desc = new DefaultGroupDescription(d, GroupDescription.Type.CLONE,
                 new GroupBuckets(List.of(DefaultGroupBucket.createCloneGroupBucket(
@@ -216,9 +202,22 @@ final class Vectors {
                         .withParameter(new PiActionParam(SFC_MODE, sfc ? 1 : 0))
                         .withParameter(new PiActionParam(MAP_INFO, 0x1F))
                         .withParameter(new PiActionParam(INT_PERIOD, intPeriod)).build()));
-        e.rules.add(rule(SW[1], SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP,
-                PiCriterion.builder().matchExact(HDR_CHAIN_ID, 1).build(), 0, PiActionProfileGroupId.of(1)));
-        e.groups.add(selectGroup(SW[1], 1, paths, weights));
+        // the bucket table: contiguous blocks of buckets in proportion to the weights
+        int total = weights.stream().mapToInt(Integer::intValue).sum();
+        int buckets = org.srv6int.pipeconf.Srv6IntPipelineConstants.ENCAP_BUCKETS;
+        for (int b = 0, list = 0, edge = buckets * weights.get(0) / total; b < buckets; b++) {
+            while (b >= edge) {
+                list++;
+                int acc = 0;
+                for (int i = 0; i <= list; i++) {
+                    acc += weights.get(i);
+                }
+                edge = buckets * acc / total;
+            }
+            e.rules.add(rule(SW[1], SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP,
+                    PiCriterion.builder().matchExact(HDR_CHAIN_ID, 1).matchExact(HDR_BUCKET, b).build(), 0,
+                    encapAction(paths.get(list))));
+        }
         e.rules.add(route6(1, "fc00:0:2::", 48, DOWNSTREAM, swMac(2)));
         e.rules.add(route6(1, "fc00:0:5::", 48, 3, mac("02:00:00:00:00:05")));
         return e;
