@@ -468,8 +468,9 @@ def test_ipv6_inner_traffic(rig):
     params = dict(last_entry=len(PLAIN_PATH))
     for k in range(7):
         params[f"s{k}"] = ip6(PLAIN_PATH[len(PLAIN_PATH) - 1 - k]) if k < len(PLAIN_PATH) else 0
-    rig.c.insert_group_entry(f"{ING}.encap.srv6_encap", f"{ING}.encap.srv6_encap_selector",
-                             {"chain_id": 1}, [(1, f"{ING}.encap.h_encaps_int", params, 1)], group_id=1)
+    for b in range(BUCKETS):
+        rig.c.insert(f"{ING}.encap.srv6_encap", {"chain_id": 1, "bucket": b},
+                     f"{ING}.encap.h_encaps_int", params)
     rig.route6("fc00:0:2::", 48, DOWNSTREAM, sw_mac(2))
     assert_matches(rig.one(UPSTREAM, frame("input-h1-ipv6"), DOWNSTREAM), load("ipv6-1-sw1-encap"))
     for n in (2, 3):

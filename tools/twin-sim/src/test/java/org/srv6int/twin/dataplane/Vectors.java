@@ -273,9 +273,11 @@ final class Vectors {
                         .withParameter(new PiActionParam(SFC_MODE, 0))
                         .withParameter(new PiActionParam(MAP_INFO, 0x1F))
                         .withParameter(new PiActionParam(INT_PERIOD, 1)).build()));
-        e.rules.add(rule(SW[1], SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP,
-                PiCriterion.builder().matchExact(HDR_CHAIN_ID, 1).build(), 0, PiActionProfileGroupId.of(1)));
-        e.groups.add(selectGroup(SW[1], 1, List.of(path), List.of(1)));
+        for (int b = 0; b < org.srv6int.pipeconf.Srv6IntPipelineConstants.ENCAP_BUCKETS; b++) {
+            e.rules.add(rule(SW[1], SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP,
+                    PiCriterion.builder().matchExact(HDR_CHAIN_ID, 1).matchExact(HDR_BUCKET, b).build(), 0,
+                    encapAction(path)));
+        }
         e.rules.add(route6(1, "fc00:0:2::", 48, DOWNSTREAM, swMac(2)));
         return e;
     }
