@@ -17,7 +17,6 @@ import org.onosproject.cluster.Leader;
 import org.onosproject.cluster.Leadership;
 import org.onosproject.cluster.LeadershipServiceAdapter;
 import org.onosproject.cluster.NodeId;
-import org.onosproject.net.group.Group;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.ReplicaState;
 import org.srv6int.app.loop.GlobalLoopManager;
@@ -222,13 +221,15 @@ public class KubernetesEndToEndTest {
         return app.flows.entries().stream().map(Rules::describe).collect(Collectors.toList());
     }
 
-    private String groupsOf(VnfReplica r) {
-        app.settle();
-        StringBuilder b = new StringBuilder();
-        for (Group g : app.groups.groups()) {
-            b.append(Rules.describe(g.deviceId(), g.id().id(), g.buckets())).append('\n');
-        }
-        return b.toString();
+    /** Whether a segment of some bucket entry is this SID (a whole parameter, not a prefix). */
+    private boolean inBuckets(String sid) {
+        String t = bucketEntries();
+        return t.contains("=" + sid + ",") || t.contains("=" + sid + ")");
+    }
+
+    /** The chains' bucket tables (encap entries), one line per entry. */
+    private String bucketEntries() {
+        return rules().stream().filter(l -> l.contains("encap.srv6_encap")).collect(Collectors.joining("\n"));
     }
 
     @Test
@@ -268,10 +269,11 @@ public class KubernetesEndToEndTest {
             assertEquals(r.sid().toString(), annotations.get(ReplicaNames.ANNOTATION_SID));
             assertEquals(r.deviceId().toString(), annotations.get(ReplicaNames.ANNOTATION_SWITCH_DEVICE));
             assertEquals(Long.toString(r.port().toLong()), annotations.get(ReplicaNames.ANNOTATION_SWITCH_PORT));
-            // The switch the node hangs off has the replica's SID entry; the chain's group has it.
+            // The switch the node hangs off has the replica's SID entry; the chain's buckets use it.
             String sidRule = r.deviceId() + " endpoint.my_sid ipv6_dst=" + r.sid() + "/128";
             assertTrue(sidRule + " in " + rules(), rules().stream().anyMatch(l -> l.startsWith(sidRule)));
-            assertTrue(r.sid() + " in the groups:\n" + groupsOf(r), groupsOf(r).contains(r.sid().toString()));
+            assertTrue(r.sid() + " in the bucket table:\n" + bucketEntries(),
+                    inBuckets(r.sid().toString()));
         }
 
         // Low latency: the loop drains the last replica, waits for quiet, deletes its workload.
@@ -286,8 +288,8 @@ public class KubernetesEndToEndTest {
                 && d.outcome() == LoopDecision.Outcome.SUCCEEDED && d.detail().contains(victim.id().name())));
         loop.decisions(5).stream().filter(d -> d.action() == LoopDecision.Action.SCALE_IN).forEach(
                 d -> System.out.println("KubernetesEndToEndTest: " + d.action() + " " + d.outcome() + ": " + d.detail()));
-        assertFalse("a removed replica's SID stays out of the groups",
-                    groupsOf(victim).contains(victim.sid().toString()));
+        assertFalse("a removed replica's SID stays out of the bucket table",
+                    inBuckets(victim.sid().toString()));
         waitUntil("the drained replica's pod is gone", 60, () -> pods().stream().noneMatch(
                 p -> p.getMetadata().getName().equals(ReplicaNames.podName(victim.id().name()))));
 
