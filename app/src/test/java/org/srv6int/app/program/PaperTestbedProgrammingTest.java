@@ -82,11 +82,11 @@ public class PaperTestbedProgrammingTest {
         app.deployFig5();
         app.settle();
         List<String> before = state();
-        app.flows.drainLog();
-        app.groups.drainLog();
+        app.flowLog.drain();
+        app.groupLog.drain();
         assertEquals(0, app.programmer.reconcile());
-        assertEquals(List.of(), app.flows.drainLog());
-        assertEquals(List.of(), app.groups.drainLog());
+        assertEquals(List.of(), app.flowLog.drain());
+        assertEquals(List.of(), app.groupLog.drain());
         assertEquals(before, state());
     }
 
@@ -94,10 +94,10 @@ public class PaperTestbedProgrammingTest {
     public void addingSnortReplicaOnWorker2ChangesExactlyTwoThings() throws IOException {
         app.deployFig5();
         app.settle();
-        app.flows.drainLog();
-        app.groups.drainLog();
+        app.flowLog.drain();
+        app.groupLog.drain();
         // the switches acknowledge only when told: shows the group waits for the new SID entry
-        app.flows.holdConfirmations = true;
+        app.flows.holdConfirmations(true);
 
         VnfReplica added = app.inventory.addReplica(VnfKey.of(SFC2, 0), "worker2");
         assertEquals("r1", added.id().name());
@@ -107,16 +107,16 @@ public class PaperTestbedProgrammingTest {
         app.programmer.reconcile();
         assertEquals(List.of("+ of:0000000000000003 endpoint.my_sid ipv6_dst=fc00:0:3:f::2/128 -> "
                                      + "end_t_int_sfc(vnf_id=2, vnf_mac=00:00:00:00:03:03, vnf_port=3) prio=128"),
-                     app.flows.drainLog());
+                     app.flowLog.drain());
         assertEquals("make-before-break: the group must wait for the new SID entry", List.of(),
-                     app.groups.drainLog());
+                     app.groupLog.drain());
         app.programmer.reconcile();
-        assertEquals(List.of(), app.groups.drainLog());
+        assertEquals(List.of(), app.groupLog.drain());
 
         app.flows.confirmAll();
         app.settle();
-        assertEquals(List.of(), app.flows.drainLog());
-        List<String> groupOps = app.groups.drainLog();
+        assertEquals(List.of(), app.flowLog.drain());
+        List<String> groupOps = app.groupLog.drain();
         assertEquals(golden("paper-testbed-snort-scale-out.txt", groupOps), groupOps);
     }
 
@@ -126,13 +126,13 @@ public class PaperTestbedProgrammingTest {
         VnfReplicaId old = VnfReplicaId.of(VnfKey.of(SFC2, 0), "r0");
         app.inventory.addReplica(VnfKey.of(SFC2, 0), "worker2");
         app.settle();
-        app.flows.drainLog();
-        app.groups.drainLog();
+        app.flowLog.drain();
+        app.groupLog.drain();
 
         app.inventory.drainReplica(old);
         app.settle();
-        assertEquals("draining keeps the old SID entry", List.of(), app.flows.drainLog());
-        List<String> groupOps = app.groups.drainLog();
+        assertEquals("draining keeps the old SID entry", List.of(), app.flowLog.drain());
+        List<String> groupOps = app.groupLog.drain();
         assertEquals(1, groupOps.size());
         assertFalse(groupOps.get(0).contains("fc00:0:2:f::2"));
         assertTrue(groupOps.get(0).contains("fc00:0:3:f::2"));
@@ -141,8 +141,8 @@ public class PaperTestbedProgrammingTest {
         app.settle();
         assertEquals(List.of("- of:0000000000000002 endpoint.my_sid ipv6_dst=fc00:0:2:f::2/128 -> "
                                      + "end_t_int_sfc(vnf_id=2, vnf_mac=00:00:00:00:02:03, vnf_port=3) prio=128"),
-                     app.flows.drainLog());
-        assertEquals(List.of(), app.groups.drainLog());
+                     app.flowLog.drain());
+        assertEquals(List.of(), app.groupLog.drain());
     }
 
     @Test
@@ -173,7 +173,7 @@ public class PaperTestbedProgrammingTest {
     @Test
     public void eachInstanceProgramsOnlyTheSwitchesItMasters() throws IOException {
         // instance A masters SW1 (the ingress), instance B the rest; same switches, same stores
-        AppHarness b = new AppHarness(new org.onosproject.store.service.TestStorageService(), app.flows,
+        AppHarness b = new AppHarness(new org.srv6int.testkit.InMemoryStorageService(), app.flows,
                                       app.groups);
         app.mastered.retainAll(List.of(PaperTestbed.SW1));
         b.mastered.removeAll(List.of(PaperTestbed.SW1));
