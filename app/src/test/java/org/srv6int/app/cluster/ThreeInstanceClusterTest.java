@@ -155,12 +155,14 @@ public class ThreeInstanceClusterTest {
         settleAll();
         for (NodeId n : NODES) {
             AppHarness h = apps.get(n);
-            TelemetryManager t = TelemetryManagers.start(h.config, h.pathManager, h.inventory, new InMemoryMastershipService(cluster, n),
-                                                         new InMemoryClusterService(cluster, n), TestStores.summaries(storage));
+            InMemoryClusterService member = new InMemoryClusterService(cluster, n);
+            TelemetryManager t = TelemetryManagers.start(h.config, h.pathManager, h.inventory,
+                                                         new InMemoryMastershipService(cluster, n), member,
+                                                         TestStores.summaries(storage));
             collectors.put(n, t);
             TelemetryManagers.windowNow(t);
             // onos-1 runs for leadership first: it leads.
-            loops.put(n, GlobalLoopManagers.start(new InMemoryLeadershipService(cluster, n), new InMemoryClusterService(cluster, n), t, h.sfcs, h.inventory,
+            loops.put(n, GlobalLoopManagers.start(new InMemoryLeadershipService(cluster, n), member, t, h.sfcs, h.inventory,
                                                   h.pathManager, h.config, platform, TestStores.loopState(storage)));
         }
         for (DeviceId d : PaperTestbed.SWITCHES) {

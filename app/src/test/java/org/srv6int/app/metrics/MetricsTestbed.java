@@ -99,13 +99,15 @@ final class MetricsTestbed implements AutoCloseable {
         }
         app.deployFig5();
         app.settle();
-        collector = TelemetryManagers.start(app.config, app.pathManager, app.inventory, new InMemoryMastershipService(cluster, NODE),
-                                            new InMemoryClusterService(cluster, NODE), TestStores.summaries(storage));
+        InMemoryClusterService member = new InMemoryClusterService(cluster, NODE);
+        collector = TelemetryManagers.start(app.config, app.pathManager, app.inventory,
+                                            new InMemoryMastershipService(cluster, NODE), member,
+                                            TestStores.summaries(storage));
         TelemetryManagers.windowNow(collector); // the collector binds its socket on the window thread
         if (collector.collectorAddress().isEmpty()) {
             throw new IllegalStateException("the collector did not bind its port");
         }
-        loop = GlobalLoopManagers.start(new InMemoryLeadershipService(cluster, NODE), new InMemoryClusterService(cluster, NODE), collector, app.sfcs,
+        loop = GlobalLoopManagers.start(new InMemoryLeadershipService(cluster, NODE), member, collector, app.sfcs,
                                         app.inventory, app.pathManager, app.config, platform,
                                         TestStores.loopState(storage));
         metrics = new AppMetricsManager();
