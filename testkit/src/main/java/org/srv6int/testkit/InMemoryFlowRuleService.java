@@ -134,6 +134,28 @@ public class InMemoryFlowRuleService implements FlowRuleService {
     }
 
     /**
+     * Sets the packet counter (and 100 bytes a packet) of every stored entry a test picks, as a
+     * switch's direct counters read back with its table entries would.
+     *
+     * @param which   the entries to set
+     * @param packets packets counted
+     * @return how many entries were set
+     */
+    public synchronized int setPackets(java.util.function.Predicate<FlowEntry> which, long packets) {
+        int n = 0;
+        for (Map<FlowRule, DefaultFlowEntry> table : tables.values()) {
+            for (Map.Entry<FlowRule, DefaultFlowEntry> e : table.entrySet()) {
+                DefaultFlowEntry old = e.getValue();
+                if (which.test(old)) {
+                    e.setValue(new DefaultFlowEntry(old, old.state(), old.life(), packets, packets * 100));
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    /**
      * Returns every stored entry.
      *
      * @return entries, device by device

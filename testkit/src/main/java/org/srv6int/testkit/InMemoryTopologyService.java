@@ -28,18 +28,21 @@ import org.osgi.service.component.annotations.ReferenceCardinality;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Topology and path service over the links of a {@link LinkService}: every shortest path
  * between two devices by hop count (ONOS's default weight), each link cost 1, as
- * {@link DefaultPath}s. Custom link weighers, disjoint paths, topology clusters and the graph
- * are not modelled and fail with {@link UnsupportedOperationException} naming themselves.
+ * {@link DefaultPath}s; k-shortest paths are every loop-free path, shortest first. Custom
+ * link weighers, disjoint paths, topology clusters and the graph are not modelled and fail with {@link UnsupportedOperationException} naming themselves.
  */
 @Component(immediate = true, service = {TopologyService.class, PathService.class})
 public class InMemoryTopologyService implements TopologyService, PathService {
@@ -147,6 +150,47 @@ public class InMemoryTopologyService implements TopologyService, PathService {
             throw unsupported("Paths from or to hosts");
         }
         return shortest((DeviceId) src, (DeviceId) dst);
+    }
+
+    /**
+     * Every loop-free path from one device to another, shortest first (ties in the order of
+     * their links' text, so that the order is the same on every run).
+     *
+     * @param src source device
+     * @param dst destination device
+     * @return paths; none if src equals dst
+     */
+    @Override
+    public Stream<Path> getKShortestPaths(ElementId src, ElementId dst) {
+        if (!(src instanceof DeviceId) || !(dst instanceof DeviceId)) {
+            throw unsupported("Paths from or to hosts");
+        }
+        List<Link> links = new ArrayList<>();
+        linkService.getActiveLinks().forEach(links::add);
+        List<List<Link>> out = new ArrayList<>();
+        DeviceId from = (DeviceId) src;
+        walk(links, from, (DeviceId) dst, new ArrayList<>(), new HashSet<>(Set.of(from)), out);
+        out.sort(Comparator.<List<Link>>comparingInt(List::size).thenComparing(Object::toString));
+        return out.stream().filter(p -> !p.isEmpty())
+                .map(p -> new DefaultPath(PID, p, ScalarWeight.toWeight(p.size())));
+    }
+
+    private static void walk(List<Link> links, DeviceId at, DeviceId dst, List<Link> path, Set<DeviceId> seen,
+                             List<List<Link>> out) {
+        if (at.equals(dst)) {
+            out.add(new ArrayList<>(path));
+            return;
+        }
+        for (Link l : links) {
+            DeviceId next = l.dst().deviceId();
+            if (l.src().deviceId().equals(at) && !seen.contains(next)) {
+                seen.add(next);
+                path.add(l);
+                walk(links, next, dst, path, seen, out);
+                path.remove(path.size() - 1);
+                seen.remove(next);
+            }
+        }
     }
 
     @Override

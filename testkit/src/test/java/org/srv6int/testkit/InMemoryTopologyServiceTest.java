@@ -8,7 +8,9 @@ import org.onosproject.net.Link;
 import org.onosproject.net.Path;
 import org.onosproject.net.provider.ProviderId;
 
+import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
@@ -43,5 +45,23 @@ public class InMemoryTopologyServiceTest {
         }
         assertTrue(topo.getPaths(DeviceId.deviceId("of:0000000000000004"),
                                  DeviceId.deviceId("of:0000000000000001")).isEmpty());
+    }
+
+    @Test
+    public void kShortestIsEveryLoopFreePathShortestFirst() {
+        InMemoryLinkService links = new InMemoryLinkService();
+        InMemoryTopologyService topo = new InMemoryTopologyService().withLinkService(links);
+        // the longer path is added first: the order must not follow the links' order
+        for (int[] l : new int[][]{{1, 5}, {5, 6}, {6, 4}, {1, 3}, {3, 4}, {1, 2}, {2, 4}, {2, 3}, {3, 2}}) {
+            links.addLink(link(l[0], l[1]));
+        }
+        List<String> paths = topo.getKShortestPaths(DeviceId.deviceId("of:0000000000000001"),
+                                                    DeviceId.deviceId("of:0000000000000004"))
+                .map(p -> p.links().stream().map(l -> l.dst().deviceId().toString().substring(18))
+                        .collect(Collectors.joining("")))
+                .collect(Collectors.toList());
+        assertEquals(List.of("24", "34", "234", "324", "564"), paths);
+        assertEquals(0, topo.getKShortestPaths(DeviceId.deviceId("of:0000000000000004"),
+                                               DeviceId.deviceId("of:0000000000000001")).count());
     }
 }

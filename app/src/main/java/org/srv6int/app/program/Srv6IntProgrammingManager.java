@@ -134,9 +134,8 @@ public class Srv6IntProgrammingManager {
      */
     @Activate
     public void activate(ComponentContext context) {
-        appId = coreService.registerApplication(Srv6IntConfigService.APP_NAME);
+        bindApplication(coreService.registerApplication(Srv6IntConfigService.APP_NAME));
         componentConfigService.registerProperties(getClass());
-        reconciler = new Srv6IntReconciler(flowRuleService, groupService, appId);
         executor = Executors.newSingleThreadScheduledExecutor(groupedThreads("srv6int", "program", log));
         modified(context);
         sfcService.addListener(sfcListener);
@@ -148,6 +147,18 @@ public class Srv6IntProgrammingManager {
         groupService.addListener(groupListener);
         schedule();
         log.info("Started");
+    }
+
+    /**
+     * Takes the application id the entries are installed under. {@link #activate} does it with
+     * the id CoreService registers; a host that drives {@link #reconcile()} itself, without this
+     * component's thread and listeners (the testbed twin, in simulated time), calls it instead.
+     *
+     * @param id application id
+     */
+    protected void bindApplication(ApplicationId id) {
+        appId = id;
+        reconciler = new Srv6IntReconciler(flowRuleService, groupService, id);
     }
 
     /**

@@ -20,7 +20,6 @@ import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfReplica;
 import org.srv6int.app.api.VnfTelemetry;
 import org.srv6int.app.config.Srv6DeviceConfig;
-import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.store.TelemetrySummaryStore;
@@ -36,19 +35,16 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * Runs the INT collector in ONOS: binds the UDP listeners to this instance's collector address
@@ -98,9 +94,8 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
     private UdpCollector collector;
     private InetSocketAddress bound;
     private int boundThreads;
-    private Map<Integer, Integer> reporters = Map.of();
-    private Set<Integer> elsewhere = Set.of();
-    private List<HopBinding> bindings = List.of();
+    // what the current engine was given (a new engine starts with nothing)
+    private CollectorBindings bindings = new CollectorBindings();
     private long periodMillis;
     private ScheduledExecutorService executor;
     private MetricsComponent metricsComponent;
@@ -119,6 +114,7 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
     @Activate
     protected void activate() {
         engine = new TelemetryShards(1, TelemetryEngine.Limits.DEFAULT, System::nanoTime);
+        bindings = new CollectorBindings();
         registerMetrics();
         executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "srv6int-telemetry-window"));
         periodMillis = configService.appConfig().map(Srv6IntAppConfig::evaluationPeriodMillis)
@@ -224,36 +220,13 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
             bound = want;
             boundThreads = threads;
         }
-        Srv6Devices devices = configService.devices();
-        Map<Integer, Integer> allow = new HashMap<>();
-        Set<Integer> others = new HashSet<>();
-        for (Map.Entry<DeviceId, Srv6DeviceConfig> e : devices.all().entrySet()) {
-            Srv6DeviceConfig c = e.getValue();
-            if (c.reportAddress().isEmpty()) {
-                continue;
-            }
-            int src = c.reportAddress().get().toInt();
-            allow.put(src, c.intDeviceId());
-            // Another instance collects for the switches it masters; without a master, whoever
-            // the switch still reports to keeps collecting.
-            if (!mastershipService.isLocalMaster(e.getKey()) && mastershipService.getMasterFor(e.getKey()) != null) {
-                others.add(src);
-            }
-        }
-        if (!allow.equals(reporters) || !others.equals(elsewhere)) {
-            engine.setReporters(allow, others);
-            reporters = allow;
-            elsewhere = others;
-        }
-        Function<DeviceId, Optional<Integer>> intId = d -> devices.get(d).map(Srv6DeviceConfig::intDeviceId);
-        List<HopBinding> b = HopBindings.of(pathService.getAllPaths().values(), inventory::getReplica, intId);
-        if (!b.equals(bindings)) {
-            // Tried (and logged) once per change of the binding set; a refused chain keeps its
-            // previous bindings inside the engine, every other chain takes its new ones.
-            bindings = b;
-            for (String refused : engine.setBindings(b)) {
-                log.warn("INT hop bindings refused: {}", refused);
-            }
+        // Another instance collects for the switches it masters; without a master, whoever the
+        // switch still reports to keeps collecting.
+        for (String refused : bindings.apply(engine, configService.devices(),
+                                             d -> !mastershipService.isLocalMaster(d)
+                                                     && mastershipService.getMasterFor(d) != null,
+                                             pathService.getAllPaths().values(), inventory::getReplica)) {
+            log.warn("INT hop bindings refused: {}", refused);
         }
     }
 

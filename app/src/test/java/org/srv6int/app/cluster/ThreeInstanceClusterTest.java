@@ -32,11 +32,14 @@ import org.srv6int.app.telemetry.TelemetryShards;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
 import org.srv6int.app.telemetry.VnfWindow;
 import org.srv6int.app.testing.AppHarness;
-import org.srv6int.app.testing.FakeFlowRuleService;
-import org.srv6int.app.testing.FakeGroupService;
+import org.srv6int.testkit.InMemoryFlowRuleService;
+import org.srv6int.testkit.InMemoryGroupService;
 import org.srv6int.app.testing.PaperTestbed;
-import org.srv6int.app.testing.SharedStorageService;
-import org.srv6int.app.testing.TestCluster;
+import org.srv6int.testkit.InMemoryStorageService;
+import org.srv6int.testkit.InMemoryCluster;
+import org.srv6int.testkit.InMemoryClusterService;
+import org.srv6int.testkit.InMemoryLeadershipService;
+import org.srv6int.testkit.InMemoryMastershipService;
 
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -60,7 +63,7 @@ import static org.junit.Assert.assertTrue;
 
 /**
  * Three ONOS instances of the app in one JVM (programming, collector and global loop managers
- * each, one shared in-memory distributed store, one {@link TestCluster} membership, one replica
+ * each, one shared in-memory distributed store, one {@link InMemoryCluster} membership, one replica
  * platform standing for the Kubernetes cluster): every instance collects the switches it masters
  * on its own collector port; reports for a switch it does not master are counted and dropped;
  * the leader's window is the union of the cluster's reports (compared with one collector fed
@@ -76,10 +79,10 @@ public class ThreeInstanceClusterTest {
     private static final List<NodeId> NODES = List.of(NodeId.nodeId("onos-1"), NodeId.nodeId("onos-2"),
                                                       NodeId.nodeId("onos-3"));
 
-    private final TestCluster cluster = new TestCluster();
-    private final SharedStorageService storage = new SharedStorageService();
-    private final FakeFlowRuleService flows = new FakeFlowRuleService();
-    private final FakeGroupService groups = new FakeGroupService();
+    private final InMemoryCluster cluster = new InMemoryCluster();
+    private final InMemoryStorageService storage = new InMemoryStorageService();
+    private final InMemoryFlowRuleService flows = new InMemoryFlowRuleService();
+    private final InMemoryGroupService groups = new InMemoryGroupService();
     private final Map<NodeId, AppHarness> apps = new LinkedHashMap<>();
     private final Map<NodeId, TelemetryManager> collectors = new LinkedHashMap<>();
     private final Map<NodeId, GlobalLoopManager> loops = new LinkedHashMap<>();
@@ -143,7 +146,7 @@ public class ThreeInstanceClusterTest {
         cluster.moveMastership(PaperTestbed.SW3, NODES.get(1));
         cluster.moveMastership(PaperTestbed.SW4, NODES.get(0));
         for (NodeId n : NODES) {
-            AppHarness h = new AppHarness(storage, flows, groups, n, cluster.mastership(n));
+            AppHarness h = new AppHarness(storage, flows, groups, n, new InMemoryMastershipService(cluster, n));
             h.config.devices = devices;
             h.config.app = PaperTestbed.appConfig(appJson);
             apps.put(n, h);
@@ -152,12 +155,14 @@ public class ThreeInstanceClusterTest {
         settleAll();
         for (NodeId n : NODES) {
             AppHarness h = apps.get(n);
-            TelemetryManager t = TelemetryManagers.start(h.config, h.pathManager, h.inventory, cluster.mastership(n),
-                                                         cluster.cluster(n), TestStores.summaries(storage));
+            InMemoryClusterService member = new InMemoryClusterService(cluster, n);
+            TelemetryManager t = TelemetryManagers.start(h.config, h.pathManager, h.inventory,
+                                                         new InMemoryMastershipService(cluster, n), member,
+                                                         TestStores.summaries(storage));
             collectors.put(n, t);
             TelemetryManagers.windowNow(t);
             // onos-1 runs for leadership first: it leads.
-            loops.put(n, GlobalLoopManagers.start(cluster.leadership(n), cluster.cluster(n), t, h.sfcs, h.inventory,
+            loops.put(n, GlobalLoopManagers.start(new InMemoryLeadershipService(cluster, n), member, t, h.sfcs, h.inventory,
                                                   h.pathManager, h.config, platform, TestStores.loopState(storage)));
         }
         for (DeviceId d : PaperTestbed.SWITCHES) {

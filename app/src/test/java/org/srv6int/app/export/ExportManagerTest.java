@@ -13,8 +13,9 @@ import org.onosproject.net.config.ConfigApplyDelegate;
 import org.onosproject.net.config.InvalidFieldException;
 import org.onosproject.net.config.NetworkConfigRegistryAdapter;
 import org.srv6int.app.testing.PaperTestbed;
-import org.srv6int.app.testing.TestCluster;
 import org.srv6int.app.testing.WindowFeed;
+import org.srv6int.testkit.InMemoryCluster;
+import org.srv6int.testkit.InMemoryClusterService;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -60,7 +61,7 @@ public class ExportManagerTest {
                 return PaperTestbed.APP_ID;
             }
         };
-        mgr.clusterService = new TestCluster().cluster(NodeId.nodeId("onos-1"));
+        mgr.clusterService = new InMemoryClusterService(new InMemoryCluster(), NodeId.nodeId("onos-1"));
         mgr.registry = new NetworkConfigRegistryAdapter() {
             @Override
             @SuppressWarnings("unchecked")

@@ -6,12 +6,10 @@ import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.LoopStatus;
 import org.srv6int.app.api.ReplicaState;
-import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.SfcListener;
 import org.srv6int.app.api.SfcPathService;
 import org.srv6int.app.api.SfcPaths;
-import org.srv6int.app.api.SfcService;
+import org.srv6int.app.testing.InMemorySfcService;
 import org.srv6int.app.api.SfcTelemetry;
 import org.srv6int.app.api.TelemetryService;
 import org.srv6int.app.api.VnfInventoryService;
@@ -36,7 +34,6 @@ import java.util.stream.Collectors;
  * first, empty results for what is unknown.
  */
 final class FakeSrv6intServices {
-    final Map<SfcId, Sfc> chains = new TreeMap<>();
     final Map<VnfReplicaId, VnfReplica> replicas = new TreeMap<>();
     final Map<SfcId, SfcPaths> paths = new TreeMap<>();
     final Map<SfcId, SfcTelemetry> sfcTelemetry = new TreeMap<>();
@@ -44,44 +41,7 @@ final class FakeSrv6intServices {
     /** Oldest first, as the loop makes them. */
     final List<LoopDecision> decisions = new ArrayList<>();
 
-    final SfcService sfcService = new SfcService() {
-        @Override
-        public Collection<Sfc> getSfcs() {
-            return ImmutableList.copyOf(chains.values());
-        }
-
-        @Override
-        public Optional<Sfc> getSfc(SfcId id) {
-            return Optional.ofNullable(chains.get(id));
-        }
-
-        @Override
-        public void addSfc(Sfc sfc) {
-            if (chains.putIfAbsent(sfc.id(), sfc) != null) {
-                throw new IllegalArgumentException("chain exists: " + sfc.id());
-            }
-        }
-
-        @Override
-        public void updateSfc(Sfc sfc) {
-            if (chains.replace(sfc.id(), sfc) == null) {
-                throw new IllegalArgumentException("no such chain: " + sfc.id());
-            }
-        }
-
-        @Override
-        public Sfc removeSfc(SfcId id) {
-            return chains.remove(id);
-        }
-
-        @Override
-        public void addListener(SfcListener listener) {
-        }
-
-        @Override
-        public void removeListener(SfcListener listener) {
-        }
-    };
+    final InMemorySfcService sfcService = new InMemorySfcService();
 
     final VnfInventoryService inventory = new VnfInventoryService() {
         @Override

@@ -34,7 +34,7 @@ import org.srv6int.app.testing.WindowFeed;
 import org.srv6int.app.testing.FakeConfigService;
 import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.app.testing.Rules;
-import org.srv6int.app.testing.SharedStorageService;
+import org.srv6int.testkit.InMemoryStorageService;
 import org.srv6int.k8s.bridge.ReplicaNames;
 
 import java.io.File;
@@ -160,7 +160,7 @@ public class KubernetesEndToEndTest {
         TelemetryWindows windows = feed;
         loop = GlobalLoopManagers.start(new LeaderHere(), new ClusterServiceAdapter(), windows, app.sfcs, app.inventory,
                                         app.pathManager, config, platform,
-                                        org.srv6int.app.store.TestStores.loopState(new SharedStorageService()), clock);
+                                        org.srv6int.app.store.TestStores.loopState(new InMemoryStorageService()), clock);
     }
 
     @After

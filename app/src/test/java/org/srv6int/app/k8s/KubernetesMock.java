@@ -24,7 +24,7 @@ import org.srv6int.app.api.SfcService;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.testing.FakeConfigService;
-import org.srv6int.app.testing.SharedStorageService;
+import org.srv6int.testkit.InMemoryStorageService;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -174,7 +174,7 @@ public final class KubernetesMock implements AutoCloseable {
         m.sfcService = sfcs;
         m.configService = config;
         m.netcfgService = netcfg;
-        m.storageService = new SharedStorageService();
+        m.storageService = new InMemoryStorageService();
         m.inventory = inventory;
         m.activate();
         return m;

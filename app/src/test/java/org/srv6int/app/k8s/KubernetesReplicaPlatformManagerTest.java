@@ -12,9 +12,7 @@ import org.onosproject.net.config.InvalidFieldException;
 import org.onosproject.net.config.NetworkConfigEvent;
 import org.srv6int.app.api.NodeResources;
 import org.srv6int.app.api.Sfc;
-import org.srv6int.app.api.SfcEvent;
 import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.SfcListener;
 import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfSpec;
@@ -22,12 +20,11 @@ import org.srv6int.app.api.FlowClassifier;
 import org.srv6int.app.config.KubernetesSettings;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.testing.FakeConfigService;
+import org.srv6int.app.testing.InMemorySfcService;
 import org.onlab.packet.IpPrefix;
 import org.onosproject.net.ConnectPoint;
 
-import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -46,50 +43,12 @@ public class KubernetesReplicaPlatformManagerTest {
     private static final VnfKey SNORT = VnfKey.of(SFC, 0);
     private static final VnfKey NAT = VnfKey.of(SFC, 1);
     private static KubernetesMock k8s;
-    private static final List<SfcListener> SFC_LISTENERS = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-    private static final SfcService SFCS = new SfcService() {
-        private final Sfc sfc = Sfc.builder().id(SFC).ingress(ConnectPoint.deviceConnectPoint("device:s1/1"))
-                .egress(ConnectPoint.deviceConnectPoint("device:s4/1"))
-                .classifier(FlowClassifier.between(IpPrefix.valueOf("10.0.0.0/24"),
-                                                   IpPrefix.valueOf("10.0.1.0/24")))
-                .vnfs(List.of(new VnfSpec("snort", 600_000), new VnfSpec("nat", 600_000))).build();
-
-        @Override
-        public Collection<Sfc> getSfcs() {
-            return List.of(sfc);
-        }
-
-        @Override
-        public Optional<Sfc> getSfc(SfcId id) {
-            return id.equals(SFC) ? Optional.of(sfc) : Optional.empty();
-        }
-
-        @Override
-        public void addSfc(Sfc s) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void updateSfc(Sfc s) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Sfc removeSfc(SfcId id) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void addListener(SfcListener listener) {
-            SFC_LISTENERS.add(listener);
-        }
-
-        @Override
-        public void removeListener(SfcListener listener) {
-            SFC_LISTENERS.remove(listener);
-        }
-    };
+    private final InMemorySfcService sfcs = new InMemorySfcService(
+            Sfc.builder().id(SFC).ingress(ConnectPoint.deviceConnectPoint("device:s1/1"))
+                    .egress(ConnectPoint.deviceConnectPoint("device:s4/1"))
+                    .classifier(FlowClassifier.between(IpPrefix.valueOf("10.0.0.0/24"),
+                                                       IpPrefix.valueOf("10.0.1.0/24")))
+                    .vnfs(List.of(new VnfSpec("snort", 600_000), new VnfSpec("nat", 600_000))).build());
 
     @BeforeClass
     public static void start() throws Exception {
@@ -146,7 +105,7 @@ public class KubernetesReplicaPlatformManagerTest {
     public void followsNetcfgAndFailsClearlyWithoutUsableSettings() throws Exception {
         FakeConfigService cfg = KubernetesMock.configOf(null);
         KubernetesMock.Netcfg netcfg = new KubernetesMock.Netcfg();
-        KubernetesReplicaPlatformManager m = KubernetesMock.platform(SFCS, cfg, netcfg);
+        KubernetesReplicaPlatformManager m = KubernetesMock.platform(sfcs, cfg, netcfg);
         try {
             try {
                 m.nodeFreeResources();
@@ -203,13 +162,12 @@ public class KubernetesReplicaPlatformManagerTest {
     public void removingAChainDeletesItsWorkloads() throws Exception {
         FakeConfigService cfg = KubernetesMock.configOf(
                 KubernetesMock.appConfig("{\"kubernetes\":" + k8s.kubernetesJson() + "}"));
-        KubernetesReplicaPlatformManager m = KubernetesMock.platform(SFCS, cfg, new KubernetesMock.Netcfg());
+        KubernetesReplicaPlatformManager m = KubernetesMock.platform(sfcs, cfg, new KubernetesMock.Netcfg());
         try {
             m.createReplica(SNORT, "worker1", "g1-0").toCompletableFuture().get(10, TimeUnit.SECONDS);
             m.createReplica(SNORT, "worker1", "g1-1").toCompletableFuture().get(10, TimeUnit.SECONDS);
             assertEquals(2, k8s.statefulSetNames().size());
-            SfcEvent e = new SfcEvent(SfcEvent.Type.SFC_REMOVED, SFCS.getSfc(SFC).get());
-            List.copyOf(SFC_LISTENERS).forEach(l -> l.event(e));
+            sfcs.removeSfc(SFC);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (!k8s.statefulSetNames().isEmpty() && System.nanoTime() < deadline) {
                 Thread.sleep(20);
@@ -218,14 +176,14 @@ public class KubernetesReplicaPlatformManagerTest {
         } finally {
             m.deactivate();
         }
-        assertTrue(SFC_LISTENERS.isEmpty());
+        assertEquals(0, sfcs.listenerCount());
     }
 
     @Test
     public void workloadsOfChainsThatNoLongerExistAreSwept() throws Exception {
         FakeConfigService cfg = KubernetesMock.configOf(
                 KubernetesMock.appConfig("{\"kubernetes\":" + k8s.kubernetesJson() + "}"));
-        KubernetesReplicaPlatformManager m = KubernetesMock.platform(SFCS, cfg, new KubernetesMock.Netcfg());
+        KubernetesReplicaPlatformManager m = KubernetesMock.platform(sfcs, cfg, new KubernetesMock.Netcfg());
         KubernetesReplicaPlatformManager noChains = null;
         try {
             m.createReplica(SNORT, "worker1", "o1-0").toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -233,40 +191,7 @@ public class KubernetesReplicaPlatformManagerTest {
             assertEquals(List.of(), m.removeOrphans());
             assertEquals(1, k8s.statefulSetNames().size());
             // An instance whose chains do not include 3 (it was removed while nobody listened).
-            SfcService none = new SfcService() {
-                @Override
-                public Collection<Sfc> getSfcs() {
-                    return List.of();
-                }
-
-                @Override
-                public Optional<Sfc> getSfc(SfcId id) {
-                    return Optional.empty();
-                }
-
-                @Override
-                public void addSfc(Sfc sfc) {
-                    throw new UnsupportedOperationException();
-                }
-
-                @Override
-                public void updateSfc(Sfc sfc) {
-                    throw new UnsupportedOperationException();
-                }
-
-                @Override
-                public Sfc removeSfc(SfcId id) {
-                    throw new UnsupportedOperationException();
-                }
-
-                @Override
-                public void addListener(SfcListener listener) {
-                }
-
-                @Override
-                public void removeListener(SfcListener listener) {
-                }
-            };
+            SfcService none = new InMemorySfcService();
             noChains = KubernetesMock.platform(none, cfg, new KubernetesMock.Netcfg());
             assertEquals(List.of("3"), noChains.removeOrphans());
             assertEquals(List.of(), k8s.statefulSetNames());
@@ -286,7 +211,7 @@ public class KubernetesReplicaPlatformManagerTest {
                 KubernetesMock.appConfig("{\"kubernetes\":" + k8s.kubernetesJson() + "}"));
         FakeInventory inventory = new FakeInventory();
         KubernetesReplicaPlatformManager m =
-                KubernetesMock.platform(SFCS, cfg, new KubernetesMock.Netcfg(), inventory);
+                KubernetesMock.platform(sfcs, cfg, new KubernetesMock.Netcfg(), inventory);
         try {
             m.createReplica(SNORT, "worker1", "m1-0").toCompletableFuture().get(10, TimeUnit.SECONDS);
             m.createReplica(SNORT, "worker1", "m1-1").toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -325,7 +250,7 @@ public class KubernetesReplicaPlatformManagerTest {
             own.addNode("worker9", "16", "64Gi");
             FakeConfigService cfg = KubernetesMock.configOf(
                     KubernetesMock.appConfig("{\"kubernetes\":" + own.kubernetesJson() + "}"));
-            KubernetesReplicaPlatformManager m = KubernetesMock.platform(SFCS, cfg, new KubernetesMock.Netcfg());
+            KubernetesReplicaPlatformManager m = KubernetesMock.platform(sfcs, cfg, new KubernetesMock.Netcfg());
             try {
                 try {
                     m.nodeFreeResources();

@@ -43,7 +43,7 @@ import org.srv6int.app.telemetry.TelemetrySnapshot;
 import org.srv6int.app.testing.AppHarness;
 import org.srv6int.app.testing.WindowFeed;
 import org.srv6int.app.testing.PaperTestbed;
-import org.srv6int.app.testing.SharedStorageService;
+import org.srv6int.testkit.InMemoryStorageService;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -153,7 +153,7 @@ public class FailureHandlingTest {
             }
         };
         manager.telemetry = feed;
-        manager.loopState = TestStores.loopState(new SharedStorageService());
+        manager.loopState = TestStores.loopState(new InMemoryStorageService());
         manager.metrics = metrics;
         manager.activate();
         manager.runEventsInline();
@@ -455,17 +455,17 @@ public class FailureHandlingTest {
     public void aLinkDownWithABypassReroutesOverTheRemainingPathWithRoutesModifiedInPlace() {
         // The paper's row plus one cable SW1 port 5 - SW3 port 5 (not in the paper: the row has no
         // alternative path).
-        h.paths.connect(new ConnectPoint(PaperTestbed.SW1, PortNumber.portNumber(5)),
-                        new ConnectPoint(PaperTestbed.SW3, PortNumber.portNumber(5)));
+        h.connect(new ConnectPoint(PaperTestbed.SW1, PortNumber.portNumber(5)),
+                  new ConnectPoint(PaperTestbed.SW3, PortNumber.portNumber(5)));
         h.pathManager.invalidate();
         settleCheckingEachPass();
         healthyWindow();
         healthyWindow();
         List<String> before = h.pathManager.getPaths(PaperTestbed.SFC1).orElseThrow().segmentLists().stream()
                 .map(l -> l.switchPath().toString()).collect(Collectors.toList());
-        h.flows.drainLog();
+        h.flowLog.drain();
         // SW1-SW2 goes down: SW2 is still reachable through SW3.
-        h.paths.cut(PaperTestbed.SW1, PaperTestbed.SW2);
+        h.cut(PaperTestbed.SW1, PaperTestbed.SW2);
         h.pathManager.invalidate();
         long t0 = System.nanoTime();
         manager.topologyChanged("link of:0000000000000001/2->of:0000000000000002/1 down");
@@ -484,7 +484,7 @@ public class FailureHandlingTest {
         assertTrue(decisions(LoopDecision.Action.CHAIN_DOWN).isEmpty());
         assertTrue(decisions(LoopDecision.Action.REPLICA_DEAD).isEmpty());
         // SW1's routes towards SW2 now leave on port 5, changed in place (a modify): none removed first.
-        List<String> log = h.flows.drainLog();
+        List<String> log = h.flowLog.drain();
         assertTrue(log.toString(), log.stream().anyMatch(l -> l.startsWith("+ of:0000000000000001 routing.ipv6_routing")
                 && l.contains("fc00:0:2:") && l.contains("port=5")));
         assertTrue(log.toString(), log.stream().noneMatch(l -> l.startsWith("- of:0000000000000001 routing.")));
@@ -533,7 +533,7 @@ public class FailureHandlingTest {
         healthyWindow();
         healthyWindow();
         // SW1-SW4 is a row: without SW2-SW3 no replica combination reaches the egress.
-        h.paths.cut(PaperTestbed.SW2, PaperTestbed.SW3);
+        h.cut(PaperTestbed.SW2, PaperTestbed.SW3);
         h.pathManager.invalidate();
         manager.topologyChanged("link of:0000000000000002/2->of:0000000000000003/1 down");
         for (SfcId c : List.of(PaperTestbed.SFC1, PaperTestbed.SFC2)) {

@@ -10,7 +10,7 @@ import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfLoopRecord;
 import org.srv6int.app.store.Srv6IntSerializers;
 import org.srv6int.app.store.TestStores;
-import org.srv6int.app.testing.SharedStorageService;
+import org.srv6int.testkit.InMemoryStorageService;
 
 import java.util.HashMap;
 import java.util.List;
@@ -51,7 +51,7 @@ public class GlobalLoopFailoverTest {
     private final FakePorts.Routing routing = new FakePorts.Routing("a");
     private final LoopParams params = LoopParams.builder().tHatNanos(4 * SEC).cooldownNanos(10 * SEC)
             .demandLatency(LoopParams.DemandLatency.MEASURED).build();
-    private final SharedStorageService storage = new SharedStorageService();
+    private final InMemoryStorageService storage = new InMemoryStorageService();
     private final Map<String, Long> packets = new HashMap<>();
 
     {

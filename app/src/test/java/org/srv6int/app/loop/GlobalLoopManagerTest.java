@@ -6,9 +6,7 @@ import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import org.junit.Before;
 import org.junit.Test;
-import org.onlab.packet.Ip6Address;
 import org.onlab.packet.IpPrefix;
-import org.onlab.packet.MacAddress;
 import org.onosproject.cluster.ClusterServiceAdapter;
 import org.onosproject.cluster.Leader;
 import org.onosproject.cluster.Leadership;
@@ -17,22 +15,15 @@ import org.onosproject.cluster.LeadershipEventListener;
 import org.onosproject.cluster.LeadershipServiceAdapter;
 import org.onosproject.cluster.NodeId;
 import org.onosproject.net.ConnectPoint;
-import org.onosproject.net.DeviceId;
-import org.onosproject.net.PortNumber;
 import org.srv6int.app.api.FlowClassifier;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.LoopStatus;
 import org.srv6int.app.api.ReplicaState;
 import org.srv6int.app.api.Sfc;
-import org.srv6int.app.api.SfcEvent;
 import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.SfcListener;
-import org.srv6int.app.api.SfcService;
-import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfReplica;
 import org.srv6int.app.api.VnfReplicaId;
-import org.srv6int.app.api.VnfReplicaListener;
 import org.srv6int.app.api.VnfSpec;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
@@ -41,16 +32,15 @@ import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.TelemetryEngine;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
 import org.srv6int.app.testing.FakeConfigService;
+import org.srv6int.app.testing.InMemorySfcService;
 import org.srv6int.app.testing.WindowFeed;
 import org.srv6int.app.testing.PaperTestbed;
-import org.srv6int.app.testing.SharedStorageService;
+import org.srv6int.testkit.InMemoryStorageService;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -147,40 +137,7 @@ public class GlobalLoopManagerTest {
                              .thenComparing(Map.Entry.comparingByKey(java.util.Comparator.reverseOrder())))
                 .map(Map.Entry::getKey);
         manager.platform = platform;
-        manager.sfcService = new SfcService() {
-            @Override
-            public Collection<Sfc> getSfcs() {
-                return List.of(sfc);
-            }
-
-            @Override
-            public Optional<Sfc> getSfc(SfcId id) {
-                return id.equals(SFC) ? Optional.of(sfc) : Optional.empty();
-            }
-
-            @Override
-            public void addSfc(Sfc s) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public void updateSfc(Sfc s) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public Sfc removeSfc(SfcId id) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public void addListener(SfcListener listener) {
-            }
-
-            @Override
-            public void removeListener(SfcListener listener) {
-            }
-        };
+        manager.sfcService = new InMemorySfcService(sfc);
         manager.configService = new Srv6IntConfigService() {
             @Override
             public Srv6Devices devices() {
@@ -198,7 +155,7 @@ public class GlobalLoopManagerTest {
             }
         };
         manager.telemetry = feed;
-        manager.loopState = org.srv6int.app.store.TestStores.loopState(new SharedStorageService());
+        manager.loopState = org.srv6int.app.store.TestStores.loopState(new InMemoryStorageService());
         manager.activate();
     }
 

@@ -21,11 +21,14 @@ import org.srv6int.app.telemetry.HopBindings;
 import org.srv6int.app.telemetry.TelemetryManager;
 import org.srv6int.app.telemetry.TelemetryManagers;
 import org.srv6int.app.testing.AppHarness;
-import org.srv6int.app.testing.FakeFlowRuleService;
-import org.srv6int.app.testing.FakeGroupService;
+import org.srv6int.testkit.InMemoryFlowRuleService;
+import org.srv6int.testkit.InMemoryGroupService;
 import org.srv6int.app.testing.PaperTestbed;
-import org.srv6int.app.testing.SharedStorageService;
-import org.srv6int.app.testing.TestCluster;
+import org.srv6int.testkit.InMemoryStorageService;
+import org.srv6int.testkit.InMemoryCluster;
+import org.srv6int.testkit.InMemoryClusterService;
+import org.srv6int.testkit.InMemoryLeadershipService;
+import org.srv6int.testkit.InMemoryMastershipService;
 
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -52,8 +55,8 @@ final class MetricsTestbed implements AutoCloseable {
     private static final NodeId NODE = NodeId.nodeId("onos-1");
     private static final DeviceId REPORTER = PaperTestbed.SW4;
 
-    final TestCluster cluster = new TestCluster();
-    final SharedStorageService storage = new SharedStorageService();
+    final InMemoryCluster cluster = new InMemoryCluster();
+    final InMemoryStorageService storage = new InMemoryStorageService();
     final AppHarness app;
     final TelemetryManager collector;
     final GlobalLoopManager loop;
@@ -87,8 +90,8 @@ final class MetricsTestbed implements AutoCloseable {
             devs.put(d, PaperTestbed.deviceConfig(d, dc));
         }
         devices = new Srv6Devices(devs);
-        app = new AppHarness(storage, new FakeFlowRuleService(), new FakeGroupService(), NODE,
-                             cluster.mastership(NODE));
+        app = new AppHarness(storage, new InMemoryFlowRuleService(), new InMemoryGroupService(), NODE,
+                             new InMemoryMastershipService(cluster, NODE));
         app.config.devices = devices;
         app.config.app = PaperTestbed.appConfig(a);
         for (DeviceId d : PaperTestbed.SWITCHES) {
@@ -96,13 +99,15 @@ final class MetricsTestbed implements AutoCloseable {
         }
         app.deployFig5();
         app.settle();
-        collector = TelemetryManagers.start(app.config, app.pathManager, app.inventory, cluster.mastership(NODE),
-                                            cluster.cluster(NODE), TestStores.summaries(storage));
+        InMemoryClusterService member = new InMemoryClusterService(cluster, NODE);
+        collector = TelemetryManagers.start(app.config, app.pathManager, app.inventory,
+                                            new InMemoryMastershipService(cluster, NODE), member,
+                                            TestStores.summaries(storage));
         TelemetryManagers.windowNow(collector); // the collector binds its socket on the window thread
         if (collector.collectorAddress().isEmpty()) {
             throw new IllegalStateException("the collector did not bind its port");
         }
-        loop = GlobalLoopManagers.start(cluster.leadership(NODE), cluster.cluster(NODE), collector, app.sfcs,
+        loop = GlobalLoopManagers.start(new InMemoryLeadershipService(cluster, NODE), member, collector, app.sfcs,
                                         app.inventory, app.pathManager, app.config, platform,
                                         TestStores.loopState(storage));
         metrics = new AppMetricsManager();

@@ -4,10 +4,10 @@ import org.junit.Test;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowEntry;
-import org.onosproject.store.service.TestStorageService;
+import org.srv6int.testkit.InMemoryStorageService;
 import org.srv6int.app.testing.AppHarness;
-import org.srv6int.app.testing.FakeFlowRuleService;
-import org.srv6int.app.testing.FakeGroupService;
+import org.srv6int.testkit.InMemoryFlowRuleService;
+import org.srv6int.testkit.InMemoryGroupService;
 
 import static org.junit.Assert.assertTrue;
 
@@ -18,7 +18,7 @@ import static org.junit.Assert.assertTrue;
 public class NullFlowAnswersTest {
 
     /** Stores what is applied but answers every query with null. */
-    private static final class NullAnswers extends FakeFlowRuleService {
+    private static final class NullAnswers extends InMemoryFlowRuleService {
         @Override
         public Iterable<FlowEntry> getFlowEntries(DeviceId deviceId) {
             return null;
@@ -33,7 +33,7 @@ public class NullFlowAnswersTest {
     @Test
     public void nullFromTheFlowRuleServiceIsNothingStored() {
         NullAnswers flows = new NullAnswers();
-        AppHarness h = new AppHarness(new TestStorageService(), flows, new FakeGroupService());
+        AppHarness h = new AppHarness(new InMemoryStorageService(), flows, new InMemoryGroupService());
         h.deployFig5();
         // One pass writes the whole program; with nothing ever reported back the next pass
         // writes it again (no convergence, but no failure either).

@@ -95,11 +95,11 @@ public class PaperTestbedProgrammingTest {
         app.deployFig5();
         app.settle();
         List<String> before = state();
-        app.flows.drainLog();
-        app.groups.drainLog();
+        app.flowLog.drain();
+        app.groupLog.drain();
         assertEquals(0, app.programmer.reconcile());
-        assertEquals(List.of(), app.flows.drainLog());
-        assertEquals(List.of(), app.groups.drainLog());
+        assertEquals(List.of(), app.flowLog.drain());
+        assertEquals(List.of(), app.groupLog.drain());
         assertEquals(before, state());
     }
 
@@ -119,10 +119,10 @@ public class PaperTestbedProgrammingTest {
     public void addingSnortReplicaOnWorker2MovesHalfTheBucketsAfterItsSidIsIn() throws IOException {
         app.deployFig5();
         app.settle();
-        app.flows.drainLog();
-        app.groups.drainLog();
+        app.flowLog.drain();
+        app.groupLog.drain();
         // the switches acknowledge only when told: shows the buckets wait for the new SID entry
-        app.flows.holdConfirmations = true;
+        app.flows.holdConfirmations(true);
 
         VnfReplica added = app.inventory.addReplica(VnfKey.of(SFC2, 0), "worker2");
         assertEquals("r1", added.id().name());
@@ -132,16 +132,16 @@ public class PaperTestbedProgrammingTest {
         app.programmer.reconcile();
         assertEquals(List.of("+ of:0000000000000003 endpoint.my_sid ipv6_dst=fc00:0:3:f::2/128 -> "
                                      + "end_t_int_sfc(vnf_id=2, vnf_mac=00:00:00:00:03:03, vnf_port=3) prio=128"),
-                     app.flows.drainLog());
+                     app.flowLog.drain());
         app.programmer.reconcile();
         assertEquals("make-before-break: no bucket may use the new SID before its entry is in", List.of(),
-                     app.flows.drainLog());
+                     app.flowLog.drain());
 
         app.flows.confirmAll();
         app.settle();
         // a scale-out moves at once exactly the new replica's share (256 / 2), all to the new SID
-        assertEquals(java.util.Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flows.drainLog()));
-        assertEquals(List.of(), app.groups.drainLog());
+        assertEquals(java.util.Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flowLog.drain()));
+        assertEquals(List.of(), app.groupLog.drain());
     }
 
     @Test
@@ -150,23 +150,23 @@ public class PaperTestbedProgrammingTest {
         VnfReplicaId old = VnfReplicaId.of(VnfKey.of(SFC2, 0), "r0");
         app.inventory.addReplica(VnfKey.of(SFC2, 0), "worker2");
         app.settle();
-        app.flows.drainLog();
+        app.flowLog.drain();
 
         app.inventory.drainReplica(old);
         app.settle();
         assertEquals("draining moves nothing while its buckets may carry flows", java.util.Map.of(),
-                     bucketWrites(app.flows.drainLog()));
+                     bucketWrites(app.flowLog.drain()));
         // the old replica's buckets keep counting for 8 s, then their flows end
         for (int s = 0; s < 8; s++) {
             app.nowMs.addAndGet(1_000);
             app.flows.setPackets(e -> BucketTables.travel(e).stream().anyMatch(a -> a.toString().equals("fc00:0:2:f::2")),
                                  100L * (s + 1));
             app.settle();
-            assertEquals("t=" + s, java.util.Map.of(), bucketWrites(app.flows.drainLog()));
+            assertEquals("t=" + s, java.util.Map.of(), bucketWrites(app.flowLog.drain()));
         }
         app.nowMs.addAndGet(BucketTables.DRAIN_IDLE_MS);
         app.settle();
-        assertEquals(java.util.Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flows.drainLog()));
+        assertEquals(java.util.Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flowLog.drain()));
         long[] c = app.programmer.bucketCounters();
         assertEquals("drained", 128, c[0]);
         assertEquals("forced", 0, c[1]);
@@ -175,7 +175,7 @@ public class PaperTestbedProgrammingTest {
         app.settle();
         assertEquals(List.of("- of:0000000000000002 endpoint.my_sid ipv6_dst=fc00:0:2:f::2/128 -> "
                                      + "end_t_int_sfc(vnf_id=2, vnf_mac=00:00:00:00:02:03, vnf_port=3) prio=128"),
-                     app.flows.drainLog());
+                     app.flowLog.drain());
     }
 
     @Test
@@ -186,7 +186,7 @@ public class PaperTestbedProgrammingTest {
         app.settle();
         app.inventory.drainReplica(old);
         app.settle();
-        app.flows.drainLog();
+        app.flowLog.drain();
         long packets = 0;
         for (long t = 0; t + 5_000 < BucketTables.DRAIN_DEADLINE_MS; t += 5_000) {
             app.nowMs.addAndGet(5_000);
@@ -195,10 +195,10 @@ public class PaperTestbedProgrammingTest {
             app.flows.setPackets(e -> BucketTables.chainAndBucket(e).isPresent(), p);
             app.settle();
         }
-        assertEquals(java.util.Map.of(), bucketWrites(app.flows.drainLog()));
+        assertEquals(java.util.Map.of(), bucketWrites(app.flowLog.drain()));
         app.nowMs.addAndGet(5_000);
         app.settle();
-        assertEquals(java.util.Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flows.drainLog()));
+        assertEquals(java.util.Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flowLog.drain()));
         assertEquals("forced", 128, app.programmer.bucketCounters()[1]);
     }
 
@@ -230,7 +230,7 @@ public class PaperTestbedProgrammingTest {
     @Test
     public void eachInstanceProgramsOnlyTheSwitchesItMasters() throws IOException {
         // instance A masters SW1 (the ingress), instance B the rest; same switches, same stores
-        AppHarness b = new AppHarness(new org.onosproject.store.service.TestStorageService(), app.flows,
+        AppHarness b = new AppHarness(new org.srv6int.testkit.InMemoryStorageService(), app.flows,
                                       app.groups);
         app.mastered.retainAll(List.of(PaperTestbed.SW1));
         b.mastered.removeAll(List.of(PaperTestbed.SW1));

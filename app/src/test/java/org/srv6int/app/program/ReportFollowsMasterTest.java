@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.Test;
 import org.onosproject.cluster.NodeId;
-import org.onosproject.store.service.TestStorageService;
+import org.srv6int.testkit.InMemoryStorageService;
 import org.srv6int.app.testing.AppHarness;
-import org.srv6int.app.testing.FakeFlowRuleService;
-import org.srv6int.app.testing.FakeGroupService;
+import org.srv6int.testkit.InMemoryFlowRuleService;
+import org.srv6int.testkit.InMemoryGroupService;
 import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.app.testing.Rules;
 
@@ -35,16 +35,16 @@ public class ReportFollowsMasterTest {
         h.config.app = PaperTestbed.appConfig(app);
     }
 
-    private static List<String> reportConfig(FakeFlowRuleService flows) {
+    private static List<String> reportConfig(InMemoryFlowRuleService flows) {
         return flows.entries().stream().filter(e -> e.deviceId().equals(PaperTestbed.SW4)).map(Rules::describe)
                 .filter(l -> l.contains("report")).collect(Collectors.toList());
     }
 
     @Test
     public void theMastersCollectorIsNamedAndFollowsAMastershipChange() throws Exception {
-        TestStorageService storage = new TestStorageService();
-        FakeFlowRuleService flows = new FakeFlowRuleService();
-        FakeGroupService groups = new FakeGroupService();
+        InMemoryStorageService storage = new InMemoryStorageService();
+        InMemoryFlowRuleService flows = new InMemoryFlowRuleService();
+        InMemoryGroupService groups = new InMemoryGroupService();
         AppHarness one = new AppHarness(storage, flows, groups, NodeId.nodeId("onos-1"));
         AppHarness two = new AppHarness(storage, flows, groups, NodeId.nodeId("onos-2"));
         clusterConfig(one);

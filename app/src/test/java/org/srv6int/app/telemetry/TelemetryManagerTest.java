@@ -12,7 +12,7 @@ import org.onosproject.cluster.ClusterServiceAdapter;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.mastership.MastershipServiceAdapter;
-import org.onosproject.store.service.TestStorageService;
+import org.srv6int.testkit.InMemoryStorageService;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 import org.srv6int.app.api.ReplicaState;
@@ -124,7 +124,7 @@ public class TelemetryManagerTest {
         manager.metrics = metrics;
         manager.mastershipService = new MastershipServiceAdapter();
         manager.clusterService = new ClusterServiceAdapter();
-        manager.summaryStore = TestStores.summaries(new TestStorageService());
+        manager.summaryStore = TestStores.summaries(new InMemoryStorageService());
         manager.activate();
         switchS4 = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
         stranger = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.3", 0));

@@ -4,11 +4,13 @@ import org.onlab.junit.TestUtils;
 import org.onosproject.cluster.NodeId;
 import org.onosproject.mastership.MastershipService;
 import org.onosproject.mastership.MastershipServiceAdapter;
+import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.Link;
 import org.onosproject.net.MastershipRole;
 import org.onosproject.net.config.NetworkConfigServiceAdapter;
 import org.onosproject.net.topology.TopologyServiceAdapter;
-import org.onosproject.store.service.TestStorageService;
+import org.onosproject.store.service.StorageService;
 import org.srv6int.app.placement.SfcPathManager;
 import org.srv6int.app.program.Srv6IntProgrammingManager;
 import org.srv6int.app.program.BucketTables;
@@ -18,26 +20,38 @@ import org.srv6int.app.store.DistributedSfcStore;
 import org.srv6int.app.store.DistributedVnfReplicaStore;
 import org.srv6int.app.store.SfcManager;
 import org.srv6int.app.store.VnfInventoryManager;
+import org.srv6int.testkit.InMemoryEventDeliveryService;
+import org.srv6int.testkit.InMemoryFlowRuleService;
+import org.srv6int.testkit.InMemoryGroupService;
+import org.srv6int.testkit.InMemoryLinkService;
+import org.srv6int.testkit.InMemoryTopologyService;
+import org.srv6int.testkit.InMemoryStorageService;
 
 import java.util.HashSet;
 import java.util.Set;
 
 /**
  * The app's core components wired together the way OSGi wires them, over
- * ONOS test adapters and the fakes of this package on the paper's testbed:
- * real stores (TestStorageService), real chain, inventory, path and
- * programming managers; fake flow rule and group services that stand for the
- * switches. One harness is one ONOS instance; two harnesses may share the
+ * the testkit's in-memory ONOS services on the paper's testbed: real stores
+ * (on {@link InMemoryStorageService}), real chain, inventory, path and
+ * programming managers; in-memory flow rule and group services that stand for
+ * the switches. One harness is one ONOS instance; two harnesses may share the
  * same flow rule and group services and storage to act as a cluster.
  */
 public final class AppHarness {
 
     /** Flow rules of all switches. */
-    public final FakeFlowRuleService flows;
+    public final InMemoryFlowRuleService flows;
     /** Groups of all switches. */
-    public final FakeGroupService groups;
-    /** Topology paths. */
-    public final GraphPathService paths;
+    public final InMemoryGroupService groups;
+    /** Flow rule operations this harness's services heard, in order. */
+    public final OperationLog flowLog;
+    /** Group operations, in order. */
+    public final OperationLog groupLog;
+    /** The testbed's links (cut and connect them to change the topology). */
+    public final InMemoryLinkService links;
+    /** Topology paths over the links. */
+    public final InMemoryTopologyService paths;
     /** Netcfg. */
     public final FakeConfigService config;
     /** Node id of this harness's instance. */
@@ -59,7 +73,7 @@ public final class AppHarness {
 
     /** Creates a single-instance harness on the paper's testbed. */
     public AppHarness() {
-        this(new TestStorageService(), new FakeFlowRuleService(), new FakeGroupService());
+        this(new InMemoryStorageService(), new InMemoryFlowRuleService(), new InMemoryGroupService());
     }
 
     /**
@@ -69,7 +83,7 @@ public final class AppHarness {
      * @param flows   flow rules
      * @param groups  groups
      */
-    public AppHarness(TestStorageService storage, FakeFlowRuleService flows, FakeGroupService groups) {
+    public AppHarness(StorageService storage, InMemoryFlowRuleService flows, InMemoryGroupService groups) {
         this(storage, flows, groups, LOCAL_NODE);
     }
 
@@ -81,12 +95,14 @@ public final class AppHarness {
      * @param groups  groups
      * @param node    this instance's node id (the master it names for the switches it masters)
      */
-    public AppHarness(TestStorageService storage, FakeFlowRuleService flows, FakeGroupService groups, NodeId node) {
+    public AppHarness(StorageService storage, InMemoryFlowRuleService flows, InMemoryGroupService groups,
+                      NodeId node) {
         this(storage, flows, groups, node, null);
     }
 
     /**
-     * Creates a named instance of a cluster whose mastership is shared (e.g. {@link TestCluster}).
+     * Creates a named instance of a cluster whose mastership is shared (an
+     * {@link org.srv6int.testkit.InMemoryCluster}'s).
      *
      * @param storage    storage service
      * @param flows      flow rules
@@ -94,12 +110,15 @@ public final class AppHarness {
      * @param node       this instance's node id
      * @param mastership this instance's view of mastership; null: the {@link #mastered} set
      */
-    public AppHarness(TestStorageService storage, FakeFlowRuleService flows, FakeGroupService groups, NodeId node,
+    public AppHarness(StorageService storage, InMemoryFlowRuleService flows, InMemoryGroupService groups, NodeId node,
                       MastershipService mastership) {
         this.node = node;
         this.flows = flows;
         this.groups = groups;
-        this.paths = PaperTestbed.pathService();
+        this.flowLog = OperationLog.of(flows);
+        this.groupLog = OperationLog.of(groups);
+        this.links = PaperTestbed.linkService();
+        this.paths = new InMemoryTopologyService().withLinkService(links);
         this.config = new FakeConfigService(PaperTestbed.devices(), PaperTestbed.appConfig());
 
         DistributedSfcStore sfcStore = new DistributedSfcStore();
@@ -112,13 +131,13 @@ public final class AppHarness {
         TestUtils.setField(sfcs, "store", sfcStore);
         TestUtils.setField(sfcs, "replicaStore", replicaStore);
         TestUtils.setField(sfcs, "configService", config);
-        TestUtils.setField(sfcs, "eventDispatcher", new SyncEventDispatcher());
+        TestUtils.setField(sfcs, "eventDispatcher", new InMemoryEventDeliveryService());
         sfcs.activate();
 
         TestUtils.setField(inventory, "store", replicaStore);
         TestUtils.setField(inventory, "sfcService", sfcs);
         TestUtils.setField(inventory, "configService", config);
-        TestUtils.setField(inventory, "eventDispatcher", new SyncEventDispatcher());
+        TestUtils.setField(inventory, "eventDispatcher", new InMemoryEventDeliveryService());
         inventory.activate();
 
         TestUtils.setField(pathManager, "sfcService", sfcs);
@@ -159,6 +178,32 @@ public final class AppHarness {
                 new BucketTables(Srv6IntPipelineConstants.ENCAP_BUCKETS, BucketTables.DRAIN_IDLE_MS,
                                  BucketTables.DRAIN_DEADLINE_MS, BucketTables.BUCKET_HOLD_MS),
                 nowMs::get));
+    }
+
+    /**
+     * Removes the links between two switches (both directions), like a link going down.
+     *
+     * @param a switch
+     * @param b switch
+     */
+    public void cut(DeviceId a, DeviceId b) {
+        for (Link l : links.getLinks()) {
+            if ((l.src().deviceId().equals(a) && l.dst().deviceId().equals(b))
+                    || (l.src().deviceId().equals(b) && l.dst().deviceId().equals(a))) {
+                links.removeLink(l);
+            }
+        }
+    }
+
+    /**
+     * Adds a cable between two switch ports (both directions), like a link coming up.
+     *
+     * @param a one end
+     * @param b other end
+     */
+    public void connect(ConnectPoint a, ConnectPoint b) {
+        links.addLink(PaperTestbed.link(a, b));
+        links.addLink(PaperTestbed.link(b, a));
     }
 
     /**

@@ -25,6 +25,9 @@ import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
 
+import org.srv6int.testkit.InMemoryLinkService;
+import org.srv6int.testkit.InMemoryTopologyService;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -38,7 +41,7 @@ import java.util.Map;
  * The paper's testbed (Fig. 5): SW1-SW4 in a row, Worker 1 on SW2, Worker 2 on
  * SW3, the source hosts on SW1 port 1, the sinks on SW4 port 2, the collector
  * on SW4 port 10. Ports: SWn port 2 links to SW(n+1) port 1. Netcfg is
- * paper-testbed-netcfg.json next to this class.
+ * tests/fixtures/paper-testbed-netcfg.json (copied next to this class).
  *
  * <p>SFC 1 (paper): SW1→SW2→SW3→SW4, vNF 1 (Fwd) on Worker 1 and vNF 2 (nDPI)
  * on Worker 2; UDP to port 5001. SFC 2: the Snort vNF (vNF 3) on Worker 1,
@@ -89,9 +92,27 @@ public final class PaperTestbed {
         return links;
     }
 
-    private static Link link(ConnectPoint src, ConnectPoint dst) {
+    /**
+     * Returns an active direct link.
+     *
+     * @param src source port
+     * @param dst destination port
+     * @return link
+     */
+    public static Link link(ConnectPoint src, ConnectPoint dst) {
         return DefaultLink.builder().providerId(PID).src(src).dst(dst).type(Link.Type.DIRECT)
                 .state(Link.State.ACTIVE).build();
+    }
+
+    /**
+     * Returns a link service holding the testbed's links.
+     *
+     * @return link service
+     */
+    public static InMemoryLinkService linkService() {
+        InMemoryLinkService links = new InMemoryLinkService();
+        links().forEach(links::addLink);
+        return links;
     }
 
     /**
@@ -99,8 +120,8 @@ public final class PaperTestbed {
      *
      * @return path service
      */
-    public static GraphPathService pathService() {
-        return new GraphPathService(links());
+    public static InMemoryTopologyService pathService() {
+        return new InMemoryTopologyService().withLinkService(linkService());
     }
 
     /**

@@ -1,6 +1,6 @@
 package org.srv6int.twin;
 
-import org.srv6int.app.testing.PaperTestbed;
+import org.srv6int.twin.control.TestbedNetcfg;
 import org.srv6int.twin.bmv2.Bmv2Dataplane;
 import org.srv6int.twin.dataplane.Dataplane;
 import org.srv6int.twin.dataplane.EmulatedDataplane;
@@ -42,7 +42,7 @@ public final class Dataplanes {
     public static Dataplane create(String kind) {
         switch (kind) {
             case "emulated":
-                return new EmulatedDataplane(PaperTestbed.links());
+                return new EmulatedDataplane(TestbedNetcfg.links());
             case "bmv2":
                 return Bmv2Dataplane.paperTestbed().start();
             default:

@@ -15,7 +15,9 @@ import org.onosproject.net.PortNumber;
 import org.srv6int.app.config.AttachedHosts;
 import org.srv6int.app.config.AttachedServer;
 import org.srv6int.app.config.Srv6DeviceConfig;
-import org.srv6int.app.testing.PaperTestbed;
+import org.srv6int.app.config.Srv6Devices;
+import org.srv6int.twin.control.AppCore;
+import org.srv6int.twin.control.TestbedNetcfg;
 
 /**
  * The switches of a BMv2 fabric, their links and their edge ports (where frames leave the fabric:
@@ -63,22 +65,23 @@ public final class Bmv2Topology {
     }
 
     /**
-     * The paper's testbed (app test fixture {@link PaperTestbed}): SW1-SW4 in a row, SWn port 2 to
+     * The paper's testbed ({@link TestbedNetcfg}): SW1-SW4 in a row, SWn port 2 to
      * SW(n+1) port 1; edge ports from its netcfg: host ports, vNF server ports, the collector port.
      *
      * @return topology
      */
     public static Bmv2Topology paperTestbed() {
         Map<String, ConnectPoint[]> cables = new LinkedHashMap<>();
-        for (Link l : PaperTestbed.links()) {
+        for (Link l : TestbedNetcfg.links()) {
             ConnectPoint a = l.src();
             ConnectPoint b = l.dst();
             String k = a.toString().compareTo(b.toString()) < 0 ? a + "|" + b : b + "|" + a;
             cables.putIfAbsent(k, new ConnectPoint[] {a, b});
         }
         Set<ConnectPoint> edges = new LinkedHashSet<>();
-        for (DeviceId d : PaperTestbed.SWITCHES) {
-            Srv6DeviceConfig c = PaperTestbed.devices().get(d).orElseThrow();
+        Srv6Devices devices = AppCore.readNetcfg(TestbedNetcfg.netcfg()).devices();
+        for (DeviceId d : TestbedNetcfg.SWITCHES) {
+            Srv6DeviceConfig c = devices.get(d).orElseThrow();
             for (AttachedHosts h : c.hosts()) {
                 edges.add(new ConnectPoint(d, h.port()));
             }
@@ -87,7 +90,7 @@ public final class Bmv2Topology {
             }
             c.collectorPort().ifPresent(p -> edges.add(new ConnectPoint(d, p)));
         }
-        return new Bmv2Topology(PaperTestbed.SWITCHES, new ArrayList<>(cables.values()), edges);
+        return new Bmv2Topology(TestbedNetcfg.SWITCHES, new ArrayList<>(cables.values()), edges);
     }
 
     /** @return switches, in device-id order */

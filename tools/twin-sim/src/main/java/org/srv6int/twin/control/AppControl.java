@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,13 +24,9 @@ import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfReplica;
 import org.srv6int.app.api.VnfReplicaId;
 import org.srv6int.app.api.VnfSpec;
-import org.srv6int.app.config.Srv6DeviceConfig;
-import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.loop.ChainRouting;
 import org.srv6int.app.loop.InventoryRouting;
 import org.srv6int.app.api.ReplicaInfo;
-import org.srv6int.app.testing.AppHarness;
-import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.twin.dataplane.Dataplane;
 import org.srv6int.twin.dataplane.DropReason;
 import org.srv6int.twin.dataplane.EmulatedDataplane;
@@ -44,7 +39,7 @@ import org.srv6int.twin.model.VnfInstance;
 
 /**
  * The app's core in the twin: its chain, inventory, placement (LCS) and flow programming
- * managers on the paper's testbed ({@link AppHarness}, {@link PaperTestbed}), with the model's
+ * managers on the paper's testbed ({@link AppCore}, {@link TestbedNetcfg}), with the model's
  * chains as real {@link Sfc}s and the model's pods as inventory replicas. After every change of
  * the inventory the app's rules and groups are installed, given to the switches
  * ({@link Dataplane#program}) and each chain's weighted paths are read back from the switches
@@ -56,7 +51,7 @@ public final class AppControl {
     static final int BASE_PORT = 5000;
 
     private final Fabric fabric;
-    private final AppHarness app = new AppHarness();
+    private final AppCore app = new AppCore(TestbedNetcfg.links(), loopbackReporters());
     private final Dataplane dataplane;
     private final DoubleSupplier nowS;
     private final Map<String, Allocation> templates;
@@ -83,7 +78,6 @@ public final class AppControl {
         this.templates = Map.copyOf(templates);
         this.dataplane = java.util.Objects.requireNonNull(dataplane, "dataplane");
         this.nowS = nowS;
-        app.config.devices = loopbackReporters();
         this.routing = new ModelRouting(new InventoryRouting(app.inventory, app.pathManager));
         int tag = 0;
         for (Chain c : fabric.chains()) {
@@ -101,8 +95,8 @@ public final class AppControl {
                                       Math.round(c.vnfBoundUs() * 1000)));
             }
             app.sfcs.addSfc(Sfc.builder().id(id).name("sfc" + tag)
-                    .ingress(new ConnectPoint(PaperTestbed.SW1, PortNumber.portNumber(1)))
-                    .egress(new ConnectPoint(PaperTestbed.SW4, PortNumber.portNumber(2)))
+                    .ingress(new ConnectPoint(TestbedNetcfg.SW1, PortNumber.portNumber(1)))
+                    .egress(new ConnectPoint(TestbedNetcfg.SW4, PortNumber.portNumber(2)))
                     .classifier(new FlowClassifier(IpPrefix.valueOf("10.0.1.0/24"), IpPrefix.valueOf("10.0.4.0/24"),
                                                    17, 0, BASE_PORT + tag))
                     .vnfs(specs).intSamplingRate(Fabric.INT_SAMPLING).build());
@@ -119,16 +113,13 @@ public final class AppControl {
      * that the twin can send each switch's reports from its own loopback address and the
      * collector's allow-list (source address to Device_ID) works unchanged.
      */
-    private static Srv6Devices loopbackReporters() {
-        Map<DeviceId, Srv6DeviceConfig> map = new HashMap<>();
-        JsonNode devices = PaperTestbed.netcfg().get("devices");
-        for (Iterator<String> it = devices.fieldNames(); it.hasNext();) {
-            String n = it.next();
-            ObjectNode cfg = ((ObjectNode) devices.get(n).get("srv6int")).deepCopy();
+    private static JsonNode loopbackReporters() {
+        JsonNode netcfg = TestbedNetcfg.netcfg();
+        for (JsonNode device : netcfg.get("devices")) {
+            ObjectNode cfg = (ObjectNode) device.get("srv6int");
             cfg.put("reportAddress", "127.0.0." + cfg.get("intDeviceId").asInt());
-            map.put(DeviceId.deviceId(n), PaperTestbed.deviceConfig(DeviceId.deviceId(n), cfg));
         }
-        return new Srv6Devices(map);
+        return netcfg;
     }
 
     private VnfInstance firstPod(String vnf) {
@@ -145,8 +136,8 @@ public final class AppControl {
         return fabric;
     }
 
-    /** The app core (stores, placement, programming, fake ONOS flow and group services). */
-    public AppHarness app() {
+    /** The app core (stores, placement, programming, in-memory ONOS flow and group services). */
+    public AppCore app() {
         return app;
     }
 
@@ -229,7 +220,7 @@ public final class AppControl {
      */
     public void reprogram() {
         app.settle();
-        for (DeviceId d : PaperTestbed.SWITCHES) {
+        for (DeviceId d : TestbedNetcfg.SWITCHES) {
             List<FlowRule> rules = new ArrayList<>();
             app.flows.getFlowEntries(d).forEach(rules::add);
             List<Group> groups = new ArrayList<>();
@@ -267,7 +258,7 @@ public final class AppControl {
         List<SegmentList> lists = app.pathManager.getPaths(sfc.id()).map(SfcPaths::segmentLists).orElse(List.of());
         Map<SegmentList, Double> out = new LinkedHashMap<>();
         Map<DeviceId, long[]> before = drops();
-        Map<List<VnfReplicaId>, Double> traced = PathTracer.trace(dataplane, sfc, app.inventory, app.config.devices,
+        Map<List<VnfReplicaId>, Double> traced = PathTracer.trace(dataplane, sfc, app.inventory, app.config.devices(),
                                                                  Math.round(nowS.getAsDouble() * 1e9));
         double reached = traced.values().stream().mapToDouble(Double::doubleValue).sum();
         if (reached < 1 - 1e-9) {
@@ -289,7 +280,7 @@ public final class AppControl {
         Map<DeviceId, long[]> m = new LinkedHashMap<>();
         if (dataplane instanceof EmulatedDataplane) {
             EmulatedDataplane e = (EmulatedDataplane) dataplane;
-            for (DeviceId d : app.config.devices.all().keySet()) {
+            for (DeviceId d : app.config.devices().all().keySet()) {
                 long[] n = new long[DropReason.values().length];
                 for (DropReason r : DropReason.values()) {
                     n[r.ordinal()] = e.drops(d, r);

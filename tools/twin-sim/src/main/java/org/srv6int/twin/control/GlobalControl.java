@@ -98,7 +98,7 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
         };
         this.loop = new GlobalLoop(params, clock, platform, control.routing(), store);
         loops.add(loop);
-        this.periodS = control.app().config.app.evaluationPeriodMillis() / 1000.0;
+        this.periodS = control.app().config.appConfig().orElseThrow().evaluationPeriodMillis() / 1000.0;
         this.nextWindowS = periodS;
     }
 

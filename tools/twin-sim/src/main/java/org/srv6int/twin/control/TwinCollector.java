@@ -13,11 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.onlab.packet.Ip6Address;
 import org.onosproject.net.DeviceId;
@@ -28,14 +25,12 @@ import org.srv6int.app.api.VnfReplicaId;
 import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.telemetry.CollectorCounters;
-import org.srv6int.app.telemetry.HopBinding;
-import org.srv6int.app.telemetry.HopBindings;
+import org.srv6int.app.telemetry.CollectorBindings;
 import org.srv6int.app.telemetry.TelemetryEngine;
 import org.srv6int.app.telemetry.SummaryExchange;
 import org.srv6int.app.telemetry.TelemetryShards;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
 import org.srv6int.app.telemetry.UdpCollector;
-import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.codec.IntMetadata;
 import org.srv6int.codec.IntReportEncoder;
 import org.srv6int.codec.Srv6IntEncap;
@@ -88,7 +83,7 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
     private long sequence;
     private long sent;
     private long lost;
-    private List<HopBinding> bindings = List.of();
+    private final List<CollectorBindings> binders = new ArrayList<>();
 
     /** Per segment list: the encapsulation and each hop's Device_ID and Port_Counter key. */
     private static final class PathCodec {
@@ -125,14 +120,15 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
      */
     public TwinCollector(AppControl control, LongSupplier clockNanos, int instances) {
         this.control = control;
-        this.devices = control.app().config.devices;
+        this.devices = control.app().config.devices();
         this.clockNanos = clockNanos;
         for (int i = 0; i < instances; i++) {
             engines.add(new TelemetryShards(1, TelemetryEngine.Limits.DEFAULT, clockNanos));
+            binders.add(new CollectorBindings());
         }
-        Srv6DeviceConfig egress = device(PaperTestbed.SW4);
+        Srv6DeviceConfig egress = device(TestbedNetcfg.SW4);
         this.encoder = IntReportEncoder.builder().reporterDeviceId(egress.intDeviceId())
-                .maxMirrorLength(control.app().config.app.truncateBytes()).build();
+                .maxMirrorLength(control.app().config.appConfig().orElseThrow().truncateBytes()).build();
         inner = new byte[28];
         inner[0] = 0x45;
         inner[3] = 28;
@@ -233,33 +229,24 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
         return "onos-" + (i + 1);
     }
 
-    /** Allow-list and hop bindings from the netcfg and the app's current segment lists. */
+    /**
+     * Allow-list and hop bindings from the netcfg and the app's current segment lists, through
+     * the app's own {@link CollectorBindings} (as its TelemetryManager binds): every switch's
+     * reports are the master instance's, the others drop them (notMaster).
+     */
     private void rebind() {
         drain();
-        Map<Integer, Integer> allow = new LinkedHashMap<>();
-        for (Srv6DeviceConfig c : devices.all().values()) {
-            c.reportAddress().ifPresent(a -> allow.put(a.toInt(), c.intDeviceId()));
-        }
-        for (int i = 0; i < engines.size(); i++) {
-            // Every switch's reports are the master's; the other instances drop them (notMaster).
-            engines.get(i).setReporters(allow, i == master ? Set.of() : allow.keySet());
-        }
-        Function<DeviceId, Optional<Integer>> intId = d -> devices.get(d).map(Srv6DeviceConfig::intDeviceId);
-        List<HopBinding> b = HopBindings.of(control.app().pathManager.getAllPaths().values(),
-                control.app().inventory::getReplica, intId);
         codecs.clear();
-        if (!b.equals(bindings)) {
-            // As the app's TelemetryManager: a refused chain keeps its old bindings, the others
-            // take their new ones (co-located replicas of one vNF are a group, not a refusal).
-            List<String> refusedAll = List.of();
-            for (TelemetryShards e : engines) {
-                refusedAll = e.setBindings(b);
-            }
-            for (String refused : refusedAll) {
-                control.events().add(String.format(Locale.ROOT, "%.1f s: collector refuses the hop "
-                        + "bindings of %s", clockNanos.getAsLong() / 1e9, refused));
-            }
-            bindings = b;
+        List<String> refusedAll = List.of();
+        for (int i = 0; i < engines.size(); i++) {
+            boolean local = i == master;
+            refusedAll = binders.get(i).apply(engines.get(i), devices, d -> !local,
+                                              control.app().pathManager.getAllPaths().values(),
+                                              control.app().inventory::getReplica);
+        }
+        for (String refused : refusedAll) {
+            control.events().add(String.format(Locale.ROOT, "%.1f s: collector refuses the hop "
+                    + "bindings of %s", clockNanos.getAsLong() / 1e9, refused));
         }
     }
 
@@ -420,7 +407,7 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
 
             @Override
             public long staleAfterMillis() {
-                return 3 * control.app().config.app.evaluationPeriodMillis();
+                return 3 * control.app().config.appConfig().orElseThrow().evaluationPeriodMillis();
             }
 
             @Override

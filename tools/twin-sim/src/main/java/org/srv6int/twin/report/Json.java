@@ -1,75 +1,89 @@
 package org.srv6int.twin.report;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** A tiny JSON writer for summary.json (maps, lists, strings, numbers, null for NaN). */
+/**
+ * summary.json through Jackson: a value made of Map, List, String, Number, Boolean and null
+ * becomes a JSON tree, with fractional numbers rounded to at most 3 decimals (as in the CSV
+ * files) and NaN or infinities written as null.
+ */
 public final class Json {
+    private static final JsonNodeFactory NODES = JsonNodeFactory.withExactBigDecimals(true);
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
+
     private Json() {
     }
 
-    /** Serialises a value made of Map, List, String, Number, Boolean and null, indented. */
+    /**
+     * Serialises a value, indented, with a final newline.
+     *
+     * @param v maps, lists, strings, numbers, booleans and nulls
+     * @return JSON text
+     */
     public static String write(Object v) {
-        StringBuilder sb = new StringBuilder();
-        write(sb, v, 0);
-        sb.append('\n');
-        return sb.toString();
-    }
-
-    private static void write(StringBuilder sb, Object v, int ind) {
-        if (v == null) {
-            sb.append("null");
-        } else if (v instanceof Map) {
-            Map<?, ?> m = (Map<?, ?>) v;
-            if (m.isEmpty()) {
-                sb.append("{}");
-                return;
-            }
-            sb.append("{\n");
-            int k = 0;
-            for (Map.Entry<?, ?> e : m.entrySet()) {
-                indent(sb, ind + 1);
-                string(sb, String.valueOf(e.getKey()));
-                sb.append(": ");
-                write(sb, e.getValue(), ind + 1);
-                sb.append(++k < m.size() ? ",\n" : "\n");
-            }
-            indent(sb, ind);
-            sb.append('}');
-        } else if (v instanceof List) {
-            List<?> l = (List<?>) v;
-            boolean flat = l.stream().allMatch(x -> x == null || x instanceof Number || x instanceof List);
-            sb.append('[');
-            for (int i = 0; i < l.size(); i++) {
-                if (!flat) {
-                    sb.append('\n');
-                    indent(sb, ind + 1);
-                }
-                write(sb, l.get(i), ind + 1);
-                if (i + 1 < l.size()) {
-                    sb.append(flat ? ", " : ",");
-                }
-            }
-            if (!flat && !l.isEmpty()) {
-                sb.append('\n');
-                indent(sb, ind);
-            }
-            sb.append(']');
-        } else if (v instanceof Double || v instanceof Float) {
-            double d = ((Number) v).doubleValue();
-            sb.append(Double.isNaN(d) || Double.isInfinite(d) ? "null" : num(d));
-        } else if (v instanceof Number || v instanceof Boolean) {
-            sb.append(v);
-        } else {
-            string(sb, v.toString());
+        try {
+            return MAPPER.writeValueAsString(tree(v)) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
     /**
-     * A number with at most 3 decimals, no exponent.
+     * Converts a value to a JSON tree.
      *
-     * @param d value
+     * @param v maps, lists, strings, numbers, booleans and nulls
+     * @return tree
+     */
+    static JsonNode tree(Object v) {
+        if (v == null) {
+            return NODES.nullNode();
+        } else if (v instanceof Map) {
+            ObjectNode o = NODES.objectNode();
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+                o.set(String.valueOf(e.getKey()), tree(e.getValue()));
+            }
+            return o;
+        } else if (v instanceof List) {
+            ArrayNode a = NODES.arrayNode();
+            for (Object x : (List<?>) v) {
+                a.add(tree(x));
+            }
+            return a;
+        } else if (v instanceof Double || v instanceof Float) {
+            double d = ((Number) v).doubleValue();
+            return Double.isNaN(d) || Double.isInfinite(d) ? NODES.nullNode()
+                    : NODES.numberNode(new BigDecimal(num(d)));
+        } else if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
+            return NODES.numberNode(((Number) v).intValue());
+        } else if (v instanceof Long) {
+            return NODES.numberNode((Long) v);
+        } else if (v instanceof Number) {
+            return NODES.numberNode(new BigDecimal(v.toString()));
+        } else if (v instanceof Boolean) {
+            return NODES.booleanNode((Boolean) v);
+        }
+        return NODES.textNode(v.toString());
+    }
+
+    /**
+     * A number with at most 3 decimals, no exponent (the CSV files use it too).
+     *
+     * @param d number
      * @return text
      */
     public static String num(double d) {
@@ -78,25 +92,5 @@ public final class Json {
             s = s.replaceAll("0+$", "").replaceAll("\\.$", "");
         }
         return s.equals("-0") ? "0" : s;
-    }
-
-    private static void string(StringBuilder sb, String s) {
-        sb.append('"');
-        for (char c : s.toCharArray()) {
-            if (c == '"' || c == '\\') {
-                sb.append('\\').append(c);
-            } else if (c < 0x20) {
-                sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-            } else {
-                sb.append(c);
-            }
-        }
-        sb.append('"');
-    }
-
-    private static void indent(StringBuilder sb, int n) {
-        for (int i = 0; i < n; i++) {
-            sb.append("  ");
-        }
     }
 }
