@@ -18,7 +18,6 @@ import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.twin.control.AppControl;
 import org.srv6int.twin.model.Resource;
 import org.srv6int.twin.model.VnfInstance;
-import org.srv6int.twin.numa.NumaExperiment;
 import org.srv6int.twin.dataplane.Dataplane;
 import org.srv6int.twin.k8s.RealKubernetes;
 import org.srv6int.twin.report.IndexPage;
@@ -126,8 +125,7 @@ public final class Main {
                 err.println("twin: dataplane " + bmv2);
             }
             int rc = runScenarios(scenarios, o, out, err, platforms(k8s), bmv2);
-            rc = rc != 0 ? rc : runRelated(o, out, err);
-            return rc != 0 || !o.numasfp ? rc : runNumasfp(o, out, err);
+            return rc != 0 ? rc : runRelated(o, out, err);
         } finally {
             if (bmv2 != null) {
                 bmv2.close();
@@ -260,23 +258,6 @@ public final class Main {
         return 0;
     }
 
-    /** {@code tools/twin numasfp}: the NUMASFP experiment (its own model, no app or switches). */
-    private static int runNumasfp(Options o, PrintStream out, PrintStream err) {
-        NumaExperiment.Result r = NumaExperiment.run(o.seed);
-        Path dir = o.out.resolve("numasfp");
-        try {
-            NumaExperiment.write(r, dir, o.plots);
-        } catch (IOException e) {
-            err.println("twin: cannot write outputs: " + e.getMessage());
-            return 1;
-        }
-        for (String line : NumaExperiment.ratioLines(r)) {
-            out.println(line);
-        }
-        out.println("twin: numasfp -> " + dir);
-        return 0;
-    }
-
     /** One seed's files of a scenario: per policy CSVs and summary.json, the scenario's summary and plots. */
     private static void writeScenario(Scenario s, Map<Policy, List<RunResult>> byPolicy, Options o, long seed)
             throws IOException {
@@ -385,7 +366,6 @@ public final class Main {
         String k8s = "fake";
         String dataplane = "emulated";
         int onosInstances = 1;
-        boolean numasfp;
 
         static Options parse(String[] args) {
             Options o = new Options();
@@ -453,10 +433,7 @@ public final class Main {
                         }
                         if ("all".equals(a)) {
                             o.scenarios.addAll(Scenarios.names());
-                            o.numasfp = true;
                             o.related.addAll(org.srv6int.twin.related.RelatedExperiments.NAMES);
-                        } else if ("numasfp".equals(a)) {
-                            o.numasfp = true;
                         } else if (org.srv6int.twin.related.RelatedExperiments.NAMES.contains(a)) {
                             if (!o.related.contains(a)) {
                                 o.related.add(a);
@@ -466,7 +443,7 @@ public final class Main {
                         }
                 }
             }
-            if (o.scenarios.isEmpty() && !o.numasfp && o.related.isEmpty() && !o.help) {
+            if (o.scenarios.isEmpty() && o.related.isEmpty() && !o.help) {
                 throw new IllegalArgumentException("no scenario given");
             }
             if (o.policies.isEmpty()) {

@@ -15,6 +15,7 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
+import org.srv6int.twin.numa.NumaExperiment;
 import org.srv6int.twin.report.Json;
 
 /**
@@ -25,7 +26,7 @@ import org.srv6int.twin.report.Json;
 public final class RelatedExperiments {
 
     /** Experiment names, in the order {@code all} runs them. */
-    public static final List<String> NAMES = List.of("pushaside", "interference");
+    public static final List<String> NAMES = List.of("numasfp", "pushaside", "interference");
 
     private RelatedExperiments() {
     }
@@ -42,6 +43,9 @@ public final class RelatedExperiments {
      */
     public static void run(String name, Path root, boolean plots, long seed, PrintStream out) throws IOException {
         switch (name) {
+            case "numasfp":
+                numasfp(root.resolve(name), plots, seed, out);
+                break;
             case "pushaside":
                 pushAside(root.resolve(name), plots, out);
                 break;
@@ -165,5 +169,15 @@ public final class RelatedExperiments {
         }
         g.dispose();
         javax.imageio.ImageIO.write(all, "png", file.toFile());
+    }
+
+    /** NUMASFP Figs. 10-12: ours vs Octans, Node-balance, Node-first (its own model, no app or switches). */
+    private static void numasfp(Path dir, boolean plots, long seed, PrintStream out) throws IOException {
+        NumaExperiment.Result r = NumaExperiment.run(seed);
+        NumaExperiment.write(r, dir, plots);
+        for (String line : NumaExperiment.ratioLines(r)) {
+            out.println(line);
+        }
+        out.println("twin: numasfp -> " + dir);
     }
 }
