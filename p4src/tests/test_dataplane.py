@@ -32,7 +32,7 @@ EGR = "Srv6IntEgress"
 MASKED_KINDS = ("timestamp", "queue", "sequence")
 
 UPSTREAM, DOWNSTREAM, VNF_PORT, COLLECTOR_PORT = 1, 2, 3, 4
-# ENCAP_BUCKETS of p4src/include/sizes.p4 (tests/vectors/bucket-hash.json "buckets").
+# ENCAP_BUCKETS of p4src/shared/size.p4 (tests/vectors/bucket-hash.json "buckets").
 BUCKETS = 256
 
 
