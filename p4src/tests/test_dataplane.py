@@ -432,8 +432,10 @@ def test_three_consecutive_local_vnfs(rig):
     for got, name in zip(to_vnf, ("local-2-sw2-to-vnf1", "local-3-sw2-to-vnf2", "local-4-sw2-to-vnf3")):
         assert_matches(got, load(name))
     assert_matches(out, load("local-5-sw2-end-t"))
-    # Each vNF's own entry: Device_ID 2, Port_Counter 2, a latency of its own.
-    for slot in (6, 5, 4):
+    # Each vNF's own entry, in the slot of its SID (Segment List[5], [4], [3] for
+    # vNFs 1, 2, 3; [6] is SW1's): Device_ID 2, Port_Counter 2, a latency of its own.
+    assert int_entry(out, 6)["device_id"] == 1
+    for slot in (5, 4, 3):
         e = int_entry(out, slot)
         assert e["device_id"] == 2 and e["port_counter"] == 2 and 0 < e["vnf_latency"] < 1_000_000_000, e
     assert rig.c.read_counter(f"{ING}.local_sid_recirculations", 1) == 4
