@@ -342,6 +342,42 @@ def test_bucket_of_a_flow_is_its_golden_bucket(rig):
         "a flow of another bucket was encapsulated"
 
 
+def test_every_golden_flow_takes_its_golden_bucket_and_is_counted_there(rig):
+    """Every flow of tests/vectors/bucket-hash.json (IPv4 UDP/TCP/ICMP, a later
+    fragment, IPv6 TCP/UDP) is encapsulated with the segment list of its golden
+    bucket, and that bucket's srv6_encap entry counts it (the per-bucket counter
+    the app reads to drain a bucket by its flows)."""
+    golden = load("bucket-hash")
+    rig.switch(1, "fc00:0:1::1")
+    for match in ({"ipv4_dst": (ip4("10.0.4.0"), 0xFFFFFF00)},
+                  {"ipv6_dst": (ip6("2001:db8:4::"), ((1 << 48) - 1) << 80)}):
+        rig.c.insert(f"{ING}.classifier.sfc_classifier", match, f"{ING}.classifier.set_chain",
+                     dict(chain_id=1, sfc_mode=0, map_info=0x1F, int_period=1), priority=10)
+    # Bucket b's segment list starts with fc00:0:2::1:<b>, so the outer
+    # destination tells which bucket a flow took.
+    first_seg = ip6("fc00:0:2::1:0")
+    for b in range(BUCKETS):
+        params = dict(last_entry=2, s0=ip6("fc00:0:4::d4"), s1=first_seg + b)
+        params.update({f"s{k}": 0 for k in range(2, 7)})
+        rig.c.insert(f"{ING}.encap.srv6_encap", {"chain_id": 1, "bucket": b},
+                     f"{ING}.encap.h_encaps_int", params)
+    rig.route6("fc00:0:2::", 48, DOWNSTREAM, sw_mac(2))
+    for f in golden["flows"]:
+        inner = bytes.fromhex(f["inner_hex"])
+        ethertype = b"\x08\x00" if inner[0] >> 4 == 4 else b"\x86\xdd"
+        # Padding after the IP packet (as on an Ethernet link): the parser
+        # extracts a whole TCP/UDP header where the vector has only the ports.
+        raw = bytes.fromhex("020000000001" "020000000101") + ethertype + inner + bytes(20)
+        out = rig.one(UPSTREAM, raw, DOWNSTREAM)
+        assert out[12:14] == b"\x86\xdd", f"{f['name']} not encapsulated"
+        da = int.from_bytes(out[38:54], "big")
+        assert da >> 16 == first_seg >> 16, f"{f['name']}: destination {ipaddress.IPv6Address(da)}"
+        assert da & 0xFFFF == f["bucket"], f"{f['name']}: bucket {da & 0xFFFF}, golden {f['bucket']}"
+    for b in range(BUCKETS):
+        expected = sum(1 for f in golden["flows"] if f["bucket"] == b)
+        assert rig.c.read_direct_counter(f"{ING}.encap.srv6_encap", {"chain_id": 1, "bucket": b}) == expected, b
+
+
 # --- End.T.INT -----------------------------------------------------------------
 
 @pytest.mark.parametrize("n,inp,exp", [(2, "plain-1-sw1-encap", "plain-2-sw2-end-t"),
