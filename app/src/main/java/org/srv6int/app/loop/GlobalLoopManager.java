@@ -175,6 +175,8 @@ public class GlobalLoopManager implements GlobalLoopService {
         health = new ChainHealth(clock, TimeUnit.MILLISECONDS.toNanos(Srv6IntAppConfig.DEFAULT_SILENCE_MS),
                                  TimeUnit.MILLISECONDS.toNanos(Srv6IntAppConfig.DEFAULT_SILENCE_MS),
                                  TimeUnit.MILLISECONDS.toNanos(Srv6IntAppConfig.DEFAULT_RETURN_HOLD_MS));
+        // Dead replicas, their holds and flaps outlive a leader change (docs/failures.md).
+        health.remember(loopState);
         events = Executors.newSingleThreadExecutor(org.onlab.util.Tools.groupedThreads("srv6int", "loop-events", log));
         poller = Executors.newSingleThreadScheduledExecutor(
                 org.onlab.util.Tools.groupedThreads("srv6int", "loop-readiness", log));
@@ -279,6 +281,10 @@ public class GlobalLoopManager implements GlobalLoopService {
                 old.close();
             }
             loop = null;
+            if (now) {
+                // Another leader may have written since this instance last led.
+                health.reload();
+            }
             leader = now;
             log.info("Global loop {} on this node", now ? "runs" : "stops");
         }

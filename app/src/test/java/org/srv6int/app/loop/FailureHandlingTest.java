@@ -403,6 +403,14 @@ public class FailureHandlingTest {
         assertTrue(dead.detail(), dead.detail().contains("it was the last live replica of vNF 1"));
         assertEquals(0, dead.replicasAfter());
         assertEquals(LoopDecision.Outcome.IN_PROGRESS, decisions(LoopDecision.Action.REPLACE).get(0).outcome());
+        // The app's Prometheus metrics say the same.
+        List<String> text = List.of(prometheus().split("\n"));
+        assertTrue(text.contains("srv6int_chain_down{chain=\"1\"} 1"));
+        assertTrue(text.contains("srv6int_chain_down{chain=\"2\"} 0"));
+        assertTrue(text.contains("srv6int_chain_dead_replicas{chain=\"1\"} 1"));
+        assertTrue(text.contains("srv6int_chain_dead_replicas{chain=\"2\"} 0"));
+        assertTrue(text.contains("srv6int_global_loop_failures_total{event=\"chain_down\"} 1"));
+        assertTrue(text.contains("srv6int_global_loop_failures_total{event=\"replica_death\"} 1"));
         // The replacement becomes Ready: the chain has a segment list again; reports bring it up.
         platform.pendingCreates.get(0).complete(new ReplicaInfo("r11", "worker2", "10.0.0.11"));
         h.settle();
@@ -412,6 +420,16 @@ public class FailureHandlingTest {
         reports(PaperTestbed.sfc1(), 5, replica(FWD, "r0"), replica(NDPI, "r11"));
         window();
         assertEquals(ChainState.Liveness.UP, state(PaperTestbed.SFC1).liveness());
+        assertTrue(List.of(prometheus().split("\n")).contains("srv6int_chain_down{chain=\"1\"} 0"));
+    }
+
+    /** One scrape of the app's Prometheus metrics over this testbed's services and loop. */
+    private String prometheus() {
+        org.srv6int.app.metrics.AppMetricsManager m = new org.srv6int.app.metrics.AppMetricsManager();
+        org.onlab.junit.TestUtils.setField(m, "sfcService", h.sfcs);
+        org.onlab.junit.TestUtils.setField(m, "inventory", h.inventory);
+        org.onlab.junit.TestUtils.setField(m, "loop", manager);
+        return m.scrape();
     }
 
     @Test
