@@ -6,7 +6,7 @@ import java.util.Set;
 /**
  * The global loop's state in the cluster's store, so that a new leader resumes exactly: one
  * {@link VnfLoopRecord} per vNF, a cluster-wide decision id sequence, and the failure
- * detection's memory of replicas ({@link ReplicaHealthRecord}). Every call may fail
+ * detection's memory of replicas ({@link ReplicaHealthRecord}) and of DOWN chains. Every call may fail
  * (store unreachable, timeout) with an exception; the loop then does not act on what it could
  * not read or write.
  */
@@ -77,4 +77,25 @@ public interface LoopStateStore {
      * @param replica replica
      */
     void removeReplicaHealth(VnfReplicaId replica);
+
+    /**
+     * Returns the chains the failure detection reported DOWN and that are not UP again.
+     *
+     * @return state of each DOWN chain when it went down
+     */
+    Map<SfcId, ChainState> downChains();
+
+    /**
+     * Records that a chain went DOWN.
+     *
+     * @param state its state (liveness DOWN, since, reason, last hop seen)
+     */
+    void putDownChain(ChainState state);
+
+    /**
+     * Records that a chain is no longer DOWN (UP again, or gone).
+     *
+     * @param sfc chain
+     */
+    void removeDownChain(SfcId sfc);
 }

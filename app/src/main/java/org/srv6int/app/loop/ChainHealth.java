@@ -40,7 +40,8 @@ import java.util.TreeMap;
  * <p>With a {@link LoopStateStore} ({@link #remember}), what it knows of each replica (dead, since
  * when and why, recent deaths, probation, whether it ever passed traffic) is written there when it
  * changes and read back by the next leader, so holds, flap counts and "never passed traffic" go on
- * across a leader change; silences and chain states start afresh on a new leader.
+ * across a leader change; so is a DOWN chain (since when, reason, last hop seen), which stays DOWN
+ * on the new leader until its reports arrive. Silences start afresh on a new leader.
  */
 public final class ChainHealth {
 
@@ -206,6 +207,8 @@ public final class ChainHealth {
     }
 
     private static final class ChainMemo {
+        /** Went DOWN or UP this round: the store's DOWN chains change at the end of the round. */
+        boolean dirty;
         long lastClassified = -1;
         long lastTraffic = NONE;
         long lastReport = NONE;
@@ -331,6 +334,8 @@ public final class ChainHealth {
             }
             chain(c, m, now, reports, entered, carries, eventOnly, out);
         }
+        List<SfcId> chainsGone = new ArrayList<>(chains.keySet());
+        chainsGone.removeAll(liveChains);
         chains.keySet().retainAll(liveChains);
         List<VnfReplicaId> gone = new ArrayList<>();
         replicas.forEach((k, m) -> {
@@ -340,7 +345,7 @@ public final class ChainHealth {
         });
         replicas.keySet().retainAll(liveReplicas);
         if (store != null && loaded) {
-            write(gone, now, clock.currentTimeMillis());
+            write(gone, chainsGone, now, clock.currentTimeMillis());
         }
         return out;
     }
@@ -373,8 +378,10 @@ public final class ChainHealth {
     /** The last leader's memory of the replicas; until it is read, nothing is written. */
     private void load(long now, long nowMillis) {
         Map<VnfReplicaId, ReplicaHealthRecord> records;
+        Map<SfcId, ChainState> down;
         try {
             records = store.replicaHealth();
+            down = store.downChains();
         } catch (RuntimeException e) {
             storeFailures++;
             return;
@@ -391,10 +398,49 @@ public final class ChainHealth {
             m.passedTraffic = r.passedTraffic();
             replicas.put(e.getKey().toString(), m);
         }
+        // What this instance remembers from an earlier turn as leader may be stale: the store decides.
+        chains.values().removeIf(m -> m.down);
+        for (ChainState c : down.values()) {
+            ChainMemo m = new ChainMemo();
+            m.down = true;
+            m.downSince = toNanos(c.sinceMillis(), now, nowMillis);
+            m.stateSince = m.downSince;
+            m.liveness = ChainState.Liveness.DOWN;
+            m.lastHop = c.lastHopSeen();
+            m.reason = c.reason();
+            m.lastReport = c.lastReportMillis() == 0 ? NONE : toNanos(c.lastReportMillis(), now, nowMillis);
+            chains.put(c.sfc(), m);
+        }
     }
 
-    /** Writes the replicas whose memory changed this round and removes those that are gone. */
-    private void write(List<VnfReplicaId> gone, long now, long nowMillis) {
+    /** Writes the replicas and chains whose memory changed this round and removes those that are gone. */
+    private void write(List<VnfReplicaId> gone, List<SfcId> chainsGone, long now, long nowMillis) {
+        for (SfcId c : chainsGone) {
+            try {
+                store.removeDownChain(c);
+            } catch (RuntimeException e) {
+                storeFailures++;  // a gone chain's record is never read for a chain again
+            }
+        }
+        for (Map.Entry<SfcId, ChainMemo> e : chains.entrySet()) {
+            ChainMemo m = e.getValue();
+            if (!m.dirty) {
+                continue;
+            }
+            try {
+                if (m.down) {
+                    store.putDownChain(new ChainState(e.getKey(), ChainState.Liveness.DOWN,
+                                                      toMillis(m.downSince, now, nowMillis), m.lastHop, m.reason,
+                                                      m.lastClassified, toMillis(m.lastReport, now, nowMillis),
+                                                      List.of()));
+                } else {
+                    store.removeDownChain(e.getKey());
+                }
+                m.dirty = false;
+            } catch (RuntimeException ex) {
+                storeFailures++;  // dirty still: written at the next round
+            }
+        }
         for (VnfReplicaId id : gone) {
             try {
                 store.removeReplicaHealth(id);
@@ -534,6 +580,7 @@ public final class ChainHealth {
             m.silentSince = NONE;
             if (m.down) {
                 m.down = false;
+                m.dirty = true;
                 out.add(new Finding(Finding.Kind.CHAIN_UP, c.sfc, VnfKey.of(c.sfc, 0), null,
                                     "INT reports arrive again after " + (now - m.downSince) / 1_000_000
                                             + " ms down", 0));
@@ -551,6 +598,7 @@ public final class ChainHealth {
         boolean silent = !eventOnly && m.silentSince != NONE && now - m.silentSince >= silenceNanos && carries;
         if (!m.down && (noList || silent)) {
             m.down = true;
+            m.dirty = true;
             m.downSince = now;
             chainDowns++;
             int suspect = lastHop(c, m, now);

@@ -9,6 +9,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.srv6int.app.api.ChainState;
 import org.srv6int.app.api.LoopStateStore;
 import org.srv6int.app.api.ReplicaHealthRecord;
 import org.srv6int.app.api.SfcId;
@@ -24,7 +25,7 @@ import java.util.TreeSet;
 /**
  * The global loop's state in ConsistentMaps: one record per vNF, the decision id sequence (one
  * key, advanced by compare-and-set on its version), the paused chains and the failure
- * detection's memory of replicas.
+ * detection's memory of replicas and of DOWN chains.
  */
 @Component(immediate = true, service = LoopStateStore.class)
 public class DistributedLoopStateStore implements LoopStateStore {
@@ -33,6 +34,7 @@ public class DistributedLoopStateStore implements LoopStateStore {
     static final String IDS_NAME = "srv6int-loop-ids";
     static final String PAUSED_NAME = "srv6int-loop-paused";
     static final String HEALTH_NAME = "srv6int-loop-health";
+    static final String DOWN_NAME = "srv6int-loop-down-chains";
     private static final String DECISION = "decision";
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
@@ -42,6 +44,7 @@ public class DistributedLoopStateStore implements LoopStateStore {
     private ConsistentMap<String, Long> ids;
     private ConsistentMap<Integer, Boolean> paused;
     private ConsistentMap<VnfReplicaId, ReplicaHealthRecord> health;
+    private ConsistentMap<SfcId, ChainState> down;
 
     /** Creates the maps. */
     @Activate
@@ -62,6 +65,29 @@ public class DistributedLoopStateStore implements LoopStateStore {
                 .withName(HEALTH_NAME)
                 .withSerializer(Srv6IntSerializers.SERIALIZER)
                 .build();
+        down = storageService.<SfcId, ChainState>consistentMapBuilder()
+                .withName(DOWN_NAME)
+                .withSerializer(Srv6IntSerializers.SERIALIZER)
+                .build();
+    }
+
+    @Override
+    public Map<SfcId, ChainState> downChains() {
+        Map<SfcId, ChainState> out = new LinkedHashMap<>();
+        for (Map.Entry<SfcId, Versioned<ChainState>> e : down.entrySet()) {
+            out.put(e.getKey(), e.getValue().value());
+        }
+        return out;
+    }
+
+    @Override
+    public void putDownChain(ChainState state) {
+        down.put(state.sfc(), state);
+    }
+
+    @Override
+    public void removeDownChain(SfcId sfc) {
+        down.remove(sfc);
     }
 
     @Override

@@ -338,6 +338,55 @@ public class ChainHealthTest {
     }
 
     @Test
+    public void aDownChainStaysDownAcrossALeaderChangeWithoutASecondDecision() {
+        org.srv6int.app.api.LoopStateStore store =
+                org.srv6int.app.store.TestStores.loopState(new org.srv6int.testkit.InMemoryStorageService());
+        health.remember(store);
+        healthy();
+        window();
+        window();
+        reports = 0;
+        pktsA = 0;
+        pktsB = 0;
+        pktsC = 0;
+        inGroupC = false;
+        List<ChainHealth.Finding> all = new ArrayList<>();
+        for (int w = 0; w < 7; w++) {
+            classified += 100;
+            sidA += 100;
+            all.addAll(window());
+        }
+        assertEquals(1, all.stream().filter(f -> f.kind() == ChainHealth.Finding.Kind.CHAIN_DOWN).count());
+        ChainState before = state();
+        assertEquals(ChainState.Liveness.DOWN, before.liveness());
+
+        // A new leader while the black hole lasts: the chain is DOWN there since the same time, with
+        // the same reason and last hop, and no second CHAIN_DOWN is found.
+        health = newLeader(store, 555_555_555_000L);
+        all.clear();
+        for (int w = 0; w < 10; w++) {
+            classified += 100;
+            sidA += 100;
+            all.addAll(window());
+        }
+        assertEquals(all.toString(), 0, all.stream().filter(f -> f.kind() == ChainHealth.Finding.Kind.CHAIN_DOWN)
+                .count());
+        ChainState after = state();
+        assertEquals(ChainState.Liveness.DOWN, after.liveness());
+        assertEquals(before.sinceMillis(), after.sinceMillis());
+        assertEquals(before.lastHopSeen(), after.lastHopSeen());
+        assertEquals(before.reason(), after.reason());
+        assertEquals(1, (long) health.counters().get("chainsDownNow"));
+        // Reports return: UP on the new leader, and the store forgets the DOWN chain.
+        healthy();
+        inGroupC = true;
+        List<ChainHealth.Finding> up = window();
+        assertTrue(up.toString(), up.stream().anyMatch(f -> f.kind() == ChainHealth.Finding.Kind.CHAIN_UP
+                && f.detail().contains("after 5500 ms down")));
+        assertTrue(store.downChains().isEmpty());
+    }
+
+    @Test
     public void noSegmentListLeftIsDownAtOnceEvenBetweenWindows() {
         healthy();
         window();

@@ -259,6 +259,27 @@ public class GlobalLoopFailoverTest {
         public void removeReplicaHealth(org.srv6int.app.api.VnfReplicaId r) {
             real.removeReplicaHealth(r);
         }
+
+        @Override
+        public Map<SfcId, org.srv6int.app.api.ChainState> downChains() {
+            if (down) {
+                throw new IllegalStateException("store unreachable");
+            }
+            return real.downChains();
+        }
+
+        @Override
+        public void putDownChain(org.srv6int.app.api.ChainState s) {
+            if (down) {
+                throw new IllegalStateException("write timed out");
+            }
+            real.putDownChain(s);
+        }
+
+        @Override
+        public void removeDownChain(SfcId sfc) {
+            real.removeDownChain(sfc);
+        }
     }
 
     @Test
