@@ -232,7 +232,7 @@ public final class AppMetrics {
                    "1 while the global loop leaves the chain alone (paused), else 0");
         rows(out, chainCap, Fold.MAX, perChain.apply(c -> chains.containsKey(c)
                 ? (in.paused.contains(c) ? 1.0 : 0.0) : null), 1);
-        // The failure detection's view (docs/failures.md); unknown (NaN) where the loop does not run.
+        // The failure detection's view (docs/failures.md); NaN when the loop could not be read.
         Map<SfcId, ChainState> liveness = new HashMap<>();
         in.chainStates.forEach(cs -> liveness.put(cs.sfc(), cs));
         out.family("srv6int_chain_down", "gauge",
