@@ -513,8 +513,12 @@ public class ThreeInstanceClusterTest {
         // While the new pods start, Snort's r0 pod goes away: onos-1 (polling readiness every
         // second) takes r0 out at its next window and owes a replacement behind the scale-out.
         platform.readiness.put(snort, Map.of("r0", false));
-        Thread.sleep(2 * 1000 + 200);
-        windows(one);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (loops.get(one).decisions(10).stream().noneMatch(d -> d.action() == LoopDecision.Action.REPLICA_DEAD)
+                && System.nanoTime() < deadline) {
+            Thread.sleep(300);
+            windows(one);
+        }
         List<LoopDecision> d1 = loops.get(one).decisions(10);
         assertTrue(d1.toString(), d1.stream().anyMatch(d -> d.action() == LoopDecision.Action.REPLICA_DEAD));
         assertTrue(d1.toString(), d1.stream().noneMatch(d -> d.action() == LoopDecision.Action.REPLACE));
