@@ -539,8 +539,9 @@ public class KubernetesDataplaneTest {
         deadline = System.nanoTime() + 240 * SEC;
         boolean sawOutOfBuckets = false;
         while (replica(r1.id().name()) != null) {
-            assertTrue("scale-in not done within 240 s: " + loop.decisions(5) + "; " + loop.status() + "; " + loopState.records() + "; "
-                    + app.inventory.getReplicas(SNORT) + "; last window " + w, System.nanoTime() < deadline);
+            assertTrue("scale-in not done within 240 s: " + loop.decisions(5) + "; " + loop.status() + "; "
+                    + loopState.records() + "; " + app.inventory.getReplicas(SNORT) + "; last window " + w,
+                    System.nanoTime() < deadline);
             w = window(LOW);
             assertEquals(w.toString(), w.sent, w.delivered);
             assertEquals(w.toString(), 0, w.unwired + w.stray);
