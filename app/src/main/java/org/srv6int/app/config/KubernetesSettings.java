@@ -3,8 +3,7 @@ package org.srv6int.app.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onosproject.net.config.InvalidFieldException;
-import org.srv6int.k8s.bridge.ReplicaNames;
-import org.srv6int.k8s.bridge.ReplicaRequest;
+import org.srv6int.k8s.bridge.ReplicaRules;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -93,7 +92,7 @@ public final class KubernetesSettings {
         String ns = text(k, path, NAMESPACE, false);
         if (ns != null) {
             try {
-                ReplicaNames.checkChainId(ns);
+                ReplicaRules.checkNamespace(ns);
             } catch (IllegalArgumentException e) {
                 throw new InvalidFieldException(join(path, NAMESPACE), "must be a DNS label, got '" + ns + "'");
             }
@@ -116,11 +115,10 @@ public final class KubernetesSettings {
         String tp = join(typesPath, type);
         onlyFields(t, tp, IMAGE, REQUESTS, LIMITS);
         text(t, tp, IMAGE, true);
-        // The bridge's own request validation decides what is a valid type, image and quantity.
-        ReplicaRequest.Builder b = ReplicaRequest.builder().chainId("c").vnfIndex(0).replicaIndex(0).nodeName("n")
-                .vnfType(type).image(t.get(IMAGE).asText());
+        // The bridge's own rules decide what is a valid type, image and quantity.
         try {
-            b.build();
+            ReplicaRules.checkVnfType(type);
+            ReplicaRules.checkImage(t.get(IMAGE).asText());
         } catch (IllegalArgumentException ex) {
             throw new InvalidFieldException(tp, ex.getMessage());
         }
@@ -138,8 +136,8 @@ public final class KubernetesSettings {
                             + e.getValue());
                 }
                 try {
-                    ReplicaRequest.builder().chainId("c").vnfIndex(0).replicaIndex(0).nodeName("n").vnfType(type)
-                            .image("i").request(e.getKey(), e.getValue().asText()).build();
+                    ReplicaRules.checkQuantity(REQUESTS.equals(section) ? "request" : "limit", e.getKey(),
+                                               e.getValue().asText());
                 } catch (IllegalArgumentException ex) {
                     throw new InvalidFieldException(field, ex.getMessage());
                 }
@@ -227,21 +225,19 @@ public final class KubernetesSettings {
     }
 
     /**
-     * Returns a replica request template for a vNF type: type, image, requests and limits set;
-     * chain, vNF index, replica index and node are left to the caller.
+     * Returns the template of a vNF type's replicas: image, requests and limits, as netcfg gives
+     * them (checked with the bridge's rules when netcfg was applied).
      *
      * @param vnfType vNF type (a chain's {@code VnfSpec} type)
-     * @return builder, empty if the type is not configured
+     * @return template, empty if the type is not configured
      */
-    public Optional<ReplicaRequest.Builder> template(String vnfType) {
+    public Optional<VnfTemplate> template(String vnfType) {
         JsonNode t = node.path(VNF_TYPES).get(vnfType);
         if (t == null || !t.isObject()) {
             return Optional.empty();
         }
-        ReplicaRequest.Builder b = ReplicaRequest.builder().vnfType(vnfType).image(t.get(IMAGE).asText());
-        quantities(t.get(REQUESTS)).forEach(b::request);
-        quantities(t.get(LIMITS)).forEach(b::limit);
-        return Optional.of(b);
+        return Optional.of(new VnfTemplate(t.get(IMAGE).asText(), quantities(t.get(REQUESTS)),
+                                           quantities(t.get(LIMITS))));
     }
 
     /**
@@ -270,6 +266,46 @@ public final class KubernetesSettings {
             q.fields().forEachRemaining(e -> m.put(e.getKey(), e.getValue().asText()));
         }
         return Collections.unmodifiableMap(m);
+    }
+
+    /** A vNF type's replica template: container image, resource requests and limits. */
+    public static final class VnfTemplate {
+        private final String image;
+        private final Map<String, String> requests;
+        private final Map<String, String> limits;
+
+        VnfTemplate(String image, Map<String, String> requests, Map<String, String> limits) {
+            this.image = image;
+            this.requests = requests;
+            this.limits = limits;
+        }
+
+        /**
+         * Returns the container image.
+         *
+         * @return image reference
+         */
+        public String image() {
+            return image;
+        }
+
+        /**
+         * Returns the resource requests.
+         *
+         * @return resource name to quantity (e.g. cpu to "2"), sorted, unmodifiable
+         */
+        public Map<String, String> requests() {
+            return requests;
+        }
+
+        /**
+         * Returns the resource limits.
+         *
+         * @return resource name to quantity, sorted, unmodifiable
+         */
+        public Map<String, String> limits() {
+            return limits;
+        }
     }
 
     @Override

@@ -354,8 +354,12 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
         if (s == null) {
             throw new IllegalStateException("Kubernetes replica platform " + unavailable);
         }
-        return s.template(type).orElseThrow(() -> new IllegalStateException(
+        KubernetesSettings.VnfTemplate t = s.template(type).orElseThrow(() -> new IllegalStateException(
                 "no image for vNF type " + type + " (netcfg kubernetes.vnfTypes)"));
+        ReplicaRequest.Builder b = ReplicaRequest.builder().vnfType(type).image(t.image());
+        t.requests().forEach(b::request);
+        t.limits().forEach(b::limit);
+        return b;
     }
 
     private ReplicaPlatform target() {

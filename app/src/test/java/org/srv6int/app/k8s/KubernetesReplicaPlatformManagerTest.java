@@ -96,8 +96,9 @@ public class KubernetesReplicaPlatformManagerTest {
                 .kubernetes().orElseThrow();
         assertEquals(KubernetesMock.NS, s.namespace());
         assertEquals(10_000, s.readyTimeoutMillis());
-        assertEquals("{cpu=2, memory=4Gi}", s.template("snort").orElseThrow().chainId("c").vnfIndex(0)
-                .replicaIndex(0).nodeName("n").build().requests().toString());
+        assertEquals("registry.local/snort:2.9", s.template("snort").orElseThrow().image());
+        assertEquals("{cpu=2, memory=4Gi}", s.template("snort").orElseThrow().requests().toString());
+        assertEquals("{cpu=4, memory=4Gi}", s.template("snort").orElseThrow().limits().toString());
         assertTrue(s.template("nat").isEmpty());
     }
 
@@ -262,6 +263,45 @@ public class KubernetesReplicaPlatformManagerTest {
                 own.addNode("worker2", "20", "64Gi");
                 assertEquals(List.of("worker2"), m.nodeFreeResources().stream().map(NodeResources::node)
                         .collect(java.util.stream.Collectors.toList()));
+            } finally {
+                KubernetesMock.stop(m);
+            }
+        }
+    }
+
+    /**
+     * The loop's failure detector reads pod readiness through the component: unknown while there
+     * is no platform, then the bridge's listing, and a pod that stops being Ready reads false.
+     */
+    @Test
+    public void podReadinessIsTheBridgesAndUnknownWithoutAPlatform() throws Exception {
+        try (KubernetesMock own = new KubernetesMock()) {
+            own.addNode("worker1", "20", "64Gi");
+            FakeConfigService cfg = KubernetesMock.configOf(null);
+            KubernetesMock.Netcfg netcfg = new KubernetesMock.Netcfg();
+            KubernetesReplicaPlatformManager m = KubernetesMock.platform(sfcs, cfg, netcfg);
+            try {
+                assertEquals("not configured: judged by INT alone", java.util.Optional.empty(),
+                             m.replicaReadiness(SNORT));
+                cfg.app = KubernetesMock.appConfig("{\"kubernetes\":" + own.kubernetesJson() + "}");
+                announce(netcfg);
+                assertEquals(java.util.Optional.of(java.util.Map.of()), m.replicaReadiness(SNORT));
+                m.createReplica(SNORT, "worker1", "p1-0").toCompletableFuture().get(10, TimeUnit.SECONDS);
+                assertEquals(java.util.Optional.of(java.util.Map.of("sfc-3-vnf0-r0", true)),
+                             m.replicaReadiness(SNORT));
+                assertEquals("another vNF's replicas are not this one's", java.util.Optional.of(java.util.Map.of()),
+                             m.replicaReadiness(NAT));
+                // The kubelet reports the pod not Ready (e.g. its readiness probe fails).
+                own.admin.pods().inNamespace(KubernetesMock.NS).withName("sfc-3-vnf0-r0-0").edit(
+                        p -> new io.fabric8.kubernetes.api.model.PodBuilder(p).editStatus().withConditions(
+                                new io.fabric8.kubernetes.api.model.PodConditionBuilder().withType("Ready")
+                                        .withStatus("False").build()).endStatus().build());
+                assertEquals(java.util.Optional.of(java.util.Map.of("sfc-3-vnf0-r0", false)),
+                             m.replicaReadiness(SNORT));
+                // The section goes: unknown again, not "every pod dead".
+                cfg.app = KubernetesMock.appConfig("{}");
+                announce(netcfg);
+                assertEquals(java.util.Optional.empty(), m.replicaReadiness(SNORT));
             } finally {
                 KubernetesMock.stop(m);
             }

@@ -90,10 +90,15 @@ public final class ReplicaNames {
      * @throws IllegalArgumentException if it is not one
      */
     public static void checkChainId(String chainId) {
-        if (chainId == null || chainId.length() > 63 || !DNS_LABEL.matcher(chainId).matches()) {
+        if (chainId == null || chainId.length() > 63 || !isDnsLabel(chainId)) {
             throw new IllegalArgumentException("chain id must be a DNS label "
                     + "([a-z0-9]([-a-z0-9]*[a-z0-9])?, at most 63 characters), got '" + chainId + "'");
         }
+    }
+
+    /** Whether a name has the characters of a DNS label (its length is the caller's to check). */
+    static boolean isDnsLabel(String s) {
+        return DNS_LABEL.matcher(s).matches();
     }
 
     /**

@@ -1,7 +1,5 @@
 package org.srv6int.k8s.bridge;
 
-import io.fabric8.kubernetes.api.model.Quantity;
-
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
@@ -302,32 +300,16 @@ public final class ReplicaRequest {
          */
         public ReplicaRequest build() {
             ReplicaNames.replicaName(chainId, vnfIndex, replicaIndex);
-            ReplicaNames.checkLabelValue("vNF type", vnfType);
-            if (vnfType.isEmpty()) {
-                throw new IllegalArgumentException("vNF type must not be empty");
-            }
+            ReplicaRules.checkVnfType(vnfType);
             ReplicaNames.checkLabelValue("node name", nodeName);
             if (nodeName.isEmpty()) {
                 throw new IllegalArgumentException("node name must not be empty");
             }
-            if (image == null || image.isBlank()) {
-                throw new IllegalArgumentException("image must not be empty");
-            }
-            checkQuantities("request", requests);
-            checkQuantities("limit", limits);
+            ReplicaRules.checkImage(image);
+            requests.forEach((r, q) -> ReplicaRules.checkQuantity("request", r, q));
+            limits.forEach((r, q) -> ReplicaRules.checkQuantity("limit", r, q));
             ReplicaNames.checkIdentity(annotations);
             return new ReplicaRequest(this);
-        }
-
-        private static void checkQuantities(String what, Map<String, String> m) {
-            for (Map.Entry<String, String> e : m.entrySet()) {
-                try {
-                    Quantity.getAmountInBytes(new Quantity(e.getValue()));
-                } catch (RuntimeException ex) {
-                    throw new IllegalArgumentException("invalid " + what + " quantity for "
-                            + e.getKey() + ": '" + e.getValue() + "'", ex);
-                }
-            }
         }
     }
 }

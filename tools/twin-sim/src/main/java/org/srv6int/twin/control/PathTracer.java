@@ -156,8 +156,14 @@ public final class PathTracer {
     /**
      * Flow {@code f} of the chain: Ethernet/IPv4/UDP from a host behind the ingress port, with a
      * {@value #PAYLOAD}-byte payload (zero until {@link #tag} writes the probe's tag into it).
+     * Also the flows of tests that send a chain's traffic through the switches themselves.
+     *
+     * @param sfc     the chain (an IPv4 classifier)
+     * @param devices the switches' netcfg (the ingress switch's MAC)
+     * @param f       flow number; flows differ in source address and port (when the classifier leaves it open)
+     * @return Ethernet frame
      */
-    static byte[] probe(Sfc sfc, Srv6Devices devices, int f) {
+    public static byte[] probe(Sfc sfc, Srv6Devices devices, int f) {
         FlowClassifier c = sfc.classifier();
         if (!c.isIp4()) {
             throw new IllegalArgumentException("probe flows are IPv4; chain " + sfc.id() + " classifies IPv6");

@@ -414,6 +414,16 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
         return plane.adminKubeconfig();
     }
 
+    /**
+     * The kubeconfig the bridge runs with (the ServiceAccount's rights), for a test that builds the
+     * app's own platform component on the same control plane.
+     *
+     * @return path
+     */
+    Path bridgeKubeconfig() {
+        return plane.bridgeKubeconfig();
+    }
+
     @Override
     public void advanceTo(double nowS) {
         held.advanceTo(nowS);

@@ -5,8 +5,6 @@ import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -15,7 +13,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.junit.AfterClass;
-import org.junit.Assume;
 import org.junit.BeforeClass;
 import org.junit.Test;
 import org.srv6int.app.api.SfcId;
@@ -38,34 +35,9 @@ public class RealKubernetesTest {
     private static final long TEMPLATE_MILLIS = 3000;
     private static RealKubernetes k8s;
 
-    private static Path repoRoot() {
-        Path p = Path.of("").toAbsolutePath();
-        while (p != null && !Files.isDirectory(p.resolve("tools/k8s-testenv"))) {
-            p = p.getParent();
-        }
-        assertNotNull("no tools/k8s-testenv above " + Path.of("").toAbsolutePath(), p);
-        return p;
-    }
-
     @BeforeClass
     public static void startControlPlane() throws Exception {
-        String kc = System.getProperty("srv6int.twin.kubeconfig", System.getenv(RealKubernetes.KUBECONFIG_ENV));
-        RealKubernetes.Settings s = new RealKubernetes.Settings().podStartupDelay(DELAY);
-        if (kc != null && !kc.isBlank()) {
-            s.kubeconfig(Path.of(kc));
-        }
-        try {
-            k8s = RealKubernetes.start(repoRoot(), s);
-        } catch (RealKubernetes.StartException e) {
-            if (e.getMessage().contains("binaries missing") || e.getMessage().contains("etcd not found")) {
-                String reason = "RealKubernetesTest skipped: " + e.getMessage();
-                System.out.println(reason);
-                Assume.assumeTrue(reason, false);
-            }
-            throw e;
-        }
-        System.out.println("RealKubernetesTest: " + (k8s.startedControlPlane() ? "started" : "attached to")
-                + " the control plane of " + k8s.adminKubeconfig());
+        k8s = TestControlPlane.start("RealKubernetesTest", DELAY);
     }
 
     @AfterClass

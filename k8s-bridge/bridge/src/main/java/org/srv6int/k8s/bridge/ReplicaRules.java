@@ -1,0 +1,70 @@
+package org.srv6int.k8s.bridge;
+
+import io.fabric8.kubernetes.api.model.Quantity;
+
+/**
+ * What the bridge accepts in a replica's template: vNF type, image, resource quantities, and the
+ * namespace it works in. {@link ReplicaRequest.Builder#build()} checks a request with these rules,
+ * and the app's netcfg checks its {@code kubernetes} section with the same ones, so a template
+ * netcfg accepts is one the bridge can create.
+ */
+public final class ReplicaRules {
+
+    private ReplicaRules() {
+    }
+
+    /**
+     * Checks a vNF type: a non-empty Kubernetes label value (it labels the replica).
+     *
+     * @param vnfType vNF type
+     * @throws IllegalArgumentException if it is not one
+     */
+    public static void checkVnfType(String vnfType) {
+        ReplicaNames.checkLabelValue("vNF type", vnfType);
+        if (vnfType.isEmpty()) {
+            throw new IllegalArgumentException("vNF type must not be empty");
+        }
+    }
+
+    /**
+     * Checks a container image reference: not empty.
+     *
+     * @param image image
+     * @throws IllegalArgumentException if it is empty
+     */
+    public static void checkImage(String image) {
+        if (image == null || image.isBlank()) {
+            throw new IllegalArgumentException("image must not be empty");
+        }
+    }
+
+    /**
+     * Checks a resource quantity (e.g. 2, 500m, 4Gi) as Kubernetes parses it.
+     *
+     * @param what     "request" or "limit", for the message
+     * @param resource resource name (cpu, memory, ...)
+     * @param quantity quantity
+     * @throws IllegalArgumentException if it is not a quantity
+     */
+    public static void checkQuantity(String what, String resource, String quantity) {
+        try {
+            Quantity.getAmountInBytes(new Quantity(quantity));
+        } catch (RuntimeException ex) {
+            throw new IllegalArgumentException("invalid " + what + " quantity for " + resource + ": '" + quantity
+                    + "'", ex);
+        }
+    }
+
+    /**
+     * Checks a namespace name: a DNS label.
+     *
+     * @param namespace namespace
+     * @throws IllegalArgumentException if it is not one
+     */
+    public static void checkNamespace(String namespace) {
+        if (namespace == null || namespace.length() > 63 || !ReplicaNames.isDnsLabel(namespace)) {
+            throw new IllegalArgumentException("namespace must be a DNS label ([a-z0-9]([-a-z0-9]*[a-z0-9])?, at "
+                    + "most 63 characters), got '" + namespace + "'");
+        }
+    }
+}
