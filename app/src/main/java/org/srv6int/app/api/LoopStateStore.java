@@ -1,6 +1,7 @@
 package org.srv6int.app.api;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -54,4 +55,18 @@ public interface LoopStateStore {
      * @param paused true to pause
      */
     void setPaused(SfcId sfc, boolean paused);
+
+    /**
+     * Returns the interference matrix the loop learned (interference-aware placement).
+     *
+     * @return the learned matrix, empty if none was written yet
+     */
+    Optional<LearnedInterference> learnedInterference();
+
+    /**
+     * Writes the learned interference matrix (the leader, after it learned something).
+     *
+     * @param learned the matrix
+     */
+    void putLearnedInterference(LearnedInterference learned);
 }

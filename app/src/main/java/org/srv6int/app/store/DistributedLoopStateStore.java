@@ -9,6 +9,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.srv6int.app.api.LearnedInterference;
 import org.srv6int.app.api.LoopStateStore;
 import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.VnfKey;
@@ -16,12 +17,14 @@ import org.srv6int.app.api.VnfLoopRecord;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * The global loop's state in two ConsistentMaps: one record per vNF, and the decision id
- * sequence (one key, advanced by compare-and-set on its version).
+ * sequence (one key, advanced by compare-and-set on its version); the paused chains; the
+ * learned interference matrix (one key).
  */
 @Component(immediate = true, service = LoopStateStore.class)
 public class DistributedLoopStateStore implements LoopStateStore {
@@ -29,6 +32,8 @@ public class DistributedLoopStateStore implements LoopStateStore {
     static final String MAP_NAME = "srv6int-loop-state";
     static final String IDS_NAME = "srv6int-loop-ids";
     static final String PAUSED_NAME = "srv6int-loop-paused";
+    static final String INTERFERENCE_NAME = "srv6int-loop-interference";
+    private static final String LEARNED = "learned";
     private static final String DECISION = "decision";
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
@@ -37,6 +42,7 @@ public class DistributedLoopStateStore implements LoopStateStore {
     private ConsistentMap<VnfKey, VnfLoopRecord> records;
     private ConsistentMap<String, Long> ids;
     private ConsistentMap<Integer, Boolean> paused;
+    private ConsistentMap<String, LearnedInterference> interference;
 
     /** Creates the maps. */
     @Activate
@@ -53,6 +59,20 @@ public class DistributedLoopStateStore implements LoopStateStore {
                 .withName(PAUSED_NAME)
                 .withSerializer(Serializer.using(KryoNamespaces.BASIC))
                 .build();
+        interference = storageService.<String, LearnedInterference>consistentMapBuilder()
+                .withName(INTERFERENCE_NAME)
+                .withSerializer(Srv6IntSerializers.SERIALIZER)
+                .build();
+    }
+
+    @Override
+    public Optional<LearnedInterference> learnedInterference() {
+        return Optional.ofNullable(Versioned.valueOrNull(interference.get(LEARNED)));
+    }
+
+    @Override
+    public void putLearnedInterference(LearnedInterference learned) {
+        interference.put(LEARNED, learned);
     }
 
     @Override

@@ -4,6 +4,7 @@ import org.onlab.util.KryoNamespace;
 import org.onosproject.store.serializers.KryoNamespaces;
 import org.onosproject.store.service.Serializer;
 import org.srv6int.app.api.FlowClassifier;
+import org.srv6int.app.api.LearnedInterference;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.ReplicaState;
 import org.srv6int.app.api.Sfc;
@@ -26,7 +27,7 @@ public final class Srv6IntSerializers {
             .register(SfcId.class, Sfc.class, FlowClassifier.class, VnfSpec.class, VnfKey.class,
                       VnfReplicaId.class, VnfReplica.class, ReplicaState.class,
                       VnfLoopRecord.class, VnfLoopRecord.Phase.class, LoopDecision.class, LoopDecision.Action.class,
-                      LoopDecision.Outcome.class)
+                      LoopDecision.Outcome.class, LearnedInterference.class)
             .build("srv6int");
 
     /** Serializer over {@link #NAMESPACE}. */

@@ -16,6 +16,7 @@ final class InMemoryLoopState implements LoopStateStore {
     private final Map<VnfKey, VnfLoopRecord> records = new LinkedHashMap<>();
     private long lastId;
     private final java.util.Set<org.srv6int.app.api.SfcId> paused = new java.util.TreeSet<>();
+    private org.srv6int.app.api.LearnedInterference interference;
 
     @Override
     public synchronized Map<VnfKey, VnfLoopRecord> records() {
@@ -49,5 +50,15 @@ final class InMemoryLoopState implements LoopStateStore {
     @Override
     public synchronized long nextDecisionId() {
         return ++lastId;
+    }
+
+    @Override
+    public synchronized java.util.Optional<org.srv6int.app.api.LearnedInterference> learnedInterference() {
+        return java.util.Optional.ofNullable(interference);
+    }
+
+    @Override
+    public synchronized void putLearnedInterference(org.srv6int.app.api.LearnedInterference learned) {
+        interference = learned;
     }
 }
