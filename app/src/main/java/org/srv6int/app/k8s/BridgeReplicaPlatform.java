@@ -139,7 +139,8 @@ public final class BridgeReplicaPlatform implements ReplicaPlatform {
                         : request(vnf, k, identity);
                 bridge.ensureReplica(req);
                 ReplicaStatus s = bridge.awaitReady(chainId(vnf), vnf.index(), k, readyTimeout);
-                return new ReplicaInfo(s.name(), s.nodeName() == null ? node : s.nodeName(), s.podIp());
+                return new ReplicaInfo(s.name(), s.nodeName() == null ? node : s.nodeName(), s.podIp(),
+                                       identity == null ? VnfReplica.NO_NUMA_NODE : identity.numaNode());
             } catch (RuntimeException e) {
                 if (identities != null) {
                     giveBack(vnf, k, name, e);

@@ -163,11 +163,13 @@ public class BridgeReplicaPlatformTest {
                 return identities.release(vnf, replicaName);
             }
         };
-        new BridgeReplicaPlatform(bridge, v -> ReplicaRequest.builder().vnfType("snort").image("snort:3"),
-                                  Duration.ofSeconds(60), Runnable::run, ledger, numa)
+        ReplicaInfo r = new BridgeReplicaPlatform(bridge, v -> ReplicaRequest.builder().vnfType("snort")
+                .image("snort:3"), Duration.ofSeconds(60), Runnable::run, ledger, numa)
                 .createReplica(VNF, "w2", "d1-0").toCompletableFuture().join();
         assertEquals("1", bridge.lastRequest.annotations().get("srv6int.org/numa-node"));
         assertEquals(4, bridge.lastRequest.annotations().size());
+        // The scale-out decision lists the ready replicas: with the NUMA node their pods ask for.
+        assertEquals("sfc-2-vnf1-r0@w2:numa1(10.244.0.10)", r.toString());
     }
 
     @Test
