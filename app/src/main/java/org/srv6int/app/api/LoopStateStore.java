@@ -1,6 +1,7 @@
 package org.srv6int.app.api;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -98,4 +99,18 @@ public interface LoopStateStore {
      * @param sfc chain
      */
     void removeDownChain(SfcId sfc);
+
+    /**
+     * Returns the interference matrix the loop learned (interference-aware placement).
+     *
+     * @return the learned matrix, empty if none was written yet
+     */
+    Optional<LearnedInterference> learnedInterference();
+
+    /**
+     * Writes the learned interference matrix (the leader, after it learned something).
+     *
+     * @param learned the matrix
+     */
+    void putLearnedInterference(LearnedInterference learned);
 }

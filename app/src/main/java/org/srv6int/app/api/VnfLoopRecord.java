@@ -11,8 +11,9 @@ import java.util.Objects;
  * resumes exactly where the old one stopped: R* and L*, the violation, low-load and cool-down
  * timers (wall clock, ms; 0 = not running), the phase of an action in flight with its decision
  * and, for a scale-out, its plan (one node per replica to create, created idempotently under the
- * request id {@code <decision>-<i>}), for a scale-in the replica being drained, and the
- * replacements owed for dead replicas that are not requested yet.
+ * request id {@code <decision>-<i>}), for a scale-in the replica being drained, the
+ * replacements owed for dead replicas that are not requested yet, and push-aside's move in
+ * progress ({@link #withPushAside}).
  */
 public final class VnfLoopRecord {
 
@@ -41,6 +42,9 @@ public final class VnfLoopRecord {
     private final long drainStartMillis;
     private final long quietSinceMillis;
     private final int replaceOwed;
+    private final String movingOut;
+    private final String movedFor;
+    private final long pushAsideAtMillis;
 
     /**
      * Creates a record.
@@ -99,6 +103,42 @@ public final class VnfLoopRecord {
         this.drainStartMillis = drainStartMillis;
         this.quietSinceMillis = quietSinceMillis;
         this.replaceOwed = replaceOwed;
+        this.movingOut = null;
+        this.movedFor = null;
+        this.pushAsideAtMillis = 0;
+    }
+
+    private VnfLoopRecord(VnfLoopRecord r, String movingOut, String movedFor, long pushAsideAtMillis) {
+        this.rStar = r.rStar;
+        this.lStarNanos = r.lStarNanos;
+        this.violationSinceMillis = r.violationSinceMillis;
+        this.lowSinceMillis = r.lowSinceMillis;
+        this.cooldownUntilMillis = r.cooldownUntilMillis;
+        this.phase = r.phase;
+        this.decision = r.decision;
+        this.decisionId = r.decisionId;
+        this.plan = r.plan;
+        this.drainingReplica = r.drainingReplica;
+        this.drainStartMillis = r.drainStartMillis;
+        this.quietSinceMillis = r.quietSinceMillis;
+        this.replaceOwed = r.replaceOwed;
+        this.movingOut = movingOut;
+        this.movedFor = movedFor;
+        this.pushAsideAtMillis = pushAsideAtMillis;
+    }
+
+    /**
+     * Returns a copy with the vNF's push-aside state (CoCo): as a neighbour being moved, the
+     * replica that leaves once its new replica (the plan) joins and the hot vNF it makes room for;
+     * as a hot vNF, when it last had neighbours pushed aside.
+     *
+     * @param movingOut         the replica moving out, null if none
+     * @param movedFor          the hot vNF it moves for, null if none
+     * @param pushAsideAtMillis when this vNF last had neighbours pushed aside, wall ms, 0 if never
+     * @return record
+     */
+    public VnfLoopRecord withPushAside(String movingOut, String movedFor, long pushAsideAtMillis) {
+        return new VnfLoopRecord(this, movingOut, movedFor, pushAsideAtMillis);
     }
 
     /** @return R*, packets/s per replica */
@@ -166,6 +206,21 @@ public final class VnfLoopRecord {
         return replaceOwed;
     }
 
+    /** @return push-aside: the replica moving out once its new replica joins, null if none */
+    public String movingOut() {
+        return movingOut;
+    }
+
+    /** @return push-aside: the hot vNF the move makes room for, null if none */
+    public String movedFor() {
+        return movedFor;
+    }
+
+    /** @return push-aside: when this vNF last had neighbours pushed aside, wall ms, 0 if never */
+    public long pushAsideAtMillis() {
+        return pushAsideAtMillis;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -180,7 +235,9 @@ public final class VnfLoopRecord {
                 && cooldownUntilMillis == r.cooldownUntilMillis && phase == r.phase
                 && Objects.equals(decision, r.decision) && decisionId == r.decisionId && plan.equals(r.plan)
                 && Objects.equals(drainingReplica, r.drainingReplica) && drainStartMillis == r.drainStartMillis
-                && quietSinceMillis == r.quietSinceMillis && replaceOwed == r.replaceOwed;
+                && quietSinceMillis == r.quietSinceMillis && replaceOwed == r.replaceOwed
+                && Objects.equals(movingOut, r.movingOut)
+                && Objects.equals(movedFor, r.movedFor) && pushAsideAtMillis == r.pushAsideAtMillis;
     }
 
     @Override
@@ -193,6 +250,8 @@ public final class VnfLoopRecord {
         return MoreObjects.toStringHelper(this).add("R*", rStar).add("L*", lStarNanos)
                 .add("violationSince", violationSinceMillis).add("lowSince", lowSinceMillis)
                 .add("cooldownUntil", cooldownUntilMillis).add("phase", phase).add("decision", decisionId)
-                .add("plan", plan).add("draining", drainingReplica).add("replaceOwed", replaceOwed).toString();
+                .add("plan", plan).add("draining", drainingReplica).add("replaceOwed", replaceOwed)
+                .add("movingOut", movingOut).add("movedFor", movedFor).add("pushAsideAt", pushAsideAtMillis)
+                .toString();
     }
 }

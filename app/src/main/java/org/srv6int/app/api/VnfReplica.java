@@ -20,6 +20,9 @@ import static com.google.common.base.Preconditions.checkNotNull;
  */
 public final class VnfReplica {
 
+    /** {@link #numaNode()} of a replica placement gave no NUMA node (its server's node agent chooses). */
+    public static final int NO_NUMA_NODE = -1;
+
     private final VnfReplicaId id;
     private final String node;
     private final DeviceId deviceId;
@@ -28,6 +31,7 @@ public final class VnfReplica {
     private final MacAddress mac;
     private final ReplicaState state;
     private final int weight;
+    private final int numaNode;
 
     /**
      * Creates a replica record.
@@ -43,6 +47,13 @@ public final class VnfReplica {
      */
     public VnfReplica(VnfReplicaId id, String node, DeviceId deviceId, PortNumber port, Ip6Address sid,
                       MacAddress mac, ReplicaState state, int weight) {
+        this(id, node, deviceId, port, sid, mac, state, weight, NO_NUMA_NODE);
+    }
+
+    private VnfReplica(VnfReplicaId id, String node, DeviceId deviceId, PortNumber port, Ip6Address sid,
+                       MacAddress mac, ReplicaState state, int weight, int numaNode) {
+        checkArgument(numaNode >= NO_NUMA_NODE, "NUMA node must be >= 0, got %s", numaNode);
+        this.numaNode = numaNode;
         this.id = checkNotNull(id, "replica id is null");
         this.node = checkNotNull(node, "node is null");
         checkArgument(!node.isEmpty(), "node is empty");
@@ -161,7 +172,7 @@ public final class VnfReplica {
      * @return replica
      */
     public VnfReplica withState(ReplicaState newState) {
-        return new VnfReplica(id, node, deviceId, port, sid, mac, newState, weight);
+        return new VnfReplica(id, node, deviceId, port, sid, mac, newState, weight, numaNode);
     }
 
     /**
@@ -171,7 +182,27 @@ public final class VnfReplica {
      * @return replica
      */
     public VnfReplica withWeight(int newWeight) {
-        return new VnfReplica(id, node, deviceId, port, sid, mac, state, newWeight);
+        return new VnfReplica(id, node, deviceId, port, sid, mac, state, newWeight, numaNode);
+    }
+
+    /**
+     * Returns the NUMA node of its server that placement chose for it (written on its pod as
+     * {@code srv6int.org/numa-node}, which the node agent honours).
+     *
+     * @return NUMA node, {@link #NO_NUMA_NODE} if none was chosen
+     */
+    public int numaNode() {
+        return numaNode;
+    }
+
+    /**
+     * Returns a copy placed on a NUMA node of its server.
+     *
+     * @param newNumaNode NUMA node, or {@link #NO_NUMA_NODE}
+     * @return replica
+     */
+    public VnfReplica withNumaNode(int newNumaNode) {
+        return new VnfReplica(id, node, deviceId, port, sid, mac, state, weight, newNumaNode);
     }
 
     @Override
@@ -185,18 +216,18 @@ public final class VnfReplica {
         VnfReplica that = (VnfReplica) o;
         return weight == that.weight && id.equals(that.id) && node.equals(that.node)
                 && deviceId.equals(that.deviceId) && port.equals(that.port) && sid.equals(that.sid)
-                && mac.equals(that.mac) && state == that.state;
+                && mac.equals(that.mac) && state == that.state && numaNode == that.numaNode;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(id, node, deviceId, port, sid, mac, state, weight);
+        return Objects.hash(id, node, deviceId, port, sid, mac, state, weight, numaNode);
     }
 
     @Override
     public String toString() {
         return MoreObjects.toStringHelper(this).add("id", id).add("node", node).add("device", deviceId)
                 .add("port", port).add("sid", sid).add("mac", mac).add("state", state).add("weight", weight)
-                .toString();
+                .add("numaNode", numaNode).toString();
     }
 }

@@ -5,6 +5,7 @@ import org.onlab.packet.MacAddress;
 import org.onosproject.net.PortNumber;
 
 import java.util.Objects;
+import java.util.Optional;
 
 import static com.google.common.base.Preconditions.checkNotNull;
 
@@ -16,6 +17,18 @@ public final class AttachedServer {
     private final String node;
     private final PortNumber port;
     private final MacAddress mac;
+    private final ServerNuma numa;
+
+    /**
+     * Creates the record of a server whose NUMA layout is not stated.
+     *
+     * @param node Kubernetes node name
+     * @param port switch port
+     * @param mac  the server NIC's MAC on that port
+     */
+    public AttachedServer(String node, PortNumber port, MacAddress mac) {
+        this(node, port, mac, null);
+    }
 
     /**
      * Creates the record.
@@ -23,11 +36,13 @@ public final class AttachedServer {
      * @param node Kubernetes node name
      * @param port switch port
      * @param mac  the server NIC's MAC on that port
+     * @param numa its NUMA layout, null if not stated
      */
-    public AttachedServer(String node, PortNumber port, MacAddress mac) {
+    public AttachedServer(String node, PortNumber port, MacAddress mac, ServerNuma numa) {
         this.node = checkNotNull(node);
         this.port = checkNotNull(port);
         this.mac = checkNotNull(mac);
+        this.numa = numa;
     }
 
     /**
@@ -57,6 +72,15 @@ public final class AttachedServer {
         return mac;
     }
 
+    /**
+     * Returns the server's NUMA layout, if netcfg states it.
+     *
+     * @return layout
+     */
+    public Optional<ServerNuma> numa() {
+        return Optional.ofNullable(numa);
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -66,16 +90,18 @@ public final class AttachedServer {
             return false;
         }
         AttachedServer that = (AttachedServer) o;
-        return node.equals(that.node) && port.equals(that.port) && mac.equals(that.mac);
+        return node.equals(that.node) && port.equals(that.port) && mac.equals(that.mac)
+                && Objects.equals(numa, that.numa);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(node, port, mac);
+        return Objects.hash(node, port, mac, numa);
     }
 
     @Override
     public String toString() {
-        return MoreObjects.toStringHelper(this).add("node", node).add("port", port).add("mac", mac).toString();
+        return MoreObjects.toStringHelper(this).add("node", node).add("port", port).add("mac", mac).add("numa", numa)
+                .toString();
     }
 }

@@ -15,6 +15,7 @@ import org.onosproject.net.config.Config;
 import org.onosproject.net.config.InvalidFieldException;
 
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -23,6 +24,7 @@ import java.util.Set;
 import static org.srv6int.app.config.ConfigChecks.integer;
 import static org.srv6int.app.config.ConfigChecks.ip;
 import static org.srv6int.app.config.ConfigChecks.mac;
+import static org.srv6int.app.config.ConfigChecks.object;
 import static org.srv6int.app.config.ConfigChecks.onlyFields;
 import static org.srv6int.app.config.ConfigChecks.prefix;
 import static org.srv6int.app.config.ConfigChecks.text;
@@ -38,7 +40,8 @@ import static org.srv6int.app.config.ConfigChecks.text;
  *   "vnfSidPrefix": "fc00:0:2:f::/64",
  *   "reportAddress": "10.0.0.2",
  *   "collectorPort": 10,
- *   "servers": [ { "node": "worker1", "port": 3, "mac": "00:00:00:00:02:03" } ],
+ *   "servers": [ { "node": "worker1", "port": 3, "mac": "00:00:00:00:02:03",
+ *                  "numa": { "nicNode": 0, "cpuMillis": [10000, 10000] } } ],
  *   "hosts": [ { "prefix": "10.0.2.0/24", "port": 4, "mac": "00:00:00:00:02:04" } ]
  * }
  * </pre>
@@ -48,7 +51,9 @@ import static org.srv6int.app.config.ConfigChecks.text;
  * are allocated from {@code vnfSidPrefix} (host part 1..1023, which is also the
  * vNF's register index). {@code collectorPort} is the port INT reports leave
  * on; {@code hosts} are the prefixes routed out of a local port (where
- * decapsulated traffic goes). A switch without this config is not programmed.
+ * decapsulated traffic goes). A server's optional {@code numa} states its NUMA
+ * layout (the NIC's node, the CPU each node offers vNF pods) for the placement's
+ * NUMA choice ({@link ServerNuma}). A switch without this config is not programmed.
  */
 public final class Srv6DeviceConfig extends Config<DeviceId> {
 
@@ -68,6 +73,9 @@ public final class Srv6DeviceConfig extends Config<DeviceId> {
     static final String NODE = "node";
     static final String PORT = "port";
     static final String MAC = "mac";
+    static final String NUMA = "numa";
+    static final String NIC_NODE = "nicNode";
+    static final String CPU_MILLIS = "cpuMillis";
 
     @Override
     public boolean isValid() {
@@ -113,7 +121,7 @@ public final class Srv6DeviceConfig extends Config<DeviceId> {
             if (!s.isObject()) {
                 throw new InvalidFieldException(path, "must be an object");
             }
-            onlyFields((ObjectNode) s, path, NODE, PORT, MAC);
+            onlyFields((ObjectNode) s, path, NODE, PORT, MAC, NUMA);
             String node = text(s, path, NODE, true);
             if (node.isEmpty()) {
                 throw new InvalidFieldException(path + "." + NODE, "must not be empty");
@@ -126,7 +134,34 @@ public final class Srv6DeviceConfig extends Config<DeviceId> {
                 throw new InvalidFieldException(path + "." + PORT, "duplicate port " + port);
             }
             mac(s, path, MAC, true);
+            numa(s, path);
         }
+    }
+
+    // A server's NUMA layout: at least two nodes, each with the CPU it offers, the NIC on one of them.
+    private static ServerNuma numa(JsonNode server, String serverPath) {
+        ObjectNode n = object(server, serverPath, NUMA, false);
+        if (n == null) {
+            return null;
+        }
+        String path = serverPath + "." + NUMA;
+        onlyFields(n, path, NIC_NODE, CPU_MILLIS);
+        JsonNode cpus = n.get(CPU_MILLIS);
+        if (cpus == null || !cpus.isArray() || cpus.size() < 2) {
+            throw new InvalidFieldException(path + "." + CPU_MILLIS, "must be an array with the millicores of "
+                    + "each NUMA node (index = node id), at least two; leave numa out for one NUMA node");
+        }
+        List<Long> millis = new ArrayList<>();
+        for (int k = 0; k < cpus.size(); k++) {
+            JsonNode c = cpus.get(k);
+            if (!c.isIntegralNumber() || c.asLong() < 0) {
+                throw new InvalidFieldException(path + "." + CPU_MILLIS + "[" + k + "]",
+                                                "must be an integer >= 0 (millicores), got " + c);
+            }
+            millis.add(c.asLong());
+        }
+        int nic = (int) integer(n, path, NIC_NODE, true, 0, cpus.size() - 1);
+        return new ServerNuma(nic, millis);
     }
 
     private void validateHosts() {
@@ -285,7 +320,8 @@ public final class Srv6DeviceConfig extends Config<DeviceId> {
         ImmutableList.Builder<AttachedServer> b = ImmutableList.builder();
         servers.forEach(s -> b.add(new AttachedServer(s.path(NODE).asText(),
                                                       PortNumber.portNumber(s.path(PORT).asLong()),
-                                                      MacAddress.valueOf(s.path(MAC).asText()))));
+                                                      MacAddress.valueOf(s.path(MAC).asText()),
+                                                      numa(s, SERVERS))));
         return b.build();
     }
 

@@ -37,8 +37,8 @@ import java.util.regex.Pattern;
  * request id through a ledger (request id to replica index) shared by the cluster: a new leader
  * repeating the old one's request gets the same StatefulSet, which the bridge ensures (creates
  * if absent) rather than creates. Before the workload is created the replica's identity (SID,
- * switch, port) is reserved through {@link ReplicaIdentities} and written on the pod as the
- * annotations of {@link ReplicaNames}; a create that fails gives the reservation back and deletes
+ * switch, port and, when placement chose one, NUMA node) is reserved through
+ * {@link ReplicaIdentities} and written on the pod as the annotations of {@link ReplicaNames}; a create that fails gives the reservation back and deletes
  * what it made.
  */
 public final class BridgeReplicaPlatform implements ReplicaPlatform {
@@ -139,7 +139,8 @@ public final class BridgeReplicaPlatform implements ReplicaPlatform {
                         : request(vnf, k, identity);
                 bridge.ensureReplica(req);
                 ReplicaStatus s = bridge.awaitReady(chainId(vnf), vnf.index(), k, readyTimeout);
-                return new ReplicaInfo(s.name(), s.nodeName() == null ? node : s.nodeName(), s.podIp());
+                return new ReplicaInfo(s.name(), s.nodeName() == null ? node : s.nodeName(), s.podIp(),
+                                       identity == null ? VnfReplica.NO_NUMA_NODE : identity.numaNode());
             } catch (RuntimeException e) {
                 if (identities != null) {
                     giveBack(vnf, k, name, e);
@@ -154,14 +155,18 @@ public final class BridgeReplicaPlatform implements ReplicaPlatform {
      *
      * @param vnf      vNF
      * @param k        replica index
-     * @param identity the replica's reserved identity (node, SID, attachment)
+     * @param identity the replica's reserved identity (node, SID, attachment, NUMA node)
      * @return the request
      */
     ReplicaRequest request(VnfKey vnf, int k, VnfReplica identity) {
-        return template.apply(vnf).chainId(chainId(vnf)).vnfIndex(vnf.index()).replicaIndex(k)
+        ReplicaRequest.Builder b = template.apply(vnf).chainId(chainId(vnf)).vnfIndex(vnf.index()).replicaIndex(k)
                 .nodeName(identity.node())
-                .identity(identity.sid().toString(), identity.deviceId().toString(), identity.port().toLong())
-                .build();
+                .identity(identity.sid().toString(), identity.deviceId().toString(), identity.port().toLong());
+        // The NUMA node placement chose, which the node agent honours (without one its NUMASFP places the pod).
+        if (identity.numaNode() != VnfReplica.NO_NUMA_NODE) {
+            b.numaNode(identity.numaNode());
+        }
+        return b.build();
     }
 
     // A replica that never became Ready must not keep a SID or a pod: the loop records the failure.

@@ -84,7 +84,8 @@ public final class GlobalLoop {
         int replaceOwed;
         // A replacement that found no node is retried after a cool-down, not every window.
         long replaceRetryAt = NONE;
-        // Push-aside (on this leader only; a new leader finds an extra replica that scale-in removes).
+        // Push-aside, in the store: a new leader finishes a move (its new replica joins, then the old
+        // one drains) and keeps the time between scale-ups.
         long pushAsideAt = NONE;
         String movingOut;
         String movedFor;
@@ -279,7 +280,8 @@ public final class GlobalLoop {
                                  s.phase, pending, s.phase == VnfLoopRecord.Phase.IDLE ? 0 : s.pendingDecision,
                                  s.plan, s.drainingReplica,
                                  s.phase == VnfLoopRecord.Phase.IDLE ? 0 : toMillis(s.drainStart, now, nowMillis),
-                                 toMillis(s.quietSince, now, nowMillis), s.replaceOwed);
+                                 toMillis(s.quietSince, now, nowMillis), s.replaceOwed)
+                .withPushAside(s.movingOut, s.movedFor, toMillis(s.pushAsideAt, now, nowMillis));
     }
 
     /** Writes a vNF's state, retrying at once; on failure it is retried at every tick. */
@@ -329,6 +331,9 @@ public final class GlobalLoop {
             // plus what this leader owes already (deaths it saw before it could read the store)
             VnfState mine = states.get(e.getKey());
             s.replaceOwed = r.replaceOwed() + (mine == null ? 0 : mine.replaceOwed);
+            s.movingOut = r.movingOut();
+            s.movedFor = r.movedFor();
+            s.pushAsideAt = toNanos(r.pushAsideAtMillis(), now, nowMillis);
             states.put(e.getKey(), s);
             if (s.phase != VnfLoopRecord.Phase.IDLE && r.decision() != null) {
                 history.addLast(new Entry(r.decisionId(), now, r.decision()));
@@ -343,7 +348,8 @@ public final class GlobalLoop {
         long id = r.decisionId();
         if (s.phase == VnfLoopRecord.Phase.SCALING) {
             List<CompletableFuture<ReplicaInfo>> futures = createAll(vnf, id, s.plan);
-            String plan = "resumed after a leader change: " + s.plan.size() + " replica(s) on " + String.join(",", s.plan);
+            String plan = (s.movingOut != null ? "pushed aside for " + s.movedFor + ": " : "")
+                    + "resumed after a leader change: " + s.plan.size() + " replica(s) on " + String.join(",", s.plan);
             CompletableFuture.allOf(futures.toArray(new CompletableFuture[0]))
                     .whenComplete((v, err) -> scaleOutDone(vnf, id, futures, plan));
         } else if (s.phase == VnfLoopRecord.Phase.DRAINING) {

@@ -41,7 +41,6 @@ import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfLoopState;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
-import org.srv6int.app.placement.InterferenceMatrix;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
 import org.srv6int.app.telemetry.TelemetryWindows;
 import org.osgi.service.component.annotations.Activate;
@@ -160,9 +159,8 @@ public class GlobalLoopManager implements GlobalLoopService {
     private volatile LoopParams.DemandLatency loopDemand;
     private volatile boolean loopPushAside;
     private volatile boolean loopInterference;
-    // Learned on this instance while it leads; a new leader starts from the paper's seed.
-    private final InterferenceMatrix interference = new InterferenceMatrix();
-    private final InterferenceLearner learner = new InterferenceLearner(interference);
+    // Learned by the leader, kept in the loop state store: a new leader goes on from it.
+    private ClusterInterference interference;
     private InventoryColocation colocation;
     private volatile boolean leader;
     private volatile long lastEvaluationMillis;
@@ -171,6 +169,7 @@ public class GlobalLoopManager implements GlobalLoopService {
     @Activate
     protected void activate() {
         routing = new InventoryRouting(inventory, placement);
+        interference = new ClusterInterference(loopState);
         colocation = new InventoryColocation(inventory, sfcService, this::cpuRequestMillis);
         health = new ChainHealth(clock, TimeUnit.MILLISECONDS.toNanos(Srv6IntAppConfig.DEFAULT_SILENCE_MS),
                                  TimeUnit.MILLISECONDS.toNanos(Srv6IntAppConfig.DEFAULT_SILENCE_MS),
@@ -284,6 +283,7 @@ public class GlobalLoopManager implements GlobalLoopService {
             if (now) {
                 // Another leader may have written since this instance last led.
                 health.reload();
+                interference.lead();
             }
             leader = now;
             log.info("Global loop {} on this node", now ? "runs" : "stops");
@@ -318,7 +318,7 @@ public class GlobalLoopManager implements GlobalLoopService {
 
     @Override
     public org.srv6int.app.api.InterferenceView interference() {
-        return interference.view();
+        return interference.view(leader);
     }
 
     private GlobalLoop loop() {
@@ -336,7 +336,7 @@ public class GlobalLoopManager implements GlobalLoopService {
             if (l != null && loopState != null) {
                 l.close();
             }
-            ChainRouting r = aware ? new InterferenceAwareRouting(routing, interference, colocation) : routing;
+            ChainRouting r = aware ? new InterferenceAwareRouting(routing, interference.matrix(), colocation) : routing;
             l = new GlobalLoop(p, clock, platform, r, loopState);
             l.setNodeFilter(this::nodePortUp);
             l.setColocation(colocation);
@@ -367,7 +367,7 @@ public class GlobalLoopManager implements GlobalLoopService {
         checkHealth(l, s, false);
         List<VnfObservation> obs = new ArrayList<>(observations(s));
         try {
-            learner.observe(obs, colocation, colocation);
+            interference.observe(obs, colocation, colocation);
         } catch (RuntimeException e) {
             // Learning is advisory: the loop's round goes on without it.
             log.debug("Interference learning skipped a window: {}", e.getMessage());

@@ -1,6 +1,7 @@
 package org.srv6int.app.placement;
 
 import org.srv6int.app.api.InterferenceView;
+import org.srv6int.app.api.LearnedInterference;
 import org.srv6int.app.api.VnfClass;
 
 import java.util.EnumMap;
@@ -106,6 +107,38 @@ public final class InterferenceMatrix {
             theirs += 1 - m[r.ordinal()][newcomer.ordinal()];
         }
         return 1 - own + theirs;
+    }
+
+    /**
+     * Returns what was learned so far, for the cluster's store.
+     *
+     * @return the current values and sample counts
+     */
+    public synchronized LearnedInterference learned() {
+        double[] v = new double[C.length * C.length];
+        long[] k = new long[C.length * C.length];
+        for (int i = 0; i < C.length; i++) {
+            for (int j = 0; j < C.length; j++) {
+                v[i * C.length + j] = m[i][j];
+                k[i * C.length + j] = n[i][j];
+            }
+        }
+        return new LearnedInterference(v, k);
+    }
+
+    /**
+     * Goes on from what another instance learned (a new leader): its values and sample counts
+     * replace these; the seed stays the paper's.
+     *
+     * @param learned the learned matrix
+     */
+    public synchronized void restore(LearnedInterference learned) {
+        for (VnfClass t : C) {
+            for (VnfClass c : C) {
+                m[t.ordinal()][c.ordinal()] = learned.value(t, c);
+                n[t.ordinal()][c.ordinal()] = learned.samples(t, c);
+            }
+        }
     }
 
     /**

@@ -12,7 +12,7 @@ public final class ReplicaCodec extends JsonCodec<VnfReplica> {
 
     @Override
     public ObjectNode encode(VnfReplica r, CodecContext context) {
-        return context.mapper().createObjectNode()
+        ObjectNode o = context.mapper().createObjectNode()
                 .put("id", r.id().toString())
                 .put("sfcId", r.vnf().sfcId().tag())
                 .put("vnfIndex", r.vnf().index())
@@ -24,5 +24,9 @@ public final class ReplicaCodec extends JsonCodec<VnfReplica> {
                 .put("mac", r.mac().toString())
                 .put("state", r.state().name())
                 .put("weight", r.weight());
+        if (r.numaNode() != VnfReplica.NO_NUMA_NODE) {
+            o.put("numaNode", r.numaNode());
+        }
+        return o;
     }
 }

@@ -10,6 +10,7 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.srv6int.app.api.ChainState;
+import org.srv6int.app.api.LearnedInterference;
 import org.srv6int.app.api.LoopStateStore;
 import org.srv6int.app.api.ReplicaHealthRecord;
 import org.srv6int.app.api.SfcId;
@@ -19,13 +20,14 @@ import org.srv6int.app.api.VnfReplicaId;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * The global loop's state in ConsistentMaps: one record per vNF, the decision id sequence (one
- * key, advanced by compare-and-set on its version), the paused chains and the failure
- * detection's memory of replicas and of DOWN chains.
+ * key, advanced by compare-and-set on its version), the paused chains, the failure detection's
+ * memory of replicas and of DOWN chains, and the learned interference matrix (one key).
  */
 @Component(immediate = true, service = LoopStateStore.class)
 public class DistributedLoopStateStore implements LoopStateStore {
@@ -35,6 +37,8 @@ public class DistributedLoopStateStore implements LoopStateStore {
     static final String PAUSED_NAME = "srv6int-loop-paused";
     static final String HEALTH_NAME = "srv6int-loop-health";
     static final String DOWN_NAME = "srv6int-loop-down-chains";
+    static final String INTERFERENCE_NAME = "srv6int-loop-interference";
+    private static final String LEARNED = "learned";
     private static final String DECISION = "decision";
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
@@ -45,6 +49,7 @@ public class DistributedLoopStateStore implements LoopStateStore {
     private ConsistentMap<Integer, Boolean> paused;
     private ConsistentMap<VnfReplicaId, ReplicaHealthRecord> health;
     private ConsistentMap<SfcId, ChainState> down;
+    private ConsistentMap<String, LearnedInterference> interference;
 
     /** Creates the maps. */
     @Activate
@@ -67,6 +72,10 @@ public class DistributedLoopStateStore implements LoopStateStore {
                 .build();
         down = storageService.<SfcId, ChainState>consistentMapBuilder()
                 .withName(DOWN_NAME)
+                .withSerializer(Srv6IntSerializers.SERIALIZER)
+                .build();
+        interference = storageService.<String, LearnedInterference>consistentMapBuilder()
+                .withName(INTERFERENCE_NAME)
                 .withSerializer(Srv6IntSerializers.SERIALIZER)
                 .build();
     }
@@ -107,6 +116,16 @@ public class DistributedLoopStateStore implements LoopStateStore {
     @Override
     public void removeReplicaHealth(VnfReplicaId replica) {
         health.remove(replica);
+    }
+
+    @Override
+    public Optional<LearnedInterference> learnedInterference() {
+        return Optional.ofNullable(Versioned.valueOrNull(interference.get(LEARNED)));
+    }
+
+    @Override
+    public void putLearnedInterference(LearnedInterference learned) {
+        interference.put(LEARNED, learned);
     }
 
     @Override

@@ -5,6 +5,7 @@ import org.onosproject.store.serializers.KryoNamespaces;
 import org.onosproject.store.service.Serializer;
 import org.srv6int.app.api.ChainState;
 import org.srv6int.app.api.FlowClassifier;
+import org.srv6int.app.api.LearnedInterference;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.ReplicaHealthRecord;
 import org.srv6int.app.api.ReplicaState;
@@ -29,7 +30,7 @@ public final class Srv6IntSerializers {
                       VnfReplicaId.class, VnfReplica.class, ReplicaState.class,
                       VnfLoopRecord.class, VnfLoopRecord.Phase.class, LoopDecision.class, LoopDecision.Action.class,
                       LoopDecision.Outcome.class, ReplicaHealthRecord.class, ChainState.class,
-                      ChainState.Liveness.class)
+                      ChainState.Liveness.class, LearnedInterference.class)
             .build("srv6int");
 
     /** Serializer over {@link #NAMESPACE}. */

@@ -22,11 +22,16 @@ import org.srv6int.app.api.VnfReplicaEvent;
 import org.srv6int.app.api.VnfReplicaId;
 import org.srv6int.app.api.VnfReplicaListener;
 import org.srv6int.app.config.AttachedServer;
+import org.srv6int.app.config.ServerNuma;
 import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
+import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
+import org.srv6int.app.placement.NumaPlacement;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -162,9 +167,14 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
             VnfReplica r = new VnfReplica(VnfReplicaId.of(vnf, chosen), node, at.getKey(), at.getValue().port(),
                                           cfg.vnfSid(vnfId), at.getValue().mac(),
                                           state, weight);
+            // After the server: its NUMA node, when netcfg states the server's layout.
+            NumaPlacement.Choice numa = at.getValue().numa().map(l -> numaChoice(vnf, node, l, all)).orElse(null);
+            if (numa != null) {
+                r = r.withNumaNode(numa.node());
+            }
             if (store.createReplica(r)) {
-                log.info("Added replica {} on {} ({} port {}, SID {})", r.id(), node, r.deviceId(), r.port(),
-                         r.sid());
+                log.info("Added replica {} on {} ({} port {}, SID {}){}", r.id(), node, r.deviceId(), r.port(),
+                         r.sid(), numa == null ? "" : ", " + numa);
                 return r;
             }
         }
@@ -211,6 +221,27 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
         VnfReplica r = store.removeReplica(id).orElseThrow(() -> notFound(id));
         log.info("Removed replica {}", id);
         return r;
+    }
+
+    private NumaPlacement.Choice numaChoice(VnfKey vnf, String node, ServerNuma layout, Collection<VnfReplica> all) {
+        List<NumaPlacement.Resident> residents = new ArrayList<>();
+        for (VnfReplica r : all) {
+            if (r.node().equals(node)) {
+                residents.add(new NumaPlacement.Resident(r.vnf().sfcId(), r.numaNode(), cpuRequestMillis(r.vnf())));
+            }
+        }
+        return NumaPlacement.choose(node, layout, residents, vnf.sfcId(), cpuRequestMillis(vnf));
+    }
+
+    // The pod's CPU request of the vNF's type (netcfg kubernetes.vnfTypes), 0 if not configured.
+    private long cpuRequestMillis(VnfKey vnf) {
+        Optional<Sfc> sfc = sfcService.getSfc(vnf.sfcId());
+        if (sfc.isEmpty() || vnf.index() >= sfc.get().vnfs().size()) {
+            return 0;
+        }
+        String type = sfc.get().vnfs().get(vnf.index()).type();
+        return configService.appConfig().flatMap(Srv6IntAppConfig::kubernetes).map(k -> k.cpuRequestMillis(type))
+                .orElse(0L);
     }
 
     private void checkVnf(VnfKey vnf) {

@@ -149,6 +149,29 @@ public class BridgeReplicaPlatformTest {
         assertEquals(1500, platform.nodeFreeResources().get(0).freeCpuMillis());
     }
 
+    /** The NUMA node placement reserved with the identity is written on the pod (srv6int.org/numa-node). */
+    @Test
+    public void theReservedNumaNodeIsWrittenOnThePod() {
+        ReplicaIdentities numa = new ReplicaIdentities() {
+            @Override
+            public org.srv6int.app.api.VnfReplica reserve(VnfKey vnf, String node, String replicaName) {
+                return identities.reserve(vnf, node, replicaName).withNumaNode(1);
+            }
+
+            @Override
+            public boolean release(VnfKey vnf, String replicaName) {
+                return identities.release(vnf, replicaName);
+            }
+        };
+        ReplicaInfo r = new BridgeReplicaPlatform(bridge, v -> ReplicaRequest.builder().vnfType("snort")
+                .image("snort:3"), Duration.ofSeconds(60), Runnable::run, ledger, numa)
+                .createReplica(VNF, "w2", "d1-0").toCompletableFuture().join();
+        assertEquals("1", bridge.lastRequest.annotations().get("srv6int.org/numa-node"));
+        assertEquals(4, bridge.lastRequest.annotations().size());
+        // The scale-out decision lists the ready replicas: with the NUMA node their pods ask for.
+        assertEquals("sfc-2-vnf1-r0@w2:numa1(10.244.0.10)", r.toString());
+    }
+
     @Test
     public void aRepeatedRequestGetsTheSameReplicaOnAnyInstance() {
         bridge.replicas.put(0, new ReplicaStatus("sfc-2-vnf1-r0", 0, "sfc-2-vnf1-r0-0", "w1", "10.244.0.9",

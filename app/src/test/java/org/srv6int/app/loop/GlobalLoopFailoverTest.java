@@ -3,11 +3,14 @@ package org.srv6int.app.loop;
 import org.srv6int.app.api.NodeResources;
 import org.srv6int.app.api.ReplicaInfo;
 import org.junit.Test;
+import org.srv6int.app.api.LearnedInterference;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.LoopStateStore;
 import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.VnfClass;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfLoopRecord;
+import org.srv6int.app.placement.InterferenceMatrix;
 import org.srv6int.app.store.Srv6IntSerializers;
 import org.srv6int.app.store.TestStores;
 import org.srv6int.testkit.InMemoryStorageService;
@@ -280,6 +283,23 @@ public class GlobalLoopFailoverTest {
         public void removeDownChain(SfcId sfc) {
             real.removeDownChain(sfc);
         }
+
+        @Override
+        public java.util.Optional<org.srv6int.app.api.LearnedInterference> learnedInterference() {
+            if (down) {
+                throw new IllegalStateException("store unreachable");
+            }
+            return real.learnedInterference();
+        }
+
+        @Override
+        public void putLearnedInterference(org.srv6int.app.api.LearnedInterference learned) {
+            if (down || failWrites > 0) {
+                failWrites--;
+                throw new IllegalStateException("write timed out");
+            }
+            real.putLearnedInterference(learned);
+        }
     }
 
     @Test
@@ -312,6 +332,71 @@ public class GlobalLoopFailoverTest {
         assertEquals(LoopDecision.Outcome.SUCCEEDED, loop.history().get(1).outcome());
     }
 
+    /** An IDS alone on w1, then a NAT lands next to it and its capacity drops to 40 %: one observation. */
+    private static void learnOnePair(ClusterInterference c, InterferenceTest.Nodes n, VnfKey ids, VnfKey nat) {
+        n.put(ids, VnfClass.PAYLOAD_INSPECTION, "s0", "w1");
+        c.observe(List.of(InterferenceTest.window(ids, 20_000, 100_000, "s0")), n, n);
+        c.observe(List.of(InterferenceTest.window(ids, 20_000, 100_000, "s0")), n, n);
+        n.put(nat, VnfClass.PORT_REWRITING, "n0", "w1");
+        for (int i = 0; i <= InterferenceLearner.SETTLE_WINDOWS; i++) {
+            c.observe(List.of(InterferenceTest.window(ids, 20_000, 40_000, "s0"),
+                              InterferenceTest.window(nat, 20_000, 90_000, "n0")), n, n);
+        }
+    }
+
+    @Test
+    public void theLearnedInterferenceMatrixSurvivesALeaderChange() {
+        VnfClass ids = VnfClass.PAYLOAD_INSPECTION;
+        VnfClass nat = VnfClass.PORT_REWRITING;
+        double seed = InterferenceMatrix.paper(ids, nat);
+        double once = 0.7 * seed + 0.3 * 0.4;
+        ClusterInterference first = new ClusterInterference(store());
+        first.lead();
+        learnOnePair(first, new InterferenceTest.Nodes(), VnfKey.of(SfcId.of(1), 0), VnfKey.of(SfcId.of(2), 0));
+        assertEquals(1, first.learned());
+        assertEquals(once, first.matrix().normalized(ids, nat), 1e-6);
+        // Another instance, not leading, shows what the leader learned (REST / CLI on any instance).
+        ClusterInterference second = new ClusterInterference(store());
+        assertEquals(seed, second.matrix().normalized(ids, nat), 0);
+        assertEquals(once, second.view(false).normalized(ids, nat), 1e-6);
+        assertEquals(1, second.view(false).samples(ids, nat));
+        // The leader fails; the second leads and goes on from the learned matrix, not from the seed.
+        second.lead();
+        learnOnePair(second, new InterferenceTest.Nodes(), VnfKey.of(SfcId.of(3), 0), VnfKey.of(SfcId.of(4), 0));
+        double twice = 0.7 * once + 0.3 * 0.4;
+        assertEquals(twice, second.matrix().normalized(ids, nat), 1e-5);
+        assertEquals(2, second.view(true).samples(ids, nat));
+        assertEquals(second.matrix().normalized(ids, nat), store().learnedInterference().orElseThrow().value(ids, nat), 0);
+        assertEquals(2, store().learnedInterference().orElseThrow().samples(ids, nat));
+    }
+
+    @Test
+    public void anUnreadableStoreStopsLearningAndAFailedWriteIsRetried() {
+        ClusterInterference first = new ClusterInterference(store());
+        first.lead();
+        learnOnePair(first, new InterferenceTest.Nodes(), VnfKey.of(SfcId.of(1), 0), VnfKey.of(SfcId.of(2), 0));
+        LearnedInterference learned = store().learnedInterference().orElseThrow();
+        FlakyStore flaky = new FlakyStore(store());
+        ClusterInterference second = new ClusterInterference(flaky);
+        second.lead();
+        flaky.down = true;
+        InterferenceTest.Nodes n = new InterferenceTest.Nodes();
+        learnOnePair(second, n, VnfKey.of(SfcId.of(3), 0), VnfKey.of(SfcId.of(4), 0));
+        // Not knowing what was learned, it learns nothing and writes nothing over it.
+        assertEquals(0, second.learned());
+        assertEquals(learned, store().learnedInterference().orElseThrow());
+        assertTrue(second.storeFailures() > 0);
+        // The store is back but the next write fails: learned here, written at the next window.
+        flaky.down = false;
+        flaky.failWrites = 1;
+        learnOnePair(second, new InterferenceTest.Nodes(), VnfKey.of(SfcId.of(5), 0), VnfKey.of(SfcId.of(6), 0));
+        assertEquals(1, second.learned());
+        assertEquals(learned, store().learnedInterference().orElseThrow());
+        second.observe(List.of(), n, n);
+        assertEquals(2, store().learnedInterference().orElseThrow()
+                .samples(VnfClass.PAYLOAD_INSPECTION, VnfClass.PORT_REWRITING));
+    }
+
     @Test
     public void recordsSurviveTheClustersSerializer() {
         VnfLoopRecord r = new VnfLoopRecord(1200.5, 600_000, 1_700_000_001_000L, 0, 1_700_000_009_000L,
@@ -319,8 +404,12 @@ public class GlobalLoopFailoverTest {
                                             new LoopDecision(1_700_000_005_000L, vnf, Map.of(LoopDecision.IN_LATENCY, 2e6),
                                                              LoopDecision.Action.SCALE_OUT, 1, 3,
                                                              LoopDecision.Outcome.IN_PROGRESS, ""),
-                                            7, List.of("w1", "w2"), null, 0, 0);
+                                            7, List.of("w1", "w2"), null, 0, 0)
+                .withPushAside("log0", "1/1", 1_700_000_004_000L);
         byte[] bytes = Srv6IntSerializers.SERIALIZER.encode(r);
         assertEquals(r, Srv6IntSerializers.SERIALIZER.decode(bytes));
+        assertEquals("log0", ((VnfLoopRecord) Srv6IntSerializers.SERIALIZER.decode(bytes)).movingOut());
+        LearnedInterference learned = new InterferenceMatrix().learned();
+        assertEquals(learned, Srv6IntSerializers.SERIALIZER.decode(Srv6IntSerializers.SERIALIZER.encode(learned)));
     }
 }

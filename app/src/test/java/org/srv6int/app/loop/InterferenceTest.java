@@ -34,7 +34,7 @@ public class InterferenceTest {
     private static final VnfKey NEW = VnfKey.of(SfcId.of(9), 0);
 
     /** Where each vNF runs and its class; placement: most free CPU, as the fakes of the loop. */
-    private static final class Nodes implements NodeResidents, Colocation {
+    static final class Nodes implements NodeResidents, Colocation {
         final Map<VnfKey, VnfClass> cls = new HashMap<>();
         final Map<VnfKey, Map<String, String>> at = new HashMap<>();
 
@@ -212,7 +212,7 @@ public class InterferenceTest {
         assertTrue(detail, detail.contains("+1 on w2; interference-aware (IV): w2 (loss w1="));
     }
 
-    private static VnfObservation window(VnfKey k, double pps, double mu, String replica) {
+    static VnfObservation window(VnfKey k, double pps, double mu, String replica) {
         long p95 = Math.round(Math.log(20) / (mu - pps) * 1e9);
         return new VnfObservation(k, 1_000_000, pps, p95, 100, List.of(replica), Map.of(replica, (long) (pps / 2)));
     }

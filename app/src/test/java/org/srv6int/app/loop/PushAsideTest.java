@@ -2,10 +2,13 @@ package org.srv6int.app.loop;
 
 import org.junit.Test;
 import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.LoopStateStore;
 import org.srv6int.app.api.NodeResources;
 import org.srv6int.app.api.ReplicaInfo;
 import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.store.TestStores;
+import org.srv6int.testkit.InMemoryStorageService;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -117,10 +120,14 @@ public class PushAsideTest {
     }
 
     private GlobalLoop loop(boolean pushAside) {
+        return loop(pushAside, null, clock);
+    }
+
+    private GlobalLoop loop(boolean pushAside, LoopStateStore store, LoopClock on) {
         routing.cpu.putAll(cpu);
         LoopParams p = LoopParams.builder().tHatNanos(4 * SEC).cooldownNanos(10 * SEC).drainQuietNanos(2 * SEC)
                 .pushAside(pushAside).pushAsideTimeoutNanos(60 * SEC).build();
-        GlobalLoop l = new GlobalLoop(p, clock, platform, routing);
+        GlobalLoop l = new GlobalLoop(p, on, platform, routing, store);
         l.setColocation(routing);
         return l;
     }
@@ -180,6 +187,71 @@ public class PushAsideTest {
         assertEquals(LoopDecision.Action.PUSH_ASIDE, moved.get(1).action());
         assertTrue(moved.get(1).detail(), moved.get(1).detail().startsWith("pushed aside for " + spa));
         assertEquals(0, l.decisionsMade(LoopDecision.Action.SCALE_OUT));
+    }
+
+    /**
+     * The leader fails while the neighbour's new replica is starting: the next leader (another
+     * process's monotonic clock, the same store) finishes the move exactly once (the same request,
+     * no second pod; the new replica joins, then the old one drains and is deleted once) and keeps
+     * the hot vNF's push-aside time, so a violation that outlasts it scales out instead of pushing
+     * aside again.
+     */
+    @Test
+    public void aNewLeaderFinishesAPushAsideMoveExactlyOnce() {
+        InMemoryStorageService storage = new InMemoryStorageService();
+        LoopClock otherProcess = new LoopClock() {
+            @Override
+            public long nanoTime() {
+                return clock.nanos + 987_654_321_000L;
+            }
+
+            @Override
+            public long currentTimeMillis() {
+                return clock.currentTimeMillis();
+            }
+        };
+        platform.readyAtOnce = false;
+        GlobalLoop first = loop(true, TestStores.loopState(storage), clock);
+        step(first, 6);
+        assertEquals(List.of("nodeFreeResources", "create " + log + " on w1"), platform.calls);
+        first.close();
+        // Its pod becomes Ready after the leader failed: nobody hears of it.
+        platform.pendingCreates.get(0).complete(new ReplicaInfo("r1", "w1", "10.0.0.1"));
+        assertTrue(routing.calls.isEmpty());
+
+        GlobalLoop second = loop(true, TestStores.loopState(storage), otherProcess);
+        tick(second, 150_000, 500_000);
+        assertEquals(1, platform.created);
+        assertTrue(platform.calls.toString(), platform.calls.get(2).startsWith("create " + log + " on w1 again (d"));
+        // Make-before-break as on the first leader: the new replica joins, then the old one drains.
+        assertEquals(List.of("add " + log + " r1 on w1", "drain " + log + " log0"), routing.calls);
+        LoopDecision resumed = of(second, log).get(0);
+        assertEquals(LoopDecision.Action.PUSH_ASIDE, resumed.action());
+        assertEquals(LoopDecision.Outcome.SUCCEEDED, resumed.outcome());
+        assertTrue(resumed.detail(), resumed.detail().startsWith("pushed aside for " + spa
+                + ": resumed after a leader change: 1 replica(s) on w1"));
+        packets.put("log0", 0L);
+        for (int i = 0; i < 3; i++) {
+            tick(second, 150_000, 500_000);
+        }
+        assertEquals(1, platform.calls.stream().filter(c -> c.startsWith("delete ")).count());
+        assertEquals("delete " + log + " log0", platform.calls.get(platform.calls.size() - 1));
+        assertEquals("remove " + log + " log0", routing.calls.get(routing.calls.size() - 1));
+        List<LoopDecision> moved = of(second, log);
+        assertEquals(LoopDecision.Action.PUSH_ASIDE, moved.get(moved.size() - 1).action());
+        assertTrue(moved.get(moved.size() - 1).detail().startsWith("pushed aside for " + spa));
+        assertEquals(List.of("r1"), routing.active(log));
+
+        // The analyser violates again within CoCo's timeout: the new leader knows it was pushed aside.
+        platform.readyAtOnce = true;
+        for (int i = 0; i < 12; i++) {
+            tick(second, 150_000, 3_000_000);
+        }
+        List<LoopDecision> ds = of(second, spa);
+        LoopDecision last = ds.get(ds.size() - 1);
+        assertEquals(LoopDecision.Action.SCALE_OUT, last.action());
+        assertTrue(last.detail(), last.detail().contains("push-aside not possible: pushed aside "));
+        assertTrue(ds.toString(), ds.stream().noneMatch(d -> d.action() == LoopDecision.Action.PUSH_ASIDE));
     }
 
     @Test

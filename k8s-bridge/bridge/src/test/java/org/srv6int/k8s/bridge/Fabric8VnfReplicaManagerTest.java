@@ -95,6 +95,24 @@ public class Fabric8VnfReplicaManagerTest {
                 sts.getSpec().getTemplate().getSpec().getContainers().get(0).getImage());
     }
 
+    /** The NUMA node the app's placement chose reaches the API server on the pod template (the agent reads the pod). */
+    @Test
+    public void theChosenNumaNodeIsWrittenOnThePodTemplate() {
+        ReplicaRequest r = ReplicaRequest.builder().chainId("c1").vnfIndex(0).vnfType("snort").replicaIndex(0)
+                .nodeName("worker1").image("registry.local/snort:2.9").request("cpu", "2")
+                .identity("fc00:0:2:f::1", "of:0000000000000002", 3).numaNode(1).build();
+        bridge.ensureReplica(r);
+        StatefulSet sts = k8s.apps().statefulSets().inNamespace(NS).withName("sfc-c1-vnf0-r0").get();
+        Map<String, String> pod = sts.getSpec().getTemplate().getMetadata().getAnnotations();
+        assertEquals("1", pod.get("srv6int.org/numa-node"));
+        assertEquals("fc00:0:2:f::1", pod.get("srv6int.org/sid"));
+        // Without a choice the pod asks for no NUMA node (the node agent's NUMASFP places it).
+        bridge.ensureReplica(request("c1", 0, 1, "worker1"));
+        StatefulSet plain = k8s.apps().statefulSets().inNamespace(NS).withName("sfc-c1-vnf0-r1").get();
+        Map<String, String> none = plain.getSpec().getTemplate().getMetadata().getAnnotations();
+        assertTrue(none == null || !none.containsKey("srv6int.org/numa-node"));
+    }
+
     @Test
     public void repeatedEnsureNeverMakesASecondReplica() {
         ReplicaRequest r = request("c1", 0, 0, "worker1");

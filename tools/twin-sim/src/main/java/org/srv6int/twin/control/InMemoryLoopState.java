@@ -23,6 +23,7 @@ final class InMemoryLoopState implements LoopStateStore {
             new LinkedHashMap<>();
     private final Map<SfcId, ChainState> down = new LinkedHashMap<>();
     private final java.util.Set<org.srv6int.app.api.SfcId> paused = new java.util.TreeSet<>();
+    private org.srv6int.app.api.LearnedInterference interference;
 
     @Override
     public synchronized Map<VnfKey, VnfLoopRecord> records() {
@@ -86,5 +87,15 @@ final class InMemoryLoopState implements LoopStateStore {
     @Override
     public synchronized void removeDownChain(SfcId sfc) {
         down.remove(sfc);
+    }
+
+    @Override
+    public synchronized java.util.Optional<org.srv6int.app.api.LearnedInterference> learnedInterference() {
+        return java.util.Optional.ofNullable(interference);
+    }
+
+    @Override
+    public synchronized void putLearnedInterference(org.srv6int.app.api.LearnedInterference learned) {
+        interference = learned;
     }
 }
