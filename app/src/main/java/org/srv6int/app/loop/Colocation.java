@@ -5,8 +5,9 @@ import org.srv6int.app.api.VnfKey;
 import java.util.Map;
 
 /**
- * The loop's view of which vNF replicas share a node, for push-aside (the app's inventory and
- * the Kubernetes settings in ONOS, the model in the testbed twin).
+ * The loop's view of which vNF replicas share a node, for push-aside, and of what a replica
+ * requests, for placing new ones only where they fit (the app's inventory and the Kubernetes
+ * settings in ONOS, the model in the testbed twin).
  */
 public interface Colocation {
 
@@ -19,7 +20,8 @@ public interface Colocation {
     Map<String, String> replicaNodes(VnfKey vnf);
 
     /**
-     * Returns the CPU one replica of the vNF requests (what moving it frees on its node).
+     * Returns the CPU one replica of the vNF requests (what moving it frees on its node, and what
+     * a node needs free to take a new one).
      *
      * @param vnf vNF
      * @return millicores, 0 if unknown

@@ -761,7 +761,7 @@ public final class GlobalLoop {
             return;
         }
         int add = target - replicas;
-        List<String> where = pickNodes(d, o.vnf(), s, now, add);
+        List<String> where = pickNodes(d, o.vnf(), s, now, add, note);
         if (where == null) {
             return;
         }
@@ -778,25 +778,26 @@ public final class GlobalLoop {
             return;
         }
         List<CompletableFuture<ReplicaInfo>> futures = createAll(o.vnf(), d.id, where);
-        String plan = "target " + target + " replicas: +" + add + " on " + String.join(",", where)
+        String plan = "target " + target + " replicas: +" + where.size() + " on " + String.join(",", where)
+                + (where.size() < add ? " (" + (add - where.size()) + " more do not fit any node's free CPU)" : "")
                 + routing.placementNote() + note;
         CompletableFuture.allOf(futures.toArray(new CompletableFuture[0]))
                 .whenComplete((v, err) -> scaleOutDone(o.vnf(), d.id, futures, plan));
     }
 
-    /** Line 10 through the app's placement; null (decision failed, cool-down) if no node. */
-    private List<String> pickNodes(Entry d, VnfKey vnf, VnfState s, long now, int add) {
+    /** Line 10 through the app's placement; null (decision failed, cool-down, note appended) if no node. */
+    private List<String> pickNodes(Entry d, VnfKey vnf, VnfState s, long now, int add, String note) {
         List<NodeResources> nodes;
         try {
             nodes = new ArrayList<>(platform.nodeFreeResources());
         } catch (RuntimeException e) {
             s.cooldownUntil = now + params.cooldownNanos();
-            finish(d.id, LoopDecision.Outcome.FAILED, now, "node resources unavailable: " + e.getMessage());
+            finish(d.id, LoopDecision.Outcome.FAILED, now, "node resources unavailable: " + e.getMessage() + note);
             return null;
         }
         if (nodes.isEmpty()) {
             s.cooldownUntil = now + params.cooldownNanos();
-            finish(d.id, LoopDecision.Outcome.FAILED, now, "no schedulable node");
+            finish(d.id, LoopDecision.Outcome.FAILED, now, "no schedulable node" + note);
             return null;
         }
         List<String> unusable = new ArrayList<>();
@@ -804,8 +805,22 @@ public final class GlobalLoop {
         if (nodes.isEmpty()) {
             s.cooldownUntil = now + params.cooldownNanos();
             finish(d.id, LoopDecision.Outcome.FAILED, now, "no eligible node: " + unusable
-                    + " hang off a switch port that is down");
+                    + " hang off a switch port that is down" + note);
             return null;
+        }
+        // A replica goes only where its CPU request fits, as the scheduler would bind it: on a
+        // node with less free it stays Pending, or it is bound once the node agent there frees
+        // its neighbours' quota and then starves them and itself (docs/placement.md).
+        long request = cpuRequestMillis(vnf);
+        List<String> tooFull = new ArrayList<>();
+        if (request > 0) {
+            nodes.removeIf(n -> n.freeCpuMillis() < request && tooFull.add(n.node() + "(" + n.freeCpuMillis() + "m)"));
+            if (nodes.isEmpty()) {
+                s.cooldownUntil = now + params.cooldownNanos();
+                finish(d.id, LoopDecision.Outcome.FAILED, now, "no node has " + request + "m free for a replica: "
+                        + String.join(", ", tooFull) + note);
+                return null;
+            }
         }
         List<String> where;
         try {
@@ -813,16 +828,46 @@ public final class GlobalLoop {
             where = List.copyOf(routing.placeReplicas(vnf, nodes, add));
         } catch (RuntimeException e) {
             s.cooldownUntil = now + params.cooldownNanos();
-            finish(d.id, LoopDecision.Outcome.FAILED, now, "placement failed: " + e.getMessage());
+            finish(d.id, LoopDecision.Outcome.FAILED, now, "placement failed: " + e.getMessage() + note);
             return null;
         }
         if (where.size() != add) {
             s.cooldownUntil = now + params.cooldownNanos();
             finish(d.id, LoopDecision.Outcome.FAILED, now, "placement gave " + where.size() + " node(s) for "
-                    + add + " replica(s)");
+                    + add + " replica(s)" + note);
             return null;
         }
-        return where;
+        return request > 0 ? fitting(where, nodes, request) : where;
+    }
+
+    /** The picks in order while each node still has the request free after the picks before it. */
+    private static List<String> fitting(List<String> where, List<NodeResources> nodes, long request) {
+        Map<String, Long> left = new HashMap<>();
+        for (NodeResources n : nodes) {
+            left.put(n.node(), n.freeCpuMillis());
+        }
+        List<String> out = new ArrayList<>();
+        for (String node : where) {
+            long free = left.getOrDefault(node, 0L);
+            if (free >= request) {
+                left.put(node, free - request);
+                out.add(node);
+            }
+        }
+        return out;
+    }
+
+    /** CPU request of a new replica of the vNF from the co-location view, 0 if unknown. */
+    private long cpuRequestMillis(VnfKey vnf) {
+        Colocation c = colocation;
+        if (c == null) {
+            return 0;
+        }
+        try {
+            return Math.max(0, c.cpuRequestMillis(vnf));
+        } catch (RuntimeException e) {
+            return 0;
+        }
     }
 
     /**
@@ -925,7 +970,7 @@ public final class GlobalLoop {
         }
         Entry d = note(id, now, vnf, LoopDecision.Action.REPLACE, live, live + add,
                        LoopDecision.Outcome.IN_PROGRESS, "", Map.of());
-        List<String> where = pickNodes(d, vnf, s, now, add);
+        List<String> where = pickNodes(d, vnf, s, now, add, "");
         if (where == null) {
             // Owed still (the store has it): retried once the cool-down is over.
             s.replaceRetryAt = now + params.cooldownNanos();

@@ -330,4 +330,68 @@ public class GlobalLoopTest {
         // Violating windows at 2..6 s; the one at 7 s finds it older than t-hat (5 s > 4 s).
         assertEquals(5000.0, l.history().get(0).inputs().get(LoopDecision.IN_VIOLATION_MS), 0);
     }
+
+    /** A co-location view in which every replica requests the same CPU. */
+    private static Colocation requesting(long millis) {
+        return new Colocation() {
+            @Override
+            public Map<String, String> replicaNodes(VnfKey v) {
+                return Map.of();
+            }
+
+            @Override
+            public long cpuRequestMillis(VnfKey v) {
+                return millis;
+            }
+        };
+    }
+
+    @Test
+    public void aReplicaGoesOnlyWhereItsCpuRequestFits() {
+        // w2 has the most free CPU (3000m) but not the 3500m a replica requests: nothing is created.
+        loop.setColocation(requesting(3500));
+        for (int i = 0; i < 6; i++) {
+            tick(5000, 2_000_000);
+        }
+        assertEquals(List.of("nodeFreeResources"), platform.calls);
+        LoopDecision d = loop.history().get(0);
+        assertEquals(LoopDecision.Outcome.FAILED, d.outcome());
+        assertTrue(d.detail(), d.detail().contains("no node has 3500m free") && d.detail().contains("w2(3000m)"));
+        assertEquals(List.of("a"), routing.active());
+    }
+
+    @Test
+    public void aNodeWithRoomForTheRequestTakesTheReplicaThoughAnotherHasMoreFree() {
+        // w1 (1000m) cannot hold a 1500m request; w3 (2000m) can, and takes it although w2 does not.
+        platform.nodes.clear();
+        platform.nodes.add(new NodeResources("w1", 1000, 1));
+        platform.nodes.add(new NodeResources("w3", 2000, 1));
+        loop.setColocation(requesting(1500));
+        for (int i = 0; i < 6; i++) {
+            tick(5000, 2_000_000);
+        }
+        assertEquals(List.of("nodeFreeResources", "create 3/1 on w3"), platform.calls);
+    }
+
+    @Test
+    public void severalReplicasOfOneDecisionDoNotOverfillANode() {
+        // n = 11 wanted, capped at 8: w2 (3000m) holds two 1500m replicas, w1 (1000m) none.
+        platform.nodes.clear();
+        platform.nodes.add(new NodeResources("w1", 1000, 1));
+        platform.nodes.add(new NodeResources("w2", 3000, 1));
+        GlobalLoop l = new GlobalLoop(LoopParams.builder().tHatNanos(4 * SEC).cooldownNanos(10 * SEC)
+                .demandLatency(LoopParams.DemandLatency.MEASURED).build(), clock, platform, routing);
+        l.setColocation(requesting(1500));
+        for (int i = 0; i < 6; i++) {
+            clock.nanos += SEC;
+            l.tick(List.of(new VnfObservation(vnf, LMAX, 1000, 800_000, 100, routing.active(), packets)));
+        }
+        for (int i = 0; i < 6; i++) {
+            clock.nanos += SEC;
+            l.tick(List.of(new VnfObservation(vnf, LMAX, 1100, 8_000_000, 100, routing.active(), packets)));
+        }
+        assertEquals(List.of("nodeFreeResources", "create 3/1 on w2", "create 3/1 on w2"), platform.calls);
+        LoopDecision d = l.history().get(0);
+        assertTrue(d.detail(), d.detail().contains("+2 on w2,w2") && d.detail().contains("5 more do not fit"));
+    }
 }

@@ -47,7 +47,7 @@ public class PushAsideTest {
         routing.put(cls, "cls0", "w1");
         routing.put(spa, "spa0", "w2");
         routing.put(log, "log0", "w2");
-        platform.nodes.add(new NodeResources("w1", 600, 1));
+        platform.nodes.add(new NodeResources("w1", 1000, 1));
         platform.nodes.add(new NodeResources("w2", 0, 1));
     }
 
@@ -161,7 +161,7 @@ public class PushAsideTest {
     public void hotVnfPushesItsSlackNeighbourAsideInsteadOfScalingOut() {
         GlobalLoop l = loop(true);
         step(l, 6);
-        // The logger gets a new replica on w1 (600m free >= its 500m); the analyser gets none.
+        // The logger gets a new replica on w1 (1000m free >= its 500m); the analyser gets none.
         assertEquals(List.of("nodeFreeResources", "create " + log + " on w1"), platform.calls);
         // Make-before-break: the new logger replica is in the group before the old one drains.
         assertEquals(List.of("add " + log + " r1 on w1", "drain " + log + " log0"), routing.calls);

@@ -7,7 +7,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.DoubleSupplier;
 import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.loop.Colocation;
 import org.srv6int.app.loop.GlobalLoop;
+import org.srv6int.app.loop.InventoryColocation;
 import org.srv6int.app.loop.InventoryRouting;
 import org.srv6int.app.loop.LoopClock;
 import org.srv6int.app.loop.LoopParams;
@@ -45,6 +48,7 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
     private final ReplicaPlatform platform;
     private final InMemoryLoopState store;
     private final int instances;
+    private final Colocation colocation;
     private GlobalLoop loop;
     private final double periodS;
     private double nextWindowS;
@@ -96,10 +100,30 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
                 return Math.round(nowS.getAsDouble() * 1e3);
             }
         };
-        this.loop = new GlobalLoop(params, clock, platform, control.routing(), store);
+        // As in ONOS: the inventory says where replicas run, and a new replica requests what the
+        // platform's pods request (here the vNF's first pod's allocation, AppControl#requestMillis).
+        InventoryColocation where = new InventoryColocation(control.app().inventory, control.app().sfcs, t -> 0L);
+        this.colocation = new Colocation() {
+            @Override
+            public Map<String, String> replicaNodes(VnfKey vnf) {
+                return where.replicaNodes(vnf);
+            }
+
+            @Override
+            public long cpuRequestMillis(VnfKey vnf) {
+                return control.requestMillis(vnf);
+            }
+        };
+        this.loop = newLoop();
         loops.add(loop);
         this.periodS = control.app().config.appConfig().orElseThrow().evaluationPeriodMillis() / 1000.0;
         this.nextWindowS = periodS;
+    }
+
+    private GlobalLoop newLoop() {
+        GlobalLoop l = new GlobalLoop(params, clock, platform, control.routing(), store);
+        l.setColocation(colocation);
+        return l;
     }
 
     /** Where the model's INT samples go. */
@@ -135,7 +159,7 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
             leader = (leader + 1) % instances;
             // The old leader stops at once; the new one resumes from the store at its first window.
             loop.close();
-            loop = new GlobalLoop(params, clock, platform, control.routing(), store);
+            loop = newLoop();
             loops.add(loop);
             collector.moveLeadership(leader);
             control.events().add(String.format(Locale.ROOT, "%.1f s: cluster: leadership moves to onos-%d",
