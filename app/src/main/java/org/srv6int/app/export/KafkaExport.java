@@ -10,9 +10,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +30,10 @@ import java.util.concurrent.TimeUnit;
  * (so a broker restart loses none while the queue has room).
  */
 public final class KafkaExport implements AutoCloseable {
+
+    /** Kinds of records this export publishes. */
+    public static final Set<ExportRecord.Kind> KINDS =
+            Collections.unmodifiableSet(EnumSet.of(ExportRecord.Kind.CHAIN_SUMMARY, ExportRecord.Kind.VNF_SUMMARY));
 
     private static final long MAX_BACKOFF_MS = 1000;
     private static final long CLOSE_MS = 2000;
@@ -54,7 +61,7 @@ public final class KafkaExport implements AutoCloseable {
         this.settings = settings;
         this.counters = counters;
         this.producer = newProducer(settings, clientId);
-        for (ExportRecord.Kind k : ExportRecord.Kind.values()) {
+        for (ExportRecord.Kind k : KINDS) {
             queues.put(k, new ArrayBlockingQueue<>(settings.queueRecords()));
         }
         thread = new Thread(this::run, "srv6int-export-kafka");
