@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  * is absent:
  * <pre>{ "kafka": { "bootstrapServers": "10.0.0.5:9092", "topicPrefix": "srv6int",
  *              "queueRecords": 10000, "bufferBytes": 4194304, "maxBlockMs": 100,
- *              "deliveryTimeoutMs": 120000 },
+ *              "deliveryTimeoutMs": 120000,
+ *              "intReports": { "sampleEvery": 100, "maxPerSecond": 1000, "queueRecords": 10000 } },
  *   "otlp": { "endpoint": "http://collector:4318/v1/metrics", "intervalMs": 10000,
  *             "timeoutMs": 5000, "queueBatches": 4 } }</pre>
  * A bad field is rejected with its name and the running exports stay as they were.
@@ -87,7 +88,7 @@ public final class ExportConfig extends Config<ApplicationId> {
             throw new InvalidFieldException(KAFKA, "must be an object");
         }
         fieldsIn(k, KAFKA, Set.of("bootstrapServers", "topicPrefix", "queueRecords", "bufferBytes", "maxBlockMs",
-                                  "deliveryTimeoutMs"));
+                                  "deliveryTimeoutMs", "intReports"));
         String servers = text(k, "kafka.bootstrapServers", k.get("bootstrapServers"), null);
         if (servers == null) {
             throw new InvalidFieldException("kafka.bootstrapServers", "required");
@@ -114,7 +115,23 @@ public final class ExportConfig extends Config<ApplicationId> {
                                  (int) integer(k, "kafka.maxBlockMs", "maxBlockMs", 0, 10_000,
                                                KafkaSettings.DEFAULT_MAX_BLOCK_MS),
                                  (int) integer(k, "kafka.deliveryTimeoutMs", "deliveryTimeoutMs", 1000, 3_600_000,
-                                               KafkaSettings.DEFAULT_DELIVERY_TIMEOUT_MS));
+                                               KafkaSettings.DEFAULT_DELIVERY_TIMEOUT_MS),
+                                 k.has("intReports") ? intReports(k.get("intReports")) : null);
+    }
+
+    private static IntReportSettings intReports(JsonNode r) {
+        String where = "kafka.intReports";
+        if (!r.isObject()) {
+            throw new InvalidFieldException(where, "must be an object");
+        }
+        fieldsIn(r, where, Set.of("sampleEvery", "maxPerSecond", "queueRecords"));
+        return new IntReportSettings(
+                (int) integer(r, where + ".sampleEvery", "sampleEvery", 1, 1_000_000,
+                              IntReportSettings.DEFAULT_SAMPLE_EVERY),
+                (int) integer(r, where + ".maxPerSecond", "maxPerSecond", 1, 100_000,
+                              IntReportSettings.DEFAULT_MAX_PER_SECOND),
+                (int) integer(r, where + ".queueRecords", "queueRecords", 1, 1_000_000,
+                              IntReportSettings.DEFAULT_QUEUE_RECORDS));
     }
 
     static void fieldsIn(JsonNode n, String where, Set<String> allowed) {

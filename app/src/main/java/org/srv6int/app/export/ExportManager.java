@@ -116,6 +116,8 @@ public class ExportManager implements ExportService {
     protected void bindWindows(TelemetryWindows w) {
         windows = w;
         w.addWindowConsumer(windowConsumer);
+        KafkaExport k = kafka;
+        w.setReportTap(k == null ? null : k.reportTap());
     }
 
     /**
@@ -125,6 +127,7 @@ public class ExportManager implements ExportService {
      */
     protected void unbindWindows(TelemetryWindows w) {
         w.removeWindowConsumer(windowConsumer);
+        w.setReportTap(null);
         if (windows == w) {
             windows = null;
         }
@@ -158,7 +161,7 @@ public class ExportManager implements ExportService {
             KafkaExport next = null;
             if (want != null) {
                 try {
-                    next = new KafkaExport(want, "srv6int-" + localNode(), kafkaCounters);
+                    next = new KafkaExport(want, "srv6int-" + localNode(), localNode(), kafkaCounters);
                 } catch (RuntimeException e) {
                     // KafkaException: a bootstrap server that does not resolve, a bad value.
                     log.error("Kafka export not applied, keeping {}: {}", have == null ? "kafka off" : have,
@@ -170,6 +173,10 @@ public class ExportManager implements ExportService {
             if (ok) {
                 KafkaExport old = kafka;
                 kafka = next;
+                TelemetryWindows w = windows;
+                if (w != null) {
+                    w.setReportTap(next == null ? null : next.reportTap());
+                }
                 if (old != null) {
                     old.close();
                 }

@@ -14,6 +14,8 @@ public final class ExportRecord {
         CHAIN_SUMMARY("chain-summary"),
         /** Per-period summary of one vNF. */
         VNF_SUMMARY("vnf-summary"),
+        /** One sampled decoded INT report. */
+        INT_REPORT("int-report"),
         /** One push of every metric (OTLP; no topic). */
         METRICS("metrics");
 

@@ -104,6 +104,12 @@ public class ExportManagerTest {
             {"{\"kafka\": {\"bootstrapServers\": \"h:1\", \"topicPrefix\": \"a b\"}}", "kafka.topicPrefix"},
             {"{\"kafka\": {\"bootstrapServers\": \"h:1\", \"compression\": \"zstd\"}}", "kafka.compression"},
             {"{\"otlp\": {}}", "otlp.endpoint"},
+            {"{\"kafka\": {\"bootstrapServers\": \"h:1\", \"intReports\": {\"sampleEvery\": 0}}}",
+                "kafka.intReports.sampleEvery"},
+            {"{\"kafka\": {\"bootstrapServers\": \"h:1\", \"intReports\": {\"maxPerSecond\": 1e9}}}",
+                "kafka.intReports.maxPerSecond"},
+            {"{\"kafka\": {\"bootstrapServers\": \"h:1\", \"intReports\": {\"rate\": 1}}}",
+                "kafka.intReports.rate"},
             {"{\"kafka\": 3}", "kafka"},
         };
         for (String[] b : bad) {
@@ -203,6 +209,23 @@ public class ExportManagerTest {
             mgr.reconfigure();
             assertTrue(otlp(ExportCounters.Result.DROPPED_AT_CLOSE) >= atClose + queued);
         }
+    }
+
+    @Test
+    public void perReportRecordsTapTheCollectorOnlyWhileOn() throws Exception {
+        String servers = closedPort();
+        current = config("{\"kafka\": {\"bootstrapServers\": \"" + servers + "\"}}");
+        mgr.reconfigure();
+        assertNull(feed.tap);
+        current = config("{\"kafka\": {\"bootstrapServers\": \"" + servers + "\", \"intReports\": {\"sampleEvery\": 7,"
+                                 + " \"maxPerSecond\": 300}}}");
+        mgr.reconfigure();
+        assertEquals(7, feed.tap.sampleEvery());
+        assertEquals(300, feed.tap.maxPerSecond());
+        assertEquals(IntReportSettings.DEFAULT_QUEUE_RECORDS, mgr.settings().kafka().intReports().queueRecords());
+        current = config("{\"kafka\": {\"bootstrapServers\": \"" + servers + "\"}}");
+        mgr.reconfigure();
+        assertNull(feed.tap);
     }
 
     @Test
