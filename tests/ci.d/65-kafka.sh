@@ -2,13 +2,14 @@
 # The app's Kafka export against a real single-node KRaft broker: Maven Central's Kafka 4.1.1
 # jars (resolved by tests/kafka/broker-pom.xml, cached in the local Maven repository) run as a
 # broker and controller in a child JVM on this JDK 17; the app's producer (kafka-clients 4.1.1,
-# Java 11 bytecode, as embedded in the app bundle) publishes summaries of real collector windows.
+# Java 11 bytecode, as embedded in the app bundle) publishes summaries of real collector windows
+# and the per-report records the collector's engine samples.
 # KafkaExportOnRealBrokerTest checks that records arrive and decode, that a broker restart loses
 # no queued summary, and that a down or absent broker never blocks the window thread.
 # Runs after `mvn install` (app test classes).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-TESTS=3  # tests in KafkaExportOnRealBrokerTest; fewer passing (or skipped) is a failure
+TESTS=4  # tests in KafkaExportOnRealBrokerTest; fewer passing (or skipped) is a failure
 if [ ! -d app/target/test-classes/org/srv6int/app/export ]; then
   echo "app test classes missing: run mvn install first"; echo "0 passed, 1 failed"; exit 1
 fi

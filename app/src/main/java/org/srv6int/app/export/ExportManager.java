@@ -18,6 +18,7 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.srv6int.app.config.Srv6IntConfigService;
+import org.srv6int.app.metrics.AppMetricsService;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
 import org.srv6int.app.telemetry.TelemetryWindows;
 
@@ -28,17 +29,20 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * The exports component: applies netcfg {@code apps/org.srv6int.app/export} and, while Kafka is
- * on, hands each closed telemetry window's summaries ({@link WindowRecords}) to the Kafka export.
- * The hand-off happens on the collector's window thread and never blocks it; an invalid config
- * or a producer that cannot be created is logged with the reason and leaves the running exports
- * as they were.
+ * The exports component: applies netcfg {@code apps/org.srv6int.app/export}; while Kafka is on,
+ * hands each closed telemetry window's summaries ({@link WindowRecords}) to the Kafka export;
+ * while OTLP is on, pushes the app's metrics ({@link AppMetricsService}, as scraped) with the
+ * OpenTelemetry OTLP exporter ({@link OtlpExport}). The hand-off happens on the collector's window
+ * thread and never blocks it; an invalid config or an export that cannot be created is logged with
+ * the reason and leaves the running exports as they were.
  */
 @Component(immediate = true, service = ExportService.class)
 public class ExportManager implements ExportService {
 
     /** Name of the Kafka export in metrics. */
     public static final String KAFKA = "kafka";
+    /** Name of the OTLP export in metrics. */
+    public static final String OTLP = "otlp";
 
     private final Logger log = LoggerFactory.getLogger(getClass());
 
@@ -55,12 +59,17 @@ public class ExportManager implements ExportService {
             bind = "bindWindows", unbind = "unbindWindows")
     protected volatile TelemetryWindows windows;
 
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    protected volatile AppMetricsService metrics;
+
     private final ExportCounters kafkaCounters = new ExportCounters();
+    private final ExportCounters otlpCounters = new ExportCounters();
     private final AtomicLong period = new AtomicLong();
     private final Consumer<TelemetrySnapshot> windowConsumer = this::onWindow;
     private ApplicationId appId;
     private volatile ExportSettings settings = ExportSettings.OFF;
     private volatile KafkaExport kafka;
+    private volatile OtlpExport otlp;
 
     final ConfigFactory<ApplicationId, ExportConfig> factory =
             new ConfigFactory<>(SubjectFactories.APP_SUBJECT_FACTORY, ExportConfig.class, ExportConfig.KEY) {
@@ -107,6 +116,8 @@ public class ExportManager implements ExportService {
     protected void bindWindows(TelemetryWindows w) {
         windows = w;
         w.addWindowConsumer(windowConsumer);
+        KafkaExport k = kafka;
+        w.setReportTap(k == null ? null : k.reportTap());
     }
 
     /**
@@ -116,6 +127,7 @@ public class ExportManager implements ExportService {
      */
     protected void unbindWindows(TelemetryWindows w) {
         w.removeWindowConsumer(windowConsumer);
+        w.setReportTap(null);
         if (windows == w) {
             windows = null;
         }
@@ -149,7 +161,7 @@ public class ExportManager implements ExportService {
             KafkaExport next = null;
             if (want != null) {
                 try {
-                    next = new KafkaExport(want, "srv6int-" + localNode(), kafkaCounters);
+                    next = new KafkaExport(want, "srv6int-" + localNode(), localNode(), kafkaCounters);
                 } catch (RuntimeException e) {
                     // KafkaException: a bootstrap server that does not resolve, a bad value.
                     log.error("Kafka export not applied, keeping {}: {}", have == null ? "kafka off" : have,
@@ -161,14 +173,48 @@ public class ExportManager implements ExportService {
             if (ok) {
                 KafkaExport old = kafka;
                 kafka = next;
+                TelemetryWindows w = windows;
+                if (w != null) {
+                    w.setReportTap(next == null ? null : next.reportTap());
+                }
                 if (old != null) {
                     old.close();
                 }
             }
         }
-        settings = new ExportSettings(want);
+        OtlpSettings wantOtlp = s.otlp();
+        OtlpSettings haveOtlp = settings.otlp();
+        if (!Objects.equals(wantOtlp, haveOtlp)) {
+            OtlpExport next = null;
+            boolean created = true;
+            if (wantOtlp != null) {
+                try {
+                    next = new OtlpExport(wantOtlp, localNode(), this::scrapeMetrics, otlpCounters);
+                } catch (RuntimeException e) {
+                    log.error("OTLP export not applied, keeping {}: {}", haveOtlp == null ? "otlp off" : haveOtlp,
+                              e.toString());
+                    created = false;
+                    ok = false;
+                    wantOtlp = haveOtlp;
+                }
+            }
+            if (created) {
+                OtlpExport old = otlp;
+                otlp = next;
+                if (old != null) {
+                    old.close();
+                }
+            }
+        }
+        settings = new ExportSettings(want, wantOtlp);
         log.info("Export: {}", settings);
         return ok;
+    }
+
+    /** The metrics as the Prometheus endpoint serves them; null while the metrics component is away. */
+    private String scrapeMetrics() {
+        AppMetricsService m = metrics;
+        return m == null ? null : m.scrape();
     }
 
     private String localNode() {
@@ -195,10 +241,13 @@ public class ExportManager implements ExportService {
     public List<ExportStats> stats() {
         List<ExportStats> out = new ArrayList<>();
         KafkaExport k = kafka;
-        for (ExportRecord.Kind kind : ExportRecord.Kind.values()) {
+        for (ExportRecord.Kind kind : KafkaExport.KINDS) {
             out.add(new ExportStats(KAFKA, kind, kafkaCounters.of(kind), kafkaCounters.retries(kind),
                                     k == null ? 0 : k.queued(kind)));
         }
+        OtlpExport o = otlp;
+        out.add(new ExportStats(OTLP, ExportRecord.Kind.METRICS, otlpCounters.of(ExportRecord.Kind.METRICS), 0,
+                                o == null ? 0 : o.queued()));
         return out;
     }
 }

@@ -13,7 +13,11 @@ public final class ExportRecord {
         /** Per-period summary of one chain. */
         CHAIN_SUMMARY("chain-summary"),
         /** Per-period summary of one vNF. */
-        VNF_SUMMARY("vnf-summary");
+        VNF_SUMMARY("vnf-summary"),
+        /** One sampled decoded INT report. */
+        INT_REPORT("int-report"),
+        /** One push of every metric (OTLP; no topic). */
+        METRICS("metrics");
 
         private final String topicSuffix;
 

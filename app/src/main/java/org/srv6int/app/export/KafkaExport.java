@@ -7,12 +7,17 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
+import org.srv6int.app.telemetry.ReportTap;
+import org.srv6int.app.telemetry.SampledReport;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +33,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class KafkaExport implements AutoCloseable {
 
+    /** Kinds of records this export publishes. */
+    public static final Set<ExportRecord.Kind> KINDS =
+            Collections.unmodifiableSet(EnumSet.of(ExportRecord.Kind.CHAIN_SUMMARY, ExportRecord.Kind.VNF_SUMMARY,
+                                                   ExportRecord.Kind.INT_REPORT));
+
     private static final long MAX_BACKOFF_MS = 1000;
     private static final long CLOSE_MS = 2000;
 
@@ -37,6 +47,8 @@ public final class KafkaExport implements AutoCloseable {
     private final Map<ExportRecord.Kind, BlockingQueue<ExportRecord>> queues =
             new EnumMap<>(ExportRecord.Kind.class);
     private final ExportCounters counters;
+    private final String instance;
+    private final IntReportTap reports;
     private final Thread thread;
     private volatile boolean closing;
     private volatile String lastError;
@@ -51,10 +63,26 @@ public final class KafkaExport implements AutoCloseable {
      *         example no resolvable bootstrap server)
      */
     public KafkaExport(KafkaSettings settings, String clientId, ExportCounters counters) {
+        this(settings, clientId, clientId, counters);
+    }
+
+    /**
+     * Creates the producer and starts the export thread, with per-report records if the settings
+     * ask for them ({@link #reportTap()} is then what the collector feeds).
+     *
+     * @param settings settings
+     * @param clientId client.id of the producer
+     * @param instance this ONOS instance, in per-report records
+     * @param counters where to count (kept across reconfigurations by the caller)
+     * @throws org.apache.kafka.common.KafkaException if the producer rejects the settings
+     */
+    public KafkaExport(KafkaSettings settings, String clientId, String instance, ExportCounters counters) {
         this.settings = settings;
         this.counters = counters;
+        this.instance = instance;
+        this.reports = settings.intReports() == null ? null : new IntReportTap(settings.intReports(), counters);
         this.producer = newProducer(settings, clientId);
-        for (ExportRecord.Kind k : ExportRecord.Kind.values()) {
+        for (ExportRecord.Kind k : EnumSet.of(ExportRecord.Kind.CHAIN_SUMMARY, ExportRecord.Kind.VNF_SUMMARY)) {
             queues.put(k, new ArrayBlockingQueue<>(settings.queueRecords()));
         }
         thread = new Thread(this::run, "srv6int-export-kafka");
@@ -107,7 +135,15 @@ public final class KafkaExport implements AutoCloseable {
      * @return queued records
      */
     public int queued(ExportRecord.Kind kind) {
+        if (kind == ExportRecord.Kind.INT_REPORT) {
+            return reports == null ? 0 : reports.queued();
+        }
         return queues.get(kind).size();
+    }
+
+    /** @return where the collector hands sampled reports, null while per-report records are off */
+    public ReportTap reportTap() {
+        return reports;
     }
 
     /** @return the last error the producer reported, null if none */
@@ -133,7 +169,20 @@ public final class KafkaExport implements AutoCloseable {
     private ExportRecord next() throws InterruptedException {
         // Chain summaries first: fewer, and what most consumers read.
         ExportRecord r = queues.get(ExportRecord.Kind.CHAIN_SUMMARY).poll();
-        return r != null ? r : queues.get(ExportRecord.Kind.VNF_SUMMARY).poll(20, TimeUnit.MILLISECONDS);
+        if (r != null) {
+            return r;
+        }
+        if (reports != null) {
+            r = queues.get(ExportRecord.Kind.VNF_SUMMARY).poll();
+            if (r != null) {
+                return r;
+            }
+            SampledReport s = reports.poll();
+            if (s != null) {
+                return IntReportTap.record(s, instance, System.currentTimeMillis(), settings.intReports().sampleEvery());
+            }
+        }
+        return queues.get(ExportRecord.Kind.VNF_SUMMARY).poll(reports == null ? 20 : 2, TimeUnit.MILLISECONDS);
     }
 
     private void run() {
@@ -195,6 +244,9 @@ public final class KafkaExport implements AutoCloseable {
     @Override
     public void close() {
         closing = true;
+        if (reports != null) {
+            reports.close();
+        }
         try {
             thread.join(settings.maxBlockMs() + CLOSE_MS);
         } catch (InterruptedException e) {

@@ -25,6 +25,7 @@ public final class KafkaSettings {
     private final long bufferBytes;
     private final int maxBlockMs;
     private final int deliveryTimeoutMs;
+    private final IntReportSettings intReports;
 
     /**
      * Creates settings.
@@ -38,6 +39,23 @@ public final class KafkaSettings {
      */
     public KafkaSettings(String bootstrapServers, String topicPrefix, int queueRecords, long bufferBytes,
                          int maxBlockMs, int deliveryTimeoutMs) {
+        this(bootstrapServers, topicPrefix, queueRecords, bufferBytes, maxBlockMs, deliveryTimeoutMs, null);
+    }
+
+    /**
+     * Creates settings with per-report records.
+     *
+     * @param bootstrapServers  bootstrap.servers, host:port[,host:port...]
+     * @param topicPrefix       prefix of the topics
+     * @param queueRecords      capacity of each summary hand-off queue
+     * @param bufferBytes       producer buffer.memory
+     * @param maxBlockMs        producer max.block.ms
+     * @param deliveryTimeoutMs producer delivery.timeout.ms
+     * @param intReports        per-report records, null for none
+     */
+    public KafkaSettings(String bootstrapServers, String topicPrefix, int queueRecords, long bufferBytes,
+                         int maxBlockMs, int deliveryTimeoutMs, IntReportSettings intReports) {
+        this.intReports = intReports;
         this.bootstrapServers = Objects.requireNonNull(bootstrapServers);
         this.topicPrefix = Objects.requireNonNull(topicPrefix);
         this.queueRecords = queueRecords;
@@ -92,6 +110,11 @@ public final class KafkaSettings {
         return maxBlockMs;
     }
 
+    /** @return per-report records, null if off */
+    public IntReportSettings intReports() {
+        return intReports;
+    }
+
     /** @return producer delivery.timeout.ms */
     public int deliveryTimeoutMs() {
         return deliveryTimeoutMs;
@@ -105,17 +128,19 @@ public final class KafkaSettings {
         KafkaSettings s = (KafkaSettings) o;
         return bootstrapServers.equals(s.bootstrapServers) && topicPrefix.equals(s.topicPrefix)
                 && queueRecords == s.queueRecords && bufferBytes == s.bufferBytes && maxBlockMs == s.maxBlockMs
-                && deliveryTimeoutMs == s.deliveryTimeoutMs;
+                && deliveryTimeoutMs == s.deliveryTimeoutMs && Objects.equals(intReports, s.intReports);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(bootstrapServers, topicPrefix, queueRecords, bufferBytes, maxBlockMs, deliveryTimeoutMs);
+        return Objects.hash(bootstrapServers, topicPrefix, queueRecords, bufferBytes, maxBlockMs, deliveryTimeoutMs,
+                            intReports);
     }
 
     @Override
     public String toString() {
         return "kafka " + bootstrapServers + " topics " + topicPrefix + ".* queue=" + queueRecords + " buffer="
-                + bufferBytes + " maxBlockMs=" + maxBlockMs + " deliveryTimeoutMs=" + deliveryTimeoutMs;
+                + bufferBytes + " maxBlockMs=" + maxBlockMs + " deliveryTimeoutMs=" + deliveryTimeoutMs
+                + (intReports == null ? "" : " " + intReports);
     }
 }

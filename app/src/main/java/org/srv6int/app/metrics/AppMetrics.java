@@ -472,6 +472,7 @@ public final class AppMetrics {
         }
         out.family("srv6int_export_enabled", "gauge", "1 while the export is on in netcfg, by sink");
         out.sample(in.kafkaEnabled ? 1 : 0, "sink", "kafka");
+        out.sample(in.otlpEnabled ? 1 : 0, "sink", "otlp");
         out.family("srv6int_export_records_total", "counter",
                    "records handed to an export by what became of them (acked, failed, dropped_queue_full, "
                            + "dropped_at_close), by sink and kind");

@@ -224,6 +224,7 @@ public class AppMetricsManager implements AppMetricsService {
             try {
                 in.exports.addAll(x.stats());
                 in.kafkaEnabled = x.settings().kafka() != null;
+                in.otlpEnabled = x.settings().otlp() != null;
             } catch (RuntimeException e) {
                 in.exports.clear();
                 unreadable("export", e);

@@ -55,4 +55,6 @@ final class MetricsInputs {
     final List<ExportStats> exports = new ArrayList<>();
     /** Whether the Kafka export is on. */
     boolean kafkaEnabled;
+    /** Whether the OTLP push of the metrics is on. */
+    boolean otlpEnabled;
 }

@@ -115,6 +115,8 @@ public final class TelemetryEngine implements IntMetadataVisitor {
     private final long[] counters = new long[C_COUNT];
 
     private volatile Reporters reporters;
+    // The per-report export's sampling; null (one volatile read per report) while it is off.
+    private volatile Sampling sampling;
     private volatile Bindings bindings;
 
     // Slot state. Slots are assigned under the lock; the receiver only indexes them.
@@ -534,7 +536,66 @@ public final class TelemetryEngine implements IntMetadataVisitor {
             phaser.writerCriticalSectionExit(epoch);
         }
         counters[C_ACCEPTED]++;
+        Sampling s = sampling;
+        if (s != null && s.take(clock)) {
+            s.tap.offer(SampledReport.of(report, s.last));
+        }
         return true;
+    }
+
+    /**
+     * Starts or stops handing sampled accepted reports to a tap: one in {@code tap.sampleEvery()},
+     * at most {@code perSecond} per second from this engine. Any thread may call it.
+     *
+     * @param tap       where sampled reports go, null to stop
+     * @param perSecond this engine's share of the rate cap
+     */
+    public void setReportTap(ReportTap tap, double perSecond) {
+        sampling = tap == null ? null : new Sampling(tap, perSecond);
+    }
+
+    /**
+     * Sampling state of one engine: touched only by its receive thread once published (the
+     * volatile field publishes the settings).
+     */
+    private static final class Sampling {
+        final ReportTap tap;
+        final int every;
+        final double perNano;
+        final double burst;
+        int countdown;
+        double tokens;
+        long last;
+        boolean started;
+
+        Sampling(ReportTap tap, double perSecond) {
+            this.tap = tap;
+            this.every = Math.max(1, tap.sampleEvery());
+            this.perNano = perSecond / 1e9;
+            this.burst = Math.max(1, perSecond / 10); // at most 100 ms of the rate at once
+            this.countdown = every;
+        }
+
+        /** One in {@code every}, then a token bucket; reads the clock only for a candidate. */
+        boolean take(LongSupplier clock) {
+            if (--countdown > 0) {
+                return false;
+            }
+            countdown = every;
+            long now = clock.getAsLong();
+            if (!started) {
+                started = true;
+                tokens = burst;
+            } else {
+                tokens = Math.min(burst, tokens + (now - last) * perNano);
+            }
+            last = now;
+            if (tokens < 1) {
+                return false;
+            }
+            tokens -= 1;
+            return true;
+        }
     }
 
     private void update() {

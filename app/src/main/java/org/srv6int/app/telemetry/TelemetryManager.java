@@ -381,6 +381,11 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
         return engine.shardCounters();
     }
 
+    @Override
+    public void setReportTap(ReportTap tap) {
+        engine.setReportTap(tap);
+    }
+
     /**
      * Returns where the collector listens.
      *

@@ -29,6 +29,7 @@ public final class TelemetryShards {
     private Map<Integer, Integer> reporters = Map.of();
     private Set<Integer> elsewhere = Set.of();
     private Collection<HopBinding> bindings = List.of();
+    private ReportTap tap;
     private int summaryBytes;
     private long exchangeFailures;
     private long summariesRejected;
@@ -61,6 +62,24 @@ public final class TelemetryShards {
             e.setReporters(reporters, elsewhere);
             e.setBindings(bindings);
             shards.add(e);
+        }
+        applyTap();
+    }
+
+    /**
+     * Starts or stops the per-report export's sampling on every shard; the rate cap is shared
+     * evenly among the shards.
+     *
+     * @param t where sampled reports go, null to stop
+     */
+    public synchronized void setReportTap(ReportTap t) {
+        tap = t;
+        applyTap();
+    }
+
+    private void applyTap() {
+        for (TelemetryEngine e : shards) {
+            e.setReportTap(tap, tap == null ? 0 : (double) tap.maxPerSecond() / shards.size());
         }
     }
 

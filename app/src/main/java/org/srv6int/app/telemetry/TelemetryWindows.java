@@ -38,4 +38,12 @@ public interface TelemetryWindows {
      * @return counters by receive thread
      */
     List<CollectorCounters> threadCounters();
+
+    /**
+     * Starts or stops handing sampled decoded reports to a tap (the per-report export); the
+     * receive threads sample on their own and never wait for it.
+     *
+     * @param tap where sampled reports go, null to stop
+     */
+    void setReportTap(ReportTap tap);
 }

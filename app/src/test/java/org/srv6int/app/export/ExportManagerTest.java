@@ -20,6 +20,7 @@ import org.srv6int.testkit.InMemoryClusterService;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
@@ -102,7 +103,13 @@ public class ExportManagerTest {
             {"{\"kafka\": {\"bootstrapServers\": \"h:1\", \"queueRecords\": \"many\"}}", "kafka.queueRecords"},
             {"{\"kafka\": {\"bootstrapServers\": \"h:1\", \"topicPrefix\": \"a b\"}}", "kafka.topicPrefix"},
             {"{\"kafka\": {\"bootstrapServers\": \"h:1\", \"compression\": \"zstd\"}}", "kafka.compression"},
-            {"{\"otlp\": {}}", "export.otlp"},
+            {"{\"otlp\": {}}", "otlp.endpoint"},
+            {"{\"kafka\": {\"bootstrapServers\": \"h:1\", \"intReports\": {\"sampleEvery\": 0}}}",
+                "kafka.intReports.sampleEvery"},
+            {"{\"kafka\": {\"bootstrapServers\": \"h:1\", \"intReports\": {\"maxPerSecond\": 1e9}}}",
+                "kafka.intReports.maxPerSecond"},
+            {"{\"kafka\": {\"bootstrapServers\": \"h:1\", \"intReports\": {\"rate\": 1}}}",
+                "kafka.intReports.rate"},
             {"{\"kafka\": 3}", "kafka"},
         };
         for (String[] b : bad) {
@@ -117,6 +124,108 @@ public class ExportManagerTest {
             mgr.reconfigure();
             assertEquals("after " + b[0], running, mgr.settings().kafka());
         }
+    }
+
+    private long otlp(ExportCounters.Result r) {
+        return mgr.stats().stream().filter(s -> s.sink().equals(ExportManager.OTLP))
+                .mapToLong(s -> s.counts().get(r)).sum();
+    }
+
+    private int otlpQueued() {
+        return mgr.stats().stream().filter(s -> s.sink().equals(ExportManager.OTLP)).mapToInt(ExportStats::queued)
+                .sum();
+    }
+
+    @Test
+    public void otlpBadFieldsAreRefusedByNameAndTheRunningPushStays() throws Exception {
+        mgr.metrics = () -> "# HELP a_total a\n# TYPE a_total counter\na_total 1\n";
+        String endpoint = "http://" + closedPort() + "/v1/metrics";
+        current = config("{\"otlp\": {\"endpoint\": \"" + endpoint + "\", \"intervalMs\": 100}}");
+        mgr.reconfigure();
+        OtlpSettings running = mgr.settings().otlp();
+        assertEquals(endpoint, running.endpoint());
+        assertEquals(100, running.intervalMs());
+        String[][] bad = {
+            {"{\"otlp\": {\"endpoint\": \"ftp://h:4318/v1/metrics\"}}", "otlp.endpoint"},
+            {"{\"otlp\": {\"endpoint\": \"http://\"}}", "otlp.endpoint"},
+            {"{\"otlp\": {\"endpoint\": \"not a url\"}}", "otlp.endpoint"},
+            {"{\"otlp\": {\"endpoint\": 4318}}", "otlp.endpoint"},
+            {"{\"otlp\": {\"endpoint\": \"http://h:4318/v1/metrics\", \"intervalMs\": 10}}", "otlp.intervalMs"},
+            {"{\"otlp\": {\"endpoint\": \"http://h:4318/v1/metrics\", \"timeoutMs\": \"x\"}}", "otlp.timeoutMs"},
+            {"{\"otlp\": {\"endpoint\": \"http://h:4318/v1/metrics\", \"queueBatches\": 0}}", "otlp.queueBatches"},
+            {"{\"otlp\": {\"endpoint\": \"http://h:4318/v1/metrics\", \"protocol\": \"grpc\"}}", "otlp.protocol"},
+            {"{\"otlp\": []}", "otlp"},
+        };
+        for (String[] b : bad) {
+            ExportConfig c = config(b[0]);
+            try {
+                c.settings();
+                fail("accepted " + b[0]);
+            } catch (InvalidFieldException e) {
+                assertTrue(b[0] + " -> " + e.getMessage(), e.getMessage().contains(b[1]));
+            }
+            current = c;
+            mgr.reconfigure();
+            assertEquals("after " + b[0], running, mgr.settings().otlp());
+        }
+        // the push that kept running still runs: against a closed port every push fails, counted
+        long failed = otlp(ExportCounters.Result.FAILED);
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (otlp(ExportCounters.Result.FAILED) < failed + 2 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertTrue(otlp(ExportCounters.Result.FAILED) >= failed + 2);
+        current = null;
+        mgr.reconfigure();
+        assertNull(mgr.settings().otlp());
+    }
+
+    @Test
+    public void aCollectorThatNeverAnswersDropsPushesAndCountsThem() throws Exception {
+        AtomicInteger renders = new AtomicInteger();
+        mgr.metrics = () -> {
+            renders.incrementAndGet();
+            return "# HELP a_total a\n# TYPE a_total counter\na_total 1\n";
+        };
+        // accepts connections (the kernel's backlog) but never reads nor answers
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            current = config("{\"otlp\": {\"endpoint\": \"http://127.0.0.1:" + silent.getLocalPort()
+                                     + "/v1/metrics\", \"intervalMs\": 100, \"timeoutMs\": 3000,"
+                                     + " \"queueBatches\": 2}}");
+            mgr.reconfigure();
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (otlp(ExportCounters.Result.DROPPED_QUEUE_FULL) < 5 && System.nanoTime() < deadline) {
+                assertTrue(otlpQueued() <= 2);
+                Thread.sleep(20);
+            }
+            // the timer went on rendering while the sender waited for the collector
+            assertTrue(otlp(ExportCounters.Result.DROPPED_QUEUE_FULL) + " dropped",
+                       otlp(ExportCounters.Result.DROPPED_QUEUE_FULL) >= 5);
+            assertTrue(renders.get() >= 7);
+            assertEquals(0, otlp(ExportCounters.Result.ACKED));
+            int queued = otlpQueued();
+            long atClose = otlp(ExportCounters.Result.DROPPED_AT_CLOSE);
+            current = null;
+            mgr.reconfigure();
+            assertTrue(otlp(ExportCounters.Result.DROPPED_AT_CLOSE) >= atClose + queued);
+        }
+    }
+
+    @Test
+    public void perReportRecordsTapTheCollectorOnlyWhileOn() throws Exception {
+        String servers = closedPort();
+        current = config("{\"kafka\": {\"bootstrapServers\": \"" + servers + "\"}}");
+        mgr.reconfigure();
+        assertNull(feed.tap);
+        current = config("{\"kafka\": {\"bootstrapServers\": \"" + servers + "\", \"intReports\": {\"sampleEvery\": 7,"
+                                 + " \"maxPerSecond\": 300}}}");
+        mgr.reconfigure();
+        assertEquals(7, feed.tap.sampleEvery());
+        assertEquals(300, feed.tap.maxPerSecond());
+        assertEquals(IntReportSettings.DEFAULT_QUEUE_RECORDS, mgr.settings().kafka().intReports().queueRecords());
+        current = config("{\"kafka\": {\"bootstrapServers\": \"" + servers + "\"}}");
+        mgr.reconfigure();
+        assertNull(feed.tap);
     }
 
     @Test

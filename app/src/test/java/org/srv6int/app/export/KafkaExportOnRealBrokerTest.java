@@ -156,6 +156,38 @@ public class KafkaExportOnRealBrokerTest {
     }
 
     @Test
+    public void sampledReportsOfTheCollectorArriveAndDecode() throws Exception {
+        Windows windows = new Windows();
+        ExportCounters counters = new ExportCounters();
+        KafkaSettings s = new KafkaSettings(broker.bootstrap(), "reports", 100, 1 << 20, 1000, 120_000,
+                                            new IntReportSettings(5, 100_000, 1000));
+        try (KafkaExport k = new KafkaExport(s, "t4", "onos-1", counters)) {
+            // the collector's engine samples its accepted reports into the export's tap
+            windows.engine().setReportTap(k.reportTap(), 100_000);
+            windows.next(100, 120_000);
+            windows.next(100, 140_000);
+            windows.engine().setReportTap(null, 0);
+            await("report acks", () -> count(counters, ExportRecord.Kind.INT_REPORT, ExportCounters.Result.ACKED) == 40,
+                  180, k);
+        }
+        List<JsonNode> got = read("reports.int-report", l -> l.size() >= 40);
+        assertEquals(40, got.size());
+        for (int i = 0; i < 40; i++) {
+            JsonNode n = got.get(i);
+            assertEquals("onos-1", n.get("instance").asText());
+            assertEquals(5, n.get("sampleEvery").asInt());
+            assertEquals(Windows.CHAIN, n.get("chain").asInt());
+            assertEquals(4, n.get("reporter").asInt());
+            assertEquals(5L * i + 4, n.get("sequence").asLong()); // every 5th report, in order
+            JsonNode vnfHop = n.get("hops").get(1);
+            assertEquals(2, vnfHop.get("device").asInt());
+            assertEquals(i < 20 ? 120_000 : 140_000, vnfHop.get("vnfLatencyNanos").asLong());
+        }
+        assertEquals(0, count(counters, ExportRecord.Kind.INT_REPORT, ExportCounters.Result.DROPPED_QUEUE_FULL));
+        assertEquals(0, count(counters, ExportRecord.Kind.INT_REPORT, ExportCounters.Result.FAILED));
+    }
+
+    @Test
     public void aBrokerRestartLosesNoSummaryAndAFullBufferNeverBlocksTheWindowThread() throws Exception {
         Windows windows = new Windows();
         ExportCounters counters = new ExportCounters();

@@ -33,6 +33,11 @@ final class Windows {
         engine.setBindings(List.of(new HopBinding(CHAIN, 1, 2, VNF, "r1")));
     }
 
+    /** @return the engine the reports go through */
+    TelemetryEngine engine() {
+        return engine;
+    }
+
     /**
      * Closes a one-second window with {@code n} reports whose vNF latency is {@code latencyNs}.
      *

@@ -1,6 +1,7 @@
 package org.srv6int.app.testing;
 
 import org.srv6int.app.telemetry.CollectorCounters;
+import org.srv6int.app.telemetry.ReportTap;
 import org.srv6int.app.telemetry.TelemetrySnapshot;
 import org.srv6int.app.telemetry.TelemetryWindows;
 
@@ -45,5 +46,13 @@ public final class WindowFeed implements TelemetryWindows {
     @Override
     public List<CollectorCounters> threadCounters() {
         return List.of();
+    }
+
+    /** The tap the per-report export set, null if none. */
+    public volatile ReportTap tap;
+
+    @Override
+    public void setReportTap(ReportTap t) {
+        tap = t;
     }
 }
