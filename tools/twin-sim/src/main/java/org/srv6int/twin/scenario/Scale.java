@@ -1,7 +1,9 @@
 package org.srv6int.twin.scenario;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.function.DoubleUnaryOperator;
@@ -22,7 +24,7 @@ import org.srv6int.twin.model.VnfType;
  * have their own NIC port on the leaf and are a node of their own for the app, the platform and
  * a node agent; {@value #CHAINS_PER_WORKER} chains per worker (40 for 16 workers) of 2-4 vNFs of
  * the paper's four types, each vNF on the next NUMA node with room; diurnal traffic (the run is
- * one day) and a flash crowd of {@value #FLASH_FACTOR} times the rate on about one chain in ten
+ * one day) and a flash crowd of {@value #FLASH_GBPS} Gbit/s more on about one chain in ten
  * (chains with a Snort).
  */
 public final class Scale {
@@ -38,8 +40,8 @@ public final class Scale {
     public static final int DEFAULT_WORKERS = 16;
     /** Default simulated duration, seconds. */
     public static final double DEFAULT_DURATION_S = 90;
-    /** Rate multiplier of a chain in its flash crowd. */
-    public static final double FLASH_FACTOR = 5;
+    /** Rate a flash crowd adds to its chain, Gbit/s (more than one Snort's NUMA node serves). */
+    public static final double FLASH_GBPS = 2.0;
     /** The flash crowd's start and end as fractions of the run. */
     public static final double FLASH_FROM = 0.3;
     /** End of the flash crowd, fraction of the run. */
@@ -135,6 +137,7 @@ public final class Scale {
         int flash = Math.max(1, (int) Math.round(n / 10.0));
         int next = 0;
         int vnf = 0;
+        Map<String, Allocation> templates = new LinkedHashMap<>();
         double linksSum = 0;
         for (int c = 1; c <= n; c++) {
             int k = 2 + rnd.nextInt(3);
@@ -159,10 +162,11 @@ public final class Scale {
                     }
                 }
                 pools.get(next % pools.size()).addInstance(v, t, a, 0);
+                templates.put(v, a); // a new replica asks for the type's start allocation, not what its first grew to
                 next++;
                 vnfs.add(v);
             }
-            double base = 0.2 + 0.3 * rnd.nextDouble();
+            double base = 0.15 + 0.2 * rnd.nextDouble();
             double phase = (rnd.nextDouble() - 0.5) * 0.1;
             DoubleUnaryOperator rate = diurnal(base, phase, durationS, crowd);
             String id = String.format(Locale.ROOT, "sfc%d%s", c, crowd ? FLASH_SUFFIX : "");
@@ -174,7 +178,9 @@ public final class Scale {
         double meanLinks = linksSum / n;
         f.withCore(ch -> 2 * (ch.vnfs().size() + 1), meanLinks / (2.0 * SPINES * LEAVES));
         Topology topo = Topology.leafSpine(SPINES, LEAVES, servers);
-        return new Experiment("", f, durationS).withTopology(topo);
+        Experiment e = new Experiment("", f, durationS).withTopology(topo);
+        templates.forEach(e::withReplicaTemplate);
+        return e;
     }
 
     private static boolean fits(Host h, Allocation a) {
@@ -188,8 +194,8 @@ public final class Scale {
 
     /**
      * The run is one day: from 0.4 of the base rate at night (t = 0) to the base at midday
-     * (half the run), per-chain phase a few percent; a flash crowd multiplies the rate by
-     * {@link #FLASH_FACTOR} from {@link #FLASH_FROM} to {@link #FLASH_TO} of the run with 1 s ramps.
+     * (half the run), per-chain phase a few percent; a flash crowd adds {@link #FLASH_GBPS} from
+     * {@link #FLASH_FROM} to {@link #FLASH_TO} of the run with 1 s ramps.
      */
     static DoubleUnaryOperator diurnal(double base, double phase, double durationS, boolean crowd) {
         double from = FLASH_FROM * durationS;
@@ -199,7 +205,7 @@ public final class Scale {
             double g = base * day;
             if (crowd) {
                 double up = Math.min(1, Math.max(0, t - from)) * (t < to ? 1 : Math.max(0, 1 - (t - to)));
-                g *= 1 + (FLASH_FACTOR - 1) * up;
+                g += FLASH_GBPS * up;
             }
             return g;
         };
