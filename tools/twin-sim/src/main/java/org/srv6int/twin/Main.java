@@ -52,7 +52,7 @@ public final class Main {
             "  --k8s fake|real   replica manager: in-process fake (default) or the real control plane",
             "  --dataplane emulated|bmv2   switches: emulated (default) or BMv2",
             "  --onos-instances N   the app on a cluster of N ONOS instances (default 1; docs/cluster.md)",
-            "  --workers N       scale: workers (default 16), spread over the 8 leaves",
+            "  --workers N       scale: workers (default 16), spread over leaves 2-7 of 8",
             "  --duration S      scale: simulated seconds (default 90)",
             "  -h, --help        this text");
 
@@ -282,10 +282,9 @@ public final class Main {
         RunResult first = byPolicy.values().iterator().next().get(0);
         ScaleReport.write(o.out.resolve(s.name()), first, flash, speed, o.plots);
         err.println(String.format(java.util.Locale.ROOT, "twin: scale %d workers, %d chains, %d vNFs: %.0f simulated s "
-                + "in %.1f wall s = %.2f simulated s per wall s (%.1f CPU s: %.2f simulated s per CPU s); peak RSS %.0f MiB, "
-                + "peak heap %.0f MiB", o.workers, speed.chains, speed.vnfs, simulatedS, wallS, speed.simPerWall(), cpuS,
-                speed.simPerCpu(), ScaleReport.peakRssMib(),
-                ScaleReport.peakHeapMib()));
+                + "in %.1f wall s = %.2f simulated s per wall s (%.1f CPU s: %.2f simulated s per CPU s); "
+                + "peak RSS %.0f MiB, peak heap %.0f MiB", o.workers, speed.chains, speed.vnfs, simulatedS, wallS,
+                speed.simPerWall(), cpuS, speed.simPerCpu(), ScaleReport.peakRssMib(), ScaleReport.peakHeapMib()));
     }
 
     /** The related systems' experiments (pushaside, interference): their own models. */

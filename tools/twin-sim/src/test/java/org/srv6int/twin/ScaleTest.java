@@ -34,7 +34,8 @@ import org.srv6int.twin.scenario.Scale;
  * structure (leaf-spine links, one netcfg device per switch with the testbed's SID shape, every
  * NUMA node a server of its leaf) and sane behaviour of the app's loops on it: every chain
  * carries traffic all the time, the global loop adds replicas to a flash-crowd chain while the
- * crowd is on, and no chain is in violation at the end except for the known starved-replica case. Not wall times (docs/twin.md section 14 has them).
+ * crowd is on, and no chain is in violation at the end except for the known starved-replica case.
+ * Not wall times (docs/twin.md section 14 has them).
  */
 public class ScaleTest {
     @ClassRule

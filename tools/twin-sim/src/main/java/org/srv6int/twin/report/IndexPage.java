@@ -136,7 +136,7 @@ public final class IndexPage {
         b.append("</table>\n");
         // Fig. 13 is fig12's resources under ours; scale adds its totals and the twin's cost
         List<String> images = "fig12".equals(name) ? List.of(name + ".png", name + "-repeat.png", "ours/resources.png")
-                : "scale".equals(name) ? List.of("scale-violations.png", "scale-totals.png", "speed.png")
+                : "scale".equals(name) ? List.of(name + ".png", "scale-violations.png", "scale-totals.png", "speed.png")
                 : List.of(name + ".png", name + "-repeat.png");
         for (String img : images) {
             if (Files.isRegularFile(root.resolve(name).resolve(img))) {

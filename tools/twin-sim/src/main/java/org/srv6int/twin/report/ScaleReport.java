@@ -260,7 +260,8 @@ public final class ScaleReport {
         for (JsonNode n : rows.values()) {
             csv.append(String.format(Locale.ROOT, "%d,%d,%d,%.0f,%.1f,%.3f,%.1f,%.3f,%.0f,%.0f,%.1f%n",
                     n.path("workers").asInt(), n.path("chains").asInt(), n.path("vnfs").asInt(),
-                    n.path("simulated_s").asDouble(), n.path("wall_s").asDouble(), n.path("sim_s_per_wall_s").asDouble(),
+                    n.path("simulated_s").asDouble(), n.path("wall_s").asDouble(),
+                    n.path("sim_s_per_wall_s").asDouble(),
                     n.path("cpu_s").asDouble(), n.path("sim_s_per_cpu_s").asDouble(), n.path("peak_rss_mib").asDouble(),
                     n.path("peak_heap_mib").asDouble(), n.path("load_average").asDouble()));
             all.add(m.convertValue(n, Map.class));
