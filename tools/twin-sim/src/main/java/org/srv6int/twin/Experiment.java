@@ -2,6 +2,7 @@ package org.srv6int.twin;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.srv6int.twin.control.Topology;
 import org.srv6int.twin.model.Allocation;
 import org.srv6int.twin.model.Fabric;
 
@@ -13,6 +14,7 @@ public final class Experiment {
     private final double durationS;
     private final Map<String, Double> rampStepS = new LinkedHashMap<>();
     private double tHatS = 4.0;
+    private Topology topology;
 
     /**
      * Creates an experiment.
@@ -69,6 +71,23 @@ public final class Experiment {
     public Experiment withTHat(double s) {
         tHatS = s;
         return this;
+    }
+
+    /**
+     * Runs the experiment on another fabric than the paper's testbed (its servers are the
+     * fabric's host names).
+     *
+     * @param t the switches, links and netcfg
+     * @return this
+     */
+    public Experiment withTopology(Topology t) {
+        topology = t;
+        return this;
+    }
+
+    /** The switches, links and netcfg the app runs on (default: the paper's testbed). */
+    public Topology topology() {
+        return topology != null ? topology : Topology.paperTestbed();
     }
 
     /** Marks a chain as a throughput ramp with steps of this length (Fig. 11 method). */

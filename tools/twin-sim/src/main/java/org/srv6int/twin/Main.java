@@ -24,6 +24,8 @@ import org.srv6int.twin.report.IndexPage;
 import org.srv6int.twin.report.Outputs;
 import org.srv6int.twin.report.Plots;
 import org.srv6int.twin.report.Repeats;
+import org.srv6int.twin.report.ScaleReport;
+import org.srv6int.twin.scenario.Scale;
 import org.srv6int.twin.scenario.Scenario;
 import org.srv6int.twin.scenario.Scenarios;
 
@@ -35,6 +37,8 @@ public final class Main {
     static final String USAGE = String.join("\n",
             "usage: tools/twin <scenario>... [options]",
             "  scenarios: fig8 fig9 fig10 fig11 fig12 shared-worker all",
+            "    scale                   leaf-spine fabric, 2.5 chains per worker, diurnal traffic + flash crowd",
+            "                            (not in all; policy ours unless --policy; docs/twin.md section 14)",
             "  related systems (in all too; --policy does not apply):",
             "    numasfp                 NUMASFP Figs. 10-12, ours vs Octans, Node-balance, Node-first (docs/numasfp.md)",
             "    pushaside interference  CoCo push-aside, interference-aware co-location (docs/twin.md)",
@@ -48,6 +52,8 @@ public final class Main {
             "  --k8s fake|real   replica manager: in-process fake (default) or the real control plane",
             "  --dataplane emulated|bmv2   switches: emulated (default) or BMv2",
             "  --onos-instances N   the app on a cluster of N ONOS instances (default 1; docs/cluster.md)",
+            "  --workers N       scale: workers (default 16), spread over leaves 2-7 of 8",
+            "  --duration S      scale: simulated seconds (default 90)",
             "  -h, --help        this text");
 
     private Main() {
@@ -85,7 +91,7 @@ public final class Main {
         for (String s : o.scenarios) {
             Scenario sc;
             try {
-                sc = byName.apply(s);
+                sc = "scale".equals(s) ? Scale.scenario(o.workers, o.seed, o.durationS) : byName.apply(s);
             } catch (IllegalArgumentException e) {
                 err.println("twin: " + e.getMessage());
                 err.println(USAGE);
@@ -102,6 +108,10 @@ public final class Main {
         RealKubernetes k8s = null;
         Dataplane bmv2 = null;
         try {
+            if (!"emulated".equals(o.dataplane) && o.scenarios.contains("scale")) {
+                err.println("twin: scale runs on emulated switches only (BMv2 here has the paper's four)");
+                return 2;
+            }
             if ("real".equals(o.k8s)) {
                 k8s = realKubernetes(err);
                 if (k8s == null) {
@@ -191,17 +201,25 @@ public final class Main {
                     long seed = o.seed + rep;
                     String seedTag = o.repeat > 1 ? " seed " + seed : "";
                     Map<Policy, List<RunResult>> byPolicy = new LinkedHashMap<>();
+                    long wallNs = 0;
+                    double cpuS = 0;
+                    double simulatedS = 0;
                     for (Policy p : o.policies) {
                         List<RunResult> runs = new ArrayList<>();
                         for (Supplier<Experiment> b : s.experiments()) {
                             Experiment e = b.get();
                             String what = s.name() + "/" + p.key() + (e.label().isEmpty() ? "" : " " + e.label())
                                     + seedTag;
-                            Dataplane dp = shared != null ? shared : Dataplanes.create(o.dataplane);
+                            Dataplane dp = shared != null ? shared : Dataplanes.create(o.dataplane, e.topology());
+                            long t0 = System.nanoTime();
+                            double c0 = ScaleReport.processCpuS();
                             try {
                                 runs.add(Runner.run(e, p, seed, platforms, dp, t -> progress.advance(what, t),
                                                    o.onosInstances));
                             } finally {
+                                wallNs += System.nanoTime() - t0;
+                                cpuS += ScaleReport.processCpuS() - c0;
+                                simulatedS += e.durationS();
                                 if (dp != shared) {
                                     dp.close();
                                 }
@@ -212,6 +230,9 @@ public final class Main {
                     }
                     if (rep == 0) {
                         writeScenario(s, byPolicy, o, seed);
+                        if ("scale".equals(s.name())) {
+                            writeScale(s, byPolicy, o, simulatedS, wallNs / 1e9, cpuS, err);
+                        }
                     }
                     repeats.add(seed, byPolicy);
                 }
@@ -226,6 +247,7 @@ public final class Main {
         }
         try {
             List<String> names = new ArrayList<>(Scenarios.names());
+            names.add("scale");
             scenarios.forEach(s -> {
                 if (!names.contains(s.name())) {
                     names.add(s.name());
@@ -243,6 +265,26 @@ public final class Main {
         }
         out.println("twin: report -> " + o.out.resolve("index.html"));
         return 0;
+    }
+
+    /** The scale scenario's own files (docs/twin.md section 14) and its speed line. */
+    private static void writeScale(Scenario s, Map<Policy, List<RunResult>> byPolicy, Options o, double simulatedS,
+                                   double wallS, double cpuS, PrintStream err) throws IOException {
+        org.srv6int.twin.model.Fabric f = s.experiments().get(0).get().fabric();
+        List<String> flash = new ArrayList<>();
+        f.chains().forEach(c -> {
+            if (c.id().endsWith(Scale.FLASH_SUFFIX)) {
+                flash.add(c.id());
+            }
+        });
+        ScaleReport.Speed speed = new ScaleReport.Speed(o.workers, f.chains().size(), f.instances().size(), simulatedS,
+                wallS, cpuS);
+        RunResult first = byPolicy.values().iterator().next().get(0);
+        ScaleReport.write(o.out.resolve(s.name()), first, flash, speed, o.plots);
+        err.println(String.format(java.util.Locale.ROOT, "twin: scale %d workers, %d chains, %d vNFs: %.0f simulated s "
+                + "in %.1f wall s = %.2f simulated s per wall s (%.1f CPU s: %.2f simulated s per CPU s); "
+                + "peak RSS %.0f MiB, peak heap %.0f MiB", o.workers, speed.chains, speed.vnfs, simulatedS, wallS,
+                speed.simPerWall(), cpuS, speed.simPerCpu(), ScaleReport.peakRssMib(), ScaleReport.peakHeapMib()));
     }
 
     /** The related systems' experiments (pushaside, interference): their own models. */
@@ -366,6 +408,8 @@ public final class Main {
         String k8s = "fake";
         String dataplane = "emulated";
         int onosInstances = 1;
+        int workers = Scale.DEFAULT_WORKERS;
+        double durationS = Scale.DEFAULT_DURATION_S;
 
         static Options parse(String[] args) {
             Options o = new Options();
@@ -424,6 +468,26 @@ public final class Main {
                             throw new IllegalArgumentException("--onos-instances must be 1..7, got " + o.onosInstances);
                         }
                         break;
+                    case "--workers":
+                        try {
+                            o.workers = Integer.parseInt(value(args, ++i, a));
+                        } catch (NumberFormatException e) {
+                            throw new IllegalArgumentException("--workers needs an integer, got '" + args[i] + "'");
+                        }
+                        if (o.workers < 1 || o.workers > 256) {
+                            throw new IllegalArgumentException("--workers must be 1..256, got " + o.workers);
+                        }
+                        break;
+                    case "--duration":
+                        try {
+                            o.durationS = Double.parseDouble(value(args, ++i, a));
+                        } catch (NumberFormatException e) {
+                            throw new IllegalArgumentException("--duration needs seconds, got '" + args[i] + "'");
+                        }
+                        if (!(o.durationS >= 10 && o.durationS <= 86_400)) {
+                            throw new IllegalArgumentException("--duration must be 10..86400 s, got " + args[i]);
+                        }
+                        break;
                     case "--dataplane":
                         o.dataplane = oneOf(value(args, ++i, a), a, "emulated", "bmv2");
                         break;
@@ -445,6 +509,9 @@ public final class Main {
             }
             if (o.scenarios.isEmpty() && o.related.isEmpty() && !o.help) {
                 throw new IllegalArgumentException("no scenario given");
+            }
+            if (o.policies.isEmpty() && o.scenarios.equals(List.of("scale"))) {
+                o.policies.add(Policy.OURS); // the large scenario alone: our loops (docs/twin.md section 14)
             }
             if (o.policies.isEmpty()) {
                 o.policies.add(Policy.OURS);

@@ -51,7 +51,7 @@ public final class Runner {
      * @return rows and summaries
      */
     public static RunResult run(Experiment exp, Policy policy, long seed, DoubleConsumer progress) {
-        try (Dataplane switches = Dataplanes.create("emulated")) {
+        try (Dataplane switches = Dataplanes.create("emulated", exp.topology())) {
             return run(exp, policy, seed, SIMULATED_K8S, switches, progress);
         }
     }
@@ -109,7 +109,8 @@ public final class Runner {
         double[] clock = {0};
         List<String> agentEvents = new ArrayList<>();
         // Global part (app core, collector, loop, platform); the local loops are the detection sinks.
-        AppControl control = new AppControl(fabric, exp.replicaTemplates(), dataplane, () -> clock[0]);
+        AppControl control = new AppControl(fabric, exp.topology(), exp.replicaTemplates(), dataplane,
+                () -> clock[0]);
         List<SimulatedTime> timed = new ArrayList<>();
         ReplicaPlatform platform = null;
         GlobalControl global = null;

@@ -10,9 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.DoubleSupplier;
 import org.onlab.packet.IpPrefix;
-import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
-import org.onosproject.net.PortNumber;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.group.Group;
 import org.srv6int.app.api.FlowClassifier;
@@ -39,7 +37,7 @@ import org.srv6int.twin.model.VnfInstance;
 
 /**
  * The app's core in the twin: its chain, inventory, placement (LCS) and flow programming
- * managers on the paper's testbed ({@link AppCore}, {@link TestbedNetcfg}), with the model's
+ * managers on the paper's testbed or a generated fabric ({@link AppCore}, {@link Topology}), with the model's
  * chains as real {@link Sfc}s and the model's pods as inventory replicas. After every change of
  * the inventory the app's rules and groups are installed, given to the switches
  * ({@link Dataplane#program}) and each chain's weighted paths are read back from the switches
@@ -51,7 +49,8 @@ public final class AppControl {
     static final int BASE_PORT = 5000;
 
     private final Fabric fabric;
-    private final AppCore app = new AppCore(TestbedNetcfg.links(), loopbackReporters());
+    private final Topology topology;
+    private final AppCore app;
     private final Dataplane dataplane;
     private final DoubleSupplier nowS;
     private final Map<String, Allocation> templates;
@@ -74,7 +73,24 @@ public final class AppControl {
      * @param nowS      simulated time
      */
     public AppControl(Fabric fabric, Map<String, Allocation> templates, Dataplane dataplane, DoubleSupplier nowS) {
+        this(fabric, Topology.paperTestbed(), templates, dataplane, nowS);
+    }
+
+    /**
+     * Hosts the app core for a fabric on a topology (the paper's testbed or a generated one),
+     * adds its chains and pods, programs the switches and routes the model.
+     *
+     * @param fabric    the simulated workers and chains (host names are the topology's server nodes)
+     * @param topology  switches, links and netcfg the app is given
+     * @param templates allocation of a new replica per logical vNF (absent: its first pod's)
+     * @param dataplane the switches (emulated or BMv2) of that topology
+     * @param nowS      simulated time
+     */
+    public AppControl(Fabric fabric, Topology topology, Map<String, Allocation> templates, Dataplane dataplane,
+                      DoubleSupplier nowS) {
         this.fabric = fabric;
+        this.topology = topology;
+        this.app = new AppCore(topology.links(), loopbackReporters(topology));
         this.templates = Map.copyOf(templates);
         this.dataplane = java.util.Objects.requireNonNull(dataplane, "dataplane");
         this.nowS = nowS;
@@ -95,11 +111,11 @@ public final class AppControl {
                                       Math.round(c.vnfBoundUs() * 1000)));
             }
             app.sfcs.addSfc(Sfc.builder().id(id).name("sfc" + tag)
-                    .ingress(new ConnectPoint(TestbedNetcfg.SW1, PortNumber.portNumber(1)))
-                    .egress(new ConnectPoint(TestbedNetcfg.SW4, PortNumber.portNumber(2)))
+                    .ingress(topology.ingress())
+                    .egress(topology.egress())
                     .classifier(new FlowClassifier(IpPrefix.valueOf("10.0.1.0/24"), IpPrefix.valueOf("10.0.4.0/24"),
                                                    17, 0, BASE_PORT + tag))
-                    .vnfs(specs).intSamplingRate(Fabric.INT_SAMPLING).build());
+                    .vnfs(specs).intSamplingRate(fabric.intSampling()).build());
         }
         for (VnfInstance i : fabric.instances()) {
             VnfReplica r = app.inventory.addReplica(key(i.vnf()), i.host().name());
@@ -113,8 +129,8 @@ public final class AppControl {
      * that the twin can send each switch's reports from its own loopback address and the
      * collector's allow-list (source address to Device_ID) works unchanged.
      */
-    private static JsonNode loopbackReporters() {
-        JsonNode netcfg = TestbedNetcfg.netcfg();
+    private static JsonNode loopbackReporters(Topology topology) {
+        JsonNode netcfg = topology.netcfg();
         for (JsonNode device : netcfg.get("devices")) {
             ObjectNode cfg = (ObjectNode) device.get("srv6int");
             cfg.put("reportAddress", "127.0.0." + cfg.get("intDeviceId").asInt());
@@ -134,6 +150,11 @@ public final class AppControl {
     /** The simulated testbed. */
     public Fabric fabric() {
         return fabric;
+    }
+
+    /** The switches, links and netcfg the app runs on. */
+    public Topology topology() {
+        return topology;
     }
 
     /** The app core (stores, placement, programming, in-memory ONOS flow and group services). */
@@ -220,7 +241,7 @@ public final class AppControl {
      */
     public void reprogram() {
         app.settle();
-        for (DeviceId d : TestbedNetcfg.SWITCHES) {
+        for (DeviceId d : topology.switches()) {
             List<FlowRule> rules = new ArrayList<>();
             app.flows.getFlowEntries(d).forEach(rules::add);
             List<Group> groups = new ArrayList<>();

@@ -64,8 +64,10 @@ public final class PathTracer {
                                                         Srv6Devices devices, long nowNanos) {
         Map<List<VnfReplicaId>, Integer> count = new LinkedHashMap<>();
         int flows = dp.traceFlows();
+        // Read once per trace: every read of the inventory decodes the whole replica store.
+        List<VnfReplica> replicas = new ArrayList<>(inventory.getReplicas(sfc.id()));
         for (int f = 0; f < flows; f++) {
-            List<VnfReplicaId> path = follow(dp, sfc, inventory, probe(sfc, devices, f), nowNanos);
+            List<VnfReplicaId> path = follow(dp, sfc, replicas, probe(sfc, devices, f), nowNanos);
             if (path != null) {
                 count.merge(path, 1, Integer::sum);
             }
@@ -75,7 +77,7 @@ public final class PathTracer {
         return out;
     }
 
-    private static List<VnfReplicaId> follow(Dataplane dp, Sfc sfc, VnfInventoryService inventory, byte[] frame,
+    private static List<VnfReplicaId> follow(Dataplane dp, Sfc sfc, List<VnfReplica> replicas, byte[] frame,
                                              long nowNanos) {
         List<VnfReplicaId> path = new ArrayList<>();
         ConnectPoint at = sfc.ingress();
@@ -96,7 +98,7 @@ public final class PathTracer {
                     if (cp.equals(sfc.egress())) {
                         return path;
                     }
-                    VnfReplica r = replicaAt(inventory, sfc, out.device(), out.port(), b);
+                    VnfReplica r = replicaAt(replicas, out.device(), out.port(), b);
                     if (r != null && next == null) {
                         next = cp;
                         bytes = b;
@@ -139,13 +141,12 @@ public final class PathTracer {
     }
 
     /** The replica of the chain at a server port that the frame's IPv6 destination (its SID) names. */
-    private static VnfReplica replicaAt(VnfInventoryService inventory, Sfc sfc, DeviceId d, PortNumber p,
-                                        byte[] frame) {
+    private static VnfReplica replicaAt(List<VnfReplica> replicas, DeviceId d, PortNumber p, byte[] frame) {
         if (frame.length < ETH + 40 || (frame[12] & 0xFF) != 0x86 || (frame[13] & 0xFF) != 0xDD) {
             return null;
         }
         Ip6Address dst = Ip6Address.valueOf(Arrays.copyOfRange(frame, ETH + 24, ETH + 40));
-        for (VnfReplica r : inventory.getReplicas(sfc.id())) {
+        for (VnfReplica r : replicas) {
             if (r.deviceId().equals(d) && r.port().equals(p) && r.sid().equals(dst)) {
                 return r;
             }

@@ -126,7 +126,7 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
             engines.add(new TelemetryShards(1, TelemetryEngine.Limits.DEFAULT, clockNanos));
             binders.add(new CollectorBindings());
         }
-        Srv6DeviceConfig egress = device(TestbedNetcfg.SW4);
+        Srv6DeviceConfig egress = device(control.topology().egress().deviceId());
         this.encoder = IntReportEncoder.builder().reporterDeviceId(egress.intDeviceId())
                 .maxMirrorLength(control.app().config.appConfig().orElseThrow().truncateBytes()).build();
         inner = new byte[28];
@@ -258,7 +258,7 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
         }
         PathCodec pc = codecs.computeIfAbsent(sl, this::codec);
         int hops = pc.device.length;
-        int step = Fabric.INT_SAMPLING;
+        int step = control.fabric().intSampling();
         long t0 = s.ingressNs();
         int len = pc.encap.encapsulate(inner, 0, inner.length, 0x0000000000fe0001L, 0x0000000000fe0002L, true,
                 pc.device[0], 0, 0, t0, counter(pc.counterKey[0], step), frame, 0);

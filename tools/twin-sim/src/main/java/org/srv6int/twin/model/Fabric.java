@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.ToIntFunction;
 
 /**
  * The whole simulated testbed: switches SW1-SW4 in a row, the workers and the chains. Every
@@ -47,6 +48,63 @@ public final class Fabric {
     private final Map<String, double[]> intCarry = new LinkedHashMap<>();
     private final Map<String, List<Double>> e2eBucket = new LinkedHashMap<>();
     private final Map<String, double[]> deliveredBucket = new LinkedHashMap<>();
+    private int intSampling = INT_SAMPLING;
+    private int maxDetectionsPerTick = MAX_DETECTIONS_PER_TICK;
+    private ToIntFunction<Chain> coreLinks = c -> SWITCHES - 1;
+    private double coreLoadShare = 1;
+
+    /**
+     * Sets the INT sampling of every chain (one packet in n; the app's {@code intSamplingRate}).
+     *
+     * @param n one packet in n is INT-sampled
+     * @return this
+     */
+    public Fabric withIntSampling(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("INT sampling must be >= 1, got " + n);
+        }
+        intSampling = n;
+        return this;
+    }
+
+    /** One packet in this many is INT-sampled (default {@link #INT_SAMPLING}). */
+    public int intSampling() {
+        return intSampling;
+    }
+
+    /**
+     * Sets how many Detection Results per vNF and tick reach the node agent (a uniform subsample).
+     *
+     * @param n at most this many per vNF per 1 ms tick
+     * @return this
+     */
+    public Fabric withMaxDetectionsPerTick(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("Detection Results per tick must be >= 1, got " + n);
+        }
+        maxDetectionsPerTick = n;
+        return this;
+    }
+
+    /** Detection Results per vNF per tick at most (default {@link #MAX_DETECTIONS_PER_TICK}). */
+    public int maxDetectionsPerTick() {
+        return maxDetectionsPerTick;
+    }
+
+    /**
+     * Sets the network shape a chain's packets see: inter-switch links crossed (a switch pass
+     * each, plus the ingress's) and the share of all chains' traffic one such link carries.
+     * Default: the paper's row, SW1 to SW4 (3 links carrying everything).
+     *
+     * @param links     inter-switch links a chain's packet crosses
+     * @param loadShare fraction of the fabric's total traffic on one inter-switch link
+     * @return this
+     */
+    public Fabric withCore(ToIntFunction<Chain> links, double loadShare) {
+        coreLinks = links;
+        coreLoadShare = loadShare;
+        return this;
+    }
 
     /** Adds a worker. */
     public Host addHost(Host h) {
@@ -152,7 +210,7 @@ public final class Fabric {
         for (Host h : hosts.values()) {
             DetectionSink sink = detections.get(h.name());
             for (VnfInstance i : h.instances()) {
-                int n = Math.min(i.packetsThisTick(dtS), MAX_DETECTIONS_PER_TICK);
+                int n = Math.min(i.packetsThisTick(dtS), maxDetectionsPerTick);
                 if (sink == null) {
                     continue;
                 }
@@ -184,11 +242,12 @@ public final class Fabric {
             return;
         }
         double[] carry = intCarry.get(c.id());
-        carry[0] += delivered * dtS / INT_SAMPLING;
+        carry[0] += delivered * dtS / intSampling;
         int n = (int) carry[0];
         carry[0] -= n;
-        double coreUs = (SWITCHES - 1) * Network.linkUs(c.sizeBytes(), Network.CORE_BPS, coreLoadBps)
-                + SWITCHES * Network.PIPELINE_US;
+        int links = coreLinks.applyAsInt(c);
+        double coreUs = links * Network.linkUs(c.sizeBytes(), Network.CORE_BPS, coreLoadBps * coreLoadShare)
+                + (links + 1) * Network.PIPELINE_US;
         List<Double> bucket = e2eBucket.get(c.id());
         for (int k = 0; k < n; k++) {
             Chain.Path p = pick(c.paths(), rnd);

@@ -134,9 +134,11 @@ public final class IndexPage {
             b.append("</tr>\n");
         }
         b.append("</table>\n");
-        // Fig. 13 is fig12's resources under ours
-        for (String img : "fig12".equals(name) ? List.of(name + ".png", name + "-repeat.png", "ours/resources.png")
-                : List.of(name + ".png", name + "-repeat.png")) {
+        // Fig. 13 is fig12's resources under ours; scale adds its totals and the twin's cost
+        List<String> images = "fig12".equals(name) ? List.of(name + ".png", name + "-repeat.png", "ours/resources.png")
+                : "scale".equals(name) ? List.of(name + ".png", "scale-violations.png", "scale-totals.png", "speed.png")
+                : List.of(name + ".png", name + "-repeat.png");
+        for (String img : images) {
             if (Files.isRegularFile(root.resolve(name).resolve(img))) {
                 b.append("<img src=\"").append(esc(name + "/" + img)).append("\" alt=\"").append(esc(name + " "
                         + img)).append("\">\n");
@@ -148,6 +150,11 @@ public final class IndexPage {
             b.append(", ").append(esc(p)).append(": <a href=\"").append(esc(name + "/" + p))
                     .append("/timeline.csv\">timeline.csv</a> <a href=\"").append(esc(name + "/" + p))
                     .append("/resources.csv\">resources.csv</a>");
+        }
+        for (String f : List.of("chains.csv", "totals.csv", "speed.csv")) {
+            if (Files.isRegularFile(root.resolve(name).resolve(f))) {
+                b.append(", <a href=\"").append(esc(name + "/" + f)).append("\">").append(esc(f)).append("</a>");
+            }
         }
         if (Files.isRegularFile(root.resolve(name).resolve("repeat.json"))) {
             b.append(", <a href=\"").append(esc(name)).append("/repeat.json\">repeat.json</a>");

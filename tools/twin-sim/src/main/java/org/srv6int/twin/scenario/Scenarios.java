@@ -51,6 +51,8 @@ public final class Scenarios {
                 return fig12();
             case "shared-worker":
                 return sharedWorker();
+            case "scale":
+                return Scale.scenario(Scale.DEFAULT_WORKERS, 1);
             default:
                 throw new IllegalArgumentException("unknown scenario '" + name + "' (" + String.join(", ", names())
                         + ", all)");
