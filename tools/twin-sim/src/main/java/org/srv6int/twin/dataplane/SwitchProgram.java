@@ -139,8 +139,13 @@ final class SwitchProgram {
         }
     }
 
-    /** A table entry. */
+    /** A table entry, with its direct counter (every table of the P4 program has one). */
     static final class Entry {
+        /** The rule it was compiled from (null for a default action). */
+        final FlowRule rule;
+        /** Direct counter: packets and bytes the entry matched, as the switch's counter counts. */
+        long packets;
+        long bytes;
         final long[] vHi;
         final long[] vLo;
         final long[] mHi;
@@ -151,8 +156,9 @@ final class SwitchProgram {
         final Member[] members;
         final int totalWeight;
 
-        Entry(long[] vHi, long[] vLo, long[] mHi, long[] mLo, int priority, int prefix, Action action,
-              Member[] members) {
+        Entry(FlowRule rule, long[] vHi, long[] vLo, long[] mHi, long[] mLo, int priority, int prefix,
+              Action action, Member[] members) {
+            this.rule = rule;
             this.vHi = vHi;
             this.vLo = vLo;
             this.mHi = mHi;
@@ -168,6 +174,16 @@ final class SwitchProgram {
                 }
             }
             totalWeight = w;
+        }
+
+        /**
+         * Counts a hit in the entry's direct counter.
+         *
+         * @param len packet length, bytes
+         */
+        void count(int len) {
+            packets++;
+            bytes += len;
         }
 
         boolean matches(long[] kHi, long[] kLo) {
@@ -292,6 +308,11 @@ final class SwitchProgram {
     final Table reportConfig;
     /** Clone session id -> egress ports. */
     final Map<Integer, int[]> cloneSessions;
+    /**
+     * Entries by the rule they came from; rule equality is ONOS's (device, table, match,
+     * priority), the identity of a P4Runtime table entry, so a modified entry is found too.
+     */
+    final Map<FlowRule, Entry> byRule = new HashMap<>();
 
     // switch_info / report_config, decoded once
     final int deviceId;
@@ -310,6 +331,11 @@ final class SwitchProgram {
         ipv4Routing = t.get(T_IPV4_ROUTING);
         reportConfig = t.get(T_REPORT_CONFIG);
         cloneSessions = clones;
+        for (Table tb : t.values()) {
+            for (Entry e : tb.entries) {
+                byRule.put(e.rule, e);
+            }
+        }
         Action si = switchInfo.defaultAction;
         deviceId = (int) si.p(0);
         mySidBytes = toBytes(si.hi[1], si.lo[1]);
@@ -546,7 +572,7 @@ final class SwitchProgram {
                 members = new Member[] {new Member(a, 1)};
             }
         }
-        Entry e = new Entry(vHi, vLo, mHi, mLo, r.priority(), prefix, a, members);
+        Entry e = new Entry(r, vHi, vLo, mHi, mLo, r.priority(), prefix, a, members);
         for (Entry other : entries.get(spec)) {
             if (spec.fields[0].kind != Kind.TERNARY && other.prefix == e.prefix
                     && Arrays.equals(other.vHi, e.vHi) && Arrays.equals(other.vLo, e.vLo)) {
