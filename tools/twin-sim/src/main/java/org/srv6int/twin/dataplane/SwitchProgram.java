@@ -215,13 +215,50 @@ final class SwitchProgram {
         final Entry[] entries;
         final Action defaultAction;
 
+        // Exact tables with one or two fields of at most 32 bits (srv6_encap: chain, bucket, 256
+        // entries a chain, hit by every classified packet): sorted keys, found by binary search.
+        private final long[] exactKeys;
+        private final Entry[] exactEntries;
+
         Table(TableSpec spec, Entry[] entries, Action defaultAction) {
             this.spec = spec;
             this.entries = entries;
             this.defaultAction = defaultAction;
+            boolean exact = spec.fields.length >= 1 && spec.fields.length <= 2;
+            for (Field f : spec.fields) {
+                exact &= f.kind == Kind.EXACT && f.width <= 32;
+            }
+            if (exact) {
+                Entry[] sorted = entries.clone();
+                Arrays.sort(sorted, Comparator.comparingLong(Table::exactKey));
+                exactEntries = sorted;
+                exactKeys = new long[sorted.length];
+                for (int i = 0; i < sorted.length; i++) {
+                    exactKeys[i] = exactKey(sorted[i]);
+                }
+            } else {
+                exactEntries = null;
+                exactKeys = null;
+            }
+        }
+
+        private static long exactKey(Entry e) {
+            return e.vLo.length == 1 ? e.vLo[0] : e.vLo[0] << 32 | e.vLo[1];
         }
 
         Entry lookup(long[] kHi, long[] kLo) {
+            if (exactKeys == null) {
+                return scan(kHi, kLo);
+            }
+            // the field's bits of the key only, as the entries' masks take them in the scan
+            long k0 = kLo[0] & (-1L >>> (64 - spec.fields[0].width));
+            long key = spec.fields.length == 1 ? k0 : k0 << 32 | kLo[1] & (-1L >>> (64 - spec.fields[1].width));
+            int i = Arrays.binarySearch(exactKeys, key);
+            return i < 0 ? null : exactEntries[i];
+        }
+
+        /** The first entry in match order that matches: what the table returns, without the index. */
+        Entry scan(long[] kHi, long[] kLo) {
             for (Entry e : entries) {
                 if (e.matches(kHi, kLo)) {
                     return e;
