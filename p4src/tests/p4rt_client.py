@@ -204,3 +204,13 @@ class P4RuntimeClient:
             for e in resp.entities:
                 return e.counter_entry.data.packet_count
         return None
+
+    def read_direct_counter(self, table, match, priority=None):
+        """Packets counted by the direct counter of one entry of `table`."""
+        req = p4runtime_pb2.ReadRequest(device_id=self.device_id)
+        dc = req.entities.add().direct_counter_entry
+        dc.table_entry.CopyFrom(self._entry(table, match, priority))
+        for resp in self.stub.Read(req):
+            for e in resp.entities:
+                return e.direct_counter_entry.data.packet_count
+        return None

@@ -32,7 +32,7 @@ EGR = "Srv6IntEgress"
 MASKED_KINDS = ("timestamp", "queue", "sequence")
 
 UPSTREAM, DOWNSTREAM, VNF_PORT, COLLECTOR_PORT = 1, 2, 3, 4
-# ENCAP_BUCKETS of p4src/include/sizes.p4 (tests/vectors/bucket-hash.json "buckets").
+# ENCAP_BUCKETS of p4src/shared/size.p4 (tests/vectors/bucket-hash.json "buckets").
 BUCKETS = 256
 
 
@@ -342,6 +342,42 @@ def test_bucket_of_a_flow_is_its_golden_bucket(rig):
         "a flow of another bucket was encapsulated"
 
 
+def test_every_golden_flow_takes_its_golden_bucket_and_is_counted_there(rig):
+    """Every flow of tests/vectors/bucket-hash.json (IPv4 UDP/TCP/ICMP, a later
+    fragment, IPv6 TCP/UDP) is encapsulated with the segment list of its golden
+    bucket, and that bucket's srv6_encap entry counts it (the per-bucket counter
+    the app reads to drain a bucket by its flows)."""
+    golden = load("bucket-hash")
+    rig.switch(1, "fc00:0:1::1")
+    for match in ({"ipv4_dst": (ip4("10.0.4.0"), 0xFFFFFF00)},
+                  {"ipv6_dst": (ip6("2001:db8:4::"), ((1 << 48) - 1) << 80)}):
+        rig.c.insert(f"{ING}.classifier.sfc_classifier", match, f"{ING}.classifier.set_chain",
+                     dict(chain_id=1, sfc_mode=0, map_info=0x1F, int_period=1), priority=10)
+    # Bucket b's segment list starts with fc00:0:2::1:<b>, so the outer
+    # destination tells which bucket a flow took.
+    first_seg = ip6("fc00:0:2::1:0")
+    for b in range(BUCKETS):
+        params = dict(last_entry=2, s0=ip6("fc00:0:4::d4"), s1=first_seg + b)
+        params.update({f"s{k}": 0 for k in range(2, 7)})
+        rig.c.insert(f"{ING}.encap.srv6_encap", {"chain_id": 1, "bucket": b},
+                     f"{ING}.encap.h_encaps_int", params)
+    rig.route6("fc00:0:2::", 48, DOWNSTREAM, sw_mac(2))
+    for f in golden["flows"]:
+        inner = bytes.fromhex(f["inner_hex"])
+        ethertype = b"\x08\x00" if inner[0] >> 4 == 4 else b"\x86\xdd"
+        # Padding after the IP packet (as on an Ethernet link): the parser
+        # extracts a whole TCP/UDP header where the vector has only the ports.
+        raw = bytes.fromhex("020000000001" "020000000101") + ethertype + inner + bytes(20)
+        out = rig.one(UPSTREAM, raw, DOWNSTREAM)
+        assert out[12:14] == b"\x86\xdd", f"{f['name']} not encapsulated"
+        da = int.from_bytes(out[38:54], "big")
+        assert da >> 16 == first_seg >> 16, f"{f['name']}: destination {ipaddress.IPv6Address(da)}"
+        assert da & 0xFFFF == f["bucket"], f"{f['name']}: bucket {da & 0xFFFF}, golden {f['bucket']}"
+    for b in range(BUCKETS):
+        expected = sum(1 for f in golden["flows"] if f["bucket"] == b)
+        assert rig.c.read_direct_counter(f"{ING}.encap.srv6_encap", {"chain_id": 1, "bucket": b}) == expected, b
+
+
 # --- End.T.INT -----------------------------------------------------------------
 
 @pytest.mark.parametrize("n,inp,exp", [(2, "plain-1-sw1-encap", "plain-2-sw2-end-t"),
@@ -432,8 +468,10 @@ def test_three_consecutive_local_vnfs(rig):
     for got, name in zip(to_vnf, ("local-2-sw2-to-vnf1", "local-3-sw2-to-vnf2", "local-4-sw2-to-vnf3")):
         assert_matches(got, load(name))
     assert_matches(out, load("local-5-sw2-end-t"))
-    # Each vNF's own entry: Device_ID 2, Port_Counter 2, a latency of its own.
-    for slot in (6, 5, 4):
+    # Each vNF's own entry, in the slot of its SID (Segment List[5], [4], [3] for
+    # vNFs 1, 2, 3; [6] is SW1's): Device_ID 2, Port_Counter 2, a latency of its own.
+    assert int_entry(out, 6)["device_id"] == 1
+    for slot in (5, 4, 3):
         e = int_entry(out, slot)
         assert e["device_id"] == 2 and e["port_counter"] == 2 and 0 < e["vnf_latency"] < 1_000_000_000, e
     assert rig.c.read_counter(f"{ING}.local_sid_recirculations", 1) == 4

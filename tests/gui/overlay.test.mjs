@@ -235,6 +235,46 @@ test("the panel's previous-chain button cycles back to SFC 1", async () => {
     assert.equal(v.panel.title, 'SFC 1');
 });
 
+test('a DOWN chain gets a red DOWN badge on its ingress with the reason and last hop seen', async () => {
+    const s = step('live refresh, after failures');
+    await deliver(s);
+    const v = await view();
+    assertDrawn(v, s.messages[0].payload);
+    const b = v.nodes['device:sw1'].badge;
+    assert.ok(b, 'SFC 1 is DOWN: its ingress SW1 has a badge');
+    assert.equal(b.cls, 'badge badgeError');
+    assert.equal(b.txt, 'DOWN');
+    assert.equal(b.fill, RED);
+    assert.match(b.msg, /^SFC 1 DOWN since 10:00:43 \[down\]: ingress classified traffic but no INT report/);
+    assert.match(b.msg, /last hop seen: vNF 0 \(fwd-0 at device:sw2\/3\)$/);
+    assert.equal(v.panel.title, 'SFC 1');
+    assert.match(v.panel.rows['State :'].value, /^DOWN since 10:00:43 \[down\]: .*last hop seen: vNF 0/);
+    assert.equal(v.panel.rows['State :'].cls, 'value srv6int-red');
+    assert.equal(v.panel.rows['State :'].color, RED);
+    assert.match(v.panel.rows['Last decision :'].value, /^10:00:43 CHAIN_DOWN 1\/1: failed/);
+    await page.screenshot({ path: path.join(shots, 'overlay-down.png') });
+});
+
+test("']' to SFC 2: its dead replica is marked in the panel and on its worker's badge", async () => {
+    await page.keyboard.press(']');
+    const s = step('next chain, after failures');
+    assert.deepEqual(await lastSent(), s.request);
+    await deliver(s);
+    const v = await view();
+    assertDrawn(v, s.messages[0].payload);
+    assert.equal(v.panel.title, 'SFC 2');
+    assert.equal(v.panel.rows['State :'].value, 'UP since 10:00:02');
+    assert.equal(v.panel.rows['State :'].cls, 'value');
+    const reps = v.panel.rows['  replicas :'];
+    assert.ok(reps, 'replicas row: ' + Object.keys(v.panel.rows));
+    assert.match(reps.value, /snort-0@worker-1 PENDING w0 \[dead\]/);
+    assert.equal(reps.cls, 'value srv6int-red');
+    const w1 = v.nodes['00:00:00:00:02:01/None'].badge;
+    assert.equal(w1.cls, 'badge badgeError');
+    assert.equal(w1.msg, 'SFC 2 replicas on worker-1: snort-0 [dead]');
+    assert.equal(v.nodes['device:sw1'].badge.txt, 'DOWN', 'SFC 1 is still DOWN');
+});
+
 test('deactivating the overlay stops it and clears the view', async () => {
     await page.evaluate(() => angular.element(document.body).injector().get('TopoOverlayService').tbSelection(null));
     const s = step('stop');

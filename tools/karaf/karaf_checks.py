@@ -120,6 +120,39 @@ def send_reports(vectors, port, rounds):
     return 0
 
 
+def refreshes(system, features_url):
+    """Bundles Karaf refreshed because of the app's feature: reads karaf.log lines (stdin) of
+    one install/uninstall and prints every refreshed bundle outside the .oar whose reason leads
+    to a bundle of the .oar ("Should be wired to" one of them, or "Wired to" one, directly or
+    through bundles refreshed for that reason). Refreshes the container does for its own
+    bundles (an optional import of one ONOS bundle to another) are not the app's doing."""
+    oar = {"%s/%s" % (bsn, version) for bsn, version, _, _ in feature_bundles(system, features_url)}
+    entries, inside = {}, False
+    for line in sys.stdin.read().splitlines():
+        text = line.split(" | ")[-1].strip() if " | " in line else line.strip()
+        if text.startswith("Refreshing bundles:"):
+            inside = True
+        elif text.startswith("Starting bundles:") or text.startswith("Stopping bundles:"):
+            inside = False
+        elif inside:
+            m = re.match(r"(\S+) \((.*)\)$", text)
+            if m:
+                entries[m.group(1)] = m.group(2)
+
+    def caused(name, seen=()):
+        reason = entries.get(name, "")
+        targets = re.findall(r"(?:Wired to|Should be wired to:) (\S+)", reason)
+        for t in targets:
+            if t in oar or (t in entries and t not in seen and caused(t, seen + (name,))):
+                return True
+        return False
+
+    out = sorted(n for n in entries if n not in oar and caused(n))
+    for n in out:
+        print("%s (%s)" % (n, entries[n][:160]))
+    return 0
+
+
 def commands(src):
     names = []
     for f in sorted(Path(src).rglob("*.java")):
@@ -132,4 +165,4 @@ def commands(src):
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
     sys.exit({"bundles": bundles, "components": components, "netcfg": netcfg, "commands": commands,
-              "send-reports": send_reports}[cmd](*args))
+              "send-reports": send_reports, "refreshes": refreshes}[cmd](*args))

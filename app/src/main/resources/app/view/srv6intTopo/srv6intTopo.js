@@ -25,11 +25,15 @@
         chainDataEv = 'srv6intTopoChainData',
         historyDataEv = 'srv6intTopoHistoryData',
         onClass = 'srv6int-on',
-        slackClasses = {
+        // row markers the Java side writes (SlackLevel words, Format.DOWN_TAG/DEAD_TAG)
+        rowClasses = {
             '[ok]': 'srv6int-green',
             '[near bound]': 'srv6int-amber',
-            '[over bound]': 'srv6int-red'
-        };
+            '[over bound]': 'srv6int-red',
+            '[down]': 'srv6int-red',
+            '[dead]': 'srv6int-red'
+        },
+        allRowClasses = ['srv6int-green', 'srv6int-amber', 'srv6int-red'];
 
     // internal state
     var active = false,
@@ -54,14 +58,20 @@
         }
     }
 
-    // colour the vNF rows of the panel like the device badges
+    // colour the vNF rows of the panel like the device badges, and a DOWN
+    // chain's state and a dead replica's row red
     function colourRows() {
         var det = document.getElementById('topo-p-detail'),
             cells = det ? det.querySelectorAll('td.value') : [];
         Array.prototype.forEach.call(cells, function (td) {
-            Object.keys(slackClasses).forEach(function (tag) {
-                td.classList.toggle(slackClasses[tag],
-                    td.textContent.indexOf(tag) >= 0);
+            var wanted = {};
+            Object.keys(rowClasses).forEach(function (tag) {
+                if (td.textContent.indexOf(tag) >= 0) {
+                    wanted[rowClasses[tag]] = true;
+                }
+            });
+            allRowClasses.forEach(function (cls) {
+                td.classList.toggle(cls, !!wanted[cls]);
             });
         });
     }

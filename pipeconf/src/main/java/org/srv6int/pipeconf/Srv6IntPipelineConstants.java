@@ -29,7 +29,7 @@ public final class Srv6IntPipelineConstants {
 
     /**
      * Buckets of a chain's bucket table at the ingress (ENCAP_BUCKETS of
-     * p4src/include/sizes.p4): a flow's bucket is the low bits of its flow hash
+     * p4src/shared/size.p4): a flow's bucket is the low bits of its flow hash
      * (codec FlowHash.bucket), each bucket is mapped to one segment list.
      */
     public static final int ENCAP_BUCKETS = 256;

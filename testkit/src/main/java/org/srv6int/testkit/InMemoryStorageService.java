@@ -31,7 +31,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Storage service whose consistent maps ({@link InMemoryConsistentMap}) are shared by name, as
- * in an ONOS cluster: every user that builds map "x" gets the same map and hears its events.
+ * in an ONOS cluster: every user that builds map "x" sees the same entries and hears its events,
+ * each through the serializer it built the map with.
  * Only synchronous consistent maps are modelled (all the SRv6-INT app uses); every other
  * primitive fails with {@link UnsupportedOperationException} naming itself rather than
  * pretending.
@@ -39,7 +40,7 @@ import java.util.concurrent.ConcurrentHashMap;
 @Component(immediate = true, service = StorageService.class)
 public class InMemoryStorageService implements StorageService {
 
-    private final Map<String, ConsistentMap<?, ?>> maps = new ConcurrentHashMap<>();
+    private final Map<String, InMemoryConsistentMap.Entries> maps = new ConcurrentHashMap<>();
 
     @Override
     public <K, V> ConsistentMapBuilder<K, V> consistentMapBuilder() {
@@ -50,8 +51,9 @@ public class InMemoryStorageService implements StorageService {
                 if (name() == null) {
                     throw new IllegalStateException("a consistent map needs a name");
                 }
-                Serializer s = serializer();
-                return (ConsistentMap<K, V>) maps.computeIfAbsent(name(), n -> new InMemoryConsistentMap<>(n, s));
+                // A view with this builder's serializer over the entries shared by name.
+                return new InMemoryConsistentMap<>(maps.computeIfAbsent(name(), InMemoryConsistentMap.Entries::new),
+                                                   serializer());
             }
 
             @Override

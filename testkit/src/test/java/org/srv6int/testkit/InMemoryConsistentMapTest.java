@@ -16,7 +16,7 @@ import java.util.List;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
-import static org.junit.Assert.assertSame;
+import static org.junit.Assert.assertNotSame;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -67,10 +67,30 @@ public class InMemoryConsistentMapTest {
     }
 
     @Test
-    public void mapsAreSharedByName() {
-        assertSame(map("c"), map("c"));
-        map("c").put("k", "v");
-        assertEquals("v", map("c").get("k").value());
+    public void mapsAreSharedByNameAndEveryViewHearsEveryWrite() {
+        ConsistentMap<String, String> first = map("c");
+        ConsistentMap<String, String> second = map("c");
+        List<MapEvent<String, String>> heard = new ArrayList<>();
+        second.addListener(heard::add);
+        first.put("k", "v");
+        assertEquals("v", second.get("k").value());
+        assertEquals(1, heard.size());
+        assertEquals("k", heard.get(0).key());
+    }
+
+    @Test
+    public void keysAndValuesAreReadBackDecodedNotAsTheWritersObjects() {
+        // As across ONOS's wire: a bundle installed again must get objects of its own classes.
+        ConsistentMap<List<String>, List<String>> m = storage.<List<String>, List<String>>consistentMapBuilder()
+                .withName("e").withSerializer(Serializer.using(KryoNamespaces.BASIC)).build();
+        List<String> key = new ArrayList<>(List.of("chain", "1"));
+        List<String> value = new ArrayList<>(List.of("r0", "r1"));
+        m.put(key, value);
+        List<String> read = m.get(new ArrayList<>(List.of("chain", "1"))).value();
+        assertEquals(value, read);
+        assertNotSame(value, read);
+        assertNotSame(key, m.keySet().iterator().next());
+        assertEquals(key, m.keySet().iterator().next());
     }
 
     @Test

@@ -79,9 +79,11 @@ public interface GlobalLoopService {
 
     /**
      * Returns every chain's liveness as the failure detection sees it (docs/failures.md): UP, DOWN
-     * with the last hop seen and the reason, or IDLE when its ingress classifies nothing.
+     * with the last hop seen and the reason, or IDLE when its ingress classifies nothing. An
+     * instance that does not run the loop answers from the loop state store: the chains the leader
+     * recorded DOWN, and the replicas it counts dead; every other chain is UNKNOWN there.
      *
-     * @return chain states by chain id; empty on an instance that does not run the loop
+     * @return chain states by chain id
      */
     java.util.List<ChainState> chainStates();
 

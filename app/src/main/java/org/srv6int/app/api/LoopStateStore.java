@@ -5,7 +5,8 @@ import java.util.Set;
 
 /**
  * The global loop's state in the cluster's store, so that a new leader resumes exactly: one
- * {@link VnfLoopRecord} per vNF and a cluster-wide decision id sequence. Every call may fail
+ * {@link VnfLoopRecord} per vNF, a cluster-wide decision id sequence, and the failure
+ * detection's memory of replicas ({@link ReplicaHealthRecord}) and of DOWN chains. Every call may fail
  * (store unreachable, timeout) with an exception; the loop then does not act on what it could
  * not read or write.
  */
@@ -54,4 +55,47 @@ public interface LoopStateStore {
      * @param paused true to pause
      */
     void setPaused(SfcId sfc, boolean paused);
+
+    /**
+     * Returns the failure detection's memory of every replica it wrote one for.
+     *
+     * @return records by replica
+     */
+    Map<VnfReplicaId, ReplicaHealthRecord> replicaHealth();
+
+    /**
+     * Writes the failure detection's memory of one replica.
+     *
+     * @param replica replica
+     * @param record  record
+     */
+    void putReplicaHealth(VnfReplicaId replica, ReplicaHealthRecord record);
+
+    /**
+     * Removes the failure detection's memory of one replica (it is gone).
+     *
+     * @param replica replica
+     */
+    void removeReplicaHealth(VnfReplicaId replica);
+
+    /**
+     * Returns the chains the failure detection reported DOWN and that are not UP again.
+     *
+     * @return state of each DOWN chain when it went down
+     */
+    Map<SfcId, ChainState> downChains();
+
+    /**
+     * Records that a chain went DOWN.
+     *
+     * @param state its state (liveness DOWN, since, reason, last hop seen)
+     */
+    void putDownChain(ChainState state);
+
+    /**
+     * Records that a chain is no longer DOWN (UP again, or gone).
+     *
+     * @param sfc chain
+     */
+    void removeDownChain(SfcId sfc);
 }

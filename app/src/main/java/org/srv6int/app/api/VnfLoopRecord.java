@@ -11,7 +11,8 @@ import java.util.Objects;
  * resumes exactly where the old one stopped: R* and L*, the violation, low-load and cool-down
  * timers (wall clock, ms; 0 = not running), the phase of an action in flight with its decision
  * and, for a scale-out, its plan (one node per replica to create, created idempotently under the
- * request id {@code <decision>-<i>}), for a scale-in the replica being drained.
+ * request id {@code <decision>-<i>}), for a scale-in the replica being drained, and the
+ * replacements owed for dead replicas that are not requested yet.
  */
 public final class VnfLoopRecord {
 
@@ -39,6 +40,7 @@ public final class VnfLoopRecord {
     private final String drainingReplica;
     private final long drainStartMillis;
     private final long quietSinceMillis;
+    private final int replaceOwed;
 
     /**
      * Creates a record.
@@ -59,6 +61,31 @@ public final class VnfLoopRecord {
     public VnfLoopRecord(double rStar, long lStarNanos, long violationSinceMillis, long lowSinceMillis,
                          long cooldownUntilMillis, Phase phase, LoopDecision decision, long decisionId,
                          List<String> plan, String drainingReplica, long drainStartMillis, long quietSinceMillis) {
+        this(rStar, lStarNanos, violationSinceMillis, lowSinceMillis, cooldownUntilMillis, phase, decision, decisionId,
+             plan, drainingReplica, drainStartMillis, quietSinceMillis, 0);
+    }
+
+    /**
+     * Creates a record with replacements owed for dead replicas.
+     *
+     * @param rStar                R*, packets/s per replica
+     * @param lStarNanos           L*, ns
+     * @param violationSinceMillis when L_i first exceeded Lmax_i in the current run, 0 if not
+     * @param lowSinceMillis       when the load first allowed a scale-in, 0 if not
+     * @param cooldownUntilMillis  end of the cool-down, 0 if none
+     * @param phase                phase
+     * @param decision             the decision in flight (null when idle)
+     * @param decisionId           its cluster-unique id (0 when idle)
+     * @param plan                 scale-out: one node per replica to create
+     * @param drainingReplica      scale-in: the replica being drained (null otherwise)
+     * @param drainStartMillis     scale-in: when the drain started
+     * @param quietSinceMillis     scale-in: since when the drained replica moved no packet, 0 if it does
+     * @param replaceOwed          replacements owed for dead replicas, not yet requested (docs/failures.md)
+     */
+    public VnfLoopRecord(double rStar, long lStarNanos, long violationSinceMillis, long lowSinceMillis,
+                         long cooldownUntilMillis, Phase phase, LoopDecision decision, long decisionId,
+                         List<String> plan, String drainingReplica, long drainStartMillis, long quietSinceMillis,
+                         int replaceOwed) {
         this.rStar = rStar;
         this.lStarNanos = lStarNanos;
         this.violationSinceMillis = violationSinceMillis;
@@ -71,6 +98,7 @@ public final class VnfLoopRecord {
         this.drainingReplica = drainingReplica;
         this.drainStartMillis = drainStartMillis;
         this.quietSinceMillis = quietSinceMillis;
+        this.replaceOwed = replaceOwed;
     }
 
     /** @return R*, packets/s per replica */
@@ -133,6 +161,11 @@ public final class VnfLoopRecord {
         return quietSinceMillis;
     }
 
+    /** @return replacements owed for dead replicas, not yet requested */
+    public int replaceOwed() {
+        return replaceOwed;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -147,7 +180,7 @@ public final class VnfLoopRecord {
                 && cooldownUntilMillis == r.cooldownUntilMillis && phase == r.phase
                 && Objects.equals(decision, r.decision) && decisionId == r.decisionId && plan.equals(r.plan)
                 && Objects.equals(drainingReplica, r.drainingReplica) && drainStartMillis == r.drainStartMillis
-                && quietSinceMillis == r.quietSinceMillis;
+                && quietSinceMillis == r.quietSinceMillis && replaceOwed == r.replaceOwed;
     }
 
     @Override
@@ -160,6 +193,6 @@ public final class VnfLoopRecord {
         return MoreObjects.toStringHelper(this).add("R*", rStar).add("L*", lStarNanos)
                 .add("violationSince", violationSinceMillis).add("lowSince", lowSinceMillis)
                 .add("cooldownUntil", cooldownUntilMillis).add("phase", phase).add("decision", decisionId)
-                .add("plan", plan).add("draining", drainingReplica).toString();
+                .add("plan", plan).add("draining", drainingReplica).add("replaceOwed", replaceOwed).toString();
     }
 }

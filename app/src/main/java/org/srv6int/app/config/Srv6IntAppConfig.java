@@ -26,7 +26,7 @@ import static org.srv6int.app.config.ConfigChecks.onlyFields;
  *                                 "onos-2": { ... } } },
  *   "loop": { "enabled": true, "tHatMs": 4000, "evaluationPeriodMs": 500, "demandLatency": "healthyTail",
  *             "silenceMs": 3000, "replicaSilenceMs": 3000, "returnHoldMs": 5000, "pushAside": false,
- *             "interferenceAware": false },
+ *             "interferenceAware": false, "drainIdleMs": 10000, "drainDeadlineMs": 60000, "bucketHoldMs": 10000 },
  *   "kubernetes": { ... see {@link KubernetesSettings} }
  * }
  * </pre>
@@ -55,6 +55,15 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
     public static final long DEFAULT_SILENCE_MS = 3000;
     /** Default hold before a replica that died may return (doubled per recent flap), ms. */
     public static final long DEFAULT_RETURN_HOLD_MS = 5000;
+    /**
+     * Default time a draining bucket's counter must stand still before the bucket counts as free of
+     * flows, ms: two ONOS flow-statistics polls of 5 s (docs/failures.md, "Drain by flows").
+     */
+    public static final long DEFAULT_DRAIN_IDLE_MS = 10_000;
+    /** Default drain deadline: a bucket waiting this long moves with its flows, counted as forced, ms. */
+    public static final long DEFAULT_DRAIN_DEADLINE_MS = 60_000;
+    /** Default hold of a bucket that just moved: it moves again before this only if its replica dies, ms. */
+    public static final long DEFAULT_BUCKET_HOLD_MS = 10_000;
 
     static final String COLLECTOR = "collector";
     static final String ADDRESS = "address";
@@ -71,6 +80,9 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
     static final String SILENCE = "silenceMs";
     static final String REPLICA_SILENCE = "replicaSilenceMs";
     static final String RETURN_HOLD = "returnHoldMs";
+    static final String DRAIN_IDLE = "drainIdleMs";
+    static final String DRAIN_DEADLINE = "drainDeadlineMs";
+    static final String BUCKET_HOLD = "bucketHoldMs";
     static final String PUSH_ASIDE = "pushAside";
     static final String INTERFERENCE_AWARE = "interferenceAware";
     /** Demand C_i = R_i * min(L_i, L*_i) (default; see docs/global-loop.md). */
@@ -119,7 +131,7 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
         ObjectNode l = object(object, "", LOOP, false);
         if (l != null) {
             onlyFields(l, LOOP, ENABLED, T_HAT, PERIOD, DEMAND, SILENCE, REPLICA_SILENCE, RETURN_HOLD, PUSH_ASIDE,
-                       INTERFERENCE_AWARE);
+                       INTERFERENCE_AWARE, DRAIN_IDLE, DRAIN_DEADLINE, BUCKET_HOLD);
             bool(l, LOOP, ENABLED);
             bool(l, LOOP, PUSH_ASIDE);
             bool(l, LOOP, INTERFERENCE_AWARE);
@@ -128,6 +140,17 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
             integer(l, LOOP, SILENCE, false, 1, 600_000);
             integer(l, LOOP, REPLICA_SILENCE, false, 0, 600_000);
             integer(l, LOOP, RETURN_HOLD, false, 0, 3_600_000);
+            integer(l, LOOP, DRAIN_IDLE, false, 1, 3_600_000);
+            integer(l, LOOP, DRAIN_DEADLINE, false, 1, 3_600_000);
+            integer(l, LOOP, BUCKET_HOLD, false, 0, 3_600_000);
+            // A deadline before the idle time would force every drain (BucketDrain refuses it too).
+            long idle = l.has(DRAIN_IDLE) ? l.get(DRAIN_IDLE).asLong() : DEFAULT_DRAIN_IDLE_MS;
+            long deadline = l.has(DRAIN_DEADLINE) ? l.get(DRAIN_DEADLINE).asLong() : DEFAULT_DRAIN_DEADLINE_MS;
+            if (deadline < idle) {
+                throw new InvalidFieldException(ConfigChecks.join(LOOP, l.has(DRAIN_DEADLINE) ? DRAIN_DEADLINE
+                        : DRAIN_IDLE), "the drain deadline (" + deadline + " ms) must not be shorter than the drain "
+                        + "idle time (" + idle + " ms)");
+            }
             // A silence shorter than two windows would call a chain down between two reports.
             long period = l.has(PERIOD) ? l.get(PERIOD).asLong() : DEFAULT_EVALUATION_PERIOD_MS;
             if (l.has(SILENCE) && l.get(SILENCE).asLong() < 2 * period) {
@@ -373,5 +396,35 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
      */
     public long returnHoldMillis() {
         return read(LOOP, RETURN_HOLD, DEFAULT_RETURN_HOLD_MS);
+    }
+
+    /**
+     * Returns how long a draining bucket's packet counter must stand still (at a reading taken since
+     * the wait began) before the bucket counts as free of flows and moves.
+     *
+     * @return ms, default {@value #DEFAULT_DRAIN_IDLE_MS}
+     */
+    public long drainIdleMillis() {
+        return read(LOOP, DRAIN_IDLE, DEFAULT_DRAIN_IDLE_MS);
+    }
+
+    /**
+     * Returns how long a bucket waits for its flows to end at most; then it moves anyway (forced,
+     * counted).
+     *
+     * @return ms, default {@value #DEFAULT_DRAIN_DEADLINE_MS}, never below {@link #drainIdleMillis()}
+     */
+    public long drainDeadlineMillis() {
+        return read(LOOP, DRAIN_DEADLINE, DEFAULT_DRAIN_DEADLINE_MS);
+    }
+
+    /**
+     * Returns how long a bucket that just moved stays where it is unless its replica dies
+     * (hysteresis against a flapping replica).
+     *
+     * @return ms, default {@value #DEFAULT_BUCKET_HOLD_MS}
+     */
+    public long bucketHoldMillis() {
+        return read(LOOP, BUCKET_HOLD, DEFAULT_BUCKET_HOLD_MS);
     }
 }

@@ -27,9 +27,13 @@ import static org.onosproject.ui.topo.TopoUtils.compactLinkString;
  * selected chain's primary path is drawn as primary links (labelled with the
  * chain's throughput), its other segment lists as secondary links, its switches
  * stay bright while the rest of the topology is subdued, and the workers running
- * its replicas get a badge with their replica count.
+ * its replicas get a badge with their replica count (an error badge when one of
+ * them is dead). A DOWN chain's ingress switch gets an error badge "DOWN".
  */
 public final class ChainHighlighter {
+
+    /** Text of the badge on a DOWN chain's ingress switch. */
+    public static final String DOWN_BADGE = "DOWN";
 
     private final LinkService linkService;
     private final HostService hostService;
@@ -105,8 +109,38 @@ public final class ChainHighlighter {
                 dh.setBadge(e.getValue().badge());
             }
         }
+        addDownChains(chains, worst, devices, selected != null);
         devices.values().forEach(h::add);
         return h;
+    }
+
+    /**
+     * A DOWN chain gets an error badge "DOWN" on its ingress switch (where its traffic enters and
+     * vanishes), whose tooltip gives the reason and the last hop seen; it replaces the latency
+     * badge there, whose text moves to the tooltip's end.
+     */
+    private static void addDownChains(List<ChainView> chains, Map<DeviceId, Worst> worst,
+                                      Map<DeviceId, DeviceHighlight> devices, boolean subdueNew) {
+        Map<DeviceId, StringBuilder> down = new LinkedHashMap<>();
+        for (ChainView c : chains) {
+            if (c.down() && c.ingress().isPresent()) {
+                StringBuilder tip = down.computeIfAbsent(c.ingress().get(), k -> new StringBuilder());
+                tip.append(tip.length() == 0 ? "" : " | ").append(c.name()).append(' ')
+                        .append(Format.liveness(c.state().get()));
+            }
+        }
+        for (Map.Entry<DeviceId, StringBuilder> e : down.entrySet()) {
+            DeviceHighlight dh = devices.computeIfAbsent(e.getKey(), k -> {
+                DeviceHighlight x = new DeviceHighlight(k.toString());
+                if (subdueNew) {
+                    x.keepSubdued();  // not part of the selected chain
+                }
+                return x;
+            });
+            Worst w = worst.get(e.getKey());
+            String tip = e.getValue() + (w == null ? "" : " | " + w.tooltip());
+            dh.setBadge(NodeBadge.text(NodeBadge.Status.ERROR, DOWN_BADGE, tip));
+        }
     }
 
     private void addLinks(Highlights h, ChainView chain) {
@@ -140,11 +174,14 @@ public final class ChainHighlighter {
         }
         Map<String, Integer> perWorker = new LinkedHashMap<>();
         Map<String, StringBuilder> names = new LinkedHashMap<>();
+        Map<String, Boolean> anyDead = new LinkedHashMap<>();
         for (VnfView v : chain.vnfs()) {
             for (ReplicaView r : v.replicas()) {
                 perWorker.merge(r.worker(), 1, Integer::sum);
+                anyDead.merge(r.worker(), r.dead(), Boolean::logicalOr);
                 names.computeIfAbsent(r.worker(), k -> new StringBuilder())
-                        .append(names.get(r.worker()).length() == 0 ? "" : ", ").append(r.name());
+                        .append(names.get(r.worker()).length() == 0 ? "" : ", ").append(r.name())
+                        .append(r.dead() ? " " + Format.DEAD_TAG : "");
             }
         }
         for (Map.Entry<String, Integer> e : perWorker.entrySet()) {
@@ -153,7 +190,9 @@ public final class ChainHighlighter {
                 continue;
             }
             HostHighlight hh = new HostHighlight(host.id().toString());
-            hh.setBadge(NodeBadge.number(NodeBadge.Status.INFO, e.getValue(),
+            // a worker with a dead replica of the chain gets an error badge
+            hh.setBadge(NodeBadge.number(anyDead.get(e.getKey()) ? NodeBadge.Status.ERROR : NodeBadge.Status.INFO,
+                    e.getValue(),
                     chain.name() + " replicas on " + e.getKey() + ": " + names.get(e.getKey())));
             h.add(hh);
             // the worker's edge link, as the topology view names it

@@ -5,11 +5,7 @@ import org.onosproject.net.DeviceId;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.ui.topo.PropertyPanel;
 
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
-import java.util.Locale;
 import java.util.StringJoiner;
 
 /**
@@ -22,9 +18,6 @@ public final class ChainPanel {
     static final String GLYPH = "chain";
     /** Most decisions the history panel lists (newest first). */
     public static final int HISTORY_ROWS = 10;
-
-    private static final DateTimeFormatter TIME =
-            DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT).withZone(ZoneOffset.UTC);
 
     private final DeviceService deviceService;
 
@@ -53,6 +46,8 @@ public final class ChainPanel {
         pp.addProp("throughput", "Throughput", Format.packetRate(chain.throughputPps()));
         pp.addProp("e2eP95", "E2E p95", Format.latency(chain.e2eP95Ns()));
         pp.addProp("replicas", "Replicas", chain.replicaCount());
+        pp.addProp("state", "State", chain.state().map(Format::liveness)
+                .orElse("n/a (the failure detection runs on the loop leader)"));
         pp.addSeparator();
         for (VnfView v : chain.vnfs()) {
             SlackLevel level = v.level();
@@ -61,7 +56,8 @@ public final class ChainPanel {
                             + " [" + level.word() + "]");
             StringJoiner reps = new StringJoiner(", ");
             for (ReplicaView r : v.replicas()) {
-                reps.add(r.name() + "@" + r.worker() + " " + r.state() + " w" + r.weight());
+                reps.add(r.name() + "@" + r.worker() + " " + r.state() + " w" + r.weight()
+                        + (r.dead() ? " " + Format.DEAD_TAG : ""));
             }
             pp.addProp("rep:" + v.id(), "  replicas", v.replicas().size() + ": " + reps);
         }
@@ -86,7 +82,7 @@ public final class ChainPanel {
         int shown = 0;
         for (int i = h.size() - 1; i >= 0 && shown < HISTORY_ROWS; i--, shown++) {
             LoopDecisionView d = h.get(i);
-            pp.addProp("d" + shown, TIME.format(Instant.ofEpochMilli(d.timeMillis())),
+            pp.addProp("d" + shown, Format.time(d.timeMillis()),
                     d.action() + " " + d.vnfId() + (d.detail().isEmpty() ? "" : ": " + d.detail()));
         }
         if (h.size() > HISTORY_ROWS) {
@@ -97,7 +93,7 @@ public final class ChainPanel {
 
     /** One-line decision text: time, action, vNF, reason. */
     static String decision(LoopDecisionView d) {
-        return TIME.format(Instant.ofEpochMilli(d.timeMillis())) + " " + d.action() + " " + d.vnfId()
+        return Format.time(d.timeMillis()) + " " + d.action() + " " + d.vnfId()
                 + (d.detail().isEmpty() ? "" : ": " + d.detail());
     }
 

@@ -2,10 +2,12 @@ package org.srv6int.app.gui;
 
 import com.google.common.collect.ImmutableList;
 import org.onosproject.net.DeviceId;
+import org.srv6int.app.api.ChainState;
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.SegmentList;
 import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.SfcPathService;
 import org.srv6int.app.api.SfcPaths;
 import org.srv6int.app.api.SfcService;
@@ -19,7 +21,9 @@ import org.srv6int.app.api.VnfTelemetry;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -72,15 +76,21 @@ public final class ChainViews implements Supplier<List<ChainView>> {
         }
         List<Sfc> chains = new ArrayList<>(sfcService.getSfcs());
         chains.sort(Comparator.comparing(Sfc::id));
-        List<LoopDecision> decisions = loop.get() == null ? ImmutableList.of() : loop.get().decisions(DECISIONS_READ);
+        GlobalLoopService gl = loop.get();
+        List<LoopDecision> decisions = gl == null ? ImmutableList.of() : gl.decisions(DECISIONS_READ);
+        // Empty on an instance that does not run the loop: the chains are drawn without liveness.
+        Map<SfcId, ChainState> states = new HashMap<>();
+        if (gl != null) {
+            gl.chainStates().forEach(c -> states.put(c.sfc(), c));
+        }
         ImmutableList.Builder<ChainView> out = ImmutableList.builder();
         for (Sfc sfc : chains) {
-            out.add(view(sfc, decisions));
+            out.add(view(sfc, decisions, states.get(sfc.id())));
         }
         return out.build();
     }
 
-    private ChainView view(Sfc sfc, List<LoopDecision> decisions) {
+    private ChainView view(Sfc sfc, List<LoopDecision> decisions, ChainState state) {
         TelemetryService tel = telemetry.get();
         VnfInventoryService inv = inventory.get();
         SfcPathService ps = paths.get();
@@ -103,7 +113,8 @@ public final class ChainViews implements Supplier<List<ChainView>> {
             reps.sort(Comparator.comparing(VnfReplica::id));
             List<ReplicaView> rv = new ArrayList<>();
             for (VnfReplica r : reps) {
-                rv.add(new ReplicaView(r.id().name(), r.node(), r.deviceId(), r.state().name(), r.weight()));
+                boolean dead = state != null && state.deadReplicas().contains(key + "/" + r.id().name());
+                rv.add(new ReplicaView(r.id().name(), r.node(), r.deviceId(), r.state().name(), r.weight(), dead));
             }
             vnfs.add(new VnfView(key.toString(), spec.type(), spec.lmaxNanos(), p95, rv));
         }
@@ -117,7 +128,7 @@ public final class ChainViews implements Supplier<List<ChainView>> {
         }
         return new ChainView(sfc.id().toString(), sfc.name(), switchPaths, vnfs,
                 st.map(SfcTelemetry::throughputPps).orElse(-1.0),
-                st.map(SfcTelemetry::p95E2eLatencyNanos).orElse(ChainView.UNKNOWN), history);
+                st.map(SfcTelemetry::p95E2eLatencyNanos).orElse(ChainView.UNKNOWN), history, sfc.ingress().deviceId(), state);
     }
 
     /** One decision as the panels show it: replica change, outcome, the loop's reason. */

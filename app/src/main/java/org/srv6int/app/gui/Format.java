@@ -1,5 +1,10 @@
 package org.srv6int.app.gui;
 
+import org.srv6int.app.api.ChainState;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /**
@@ -7,8 +12,37 @@ import java.util.Locale;
  * must not change with the server's locale).
  */
 final class Format {
+    private static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT).withZone(ZoneOffset.UTC);
+
     private Format() {
     }
+
+    /** Wall-clock time of day, UTC. */
+    static String time(long millis) {
+        return TIME.format(Instant.ofEpochMilli(millis));
+    }
+
+    /**
+     * A chain's liveness as one line: state and since when, and for a DOWN chain the marker the
+     * overlay's script colours red, the reason and the last hop seen.
+     */
+    static String liveness(ChainState s) {
+        StringBuilder b = new StringBuilder(s.liveness().name());
+        if (s.sinceMillis() > 0) {
+            b.append(" since ").append(time(s.sinceMillis()));
+        }
+        if (s.liveness() == ChainState.Liveness.DOWN) {
+            b.append(' ').append(DOWN_TAG).append(": ").append(s.reason())
+                    .append("; last hop seen: ").append(s.lastHopSeen());
+        }
+        return b.toString();
+    }
+
+    /** Marker of a DOWN chain's text (srv6intTopo.js colours such rows red). */
+    static final String DOWN_TAG = "[down]";
+    /** Marker of a dead replica (srv6intTopo.js colours such rows red). */
+    static final String DEAD_TAG = "[dead]";
 
     /** Latency in ns as µs below 1 ms, else ms. */
     static String latency(long ns) {

@@ -14,6 +14,7 @@ public final class ReplicaView {
     private final DeviceId attachment;
     private final String state;
     private final int weight;
+    private final boolean dead;
 
     /**
      * Creates a replica view.
@@ -25,11 +26,31 @@ public final class ReplicaView {
      * @param weight     multipath weight of the replica
      */
     public ReplicaView(String name, String worker, DeviceId attachment, String state, int weight) {
+        this(name, worker, attachment, state, weight, false);
+    }
+
+    /**
+     * Creates a replica view.
+     *
+     * @param name       replica (pod) name
+     * @param worker     Kubernetes worker the replica runs on
+     * @param attachment switch the worker hangs off
+     * @param state      replica state (PENDING, ACTIVE, DRAINING)
+     * @param weight     multipath weight of the replica
+     * @param dead       whether the failure detection counts it dead
+     */
+    public ReplicaView(String name, String worker, DeviceId attachment, String state, int weight, boolean dead) {
         this.name = Objects.requireNonNull(name, "name");
         this.worker = Objects.requireNonNull(worker, "worker");
         this.attachment = Objects.requireNonNull(attachment, "attachment");
         this.state = Objects.requireNonNull(state, "state");
         this.weight = weight;
+        this.dead = dead;
+    }
+
+    /** @return true if the failure detection counts the replica dead */
+    public boolean dead() {
+        return dead;
     }
 
     /** @return replica (pod) name */

@@ -1,8 +1,11 @@
 package org.srv6int.app.loop;
 
 import org.srv6int.app.api.ChainState;
+import org.srv6int.app.api.LoopStateStore;
+import org.srv6int.app.api.ReplicaHealthRecord;
 import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfReplicaId;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -33,6 +36,12 @@ import java.util.TreeMap;
  * says nothing about one replica). A dead replica may return (pod Ready, port up) only after a hold
  * that doubles with each death within the last ten holds (at most 16 times); it is then on
  * probation until INT shows packets through it; every return followed by another death is a flap.
+ *
+ * <p>With a {@link LoopStateStore} ({@link #remember}), what it knows of each replica (dead, since
+ * when and why, recent deaths, probation, whether it ever passed traffic) is written there when it
+ * changes and read back by the next leader, so holds, flap counts and "never passed traffic" go on
+ * across a leader change; so is a DOWN chain (since when, reason, last hop seen), which stays DOWN
+ * on the new leader until its reports arrive. Silences start afresh on a new leader.
  */
 public final class ChainHealth {
 
@@ -198,6 +207,8 @@ public final class ChainHealth {
     }
 
     private static final class ChainMemo {
+        /** Went DOWN or UP this round: the store's DOWN chains change at the end of the round. */
+        boolean dirty;
         long lastClassified = -1;
         long lastTraffic = NONE;
         long lastReport = NONE;
@@ -213,6 +224,9 @@ public final class ChainHealth {
     private static final String INT_SILENCE = "no INT report crossed it for ";
 
     private static final class ReplicaMemo {
+        final VnfReplicaId id;
+        /** What the store should have changed: written at the end of the round. */
+        boolean dirty;
         long lastSid = -1;
         long lastSidMoved = NONE;
         long silentSince = NONE;
@@ -223,6 +237,10 @@ public final class ChainHealth {
         boolean passedTraffic;
         String cause = "";
         final ArrayDeque<Long> deaths = new ArrayDeque<>();
+
+        ReplicaMemo(VnfReplicaId id) {
+            this.id = id;
+        }
     }
 
     private final LoopClock clock;
@@ -235,6 +253,9 @@ public final class ChainHealth {
     private long replicaDeaths;
     private long replicaReturns;
     private long flaps;
+    private LoopStateStore store;
+    private boolean loaded;
+    private long storeFailures;
 
     /**
      * Creates the detection.
@@ -275,6 +296,9 @@ public final class ChainHealth {
      */
     public synchronized List<Finding> observe(List<ChainSeen> seen, boolean eventOnly) {
         long now = clock.nanoTime();
+        if (store != null && !loaded) {
+            load(now, clock.currentTimeMillis());
+        }
         List<Finding> out = new ArrayList<>();
         Set<SfcId> liveChains = new HashSet<>();
         Set<String> liveReplicas = new HashSet<>();
@@ -310,19 +334,150 @@ public final class ChainHealth {
             }
             chain(c, m, now, reports, entered, carries, eventOnly, out);
         }
+        List<SfcId> chainsGone = new ArrayList<>(chains.keySet());
+        chainsGone.removeAll(liveChains);
         chains.keySet().retainAll(liveChains);
+        List<VnfReplicaId> gone = new ArrayList<>();
+        replicas.forEach((k, m) -> {
+            if (!liveReplicas.contains(k)) {
+                gone.add(m.id);
+            }
+        });
         replicas.keySet().retainAll(liveReplicas);
+        if (store != null && loaded) {
+            write(gone, chainsGone, now, clock.currentTimeMillis());
+        }
         return out;
+    }
+
+    /**
+     * Keeps what this detection knows of replicas in the cluster's loop state store, and reads
+     * what is there at the next round (call on becoming the leader).
+     *
+     * @param s the store, null to keep it in memory only
+     */
+    public synchronized void remember(LoopStateStore s) {
+        store = s;
+        loaded = false;
+    }
+
+    /** Reads the store again at the next round: another leader may have written since. */
+    public synchronized void reload() {
+        loaded = false;
+    }
+
+    /**
+     * Returns how often the store could not be read or written (each retried at the next round).
+     *
+     * @return failures since start
+     */
+    public synchronized long storeFailures() {
+        return storeFailures;
+    }
+
+    /** The last leader's memory of the replicas; until it is read, nothing is written. */
+    private void load(long now, long nowMillis) {
+        Map<VnfReplicaId, ReplicaHealthRecord> records;
+        Map<SfcId, ChainState> down;
+        try {
+            records = store.replicaHealth();
+            down = store.downChains();
+        } catch (RuntimeException e) {
+            storeFailures++;
+            return;
+        }
+        loaded = true;
+        for (Map.Entry<VnfReplicaId, ReplicaHealthRecord> e : records.entrySet()) {
+            ReplicaHealthRecord r = e.getValue();
+            ReplicaMemo m = new ReplicaMemo(e.getKey());
+            m.dead = r.dead();
+            m.deadSince = r.dead() ? toNanos(r.deadSinceMillis(), now, nowMillis) : NONE;
+            m.cause = r.cause();
+            r.deathsMillis().forEach(t -> m.deaths.addLast(toNanos(t, now, nowMillis)));
+            m.probation = r.probation();
+            m.passedTraffic = r.passedTraffic();
+            replicas.put(e.getKey().toString(), m);
+        }
+        // What this instance remembers from an earlier turn as leader may be stale: the store decides.
+        chains.values().removeIf(m -> m.down);
+        for (ChainState c : down.values()) {
+            ChainMemo m = new ChainMemo();
+            m.down = true;
+            m.downSince = toNanos(c.sinceMillis(), now, nowMillis);
+            m.stateSince = m.downSince;
+            m.liveness = ChainState.Liveness.DOWN;
+            m.lastHop = c.lastHopSeen();
+            m.reason = c.reason();
+            m.lastReport = c.lastReportMillis() == 0 ? NONE : toNanos(c.lastReportMillis(), now, nowMillis);
+            chains.put(c.sfc(), m);
+        }
+    }
+
+    /** Writes the replicas and chains whose memory changed this round and removes those that are gone. */
+    private void write(List<VnfReplicaId> gone, List<SfcId> chainsGone, long now, long nowMillis) {
+        for (SfcId c : chainsGone) {
+            try {
+                store.removeDownChain(c);
+            } catch (RuntimeException e) {
+                storeFailures++;  // a gone chain's record is never read for a chain again
+            }
+        }
+        for (Map.Entry<SfcId, ChainMemo> e : chains.entrySet()) {
+            ChainMemo m = e.getValue();
+            if (!m.dirty) {
+                continue;
+            }
+            try {
+                if (m.down) {
+                    store.putDownChain(new ChainState(e.getKey(), ChainState.Liveness.DOWN,
+                                                      toMillis(m.downSince, now, nowMillis), m.lastHop, m.reason,
+                                                      m.lastClassified, toMillis(m.lastReport, now, nowMillis),
+                                                      List.of()));
+                } else {
+                    store.removeDownChain(e.getKey());
+                }
+                m.dirty = false;
+            } catch (RuntimeException ex) {
+                storeFailures++;  // dirty still: written at the next round
+            }
+        }
+        for (VnfReplicaId id : gone) {
+            try {
+                store.removeReplicaHealth(id);
+            } catch (RuntimeException e) {
+                // A stale record of a gone replica is harmless: it is never read for a replica again.
+                storeFailures++;
+            }
+        }
+        for (ReplicaMemo m : replicas.values()) {
+            if (!m.dirty) {
+                continue;
+            }
+            List<Long> deaths = new ArrayList<>();
+            m.deaths.forEach(t -> deaths.add(toMillis(t, now, nowMillis)));
+            try {
+                store.putReplicaHealth(m.id, new ReplicaHealthRecord(m.dead, m.dead ? toMillis(m.deadSince, now,
+                        nowMillis) : 0, m.cause, deaths, m.probation, m.passedTraffic));
+                m.dirty = false;
+            } catch (RuntimeException e) {
+                storeFailures++;  // dirty still: written at the next round
+            }
+        }
+    }
+
+    private static long toNanos(long tMillis, long now, long nowMillis) {
+        return now - (nowMillis - tMillis) * 1_000_000;
     }
 
     private void replica(ChainSeen c, ReplicaSeen r, long now, boolean chainReports, boolean chainDown,
                          boolean eventOnly, List<Finding> out) {
         ReplicaMemo m = replicas.get(r.key());
         if (m == null) {
-            m = new ReplicaMemo();
+            m = new ReplicaMemo(VnfReplicaId.of(r.vnf, r.id));
             replicas.put(r.key(), m);
             if (r.parked) {
-                // Parked by an earlier leader: dead until it may return, like any other.
+                // Parked by an earlier leader that left no record: dead until it may return, like any other.
+                m.dirty = true;
                 m.dead = true;
                 m.deadSince = now;
                 m.cause = "out of the group (PENDING, weight 0) when this loop started";
@@ -337,6 +492,7 @@ public final class ChainHealth {
             m.lastSid = v;
         }
         if (r.intPackets > 0 && !eventOnly) {
+            m.dirty |= m.probation || !m.passedTraffic;
             m.silentSince = NONE;
             m.probation = false;
             m.passedTraffic = true;
@@ -368,6 +524,7 @@ public final class ChainHealth {
                 if (m.probation) {
                     flaps++;
                 }
+                m.dirty = true;
                 m.dead = true;
                 m.deadSince = now;
                 m.cause = cause;
@@ -398,6 +555,7 @@ public final class ChainHealth {
         long hold = returnHoldNanos << shift;
         boolean healthy = !Boolean.FALSE.equals(r.podReady) && r.portUp;
         if (healthy && now - m.deadSince >= hold) {
+            m.dirty = true;
             m.dead = false;
             m.probation = true;
             m.silentSince = NONE;
@@ -422,6 +580,7 @@ public final class ChainHealth {
             m.silentSince = NONE;
             if (m.down) {
                 m.down = false;
+                m.dirty = true;
                 out.add(new Finding(Finding.Kind.CHAIN_UP, c.sfc, VnfKey.of(c.sfc, 0), null,
                                     "INT reports arrive again after " + (now - m.downSince) / 1_000_000
                                             + " ms down", 0));
@@ -439,6 +598,7 @@ public final class ChainHealth {
         boolean silent = !eventOnly && m.silentSince != NONE && now - m.silentSince >= silenceNanos && carries;
         if (!m.down && (noList || silent)) {
             m.down = true;
+            m.dirty = true;
             m.downSince = now;
             chainDowns++;
             int suspect = lastHop(c, m, now);

@@ -80,7 +80,7 @@ public final class GlobalLoop {
         List<String> plan = List.of();
         // Kept on this leader only: a lost hint costs at most the rest of t-hat, never a decision.
         long escalatedAt = NONE;
-        // Replacements owed for dead replicas; on this leader only (a new one scales on latency).
+        // Replacements owed for dead replicas, in the store: a new leader requests them.
         int replaceOwed;
         // A replacement that found no node is retried after a cool-down, not every window.
         long replaceRetryAt = NONE;
@@ -279,7 +279,7 @@ public final class GlobalLoop {
                                  s.phase, pending, s.phase == VnfLoopRecord.Phase.IDLE ? 0 : s.pendingDecision,
                                  s.plan, s.drainingReplica,
                                  s.phase == VnfLoopRecord.Phase.IDLE ? 0 : toMillis(s.drainStart, now, nowMillis),
-                                 toMillis(s.quietSince, now, nowMillis));
+                                 toMillis(s.quietSince, now, nowMillis), s.replaceOwed);
     }
 
     /** Writes a vNF's state, retrying at once; on failure it is retried at every tick. */
@@ -326,6 +326,9 @@ public final class GlobalLoop {
             s.drainingReplica = r.drainingReplica();
             s.drainStart = r.drainStartMillis() == 0 ? now : toNanos(r.drainStartMillis(), now, nowMillis);
             s.quietSince = toNanos(r.quietSinceMillis(), now, nowMillis);
+            // plus what this leader owes already (deaths it saw before it could read the store)
+            VnfState mine = states.get(e.getKey());
+            s.replaceOwed = r.replaceOwed() + (mine == null ? 0 : mine.replaceOwed);
             states.put(e.getKey(), s);
             if (s.phase != VnfLoopRecord.Phase.IDLE && r.decision() != null) {
                 history.addLast(new Entry(r.decisionId(), now, r.decision()));
@@ -830,6 +833,10 @@ public final class GlobalLoop {
         if (closed) {
             return out;
         }
+        // A new leader reads what the last one owed before it owes more. If it cannot, dead replicas
+        // still leave their groups, but their replacements wait (in memory) for the read: writing
+        // now would overwrite the last leader's record.
+        boolean stateRead = store == null || restored || restore(clock.nanoTime(), clock.currentTimeMillis());
         for (ChainHealth.Finding f : findings) {
             long now = clock.nanoTime();
             long id = newDecisionId();
@@ -876,6 +883,12 @@ public final class GlobalLoop {
             if (f.kind() == ChainHealth.Finding.Kind.REPLICA_DEAD && f.replace()) {
                 VnfState s = states.computeIfAbsent(f.vnf(), k -> new VnfState());
                 s.replaceOwed++;
+                if (!stateRead) {
+                    continue;
+                }
+                // Write-ahead: the debt is in the store before anything is requested for it, so a
+                // leader change between now and the request makes the next leader request it once.
+                save(f.vnf(), s);
                 if (s.phase == VnfLoopRecord.Phase.IDLE) {
                     startReplace(f.vnf(), s, now, f.liveLeft());
                 }
@@ -908,7 +921,7 @@ public final class GlobalLoop {
                        LoopDecision.Outcome.IN_PROGRESS, "", Map.of());
         List<String> where = pickNodes(d, vnf, s, now, add);
         if (where == null) {
-            // Owed still: retried once the cool-down is over.
+            // Owed still (the store has it): retried once the cool-down is over.
             s.replaceRetryAt = now + params.cooldownNanos();
             return;
         }

@@ -175,6 +175,8 @@ public class GlobalLoopManager implements GlobalLoopService {
         health = new ChainHealth(clock, TimeUnit.MILLISECONDS.toNanos(Srv6IntAppConfig.DEFAULT_SILENCE_MS),
                                  TimeUnit.MILLISECONDS.toNanos(Srv6IntAppConfig.DEFAULT_SILENCE_MS),
                                  TimeUnit.MILLISECONDS.toNanos(Srv6IntAppConfig.DEFAULT_RETURN_HOLD_MS));
+        // Dead replicas, their holds and flaps outlive a leader change (docs/failures.md).
+        health.remember(loopState);
         events = Executors.newSingleThreadExecutor(org.onlab.util.Tools.groupedThreads("srv6int", "loop-events", log));
         poller = Executors.newSingleThreadScheduledExecutor(
                 org.onlab.util.Tools.groupedThreads("srv6int", "loop-readiness", log));
@@ -279,6 +281,10 @@ public class GlobalLoopManager implements GlobalLoopService {
                 old.close();
             }
             loop = null;
+            if (now) {
+                // Another leader may have written since this instance last led.
+                health.reload();
+            }
             leader = now;
             log.info("Global loop {} on this node", now ? "runs" : "stops");
         }
@@ -590,9 +596,42 @@ public class GlobalLoopManager implements GlobalLoopService {
     @Override
     public List<ChainState> chainStates() {
         if (!leader) {
-            return List.of();
+            return storedStates();
         }
         return health.states(clock.currentTimeMillis());
+    }
+
+    /**
+     * What an instance that does not run the loop knows from the store: the chains the leader
+     * recorded DOWN and the replicas it counts dead; every other chain is UNKNOWN here.
+     */
+    private List<ChainState> storedStates() {
+        Map<SfcId, ChainState> down;
+        Map<org.srv6int.app.api.VnfReplicaId, org.srv6int.app.api.ReplicaHealthRecord> replicas;
+        try {
+            down = loopState.downChains();
+            replicas = loopState.replicaHealth();
+        } catch (RuntimeException e) {
+            log.debug("Loop state store unreadable, no chain states: {}", e.getMessage());
+            return List.of();
+        }
+        List<Sfc> chains = new ArrayList<>(sfcService.getSfcs());
+        chains.sort(java.util.Comparator.comparingInt(c -> c.id().tag()));
+        List<ChainState> out = new ArrayList<>();
+        for (Sfc sfc : chains) {
+            List<String> dead = new ArrayList<>();
+            replicas.forEach((id, r) -> {
+                if (r.dead() && id.vnf().sfcId().equals(sfc.id())) {
+                    dead.add(id.toString());
+                }
+            });
+            dead.sort(null);
+            ChainState d = down.get(sfc.id());
+            out.add(d == null ? new ChainState(sfc.id(), ChainState.Liveness.UNKNOWN, 0, "", "", -1, 0, dead)
+                    : new ChainState(sfc.id(), ChainState.Liveness.DOWN, d.sinceMillis(), d.lastHopSeen(), d.reason(),
+                                     d.classifiedPackets(), d.lastReportMillis(), dead));
+        }
+        return out;
     }
 
     @Override

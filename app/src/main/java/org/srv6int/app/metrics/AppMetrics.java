@@ -1,5 +1,6 @@
 package org.srv6int.app.metrics;
 
+import org.srv6int.app.api.ChainState;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.LoopStatus;
 import org.srv6int.app.api.ReplicaState;
@@ -138,6 +139,12 @@ public final class AppMetrics {
         }
     }
 
+    /** GlobalLoopService.failureCounters() names and their {@code event} label. */
+    private static final String[][] FAILURE_EVENTS = {
+        {"chainDowns", "chain_down"}, {"replicaDeaths", "replica_death"}, {"replicaReturns", "replica_return"},
+        {"replicaFlaps", "replica_flap"}, {"reroutes", "reroute"},
+    };
+
     private static String[] chainLabels(SfcId c, String... extra) {
         String[] l = new String[2 + extra.length];
         l[0] = "chain";
@@ -225,6 +232,18 @@ public final class AppMetrics {
                    "1 while the global loop leaves the chain alone (paused), else 0");
         rows(out, chainCap, Fold.MAX, perChain.apply(c -> chains.containsKey(c)
                 ? (in.paused.contains(c) ? 1.0 : 0.0) : null), 1);
+        // The failure detection's view (docs/failures.md); NaN when the loop could not be read.
+        Map<SfcId, ChainState> liveness = new HashMap<>();
+        in.chainStates.forEach(cs -> liveness.put(cs.sfc(), cs));
+        out.family("srv6int_chain_down", "gauge",
+                   "1 while the failure detection reports the chain DOWN (traffic enters but no INT report "
+                           + "leaves, or no segment list is left), else 0");
+        rows(out, chainCap, Fold.MAX, perChain.apply(c -> liveness.containsKey(c)
+                ? (liveness.get(c).liveness() == ChainState.Liveness.DOWN ? 1.0 : 0.0) : null), 1);
+        out.family("srv6int_chain_dead_replicas", "gauge",
+                   "replicas of the chain the failure detection counts dead");
+        rows(out, chainCap, Fold.SUM, perChain.apply(c -> liveness.containsKey(c)
+                ? (double) liveness.get(c).deadReplicas().size() : null), 1);
 
         // --- vNFs
         Function<Function<VnfKey, Double>, Map<VnfKey, Row>> perVnf = f -> {
@@ -331,6 +350,11 @@ public final class AppMetrics {
                        "decisions the loop running here made, by action (restarts from 0 with the loop)");
             for (LoopDecision.Action a : LoopDecision.Action.values()) {
                 out.sample(in.decisionsMade.getOrDefault(a, 0L), "action", lower(a.name()));
+            }
+            out.family("srv6int_global_loop_failures_total", "counter",
+                       "what the failure detection running here saw, by event (restarts from 0 on a new leader)");
+            for (String[] e : FAILURE_EVENTS) {
+                out.sample(in.failureCounters.getOrDefault(e[0], 0L), "event", e[1]);
             }
             out.family("srv6int_global_loop_decisions_ended_total", "counter",
                        "decisions that ended, by action and outcome (restarts from 0 with the loop)");

@@ -204,6 +204,8 @@ public class AppMetricsManager implements AppMetricsService {
             try {
                 in.loop = l.status();
                 in.paused.addAll(l.pausedChains());
+                in.chainStates.addAll(l.chainStates());
+                in.failureCounters = l.failureCounters();
                 for (LoopDecision.Action a : LoopDecision.Action.values()) {
                     in.decisionsMade.put(a, l.decisionsMade(a));
                     Map<LoopDecision.Outcome, Long> ended = new EnumMap<>(LoopDecision.Outcome.class);

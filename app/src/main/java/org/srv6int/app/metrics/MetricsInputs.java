@@ -1,5 +1,6 @@
 package org.srv6int.app.metrics;
 
+import org.srv6int.app.api.ChainState;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.LoopStatus;
 import org.srv6int.app.api.Sfc;
@@ -39,6 +40,10 @@ final class MetricsInputs {
     Map<String, Long> collectorCounters = Map.of();
     /** Global loop status, null if the loop component is not there. */
     LoopStatus loop;
+    /** The failure detection's state of every chain; empty where the loop does not run. */
+    final List<ChainState> chainStates = new ArrayList<>();
+    /** The failure detection's counters (GlobalLoopService.failureCounters()). */
+    Map<String, Long> failureCounters = Map.of();
     /** Chains whose loop is paused. */
     final Set<SfcId> paused = new TreeSet<>();
     /** Decisions made, by action. */

@@ -33,9 +33,9 @@ import static com.google.common.base.Preconditions.checkArgument;
  */
 public final class BucketDrain<K> {
 
-    private final long idleMs;
-    private final long deadlineMs;
-    private final long holdMs;
+    private long idleMs;
+    private long deadlineMs;
+    private long holdMs;
     private final long[] lastPackets;
     private final long[] lastChange;
     private final long[] lastRead;
@@ -57,12 +57,7 @@ public final class BucketDrain<K> {
      */
     public BucketDrain(int buckets, long idleMs, long deadlineMs, long holdMs) {
         checkArgument(buckets > 0, "buckets must be > 0");
-        checkArgument(idleMs > 0, "idleMs must be > 0, got %s", idleMs);
-        checkArgument(deadlineMs >= idleMs, "deadlineMs (%s) must be >= idleMs (%s)", deadlineMs, idleMs);
-        checkArgument(holdMs >= 0, "holdMs must be >= 0, got %s", holdMs);
-        this.idleMs = idleMs;
-        this.deadlineMs = deadlineMs;
-        this.holdMs = holdMs;
+        setTimes(idleMs, deadlineMs, holdMs);
         lastPackets = new long[buckets];
         lastChange = new long[buckets];
         lastRead = new long[buckets];
@@ -74,6 +69,24 @@ public final class BucketDrain<K> {
         Arrays.fill(lastRead, Long.MIN_VALUE);
         Arrays.fill(waitingSince, Long.MIN_VALUE);
         Arrays.fill(lastMoved, Long.MIN_VALUE);
+    }
+
+    /**
+     * Changes the three durations (netcfg); buckets waiting keep their wait's start, so a shorter
+     * deadline may move them at the next look.
+     *
+     * @param idleMs     a bucket whose counter did not move this long has no flows left, &gt; 0
+     * @param deadlineMs a move waits at most this long, &ge; idleMs
+     * @param holdMs     a bucket that moved this recently moves again only on a failure, &ge; 0
+     * @throws IllegalArgumentException on a bad value (nothing is changed)
+     */
+    public void setTimes(long idleMs, long deadlineMs, long holdMs) {
+        checkArgument(idleMs > 0, "idleMs must be > 0, got %s", idleMs);
+        checkArgument(deadlineMs >= idleMs, "deadlineMs (%s) must be >= idleMs (%s)", deadlineMs, idleMs);
+        checkArgument(holdMs >= 0, "holdMs must be >= 0, got %s", holdMs);
+        this.idleMs = idleMs;
+        this.deadlineMs = deadlineMs;
+        this.holdMs = holdMs;
     }
 
     /**

@@ -19,6 +19,7 @@ import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.VnfReplica;
 import org.srv6int.app.api.VnfReplicaId;
 import org.srv6int.app.placement.BucketAssignment;
+import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.placement.BucketDrain;
 import org.srv6int.pipeconf.Srv6IntConstants;
 
@@ -73,17 +74,10 @@ public final class BucketTables {
         }
     }
 
-    /** Default: a bucket whose counter did not move for 10 s has no flows left (two ONOS flow-stats polls). */
-    public static final long DRAIN_IDLE_MS = 10_000;
-    /** Default drain deadline. */
-    public static final long DRAIN_DEADLINE_MS = 60_000;
-    /** Default hold of a bucket that just moved. */
-    public static final long BUCKET_HOLD_MS = 10_000;
-
     private final int buckets;
-    private final long idleMs;
-    private final long deadlineMs;
-    private final long holdMs;
+    private long idleMs;
+    private long deadlineMs;
+    private long holdMs;
     private final Map<SfcId, BucketDrain<List<Ip6Address>>> drains = new HashMap<>();
     private final Map<SfcId, Map<VnfReplicaId, Integer>> lastWeights = new HashMap<>();
     private final Map<SfcId, Set<VnfReplicaId>> shrinking = new HashMap<>();
@@ -99,9 +93,40 @@ public final class BucketTables {
      */
     public BucketTables(int buckets, long idleMs, long deadlineMs, long holdMs) {
         this.buckets = buckets;
+        setDrainTimes(idleMs, deadlineMs, holdMs);
+    }
+
+    /**
+     * Creates the bucket tables with the default drain times (docs/failures.md).
+     *
+     * @param buckets buckets per chain (ENCAP_BUCKETS)
+     */
+    public BucketTables(int buckets) {
+        this(buckets, Srv6IntAppConfig.DEFAULT_DRAIN_IDLE_MS, Srv6IntAppConfig.DEFAULT_DRAIN_DEADLINE_MS,
+             Srv6IntAppConfig.DEFAULT_BUCKET_HOLD_MS);
+    }
+
+    /**
+     * Changes the drain times (netcfg {@code loop.drainIdleMs}, {@code drainDeadlineMs},
+     * {@code bucketHoldMs}) of every chain; waits in progress keep their start.
+     *
+     * @param idleMs     a bucket whose counter did not move this long has no flows left, &gt; 0
+     * @param deadlineMs a drain waits at most this long, &ge; idleMs
+     * @param holdMs     a bucket that moved this recently moves again only on a failure, &ge; 0
+     * @throws IllegalArgumentException on a bad value (nothing is changed)
+     */
+    public void setDrainTimes(long idleMs, long deadlineMs, long holdMs) {
+        if (idleMs == this.idleMs && deadlineMs == this.deadlineMs && holdMs == this.holdMs) {
+            return;
+        }
+        // checked once here (BucketDrain checks the same), so no chain is left half changed
+        new BucketDrain<>(1, idleMs, deadlineMs, holdMs);
         this.idleMs = idleMs;
         this.deadlineMs = deadlineMs;
         this.holdMs = holdMs;
+        for (BucketDrain<?> d : drains.values()) {
+            d.setTimes(idleMs, deadlineMs, holdMs);
+        }
     }
 
     /**

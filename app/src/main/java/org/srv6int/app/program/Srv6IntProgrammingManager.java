@@ -41,6 +41,7 @@ import org.srv6int.app.api.VnfReplica;
 import org.srv6int.app.api.VnfReplicaEvent;
 import org.srv6int.app.api.VnfReplicaListener;
 import org.srv6int.app.config.Srv6Devices;
+import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.placement.SidRouting;
 
@@ -48,6 +49,7 @@ import java.util.Collection;
 import java.util.Dictionary;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -171,9 +173,7 @@ public class Srv6IntProgrammingManager {
     protected void bindApplication(ApplicationId id, java.util.function.LongSupplier clockMillis) {
         appId = id;
         reconciler = new Srv6IntReconciler(flowRuleService, groupService, id,
-                new BucketTables(org.srv6int.pipeconf.Srv6IntPipelineConstants.ENCAP_BUCKETS,
-                                 BucketTables.DRAIN_IDLE_MS, BucketTables.DRAIN_DEADLINE_MS,
-                                 BucketTables.BUCKET_HOLD_MS), clockMillis);
+                new BucketTables(org.srv6int.pipeconf.Srv6IntPipelineConstants.ENCAP_BUCKETS), clockMillis);
     }
 
     /**
@@ -247,10 +247,16 @@ public class Srv6IntProgrammingManager {
      */
     public int reconcile() {
         Srv6Devices devices = configService.devices();
+        Optional<Srv6IntAppConfig> app = configService.appConfig();
+        // netcfg's drain times (validated there: a refused config leaves the last good one in force)
+        reconciler.bucketTables().setDrainTimes(
+                app.map(Srv6IntAppConfig::drainIdleMillis).orElse(Srv6IntAppConfig.DEFAULT_DRAIN_IDLE_MS),
+                app.map(Srv6IntAppConfig::drainDeadlineMillis).orElse(Srv6IntAppConfig.DEFAULT_DRAIN_DEADLINE_MS),
+                app.map(Srv6IntAppConfig::bucketHoldMillis).orElse(Srv6IntAppConfig.DEFAULT_BUCKET_HOLD_MS));
         Collection<VnfReplica> replicas = inventoryService.getReplicas();
         Map<DeviceId, DeviceProgram> programs = Srv6IntTranslator.translate(
                 sfcService.getSfcs(), pathsService.getAllPaths(), replicas, devices,
-                configService.appConfig().orElse(null), this::masterOf, new SidRouting(pathService), appId);
+                app.orElse(null), this::masterOf, new SidRouting(pathService), appId);
         // switches that lost their config keep our entries and groups until we remove them
         Set<DeviceId> targets;
         synchronized (touched) {

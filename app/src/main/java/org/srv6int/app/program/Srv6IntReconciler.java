@@ -71,8 +71,7 @@ public final class Srv6IntReconciler {
      */
     public Srv6IntReconciler(FlowRuleService flowRuleService, GroupService groupService, ApplicationId appId) {
         this(flowRuleService, groupService, appId,
-             new BucketTables(Srv6IntPipelineConstants.ENCAP_BUCKETS, BucketTables.DRAIN_IDLE_MS,
-                              BucketTables.DRAIN_DEADLINE_MS, BucketTables.BUCKET_HOLD_MS),
+             new BucketTables(Srv6IntPipelineConstants.ENCAP_BUCKETS),
              System::currentTimeMillis);
     }
 

@@ -9,10 +9,13 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.srv6int.app.api.ChainState;
 import org.srv6int.app.api.LoopStateStore;
+import org.srv6int.app.api.ReplicaHealthRecord;
 import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfLoopRecord;
+import org.srv6int.app.api.VnfReplicaId;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,8 +23,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The global loop's state in two ConsistentMaps: one record per vNF, and the decision id
- * sequence (one key, advanced by compare-and-set on its version).
+ * The global loop's state in ConsistentMaps: one record per vNF, the decision id sequence (one
+ * key, advanced by compare-and-set on its version), the paused chains and the failure
+ * detection's memory of replicas and of DOWN chains.
  */
 @Component(immediate = true, service = LoopStateStore.class)
 public class DistributedLoopStateStore implements LoopStateStore {
@@ -29,6 +33,8 @@ public class DistributedLoopStateStore implements LoopStateStore {
     static final String MAP_NAME = "srv6int-loop-state";
     static final String IDS_NAME = "srv6int-loop-ids";
     static final String PAUSED_NAME = "srv6int-loop-paused";
+    static final String HEALTH_NAME = "srv6int-loop-health";
+    static final String DOWN_NAME = "srv6int-loop-down-chains";
     private static final String DECISION = "decision";
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
@@ -37,6 +43,8 @@ public class DistributedLoopStateStore implements LoopStateStore {
     private ConsistentMap<VnfKey, VnfLoopRecord> records;
     private ConsistentMap<String, Long> ids;
     private ConsistentMap<Integer, Boolean> paused;
+    private ConsistentMap<VnfReplicaId, ReplicaHealthRecord> health;
+    private ConsistentMap<SfcId, ChainState> down;
 
     /** Creates the maps. */
     @Activate
@@ -53,6 +61,52 @@ public class DistributedLoopStateStore implements LoopStateStore {
                 .withName(PAUSED_NAME)
                 .withSerializer(Serializer.using(KryoNamespaces.BASIC))
                 .build();
+        health = storageService.<VnfReplicaId, ReplicaHealthRecord>consistentMapBuilder()
+                .withName(HEALTH_NAME)
+                .withSerializer(Srv6IntSerializers.SERIALIZER)
+                .build();
+        down = storageService.<SfcId, ChainState>consistentMapBuilder()
+                .withName(DOWN_NAME)
+                .withSerializer(Srv6IntSerializers.SERIALIZER)
+                .build();
+    }
+
+    @Override
+    public Map<SfcId, ChainState> downChains() {
+        Map<SfcId, ChainState> out = new LinkedHashMap<>();
+        for (Map.Entry<SfcId, Versioned<ChainState>> e : down.entrySet()) {
+            out.put(e.getKey(), e.getValue().value());
+        }
+        return out;
+    }
+
+    @Override
+    public void putDownChain(ChainState state) {
+        down.put(state.sfc(), state);
+    }
+
+    @Override
+    public void removeDownChain(SfcId sfc) {
+        down.remove(sfc);
+    }
+
+    @Override
+    public Map<VnfReplicaId, ReplicaHealthRecord> replicaHealth() {
+        Map<VnfReplicaId, ReplicaHealthRecord> out = new LinkedHashMap<>();
+        for (Map.Entry<VnfReplicaId, Versioned<ReplicaHealthRecord>> e : health.entrySet()) {
+            out.put(e.getKey(), e.getValue().value());
+        }
+        return out;
+    }
+
+    @Override
+    public void putReplicaHealth(VnfReplicaId replica, ReplicaHealthRecord record) {
+        health.put(replica, record);
+    }
+
+    @Override
+    public void removeReplicaHealth(VnfReplicaId replica) {
+        health.remove(replica);
     }
 
     @Override

@@ -3,8 +3,10 @@ package org.srv6int.app.store;
 import org.onlab.util.KryoNamespace;
 import org.onosproject.store.serializers.KryoNamespaces;
 import org.onosproject.store.service.Serializer;
+import org.srv6int.app.api.ChainState;
 import org.srv6int.app.api.FlowClassifier;
 import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.ReplicaHealthRecord;
 import org.srv6int.app.api.ReplicaState;
 import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.SfcId;
@@ -26,7 +28,8 @@ public final class Srv6IntSerializers {
             .register(SfcId.class, Sfc.class, FlowClassifier.class, VnfSpec.class, VnfKey.class,
                       VnfReplicaId.class, VnfReplica.class, ReplicaState.class,
                       VnfLoopRecord.class, VnfLoopRecord.Phase.class, LoopDecision.class, LoopDecision.Action.class,
-                      LoopDecision.Outcome.class)
+                      LoopDecision.Outcome.class, ReplicaHealthRecord.class, ChainState.class,
+                      ChainState.Liveness.class)
             .build("srv6int");
 
     /** Serializer over {@link #NAMESPACE}. */

@@ -383,6 +383,13 @@ public class ThreeInstanceClusterTest {
         final Map<String, CompletableFuture<ReplicaInfo>> requests = new LinkedHashMap<>();
         final Map<String, String> nodes = new HashMap<>();
         final List<String> calls = new ArrayList<>();
+        // Pod readiness as the bridge lists it; a vNF absent here: the platform cannot tell.
+        final Map<VnfKey, Map<String, Boolean>> readiness = new java.util.concurrent.ConcurrentHashMap<>();
+
+        @Override
+        public java.util.Optional<Map<String, Boolean>> replicaReadiness(VnfKey vnf) {
+            return java.util.Optional.ofNullable(readiness.get(vnf));
+        }
 
         @Override
         public List<NodeResources> nodeFreeResources() {
@@ -482,6 +489,61 @@ public class ThreeInstanceClusterTest {
         windows(two);
         assertEquals(add, platform.requests.size());
         assertEquals(1, loops.get(two).decisions(10).size());
+    }
+
+    @Test
+    public void aReplacementOwedWhenTheLeaderFailsIsRequestedOnceByTheNewLeader() throws Exception {
+        NodeId one = NODES.get(0);
+        NodeId two = NODES.get(1);
+        VnfKey snort = VnfKey.of(PaperTestbed.SFC2, 0);
+        send(PaperTestbed.SW3, 2, 100, 0, List.of(), 300_000);
+        awaitAccepted(two, 100);
+        windows(one);
+        send(PaperTestbed.SW3, 2, 100, 1000, List.of(), 2_000_000);
+        awaitAccepted(two, 200);
+        windows(one);
+        Thread.sleep(2 * T_HAT_MS);
+        send(PaperTestbed.SW3, 2, 100, 2000, List.of(), 2_000_000);
+        awaitAccepted(two, 300);
+        windows(one);
+        int add = platform.requests.size();
+        assertTrue(add >= 1);
+        assertEquals(LoopDecision.Action.SCALE_OUT, loops.get(one).decisions(10).get(0).action());
+
+        // While the new pods start, Snort's r0 pod goes away: onos-1 (polling readiness every
+        // second) takes r0 out at its next window and owes a replacement behind the scale-out.
+        platform.readiness.put(snort, Map.of("r0", false));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (loops.get(one).decisions(10).stream().noneMatch(d -> d.action() == LoopDecision.Action.REPLICA_DEAD)
+                && System.nanoTime() < deadline) {
+            Thread.sleep(300);
+            windows(one);
+        }
+        List<LoopDecision> d1 = loops.get(one).decisions(10);
+        assertTrue(d1.toString(), d1.stream().anyMatch(d -> d.action() == LoopDecision.Action.REPLICA_DEAD));
+        assertTrue(d1.toString(), d1.stream().noneMatch(d -> d.action() == LoopDecision.Action.REPLACE));
+        assertEquals(add, platform.requests.size());
+        say("onos-1 took r0 out with a replacement owed: " + d1.get(d1.size() - 1).detail());
+
+        cluster.fail(one, two);
+        GlobalLoopManagers.stop(loops.remove(one));
+        TelemetryManagers.stop(collectors.remove(one));
+        assertTrue(loops.get(two).status().leader());
+
+        // onos-2 repeats the scale-out's requests, the pods become Ready, and the next window
+        // requests the owed replacement: one new request, and no more in later windows.
+        windows(two);
+        assertEquals(add, platform.requests.size());
+        platform.ready();
+        windows(two);
+        windows(two);
+        windows(two);
+        assertEquals(platform.calls.toString(), add + 1, platform.requests.size());
+        assertEquals(platform.calls.toString(), add, platform.calls.stream().filter(c -> c.contains(" again")).count());
+        List<LoopDecision> d2 = loops.get(two).decisions(20);
+        assertEquals(d2.toString(), 1, d2.stream().filter(d -> d.action() == LoopDecision.Action.REPLACE).count());
+        assertTrue(d2.toString(), d2.stream().noneMatch(d -> d.action() == LoopDecision.Action.REPLICA_DEAD));
+        say("onos-2 requested the replacement once: " + platform.calls.subList(add, platform.calls.size()));
     }
 
     private void awaitAccepted(NodeId n, long count) throws Exception {

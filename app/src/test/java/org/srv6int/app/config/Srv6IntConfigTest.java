@@ -143,6 +143,28 @@ public class Srv6IntConfigTest {
     }
 
     @Test
+    public void drainKnobsHaveDefaultsAndBadValuesAreRefusedByPath() throws Exception {
+        Srv6IntAppConfig d = PaperTestbed.appConfig(MAPPER.readTree("{}"));
+        assertEquals(10_000, d.drainIdleMillis());
+        assertEquals(60_000, d.drainDeadlineMillis());
+        assertEquals(10_000, d.bucketHoldMillis());
+        Srv6IntAppConfig c = PaperTestbed.appConfig(MAPPER.readTree(
+                "{\"loop\": {\"drainIdleMs\": 2000, \"drainDeadlineMs\": 2000, \"bucketHoldMs\": 0}}"));
+        assertTrue(c.isValid());
+        assertEquals(2000, c.drainIdleMillis());
+        assertEquals(2000, c.drainDeadlineMillis());
+        assertEquals(0, c.bucketHoldMillis());
+        assertAppRejected("{\"loop\": {\"drainIdleMs\": 0}}", "loop.drainIdleMs");
+        assertAppRejected("{\"loop\": {\"drainIdleMs\": \"10s\"}}", "loop.drainIdleMs");
+        assertAppRejected("{\"loop\": {\"drainDeadlineMs\": 3600001}}", "loop.drainDeadlineMs");
+        assertAppRejected("{\"loop\": {\"bucketHoldMs\": -1}}", "loop.bucketHoldMs");
+        // a deadline before the idle time would force every drain
+        assertAppRejected("{\"loop\": {\"drainIdleMs\": 5000, \"drainDeadlineMs\": 4000}}", "loop.drainDeadlineMs");
+        // idle above the default deadline without a deadline: the idle time is what is wrong
+        assertAppRejected("{\"loop\": {\"drainIdleMs\": 70000}}", "loop.drainIdleMs");
+    }
+
+    @Test
     public void pushAsideIsOffByDefaultAndOnlyABooleanSwitchesIt() throws Exception {
         assertFalse(PaperTestbed.appConfig(MAPPER.readTree("{}")).pushAside());
         Srv6IntAppConfig on = PaperTestbed.appConfig(MAPPER.readTree("{\"loop\": {\"pushAside\": true}}"));

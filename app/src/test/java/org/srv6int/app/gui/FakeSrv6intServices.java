@@ -40,6 +40,7 @@ final class FakeSrv6intServices {
     final Map<VnfKey, VnfTelemetry> vnfTelemetry = new TreeMap<>();
     /** Oldest first, as the loop makes them. */
     final List<LoopDecision> decisions = new ArrayList<>();
+    final Map<SfcId, org.srv6int.app.api.ChainState> chainStates = new TreeMap<>();
 
     final InMemorySfcService sfcService = new InMemorySfcService();
 
@@ -195,7 +196,7 @@ final class FakeSrv6intServices {
 
         @Override
         public List<org.srv6int.app.api.ChainState> chainStates() {
-            return List.of();
+            return ImmutableList.copyOf(chainStates.values());
         }
 
         @Override

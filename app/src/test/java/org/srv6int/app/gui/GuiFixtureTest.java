@@ -53,6 +53,9 @@ public class GuiFixtureTest {
         step(steps, h, conn, "back to telemetry, after replica", Srv6intTopoMessageHandler.SELECT,
                 "{\"chainId\":\"2\"}");
         step(steps, h, conn, "previous chain, after replica", Srv6intTopoMessageHandler.CYCLE, "{\"step\":-1}");
+        tb.failures();
+        step(steps, h, conn, "live refresh, after failures", null, null);
+        step(steps, h, conn, "next chain, after failures", Srv6intTopoMessageHandler.CYCLE, "{\"step\":1}");
         step(steps, h, conn, "stop", Srv6intTopoMessageHandler.STOP, "{}");
         return doc;
     }

@@ -27,6 +27,7 @@ import org.onosproject.net.link.LinkService;
 import org.onosproject.net.link.LinkServiceAdapter;
 import org.onosproject.net.provider.ProviderId;
 import org.onlab.packet.ChassisId;
+import org.srv6int.app.api.ChainState;
 import org.srv6int.app.api.FlowClassifier;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.ReplicaState;
@@ -191,6 +192,29 @@ final class GuiTestbed {
                 segmentList(2, "snort-0"), segmentList(2, "snort-1"))));
         app.sfcTelemetry.put(SFC2, new SfcTelemetry(SFC2, 3 * PPS_1G, 1_100_000, 20, 12000, T0 + 35_000));
         app.vnfTelemetry.put(SNORT, new VnfTelemetry(SNORT, 3 * PPS_1G, 610_000, 6, 1500, T0 + 35_000));
+        return this;
+    }
+
+    /**
+     * Failures (t ≈ 40 s): Snort's pod on Worker 1 is gone, so the loop takes snort-0 out of the
+     * group (PENDING, weight 0) and it counts dead; and SFC 1's traffic vanishes after Fwd (a black
+     * hole before nDPI), so the failure detection reports SFC 1 DOWN with Fwd as the last hop seen.
+     */
+    GuiTestbed failures() {
+        VnfReplicaId snort0 = VnfReplicaId.of(SNORT, "snort-0");
+        app.inventory.updateReplica(snort0, ReplicaState.PENDING, 0);
+        app.paths.put(SFC2, new SfcPaths(SFC2, ImmutableList.of(segmentList(2, "snort-1"))));
+        app.decisions.add(new LoopDecision(T0 + 40_000, SNORT, ImmutableMap.of(), LoopDecision.Action.REPLICA_DEAD,
+                2, 1, LoopDecision.Outcome.SUCCEEDED,
+                "snort-0 at device:sw2/3: pod gone or not Ready (platform); weight 0"));
+        String reason = "ingress classified traffic but no INT report arrived for 3000 ms";
+        String lastHop = "vNF 0 (fwd-0 at device:sw2/3)";
+        app.decisions.add(new LoopDecision(T0 + 43_000, NDPI, ImmutableMap.of(), LoopDecision.Action.CHAIN_DOWN,
+                0, 0, LoopDecision.Outcome.FAILED, reason + "; last hop seen: " + lastHop));
+        app.chainStates.put(SFC1, new ChainState(SFC1, ChainState.Liveness.DOWN, T0 + 43_000, lastHop, reason,
+                90_000, T0 + 40_000, ImmutableList.of()));
+        app.chainStates.put(SFC2, new ChainState(SFC2, ChainState.Liveness.UP, T0 + 2_000, "", "",
+                250_000, T0 + 43_000, ImmutableList.of(snort0.toString())));
         return this;
     }
 

@@ -150,6 +150,46 @@ public class Srv6intTopoMessageHandlerTest {
     }
 
     @Test
+    public void aDownChainGetsADownBadgeOnItsIngressAndADeadReplicaIsMarked() throws Exception {
+        tb.before();
+        tb.addSnortReplica();
+        List<ObjectNode> out = send(Srv6intTopoMessageHandler.START, "{}");
+        assertFalse("no failure yet: no badge on SW1", device(out.get(0).path("payload"), "device:sw1").has("badge"));
+        assertEquals("n/a (the failure detection runs on the loop leader)",
+                prop(out.get(1).path("payload").path("panel"), "state"));
+
+        tb.failures();
+        handler.refresh();
+        out = conn.drain();
+        JsonNode hl = out.get(0).path("payload");
+        JsonNode b1 = device(hl, "device:sw1").path("badge");
+        assertEquals("e", b1.path("status").asText());
+        assertEquals(ChainHighlighter.DOWN_BADGE, b1.path("txt").asText());
+        assertEquals("SFC 1 DOWN since 10:00:43 [down]: ingress classified traffic but no INT report arrived for "
+                + "3000 ms; last hop seen: vNF 0 (fwd-0 at device:sw2/3)", b1.path("msg").asText());
+        // the latency badges stay where no chain is down
+        assertEquals("88%", device(hl, "device:sw3").path("badge").path("txt").asText());
+        JsonNode panel = out.get(1).path("payload").path("panel");
+        assertEquals("SFC 1", panel.path("title").asText());
+        assertEquals("DOWN since 10:00:43 [down]: ingress classified traffic but no INT report arrived for 3000 ms; "
+                + "last hop seen: vNF 0 (fwd-0 at device:sw2/3)", prop(panel, "state"));
+        assertTrue(prop(panel, "lastDecision"), prop(panel, "lastDecision").startsWith("10:00:43 CHAIN_DOWN 1/1: failed"));
+
+        out = send(Srv6intTopoMessageHandler.CYCLE, "{\"step\":1}");
+        panel = out.get(1).path("payload").path("panel");
+        assertEquals("SFC 2", panel.path("title").asText());
+        assertEquals("UP since 10:00:02", prop(panel, "state"));
+        assertEquals("2: snort-0@worker-1 PENDING w0 [dead], snort-1@worker-2 ACTIVE w1", prop(panel, "rep:2/0"));
+        hl = out.get(0).path("payload");
+        JsonNode w1 = host(hl, "00:00:00:00:02:01").path("badge");
+        assertEquals("e", w1.path("status").asText());
+        assertEquals("SFC 2 replicas on worker-1: snort-0 [dead]", w1.path("msg").asText());
+        assertEquals("i", host(hl, "00:00:00:00:03:01").path("badge").path("status").asText());
+        // SFC 1 is still down while SFC 2 is selected: its badge is on every view
+        assertEquals(ChainHighlighter.DOWN_BADGE, device(hl, "device:sw1").path("badge").path("txt").asText());
+    }
+
+    @Test
     public void historyListsDecisionsNewestFirst() throws Exception {
         tb.before().addSnortReplica();
         send(Srv6intTopoMessageHandler.START, "{\"chainId\":\"2\"}");

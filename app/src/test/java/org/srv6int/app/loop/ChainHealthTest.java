@@ -24,7 +24,9 @@ public class ChainHealthTest {
     private static final VnfKey V1 = VnfKey.of(SFC, 1);
 
     private final FakePorts.Clock clock = new FakePorts.Clock();
-    private final ChainHealth health = new ChainHealth(clock, 3000 * MS, 3000 * MS, 5000 * MS);
+    private ChainHealth health = new ChainHealth(clock, 3000 * MS, 3000 * MS, 5000 * MS);
+    /** Replicas the inventory holds at PENDING weight 0 (what the loop did about a death). */
+    private final java.util.Set<String> parked = new java.util.HashSet<>();
 
     private long classified;
     private long sidA;
@@ -45,7 +47,8 @@ public class ChainHealthTest {
         clock.nanos += 500 * MS;
         List<ChainHealth.ReplicaSeen> rs = new ArrayList<>();
         rs.add(new ChainHealth.ReplicaSeen(V0, "a", "sw2/3", true, false, pktsA, OptionalLong.of(sidA), true, true));
-        rs.add(new ChainHealth.ReplicaSeen(V1, "b", "sw3/3", !health.isDead(V1, "b"), health.isDead(V1, "b"),
+        boolean parkedB = health.isDead(V1, "b") || parked.contains("b");
+        rs.add(new ChainHealth.ReplicaSeen(V1, "b", "sw3/3", !parkedB, parkedB,
                                            pktsB, OptionalLong.of(sidB), readyB, portUpB));
         rs.add(new ChainHealth.ReplicaSeen(V1, "c", "sw3/4", inGroupC && !health.isDead(V1, "c"),
                                            health.isDead(V1, "c"), pktsC, OptionalLong.empty(), null, true));
@@ -259,6 +262,128 @@ public class ChainHealthTest {
         window();
         assertEquals(1, (long) health.counters().get("replicaFlaps"));
         assertEquals(3, (long) health.counters().get("replicaDeaths"));
+    }
+
+    /** A new leader: another process (its own monotonic clock, the same wall clock), the same store. */
+    private ChainHealth newLeader(org.srv6int.app.api.LoopStateStore store, long processOffsetNanos) {
+        LoopClock other = new LoopClock() {
+            @Override
+            public long nanoTime() {
+                return clock.nanos + processOffsetNanos;
+            }
+
+            @Override
+            public long currentTimeMillis() {
+                return clock.currentTimeMillis();
+            }
+        };
+        ChainHealth h = new ChainHealth(other, 3000 * MS, 3000 * MS, 5000 * MS);
+        h.remember(store);
+        return h;
+    }
+
+    /** Windows of traffic that does not cross b until a finding; returns how many it took. */
+    private int windowsUntilAFinding(List<ChainHealth.Finding> found) {
+        int windows = 0;
+        while (found.isEmpty() && windows < 60) {
+            healthy();
+            pktsB = 0;
+            found.addAll(window());
+            windows++;
+        }
+        return windows;
+    }
+
+    @Test
+    public void aDeadReplicasHoldAndDeathsOutliveALeaderChange() {
+        org.srv6int.app.api.LoopStateStore store =
+                org.srv6int.app.store.TestStores.loopState(new org.srv6int.testkit.InMemoryStorageService());
+        health.remember(store);
+        healthy();
+        window();
+        portUpB = false;
+        assertEquals(ChainHealth.Finding.Kind.REPLICA_DEAD, window().get(0).kind());
+        parked.add("b");
+        portUpB = true;
+        for (int i = 0; i < 4; i++) {
+            healthy();
+            pktsB = 0;
+            assertEquals(List.of(), window());
+        }
+        // The leader dies 2 s after b's death. The next one reads b's record: b is dead since then
+        // (no new REPLICA_DEAD) and returns when the 5 s hold is over, in the 10th window after the
+        // death as without a leader change (it would be the 10th after the change without the store).
+        health = newLeader(store, 987_654_321_000L);
+        List<ChainHealth.Finding> f = new ArrayList<>();
+        assertEquals(6, windowsUntilAFinding(f));
+        assertEquals(ChainHealth.Finding.Kind.REPLICA_RETURNED, f.get(0).kind());
+        assertTrue(f.get(0).detail(), f.get(0).detail().contains("hold of 5000 ms (1 death(s) recently"));
+        parked.remove("b");
+        // Another change while b is on probation: its next death is a flap and doubles the hold.
+        health = newLeader(store, 123_456_789_000L);
+        healthy();
+        pktsB = 0;
+        assertEquals(List.of(), window());
+        portUpB = false;
+        List<ChainHealth.Finding> dead = window();
+        assertEquals(ChainHealth.Finding.Kind.REPLICA_DEAD, dead.get(0).kind());
+        assertEquals("a death on probation after the change is a flap", 1,
+                     (long) health.counters().get("replicaFlaps"));
+        parked.add("b");
+        portUpB = true;
+        f.clear();
+        assertEquals(20, windowsUntilAFinding(f));
+        assertTrue(f.get(0).detail(), f.get(0).detail().contains("hold of 10000 ms (2 death(s) recently"));
+        assertEquals(0, health.storeFailures());
+    }
+
+    @Test
+    public void aDownChainStaysDownAcrossALeaderChangeWithoutASecondDecision() {
+        org.srv6int.app.api.LoopStateStore store =
+                org.srv6int.app.store.TestStores.loopState(new org.srv6int.testkit.InMemoryStorageService());
+        health.remember(store);
+        healthy();
+        window();
+        window();
+        reports = 0;
+        pktsA = 0;
+        pktsB = 0;
+        pktsC = 0;
+        inGroupC = false;
+        List<ChainHealth.Finding> all = new ArrayList<>();
+        for (int w = 0; w < 7; w++) {
+            classified += 100;
+            sidA += 100;
+            all.addAll(window());
+        }
+        assertEquals(1, all.stream().filter(f -> f.kind() == ChainHealth.Finding.Kind.CHAIN_DOWN).count());
+        ChainState before = state();
+        assertEquals(ChainState.Liveness.DOWN, before.liveness());
+
+        // A new leader while the black hole lasts: the chain is DOWN there since the same time, with
+        // the same reason and last hop, and no second CHAIN_DOWN is found.
+        health = newLeader(store, 555_555_555_000L);
+        all.clear();
+        for (int w = 0; w < 10; w++) {
+            classified += 100;
+            sidA += 100;
+            all.addAll(window());
+        }
+        assertEquals(all.toString(), 0, all.stream().filter(f -> f.kind() == ChainHealth.Finding.Kind.CHAIN_DOWN)
+                .count());
+        ChainState after = state();
+        assertEquals(ChainState.Liveness.DOWN, after.liveness());
+        assertEquals(before.sinceMillis(), after.sinceMillis());
+        assertEquals(before.lastHopSeen(), after.lastHopSeen());
+        assertEquals(before.reason(), after.reason());
+        assertEquals(1, (long) health.counters().get("chainsDownNow"));
+        // Reports return: UP on the new leader, and the store forgets the DOWN chain.
+        healthy();
+        inGroupC = true;
+        List<ChainHealth.Finding> up = window();
+        assertTrue(up.toString(), up.stream().anyMatch(f -> f.kind() == ChainHealth.Finding.Kind.CHAIN_UP
+                && f.detail().contains("after 5500 ms down")));
+        assertTrue(store.downChains().isEmpty());
     }
 
     @Test

@@ -81,6 +81,8 @@ public class FailureHandlingTest {
     private final List<org.onosproject.net.link.LinkListener> linkListeners = new ArrayList<>();
     final Set<ConnectPoint> portsDown = new HashSet<>();
     private AppHarness h;
+    /** The cluster's loop state store. */
+    private final org.srv6int.app.api.LoopStateStore store = TestStores.loopState(new InMemoryStorageService());
     private TelemetryEngine engine;
     GlobalLoopManager manager;
     private long seq;
@@ -153,7 +155,7 @@ public class FailureHandlingTest {
             }
         };
         manager.telemetry = feed;
-        manager.loopState = TestStores.loopState(new InMemoryStorageService());
+        manager.loopState = store;
         manager.metrics = metrics;
         manager.activate();
         manager.runEventsInline();
@@ -403,6 +405,29 @@ public class FailureHandlingTest {
         assertTrue(dead.detail(), dead.detail().contains("it was the last live replica of vNF 1"));
         assertEquals(0, dead.replicasAfter());
         assertEquals(LoopDecision.Outcome.IN_PROGRESS, decisions(LoopDecision.Action.REPLACE).get(0).outcome());
+        // The app's Prometheus metrics say the same.
+        List<String> text = List.of(prometheus().split("\n"));
+        assertTrue(text.contains("srv6int_chain_down{chain=\"1\"} 1"));
+        assertTrue(text.contains("srv6int_chain_down{chain=\"2\"} 0"));
+        assertTrue(text.contains("srv6int_chain_dead_replicas{chain=\"1\"} 1"));
+        assertTrue(text.contains("srv6int_chain_dead_replicas{chain=\"2\"} 0"));
+        assertTrue(text.contains("srv6int_global_loop_failures_total{event=\"chain_down\"} 1"));
+        assertTrue(text.contains("srv6int_global_loop_failures_total{event=\"replica_death\"} 1"));
+        // Another instance (not the leader) answers from the store: SFC 1 DOWN, nDPI's r0 dead.
+        GlobalLoopManager other = otherInstance();
+        try {
+            List<ChainState> there = other.chainStates();
+            assertEquals(2, there.size());
+            assertEquals(ChainState.Liveness.DOWN, there.get(0).liveness());
+            assertEquals(s.sinceMillis(), there.get(0).sinceMillis());
+            assertEquals(s.reason(), there.get(0).reason());
+            assertEquals(s.lastHopSeen(), there.get(0).lastHopSeen());
+            assertEquals(List.of("1/1/r0"), there.get(0).deadReplicas());
+            assertEquals(ChainState.Liveness.UNKNOWN, there.get(1).liveness());
+            assertEquals(List.of(), there.get(1).deadReplicas());
+        } finally {
+            other.deactivate();
+        }
         // The replacement becomes Ready: the chain has a segment list again; reports bring it up.
         platform.pendingCreates.get(0).complete(new ReplicaInfo("r11", "worker2", "10.0.0.11"));
         h.settle();
@@ -412,6 +437,39 @@ public class FailureHandlingTest {
         reports(PaperTestbed.sfc1(), 5, replica(FWD, "r0"), replica(NDPI, "r11"));
         window();
         assertEquals(ChainState.Liveness.UP, state(PaperTestbed.SFC1).liveness());
+        assertTrue(List.of(prometheus().split("\n")).contains("srv6int_chain_down{chain=\"1\"} 0"));
+    }
+
+    /** A second ONOS instance of the same cluster (same stores), which does not lead the loop. */
+    private GlobalLoopManager otherInstance() {
+        GlobalLoopManager m = new GlobalLoopManager();
+        m.setClock(clock);
+        m.leadershipService = manager.leadershipService;  // the leader is ME
+        m.clusterService = new ClusterServiceAdapter() {
+            @Override
+            public org.onosproject.cluster.ControllerNode getLocalNode() {
+                return new org.onosproject.cluster.DefaultControllerNode(new NodeId("other"),
+                                                                         org.onlab.packet.IpAddress.valueOf("127.0.0.2"));
+            }
+        };
+        m.inventory = h.inventory;
+        m.sfcService = h.sfcs;
+        m.configService = h.config;
+        m.platform = platform;
+        m.placement = h.pathManager;
+        m.telemetry = new WindowFeed();
+        m.loopState = store;
+        m.activate();
+        return m;
+    }
+
+    /** One scrape of the app's Prometheus metrics over this testbed's services and loop. */
+    private String prometheus() {
+        org.srv6int.app.metrics.AppMetricsManager m = new org.srv6int.app.metrics.AppMetricsManager();
+        org.onlab.junit.TestUtils.setField(m, "sfcService", h.sfcs);
+        org.onlab.junit.TestUtils.setField(m, "inventory", h.inventory);
+        org.onlab.junit.TestUtils.setField(m, "loop", manager);
+        return m.scrape();
     }
 
     @Test

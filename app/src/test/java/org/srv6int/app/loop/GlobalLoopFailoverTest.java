@@ -118,6 +118,51 @@ public class GlobalLoopFailoverTest {
     }
 
     @Test
+    public void aReplacementOwedWhenTheLeaderDiesIsCreatedExactlyOnceByTheNext() {
+        GlobalLoop first = new GlobalLoop(params, clock, platform, routing, store());
+        platform.readyAtOnce = false;
+        tick(first, 1000, 500_000);
+        for (int i = 0; i < 6; i++) {
+            tick(first, 2000, 2_000_000);
+        }
+        assertEquals(7, platform.pendingCreates.size());
+        // Replica a dies during the scale-out: out of the group at once, its replacement owed.
+        first.onFindings(List.of(new ChainHealth.Finding(ChainHealth.Finding.Kind.REPLICA_DEAD, vnf.sfcId(), vnf,
+                                                         "a", "a at sw2/3: pod gone or not Ready (platform)", 0)));
+        assertEquals(List.of("drain 3/1 a"), routing.calls);
+        assertEquals(7, platform.created);
+        assertEquals("the debt is in the store before the leader can die", 1, store().records().get(vnf).replaceOwed());
+
+        // The leader dies; the scale-out's pods become Ready meanwhile.
+        first.close();
+        for (int i = 0; i < 7; i++) {
+            platform.pendingCreates.get(i).complete(new ReplicaInfo("p" + i, "w2", "10.1.0." + i));
+        }
+        GlobalLoop second = new GlobalLoop(params, otherClock, platform, routing, store());
+        // It resumes and finishes the scale-out (the same requests), then requests the owed
+        // replacement, cool-down or not.
+        tick(second, 1000, 500_000);
+        tick(second, 1000, 500_000);
+        assertEquals(7, platform.calls.stream().filter(c -> c.contains(" again (")).count());
+        assertEquals(8, platform.created);
+        LoopDecision replace = second.history().get(second.history().size() - 1);
+        assertEquals(LoopDecision.Action.REPLACE, replace.action());
+        assertEquals(0, store().records().get(vnf).replaceOwed());
+        // Once: further windows, and a third leader resuming the replacement, create nothing new.
+        tick(second, 1000, 500_000);
+        second.close();
+        GlobalLoop third = new GlobalLoop(params, clock, platform, routing, store());
+        tick(third, 1000, 500_000);
+        platform.pendingCreates.get(7).complete(new ReplicaInfo("p7", "w2", "10.1.0.7"));
+        for (int i = 0; i < 3; i++) {
+            tick(third, 1000, 500_000);
+        }
+        assertEquals(8, platform.created);
+        assertEquals(routing.calls.toString(), 1, routing.calls.stream().filter(c -> c.startsWith("add 3/1 [p7]")).count());
+        assertFalse(third.busy(vnf));
+    }
+
+    @Test
     public void rStarLStarAndTheViolationTimerSurviveALeaderChange() {
         GlobalLoop first = new GlobalLoop(params, clock, platform, routing, store());
         tick(first, 1000, 500_000);
@@ -192,6 +237,48 @@ public class GlobalLoopFailoverTest {
                 throw new IllegalStateException("store unreachable");
             }
             return real.nextDecisionId();
+        }
+
+        @Override
+        public Map<org.srv6int.app.api.VnfReplicaId, org.srv6int.app.api.ReplicaHealthRecord> replicaHealth() {
+            if (down) {
+                throw new IllegalStateException("store unreachable");
+            }
+            return real.replicaHealth();
+        }
+
+        @Override
+        public void putReplicaHealth(org.srv6int.app.api.VnfReplicaId r, org.srv6int.app.api.ReplicaHealthRecord h) {
+            if (down) {
+                throw new IllegalStateException("write timed out");
+            }
+            real.putReplicaHealth(r, h);
+        }
+
+        @Override
+        public void removeReplicaHealth(org.srv6int.app.api.VnfReplicaId r) {
+            real.removeReplicaHealth(r);
+        }
+
+        @Override
+        public Map<SfcId, org.srv6int.app.api.ChainState> downChains() {
+            if (down) {
+                throw new IllegalStateException("store unreachable");
+            }
+            return real.downChains();
+        }
+
+        @Override
+        public void putDownChain(org.srv6int.app.api.ChainState s) {
+            if (down) {
+                throw new IllegalStateException("write timed out");
+            }
+            real.putDownChain(s);
+        }
+
+        @Override
+        public void removeDownChain(SfcId sfc) {
+            real.removeDownChain(sfc);
         }
     }
 

@@ -164,7 +164,7 @@ public class PaperTestbedProgrammingTest {
             app.settle();
             assertEquals("t=" + s, java.util.Map.of(), bucketWrites(app.flowLog.drain()));
         }
-        app.nowMs.addAndGet(BucketTables.DRAIN_IDLE_MS);
+        app.nowMs.addAndGet(org.srv6int.app.config.Srv6IntAppConfig.DEFAULT_DRAIN_IDLE_MS);
         app.settle();
         assertEquals(java.util.Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flowLog.drain()));
         long[] c = app.programmer.bucketCounters();
@@ -188,7 +188,7 @@ public class PaperTestbedProgrammingTest {
         app.settle();
         app.flowLog.drain();
         long packets = 0;
-        for (long t = 0; t + 5_000 < BucketTables.DRAIN_DEADLINE_MS; t += 5_000) {
+        for (long t = 0; t + 5_000 < org.srv6int.app.config.Srv6IntAppConfig.DEFAULT_DRAIN_DEADLINE_MS; t += 5_000) {
             app.nowMs.addAndGet(5_000);
             packets += 10;
             final long p = packets;
@@ -200,6 +200,93 @@ public class PaperTestbedProgrammingTest {
         app.settle();
         assertEquals(java.util.Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flowLog.drain()));
         assertEquals("forced", 128, app.programmer.bucketCounters()[1]);
+    }
+
+    /** Sets netcfg's loop section of the paper testbed's app config to the given fields. */
+    private void loopKnobs(String fieldsJson) throws IOException {
+        com.fasterxml.jackson.databind.node.ObjectNode json =
+                (com.fasterxml.jackson.databind.node.ObjectNode) PaperTestbed.netcfg().get("apps")
+                        .get("org.srv6int.app").get("srv6int").deepCopy();
+        json.set("loop", new com.fasterxml.jackson.databind.ObjectMapper().readTree(fieldsJson));
+        app.config.app = PaperTestbed.appConfig(json);
+    }
+
+    /** Scale-in of SFC 2's Snort r0 (worker1) after r1 (worker2) joined; returns after the drain began. */
+    private void startScaleIn() {
+        app.deployFig5();
+        app.inventory.addReplica(VnfKey.of(SFC2, 0), "worker2");
+        app.settle();
+        app.inventory.drainReplica(VnfReplicaId.of(VnfKey.of(SFC2, 0), "r0"));
+        app.settle();
+        app.flowLog.drain();
+    }
+
+    @Test
+    public void drainIdleMsFromNetcfgFreesABucketSooner() throws IOException {
+        loopKnobs("{\"drainIdleMs\": 3000}");
+        startScaleIn();
+        // r0's buckets carry flows for 10 s (past their hold since the install), then stand still
+        for (int t = 1; t <= 5; t++) {
+            app.nowMs.addAndGet(2_000);
+            final long p = 100L * t;
+            app.flows.setPackets(e -> BucketTables.chainAndBucket(e).isPresent(), p);
+            app.settle();
+        }
+        app.nowMs.addAndGet(2_000);
+        app.settle();
+        assertEquals("2 s without packets < 3 s", java.util.Map.of(), bucketWrites(app.flowLog.drain()));
+        app.nowMs.addAndGet(1_000);
+        app.settle();
+        // 3 s still: moved (the default would wait 10 s)
+        assertEquals(java.util.Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flowLog.drain()));
+        assertEquals("drained", 128, app.programmer.bucketCounters()[0]);
+    }
+
+    @Test
+    public void drainDeadlineMsFromNetcfgForcesABusyBucketSooner() throws IOException {
+        loopKnobs("{\"drainIdleMs\": 2000, \"drainDeadlineMs\": 15000}");
+        startScaleIn();
+        for (long t = 5_000; t <= 15_000; t += 5_000) {
+            app.nowMs.addAndGet(5_000);
+            final long p = t;
+            app.flows.setPackets(e -> BucketTables.chainAndBucket(e).isPresent(), p);
+            app.settle();
+            if (t < 15_000) {
+                assertEquals("t=" + t, java.util.Map.of(), bucketWrites(app.flowLog.drain()));
+            }
+        }
+        // at 15 s, not the default 60 s
+        assertEquals(java.util.Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flowLog.drain()));
+        assertEquals("forced", 128, app.programmer.bucketCounters()[1]);
+    }
+
+    @Test
+    public void bucketHoldMsFromNetcfgDecidesWhetherJustMovedBucketsMoveAgain() throws IOException {
+        // hold 0: the buckets r1 just took go back to r0 as soon as they are idle
+        loopKnobs("{\"drainIdleMs\": 1000, \"bucketHoldMs\": 0}");
+        assertEquals(java.util.Map.of("+ fc00:0:2:f::2", 128), drainTheNewReplicaAfter(2_000));
+        assertEquals("held", 0, app.programmer.bucketCounters()[3]);
+        setUp();
+        // default hold (10 s): idle too, but they moved 2 s ago: held, counted, until the hold ends
+        loopKnobs("{\"drainIdleMs\": 1000}");
+        assertEquals(java.util.Map.of(), drainTheNewReplicaAfter(2_000));
+        assertEquals("held", 128, app.programmer.bucketCounters()[3]);
+        app.nowMs.addAndGet(8_000);
+        app.settle();
+        assertEquals(java.util.Map.of("+ fc00:0:2:f::2", 128), bucketWrites(app.flowLog.drain()));
+    }
+
+    /** r1 joins SFC 2's Snort (taking 128 buckets at once), then drains at once; the writes after a while. */
+    private java.util.Map<String, Integer> drainTheNewReplicaAfter(long ms) {
+        app.deployFig5();
+        VnfReplica r1 = app.inventory.addReplica(VnfKey.of(SFC2, 0), "worker2");
+        app.settle();
+        app.flowLog.drain();
+        app.inventory.drainReplica(r1.id());
+        app.settle();
+        app.nowMs.addAndGet(ms);
+        app.settle();
+        return bucketWrites(app.flowLog.drain());
     }
 
     @Test

@@ -175,8 +175,7 @@ public final class AppHarness {
         TestUtils.setField(programmer, "appId", PaperTestbed.APP_ID);
         TestUtils.setField(programmer, "reconciler", new Srv6IntReconciler(
                 flows, groups, PaperTestbed.APP_ID,
-                new BucketTables(Srv6IntPipelineConstants.ENCAP_BUCKETS, BucketTables.DRAIN_IDLE_MS,
-                                 BucketTables.DRAIN_DEADLINE_MS, BucketTables.BUCKET_HOLD_MS),
+                new BucketTables(Srv6IntPipelineConstants.ENCAP_BUCKETS),
                 nowMs::get));
     }
 

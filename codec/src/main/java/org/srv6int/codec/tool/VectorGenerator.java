@@ -452,7 +452,7 @@ public final class VectorGenerator {
     /** File of the bucket-hash vectors (not a frame, so not in index.json's list). */
     public static final String BUCKET_FILE = "bucket-hash.json";
 
-    /** Bucket count of the vectors: the pipeline's ENCAP_BUCKETS (p4src/include/sizes.p4). */
+    /** Bucket count of the vectors: the pipeline's ENCAP_BUCKETS (p4src/shared/size.p4). */
     public static final int BUCKETS = 256;
 
     /**

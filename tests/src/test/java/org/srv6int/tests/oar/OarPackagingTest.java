@@ -16,8 +16,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -182,6 +184,58 @@ public class OarPackagingTest {
     }
 
     @Test
+    public void noShippedBundleOutbidsAnExportOfOnos() throws IOException {
+        // Karaf wires an import to the highest matching export: a shipped bundle exporting a
+        // package of ONOS's at the same or a higher version makes ONOS's bundles, which import
+        // their own packages, rewire and restart on every install of the app (docs/karaf.md).
+        Set<String> shipped = new HashSet<>();
+        SHIPPED.values().stream().filter(Objects::nonNull).forEach(m -> shipped.add(symbolicName(m)));
+        Map<String, List<String>> onos = new HashMap<>();
+        addOnosRuntimeExports(onos, shipped);
+        assertTrue("expected ONOS runtime to export com.fasterxml.jackson.databind",
+                   onos.containsKey("com.fasterxml.jackson.databind"));
+        List<String> problems = new ArrayList<>();
+        for (Map.Entry<String, Manifest> e : SHIPPED.entrySet()) {
+            if (e.getValue() == null) {
+                continue;
+            }
+            for (OsgiHeader.Entry ex : OsgiHeader.parse(e.getValue().getMainAttributes().getValue("Export-Package"))) {
+                String mine = ex.version() == null ? "0.0.0" : ex.version();
+                for (String theirs : onos.getOrDefault(ex.name, List.of())) {
+                    if (OsgiHeader.inRange(theirs, mine)) {
+                        problems.add(e.getKey() + " exports " + ex.name + " " + mine + ", ONOS exports it at " + theirs);
+                    }
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            fail("shipped bundles would take packages over from ONOS's own bundles:\n  "
+                         + String.join("\n  ", problems));
+        }
+    }
+
+    @Test
+    public void noBundleImportsAPackageTwice() {
+        // Felix refuses such a bundle at install time; nothing but a running container saw it before.
+        List<String> problems = new ArrayList<>();
+        for (Map.Entry<String, Manifest> e : SHIPPED.entrySet()) {
+            if (e.getValue() == null) {
+                continue;
+            }
+            Map<String, Integer> seen = new HashMap<>();
+            for (OsgiHeader.Entry imp : OsgiHeader.parse(e.getValue().getMainAttributes().getValue("Import-Package"))) {
+                seen.merge(imp.name, 1, Integer::sum);
+            }
+            seen.forEach((name, n) -> {
+                if (n > 1) {
+                    problems.add(e.getKey() + " imports " + name + " " + n + " times");
+                }
+            });
+        }
+        assertTrue(String.join("\n", problems), problems.isEmpty());
+    }
+
+    @Test
     public void versionRangesFollowOsgiSemantics() {
         assertTrue(OsgiHeader.inRange("[2.7,3)", "2.7.0"));
         assertTrue(!OsgiHeader.inRange("[2.7,3)", "3.0.0"));
@@ -194,12 +248,21 @@ public class OarPackagingTest {
 
     // Exports of the ONOS 2.7 artefacts (and pinned third-party bundles) on the test classpath.
     private static void addOnosRuntimeExports(Map<String, List<String>> exports) throws IOException {
+        addOnosRuntimeExports(exports, Set.of());
+    }
+
+    // The same, leaving out these bundles (symbolic name/version: the .oar's own, also on the class path).
+    private static void addOnosRuntimeExports(Map<String, List<String>> exports, Set<String> except)
+            throws IOException {
         for (String p : System.getProperty("java.class.path").split(File.pathSeparator)) {
             if (!p.endsWith(".jar")) {
                 continue;
             }
             try (JarFile jar = new JarFile(p)) {
                 Manifest m = jar.getManifest();
+                if (m != null && except.contains(symbolicName(m))) {
+                    continue;
+                }
                 if (m != null && m.getMainAttributes().getValue("Export-Package") != null) {
                     addExports(exports, m);
                     continue;
@@ -218,6 +281,12 @@ public class OarPackagingTest {
                 }
             }
         }
+    }
+
+    // Symbolic name and version: ONOS's Jackson 2.11 and a shipped 2.21 share the name.
+    private static String symbolicName(Manifest m) {
+        String bsn = m.getMainAttributes().getValue("Bundle-SymbolicName");
+        return (bsn == null ? "" : bsn.split(";")[0].trim()) + "/" + m.getMainAttributes().getValue("Bundle-Version");
     }
 
     // The OSGi system bundle exports the JDK's non-java.* packages at version 0.0.0.

@@ -269,7 +269,7 @@ final class Bmv2Fabric implements AutoCloseable {
     static String unavailableReason(Path binary) {
         if (binary == null) {
             return "simple_switch_grpc not found (set SRV6INT_BMV2 to it or its directory, or put it on PATH; "
-                    + "tools/setup-deps builds it under /opt/p4/bin)";
+                    + "BMv2 is in no package registry: build it from source, docs/readme/p4.md)";
         }
         if (!isRoot()) {
             return "creating a network namespace and veth pairs needs root";

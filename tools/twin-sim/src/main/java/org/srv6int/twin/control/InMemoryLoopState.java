@@ -1,8 +1,12 @@
 package org.srv6int.twin.control;
 
+import org.srv6int.app.api.ChainState;
 import org.srv6int.app.api.LoopStateStore;
+import org.srv6int.app.api.ReplicaHealthRecord;
+import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfLoopRecord;
+import org.srv6int.app.api.VnfReplicaId;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,6 +19,9 @@ final class InMemoryLoopState implements LoopStateStore {
 
     private final Map<VnfKey, VnfLoopRecord> records = new LinkedHashMap<>();
     private long lastId;
+    private final Map<VnfReplicaId, ReplicaHealthRecord> health =
+            new LinkedHashMap<>();
+    private final Map<SfcId, ChainState> down = new LinkedHashMap<>();
     private final java.util.Set<org.srv6int.app.api.SfcId> paused = new java.util.TreeSet<>();
 
     @Override
@@ -49,5 +56,35 @@ final class InMemoryLoopState implements LoopStateStore {
     @Override
     public synchronized long nextDecisionId() {
         return ++lastId;
+    }
+
+    @Override
+    public synchronized Map<VnfReplicaId, ReplicaHealthRecord> replicaHealth() {
+        return new LinkedHashMap<>(health);
+    }
+
+    @Override
+    public synchronized void putReplicaHealth(VnfReplicaId replica, ReplicaHealthRecord record) {
+        health.put(replica, record);
+    }
+
+    @Override
+    public synchronized void removeReplicaHealth(VnfReplicaId replica) {
+        health.remove(replica);
+    }
+
+    @Override
+    public synchronized Map<SfcId, ChainState> downChains() {
+        return new LinkedHashMap<>(down);
+    }
+
+    @Override
+    public synchronized void putDownChain(ChainState state) {
+        down.put(state.sfc(), state);
+    }
+
+    @Override
+    public synchronized void removeDownChain(SfcId sfc) {
+        down.remove(sfc);
     }
 }

@@ -2,7 +2,7 @@ package org.srv6int.twin.dataplane;
 
 /**
  * Why an emulated switch dropped a frame: the cells of the P4 program's
- * {@code Srv6IntIngress.drop_reasons} counter (p4src/include/define.p4,
+ * {@code Srv6IntIngress.drop_reasons} counter (p4src/shared/define.p4,
  * docs/p4-tables.md), same indices.
  */
 public enum DropReason {

@@ -13,8 +13,8 @@ import org.srv6int.codec.Srv6IntEncap;
 import static org.srv6int.codec.WireFormat.*;
 
 /**
- * One emulated switch: the P4 program's ingress and egress (p4src/main.p4) over the
- * entries of a {@link SwitchProgram}, with its registers (vNF latency, INT sampling
+ * One emulated switch: the P4 program's ingress and egress
+ * (p4src/v1model/srv6int_v1model.p4) over the entries of a {@link SwitchProgram}, with its registers (vNF latency, INT sampling
  * countdown, per-flow packet counter, report sequence) and drop counter. The header
  * rewrites of the SRv6-INT behaviours are the codec's reference ones
  * ({@link EndpointBehaviours}, {@link Srv6IntEncap}, the report encoder); this class
@@ -50,12 +50,12 @@ final class EmulatedSwitch {
     final DeviceId device;
     private SwitchProgram program;
 
-    // registers and counters (main.p4)
+    // registers and counters (p4src/v1model/include/control/)
     private final int[] vnfLatency = new int[MAX_VNFS];
     private final char[] intCountdown = new char[65536];
     private final char[] flowPackets = new char[FLOW_COUNTER_CELLS];
     private final long[] drops = new long[16];
-    // local_sid_recirculations (main.p4), per SRH Tag; allocated on the first one.
+    // local_sid_recirculations (local_sid_pass.p4), per SRH Tag; allocated on the first one.
     private long[] localRecirculations;
     private int reportSeq;
 
@@ -85,7 +85,7 @@ final class EmulatedSwitch {
     private boolean punt;
     private boolean cpuClone;
     private boolean report;
-    // Consecutive local SIDs (main.p4): this pass matched processedSid* in my_sid and
+    // Consecutive local SIDs (local_sid_pass.p4): this pass matched processedSid* in my_sid and
     // moved to the next segment; ipv6_routing missed; the frame takes another pass.
     private long processedSidHi;
     private long processedSidLo;
@@ -271,7 +271,7 @@ final class EmulatedSwitch {
             return;
         }
         // The next segment may be another SID of this switch: one more pass each,
-        // at most LOCAL_PASS_LIMIT (the recirculation of main.p4).
+        // at most LOCAL_PASS_LIMIT (the recirculation of local_sid_pass.p4).
         int localPasses = 0;
         while (pass(igPort, f, len, now, sink, localPasses)) {
             localPasses++;
@@ -304,7 +304,7 @@ final class EmulatedSwitch {
         int deviceId = pg.deviceId;
         long nowNs = now & 0xFFFFFFFFL;
 
-        // The (inner) flow's 5-tuple and hash (main.p4).
+        // The (inner) flow's 5-tuple and hash (lookup_md_init.p4).
         int flowIp = innerIpv6 >= 0 ? innerIpv6 : ipv4 >= 0 ? ipv4 : ipv6;
         int proto = innerIpv6 >= 0 ? Bytes.get8(f, innerIpv6 + 6) : ipv4 >= 0 ? Bytes.get8(f, ipv4 + 9)
                 : ipv6 >= 0 ? Bytes.get8(f, ipv6 + 6) : 0;
@@ -536,7 +536,7 @@ final class EmulatedSwitch {
      * The next segment missed ipv6_routing after the endpoint moved to it: a SID of
      * this switch has no route here, so the frame takes another pass to meet it in
      * my_sid, unless it names the SID just processed or the passes are used up.
-     * The codec's behaviour already decremented the Hop Limit (main.p4 does it here).
+     * The codec's behaviour already decremented the Hop Limit (local_sid_pass.p4 does it here).
      */
     private void nextLocalSid(byte[] f) {
         if (Bytes.get64(f, ipv6 + 24) == processedSidHi && Bytes.get64(f, ipv6 + 32) == processedSidLo) {
@@ -614,7 +614,7 @@ final class EmulatedSwitch {
                 hit(e, passLen);
             }
             if (e == null && pg.ipv6Routing.defaultAction.spec == SwitchProgram.ROUTING_DROP) {
-                // A local next SID: main.p4 checks loop and limit before the Hop Limit.
+                // A local next SID: local_sid_pass.p4 checks loop and limit before the Hop Limit.
                 boolean loop = kHi[0] == processedSidHi && kLo[0] == processedSidLo;
                 drop(loop ? DropReason.LOCAL_SID_LOOP
                         : localPassesOfFrame >= LOCAL_PASS_LIMIT ? DropReason.LOCAL_CHAIN_LIMIT

@@ -268,7 +268,7 @@ final class SwitchProgram {
         }
     }
 
-    // ---- the program's tables (p4src/include, docs/p4-tables.md) ----
+    // ---- the program's tables (p4src/shared/control, docs/p4-tables.md) ----
 
     static final ActionSpec NO_ACTION_SPEC = new ActionSpec(NO_ACTION);
     static final ActionSpec SET_SWITCH_INFO = new ActionSpec(SRV6_INT_INGRESS_SET_SWITCH_INFO,
@@ -309,7 +309,7 @@ final class SwitchProgram {
         f(HDR_IPV4_DST, Kind.TERNARY, 32), f(HDR_IPV6_SRC, Kind.TERNARY, 128), f(HDR_IPV6_DST, Kind.TERNARY, 128),
         f(HDR_L4_SPORT, Kind.TERNARY, 16), f(HDR_L4_DPORT, Kind.TERNARY, 16)},
             new ActionSpec[] {SET_CHAIN}, true, false);
-    // the bucket table (p4src/include/encap.p4): one direct entry per (chain, bucket)
+    // the bucket table (p4src/shared/control/encap.p4): one direct entry per (chain, bucket)
     static final TableSpec T_ENCAP = new TableSpec(SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP, new Field[] {
         f(HDR_CHAIN_ID, Kind.EXACT, 16), f(HDR_BUCKET, Kind.EXACT, HDR_BUCKET_BITWIDTH)},
             new ActionSpec[] {H_ENCAPS_INT}, true, false);

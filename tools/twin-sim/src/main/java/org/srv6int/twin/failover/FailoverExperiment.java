@@ -148,6 +148,8 @@ public final class FailoverExperiment {
         final GlobalLoop loop;
         final ChainHealth health;
         final double windowS;
+        // the flow programming's drain deadline (netcfg loop.drainDeadlineMs)
+        final double drainDeadlineS;
         final Set<String> dead = new HashSet<>();
         final Map<String, Long> passedInWindow = new LinkedHashMap<>();
         long reportsInWindow;
@@ -181,6 +183,7 @@ public final class FailoverExperiment {
             this.traffic = new FlowTraffic(dp, sfc, control.app().inventory, seed, rate, 3, 30, 0.2);
             Srv6IntAppConfig cfg = control.app().config.appConfig().orElseThrow();
             this.windowS = cfg.evaluationPeriodMillis() / 1000.0;
+            this.drainDeadlineS = cfg.drainDeadlineMillis() / 1000.0;
             LoopClock lc = new LoopClock() {
                 @Override
                 public long nanoTime() {
@@ -381,7 +384,7 @@ public final class FailoverExperiment {
                 }
                 if (!ours) {
                     movedAtScaleIn++;
-                } else if (t - drainStartS < BucketTables.DRAIN_DEADLINE_MS / 1000.0) {
+                } else if (t - drainStartS < drainDeadlineS) {
                     movedByDrainBeforeDeadline++;
                 } else {
                     movedByDrainAtDeadline++;
@@ -545,7 +548,7 @@ public final class FailoverExperiment {
                 m.put("moved_by_drain_before_deadline", movedByDrainBeforeDeadline);
                 m.put("moved_by_drain_at_deadline", movedByDrainAtDeadline);
                 m.put("moved_at_scale_in", movedAtScaleIn);
-                m.put("drain_deadline_s", BucketTables.DRAIN_DEADLINE_MS / 1000.0);
+                m.put("drain_deadline_s", drainDeadlineS);
                 m.put("buckets", Srv6IntPipelineConstants.ENCAP_BUCKETS);
             }
             long moves = 0;

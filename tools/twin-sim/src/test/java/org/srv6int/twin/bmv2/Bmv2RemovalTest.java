@@ -11,14 +11,22 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
+import org.onlab.packet.Ip6Address;
+import org.onosproject.net.flow.DefaultFlowRule;
+import org.onosproject.net.flow.DefaultTrafficSelector;
+import org.onosproject.net.flow.DefaultTrafficTreatment;
 import org.onosproject.net.flow.FlowRule;
+import org.onosproject.net.flow.criteria.PiCriterion;
 import org.srv6int.app.testing.AppHarness;
 import org.srv6int.app.testing.PaperTestbed;
+import org.srv6int.pipeconf.Srv6IntActions;
+import org.srv6int.pipeconf.Srv6IntConstants;
+import org.srv6int.pipeconf.Srv6IntPipelineConstants;
 import org.srv6int.twin.dataplane.Dataplane.Frame;
 
 /**
- * Removal on real BMv2: when the app removes both chains the switches accept every delete (entries
- * before groups before members), SFC traffic is no longer steered to a vNF, and emptying a switch
+ * Removal on real BMv2: when the app removes both chains the switches accept every delete (the
+ * classifier entry and the bucket table of each), SFC traffic is no longer steered to a vNF, and emptying a switch
  * resets its default entries and drops its clone session. A write the switch refuses fails with its
  * reason. Skips like {@link Bmv2DataplaneTest}.
  */
@@ -47,8 +55,8 @@ public class Bmv2RemovalTest {
         app.sfcs.removeSfc(PaperTestbed.SFC2);
         app.settle();
         dp.program(PaperTestbed.SW1, AppRules.rules(app, PaperTestbed.SW1), AppRules.groups(app, PaperTestbed.SW1));
-        // classifier entries, encap entries, both groups and their members
-        assertEquals(2 + 2 + 2 + 2, dp.lastWrites(PaperTestbed.SW1));
+        // per chain its classifier entry and its bucket table (one srv6_encap entry per bucket)
+        assertEquals(2 * (1 + Srv6IntPipelineConstants.ENCAP_BUCKETS), dp.lastWrites(PaperTestbed.SW1));
         List<Frame> out = dp.inject(PaperTestbed.SW1, PortNumber.portNumber(1), Bmv2DataplaneTest.h1Frame(5001), 0);
         assertTrue("no frame is steered to a vNF any more: " + out,
                    out.stream().noneMatch(f -> f.port().equals(PortNumber.portNumber(3))));
@@ -61,23 +69,19 @@ public class Bmv2RemovalTest {
 
     @Test
     public void refusedWriteFailsWithTheSwitchsReason() {
-        // an srv6_encap entry whose bucket does not fit the 8-bit key
-        FlowRule encap = org.onosproject.net.flow.DefaultFlowRule.builder().forDevice(PaperTestbed.SW1)
-                .fromApp(PaperTestbed.APP_ID).forTable(org.srv6int.pipeconf.Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP)
-                .withSelector(org.onosproject.net.flow.DefaultTrafficSelector.builder().matchPi(
-                        org.onosproject.net.flow.criteria.PiCriterion.builder()
-                                .matchExact(org.srv6int.pipeconf.Srv6IntConstants.HDR_CHAIN_ID, 1)
-                                .matchExact(org.srv6int.pipeconf.Srv6IntConstants.HDR_BUCKET, 300).build()).build())
-                .withTreatment(org.onosproject.net.flow.DefaultTrafficTreatment.builder().piTableAction(
-                        org.srv6int.pipeconf.Srv6IntActions.hEncapsInt(
-                                List.of(org.onlab.packet.Ip6Address.valueOf("fc00:0:4::d")))).build())
+        // a my_sid entry whose value has bits set beyond its prefix: the translation passes it on
+        // (it fits 128 bits), the switch's P4Runtime server refuses it (P4Runtime spec: masked-off
+        // LPM bits must be zero)
+        FlowRule onSw2 = DefaultFlowRule.builder().forDevice(PaperTestbed.SW2).fromApp(PaperTestbed.APP_ID)
+                .forTable(Srv6IntConstants.SRV6_INT_INGRESS_ENDPOINT_MY_SID)
+                .withSelector(DefaultTrafficSelector.builder().matchPi(PiCriterion.builder()
+                        .matchLpm(Srv6IntConstants.HDR_IPV6_DST, Ip6Address.valueOf("fc00:0:2::f1").toOctets(), 48)
+                        .build()).build())
+                .withTreatment(DefaultTrafficTreatment.builder().piTableAction(Srv6IntActions.endTInt()).build())
                 .withPriority(0).makePermanent().build();
-        FlowRule onSw2 = org.onosproject.net.flow.DefaultFlowRule.builder().forDevice(PaperTestbed.SW2)
-                .fromApp(PaperTestbed.APP_ID).forTable(encap.table()).withSelector(encap.selector())
-                .withTreatment(encap.treatment()).withPriority(encap.priority()).makePermanent().build();
         try {
             dp.program(PaperTestbed.SW2, List.of(onSw2), List.of());
-            fail("BMv2 accepted a bucket that does not fit its key");
+            fail("BMv2 accepted an LPM value with bits beyond its prefix");
         } catch (IllegalStateException e) {
             System.out.println("BMv2 refusal: " + e.getMessage());
             assertTrue(e.getMessage(), e.getMessage().contains("P4Runtime write failed")

@@ -24,7 +24,7 @@ import static org.srv6int.pipeconf.Srv6IntConstants.SRV6_INT_INGRESS_ENDPOINT_EN
 /**
  * The emulated switch against the local-* and ipv6-* golden vectors: consecutive vNFs
  * behind one switch (the next segment after a vNF's return is again a SID of the same
- * switch, served in another pass like main.p4's recirculation), a local vNF right
+ * switch, served in another pass like the P4 program's recirculation (local_sid_pass.p4)), a local vNF right
  * before End.DT.INT, IPv6 inner traffic; and the bad segment lists that would make a
  * switch pass a frame to itself without end.
  */

@@ -10,12 +10,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import org.pcap4j.core.BpfProgram.BpfCompileMode;
-import org.pcap4j.core.PcapHandle;
-import org.pcap4j.core.PcapHandle.BlockingMode;
-import org.pcap4j.core.PcapNetworkInterface;
-import org.pcap4j.core.PcapNetworkInterface.PromiscuousMode;
-import org.pcap4j.core.Pcaps;
 import org.srv6int.k8s.agent.AgentConfig;
 import org.srv6int.k8s.agent.FakeHost;
 import org.srv6int.k8s.agent.NodeAgent;
@@ -25,16 +19,15 @@ import org.srv6int.k8s.agent.obs.AgentMetrics;
 import org.srv6int.k8s.agent.loop.ResourceType;
 import org.srv6int.k8s.agent.wiring.OvsPodWiring;
 import org.srv6int.k8s.agent.wiring.OvsSandbox;
+import org.srv6int.k8s.agent.wiring.SidRoundTrip;
 import org.srv6int.k8s.bridge.ReplicaNames;
 
 import java.io.File;
 import java.io.InputStream;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
@@ -72,22 +65,18 @@ public final class PodWiringCrossCheck {
 
     private final KubernetesClient admin;
     private final KubernetesClient agentClient;
-    private final PcapHandle handle;
+    private final SidRoundTrip trip;
     private final String[] pids = new String[2];
-    private final byte[][] macs = new byte[2][];
-    private final byte[][] sids = new byte[2][];
     private final Path ovsDir;
     private final String bridge;
     private final String nic;
     private OvsSandbox ovs;
-    private int passed;
-    private int failed;
 
-    private PodWiringCrossCheck(KubernetesClient admin, KubernetesClient agentClient, PcapHandle handle,
+    private PodWiringCrossCheck(KubernetesClient admin, KubernetesClient agentClient, SidRoundTrip trip,
                                 Path ovsDir, String bridge, String nic) {
         this.admin = admin;
         this.agentClient = agentClient;
-        this.handle = handle;
+        this.trip = trip;
         this.ovsDir = ovsDir;
         this.bridge = bridge;
         this.nic = nic;
@@ -122,26 +111,18 @@ public final class PodWiringCrossCheck {
             Config agentConfig = new ConfigBuilder(Config.empty()).withMasterUrl(adminConfig.getMasterUrl())
                     .withCaCertFile(adminConfig.getCaCertFile()).withCaCertData(adminConfig.getCaCertData())
                     .withOauthToken(token).build();
-            PcapNetworkInterface sw = Pcaps.getDevByName(args[3]);
             try (KubernetesClient agentClient = new KubernetesClientBuilder().withConfig(agentConfig).build();
-                 PcapHandle h = sw.openLive(256, PromiscuousMode.PROMISCUOUS, 50)) {
-                PodWiringCrossCheck c = new PodWiringCrossCheck(admin, agentClient, h, Path.of(args[0]), args[1],
+                 SidRoundTrip trip = SidRoundTrip.open(args[3], SIDS, new String[]{args[7], args[9]})) {
+                PodWiringCrossCheck c = new PodWiringCrossCheck(admin, agentClient, trip, Path.of(args[0]), args[1],
                         args[2]);
-                for (int i = 0; i < 2; i++) {
-                    c.pids[i] = args[6 + 2 * i];
-                    c.macs[i] = mac(args[7 + 2 * i]);
-                    c.sids[i] = InetAddress.getByName(SIDS[i]).getAddress();
-                }
-                h.setFilter("ip6 and ip6[6] == 43 and (ether src " + args[7] + " or ether src " + args[9] + ")",
-                        BpfCompileMode.OPTIMIZE);
-                h.setBlockingMode(BlockingMode.NONBLOCKING);
+                c.pids[0] = args[6];
+                c.pids[1] = args[8];
                 try (OvsSandbox o = OvsSandbox.start(c.ovsDir, null)) {
                     c.ovs = o;
                     c.enforce();
                     c.recommend();
                 }
-                failed = c.failed;
-                System.out.println(c.passed + " passed, " + c.failed + " failed");
+                failed = trip.summary();
             }
         }
         System.exit(failed == 0 ? 0 : 1);
@@ -297,10 +278,10 @@ public final class PodWiringCrossCheck {
             }
             check("A starts from its pod's CPU limit: " + cpu.allocation(ia), cpu.allocation(ia) == 1000);
             // Detection Results over A's bound, on the wire through the NIC the agent captures on
-            byte[] slow = ReplayFixture.frame(sids[0], 7, true, 3 * LMAX);
+            byte[] slow = ReplayFixture.frame(trip.sid(0), 7, true, 3 * LMAX);
             long matched = a.agent.metrics().packets(AgentMetrics.Packet.MATCHED);
             for (int n = 0; n < a.agent.loop().windowSize(); n++) {
-                handle.sendPacket(slow);
+                trip.send(slow);
             }
             // every frame is captured going to A and coming back: wait until the agent has read them all
             check("the agent read the Detection Results", settled(a, matched + a.agent.loop().windowSize()));
@@ -365,9 +346,9 @@ public final class PodWiringCrossCheck {
             int[][] got = round();
             check("no SID delivered: " + Arrays.deepToString(got), got[0][0] + got[0][1] + got[1][0] + got[1][1] == 0);
             String rv = a.get(0).getMetadata().getResourceVersion();
-            byte[] slow = ReplayFixture.frame(sids[0], 7, true, 3 * LMAX);
+            byte[] slow = ReplayFixture.frame(trip.sid(0), 7, true, 3 * LMAX);
             for (int n = 0; n < a.agent.loop().windowSize(); n++) {
-                handle.sendPacket(slow);
+                trip.send(slow);
             }
             check("the agent recommends more CPU for A", waitUntil(15_000,
                     () -> a.agent.podMetrics().recommendations(ResourceType.CPU_QUOTA) >= 1));
@@ -416,54 +397,8 @@ public final class PodWiringCrossCheck {
      * @return got[sid][pod]
      */
     private int[][] round() throws Exception {
-        ovs.settle();
-        byte[][] frames = new byte[2][];
-        for (int i = 0; i < 2; i++) {
-            frames[i] = ReplayFixture.frame(sids[i], 7, false, 0);
-        }
-        while (handle.getNextRawPacket() != null) {
-            // what is left of an earlier round
-        }
-        for (int n = 0; n < COUNT; n++) {
-            handle.sendPacket(frames[0]);
-            handle.sendPacket(frames[1]);
-        }
-        int[][] got = new int[2][2];
-        long end = System.nanoTime() + 1_500_000_000L;
-        while (System.nanoTime() < end) {
-            byte[] f = handle.getNextRawPacket();
-            if (f == null) {
-                Thread.sleep(1);
-                continue;
-            }
-            if (f.length < 54) {
-                continue;
-            }
-            int pod = indexOf(macs, Arrays.copyOfRange(f, 6, 12));
-            int sid = indexOf(sids, Arrays.copyOfRange(f, 14 + 24, 14 + 40));
-            if (pod >= 0 && sid >= 0) {
-                got[sid][pod]++;
-            }
-        }
-        return got;
-    }
-
-    private static int indexOf(byte[][] options, byte[] value) {
-        for (int i = 0; i < options.length; i++) {
-            if (Arrays.equals(options[i], value)) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private static byte[] mac(String text) {
-        String[] p = text.toLowerCase(Locale.ROOT).split(":");
-        byte[] b = new byte[6];
-        for (int i = 0; i < 6; i++) {
-            b[i] = (byte) Integer.parseInt(p[i], 16);
-        }
-        return b;
+        return trip.round(ovs, new byte[][]{ReplayFixture.frame(trip.sid(0), 7, false, 0),
+                                            ReplayFixture.frame(trip.sid(1), 7, false, 0)}, COUNT);
     }
 
     private static boolean waitUntil(long ms, BooleanSupplier condition) throws InterruptedException {
@@ -484,12 +419,6 @@ public final class PodWiringCrossCheck {
     }
 
     private void check(String what, boolean ok) {
-        if (ok) {
-            passed++;
-            System.out.println("ok   " + what);
-        } else {
-            failed++;
-            System.out.println("FAIL " + what);
-        }
+        trip.check(what, ok);
     }
 }

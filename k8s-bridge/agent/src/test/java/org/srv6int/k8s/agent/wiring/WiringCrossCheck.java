@@ -1,18 +1,9 @@
 package org.srv6int.k8s.agent.wiring;
 
-import org.pcap4j.core.PcapHandle;
-import org.pcap4j.core.PcapHandle.BlockingMode;
-import org.pcap4j.core.PcapNetworkInterface;
-import org.pcap4j.core.PcapNetworkInterface.PromiscuousMode;
-import org.pcap4j.core.Pcaps;
-import org.pcap4j.core.BpfProgram.BpfCompileMode;
 import org.srv6int.k8s.agent.ReplayFixture;
 
-import java.net.InetAddress;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The wiring crossed by traffic, run by {@code tests/ci.d/45-ovs.sh} inside a
@@ -33,15 +24,12 @@ public final class WiringCrossCheck {
     /** Frames sent to each SID per round (bounded). */
     static final int COUNT = 50;
 
-    private final PcapHandle handle;
-    private final byte[][] sids = new byte[2][];
-    private final byte[][] macs = new byte[2][];
-    private final String[] pods = new String[2];
-    private int passed;
-    private int failed;
+    private final SidRoundTrip trip;
+    private final String[] pods;
 
-    private WiringCrossCheck(PcapHandle handle) {
-        this.handle = handle;
+    private WiringCrossCheck(SidRoundTrip trip, String[] pods) {
+        this.trip = trip;
+        this.pods = pods;
     }
 
     /**
@@ -58,26 +46,13 @@ public final class WiringCrossCheck {
         Path dir = Path.of(args[0]);
         String bridge = args[1];
         String nic = args[2];
-        PcapNetworkInterface sw = Pcaps.getDevByName(args[3]);
-        if (sw == null) {
-            throw new IllegalArgumentException("no interface " + args[3]);
-        }
         int failed;
         try (OvsSandbox ovs = OvsSandbox.start(dir, null);
-             PcapHandle h = sw.openLive(256, PromiscuousMode.PROMISCUOUS, 50)) {
-            WiringCrossCheck c = new WiringCrossCheck(h);
-            for (int i = 0; i < 2; i++) {
-                c.sids[i] = InetAddress.getByName(args[4 + 3 * i]).getAddress();
-                c.pods[i] = args[5 + 3 * i];
-                c.macs[i] = mac(args[6 + 3 * i]);
-            }
-            h.setFilter("ip6 and ip6[6] == 43 and (ether src " + args[6] + " or ether src " + args[9] + ")",
-                    BpfCompileMode.OPTIMIZE);
-            // libpcap's read timeout does not fire while nothing arrives (TPACKET_V3): poll instead
-            h.setBlockingMode(BlockingMode.NONBLOCKING);
+             SidRoundTrip trip = SidRoundTrip.open(args[3], new String[]{args[4], args[7]},
+                                                   new String[]{args[6], args[9]})) {
+            WiringCrossCheck c = new WiringCrossCheck(trip, new String[]{args[5], args[8]});
             c.run(ovs, new OvsSidWiring(ovs.commands(), bridge, "netdev"), nic, args[4], args[7]);
-            failed = c.failed;
-            System.out.println(c.passed + " passed, " + c.failed + " failed");
+            failed = trip.summary();
         }
         System.exit(failed == 0 ? 0 : 1);
     }
@@ -119,90 +94,17 @@ public final class WiringCrossCheck {
     }
 
     /**
-     * Sends COUNT frames to each SID from the switch side and counts what
-     * comes back, by SID (IPv6 destination) and by pod (source MAC), once the
-     * datapath follows the rules.
+     * Sends COUNT frames to each SID from the switch side and counts what comes back, by SID
+     * (IPv6 destination) and by pod (source MAC), once the datapath follows the rules.
      *
      * @return got[sid][pod]
      */
     private int[][] round(OvsSandbox ovs) throws Exception {
-        ovs.settle();
-        byte[][] frames = new byte[2][];
-        for (int i = 0; i < 2; i++) {
-            frames[i] = ReplayFixture.frame(sids[i], 1, true, 1_000_000 + i);
-        }
-        while (handle.getNextRawPacket() != null) {
-            // drop what is left of an earlier round
-        }
-        for (int n = 0; n < COUNT; n++) {
-            handle.sendPacket(frames[0]);
-            handle.sendPacket(frames[1]);
-            if (n % 10 == 9) {
-                Thread.sleep(2);
-            }
-        }
-        int[][] got = new int[2][2];
-        int total = 0;
-        long end = System.nanoTime() + 1_500_000_000L;
-        while (System.nanoTime() < end && total < 2 * COUNT) {
-            byte[] f = handle.getNextRawPacket();
-            if (f == null) {
-                Thread.sleep(1);
-                continue;
-            }
-            if (f.length < 54) {
-                continue;
-            }
-            int pod = indexOf(macs, Arrays.copyOfRange(f, 6, 12));
-            int sid = indexOf(sids, Arrays.copyOfRange(f, 14 + 24, 14 + 40));
-            if (pod >= 0 && sid >= 0) {
-                got[sid][pod]++;
-                total++;
-            }
-        }
-        if (total == 2 * COUNT) {
-            Thread.sleep(200); // anything extra (a duplicate) would show as more than COUNT
-            for (byte[] f; (f = handle.getNextRawPacket()) != null; ) {
-                if (f.length >= 54) {
-                    int pod = indexOf(macs, Arrays.copyOfRange(f, 6, 12));
-                    int sid = indexOf(sids, Arrays.copyOfRange(f, 14 + 24, 14 + 40));
-                    if (pod >= 0 && sid >= 0) {
-                        got[sid][pod]++;
-                    }
-                }
-            }
-        }
-        return got;
-    }
-
-    private static int indexOf(byte[][] options, byte[] value) {
-        for (int i = 0; i < options.length; i++) {
-            if (Arrays.equals(options[i], value)) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private static byte[] mac(String text) {
-        String[] p = text.toLowerCase(Locale.ROOT).split(":");
-        if (p.length != 6) {
-            throw new IllegalArgumentException("not a MAC: " + text);
-        }
-        byte[] b = new byte[6];
-        for (int i = 0; i < 6; i++) {
-            b[i] = (byte) Integer.parseInt(p[i], 16);
-        }
-        return b;
+        return trip.round(ovs, new byte[][]{ReplayFixture.frame(trip.sid(0), 1, true, 1_000_000),
+                                            ReplayFixture.frame(trip.sid(1), 1, true, 1_000_001)}, COUNT);
     }
 
     private void check(String what, boolean ok) {
-        if (ok) {
-            passed++;
-            System.out.println("ok   " + what);
-        } else {
-            failed++;
-            System.out.println("FAIL " + what);
-        }
+        trip.check(what, ok);
     }
 }

@@ -2,7 +2,8 @@
 #ifndef SRV6INT_ROUTING_P4
 #define SRV6INT_ROUTING_P4
 
-#include "header.p4"
+#include "../header.p4"
+#include "../size.p4"
 
 control Routing(inout headers_t hdr, inout local_md_t md) {
     DIRECT_COUNTER(ipv6_routing_counter);
@@ -29,7 +30,7 @@ control Routing(inout headers_t hdr, inout local_md_t md) {
             drop;
         }
         default_action = drop();
-        size = 4096;
+        size = IPV6_ROUTING_TABLE_SIZE;
         counters = ipv6_routing_counter;
     }
 
@@ -42,7 +43,7 @@ control Routing(inout headers_t hdr, inout local_md_t md) {
             drop;
         }
         default_action = drop();
-        size = 4096;
+        size = IPV4_ROUTING_TABLE_SIZE;
         counters = ipv4_routing_counter;
     }
 

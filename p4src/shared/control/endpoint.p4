@@ -2,7 +2,8 @@
 #ifndef SRV6INT_ENDPOINT_P4
 #define SRV6INT_ENDPOINT_P4
 
-#include "header.p4"
+#include "../header.p4"
+#include "../size.p4"
 #include "segments.p4"
 
 // my-SID match: which endpoint behaviour this destination asks for.
@@ -36,7 +37,7 @@ control MySid(inout headers_t hdr, inout local_md_t md) {
             @defaultonly NoAction;
         }
         const default_action = NoAction();
-        size = 1024;
+        size = MY_SID_TABLE_SIZE;
         counters = my_sid_counter;
     }
 
@@ -79,7 +80,7 @@ control Srv6Endpoint(inout headers_t hdr, inout local_md_t md) {
                 return;
             }
             if (int_on) {
-                // The report copy writes the egress's INT metadata (see main.p4).
+                // The report copy writes the egress's INT metadata (see the v1model egress, v1model/srv6int_v1model.p4).
                 md.is_report = 1;
             }
             md.decap = 1;

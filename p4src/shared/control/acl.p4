@@ -2,7 +2,8 @@
 #ifndef SRV6INT_ACL_P4
 #define SRV6INT_ACL_P4
 
-#include "header.p4"
+#include "../header.p4"
+#include "../size.p4"
 
 control Acl(inout headers_t hdr, inout local_md_t md) {
     DIRECT_COUNTER(acl_counter);
@@ -38,7 +39,7 @@ control Acl(inout headers_t hdr, inout local_md_t md) {
             NoAction;
         }
         const default_action = NoAction();
-        size = 256;
+        size = ACL_TABLE_SIZE;
         counters = acl_counter;
     }
 

@@ -1,12 +1,12 @@
 // v1model bindings of the few architecture-specific constructs the shared
-// controls in include/ name through macros (a TNA port defines the same macros
+// controls in shared/control/ name through macros (a TNA port defines the same macros
 // with DirectCounter / ActionSelector).
 #ifndef SRV6INT_V1MODEL_ARCH_P4
 #define SRV6INT_V1MODEL_ARCH_P4
 
 #include <core.p4>
 #include <v1model.p4>
-#include "../include/define.p4"
+#include "../../shared/define.p4"
 
 #define DIRECT_COUNTER(name) direct_counter(CounterType.packets_and_bytes) name
 

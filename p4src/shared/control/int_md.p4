@@ -3,7 +3,7 @@
 #ifndef SRV6INT_INT_MD_P4
 #define SRV6INT_INT_MD_P4
 
-#include "header.p4"
+#include "../header.p4"
 #include "segments.p4"
 
 control IntMetadataWriter(inout headers_t hdr, inout local_md_t md,

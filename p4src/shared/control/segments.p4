@@ -3,7 +3,7 @@
 #ifndef SRV6INT_SEGMENTS_P4
 #define SRV6INT_SEGMENTS_P4
 
-#include "header.p4"
+#include "../header.p4"
 
 control ReadSegment(in headers_t hdr, in bit<8> idx, out bit<128> value) {
     apply {

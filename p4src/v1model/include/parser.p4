@@ -3,7 +3,7 @@
 #define SRV6INT_V1MODEL_PARSER_P4
 
 #include "arch.p4"
-#include "../include/header.p4"
+#include "../../shared/header.p4"
 
 parser Srv6IntParser(packet_in packet, out headers_t hdr, inout local_md_t md,
                      inout standard_metadata_t sm) {

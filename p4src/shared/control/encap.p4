@@ -3,9 +3,9 @@
 #ifndef SRV6INT_ENCAP_P4
 #define SRV6INT_ENCAP_P4
 
-#include "header.p4"
+#include "../header.p4"
 #include "segments.p4"
-#include "sizes.p4"
+#include "../size.p4"
 
 control Srv6Encap(inout headers_t hdr, inout local_md_t md) {
     DIRECT_COUNTER(srv6_encap_counter);

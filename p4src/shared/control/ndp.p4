@@ -3,7 +3,8 @@
 #ifndef SRV6INT_NDP_P4
 #define SRV6INT_NDP_P4
 
-#include "header.p4"
+#include "../header.p4"
+#include "../size.p4"
 
 control Ndp(inout headers_t hdr, inout local_md_t md) {
     DIRECT_COUNTER(ndp_reply_counter);
@@ -33,7 +34,7 @@ control Ndp(inout headers_t hdr, inout local_md_t md) {
             @defaultonly NoAction;
         }
         const default_action = NoAction();
-        size = 1024;
+        size = NDP_REPLY_TABLE_SIZE;
         counters = ndp_reply_counter;
     }
 

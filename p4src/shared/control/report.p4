@@ -3,7 +3,7 @@
 #ifndef SRV6INT_REPORT_P4
 #define SRV6INT_REPORT_P4
 
-#include "header.p4"
+#include "../header.p4"
 
 control IntReport(inout headers_t hdr, inout local_md_t md,
                   in bit<32> seq_no, in bit<32> now_ns, in bit<32> frame_len,

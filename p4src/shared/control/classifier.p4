@@ -2,7 +2,8 @@
 #ifndef SRV6INT_CLASSIFIER_P4
 #define SRV6INT_CLASSIFIER_P4
 
-#include "header.p4"
+#include "../header.p4"
+#include "../size.p4"
 
 control SfcClassifier(inout headers_t hdr, inout local_md_t md) {
     DIRECT_COUNTER(sfc_classifier_counter);
@@ -32,7 +33,7 @@ control SfcClassifier(inout headers_t hdr, inout local_md_t md) {
             @defaultonly NoAction;
         }
         const default_action = NoAction();
-        size = 1024;
+        size = SFC_CLASSIFIER_TABLE_SIZE;
         counters = sfc_classifier_counter;
     }
 
