@@ -156,6 +156,28 @@ public class InMemoryFlowRuleService implements FlowRuleService {
     }
 
     /**
+     * Sets the packet and byte counters of stored entries from a switch's direct counters, as
+     * ONOS's flow-statistics poll does (no event, like a poll that changes only statistics).
+     *
+     * @param counters {packets, bytes} of an entry as the switch counts it, null to leave it
+     * @return how many entries were set
+     */
+    public synchronized int setCounters(java.util.function.Function<FlowEntry, long[]> counters) {
+        int n = 0;
+        for (Map<FlowRule, DefaultFlowEntry> table : tables.values()) {
+            for (Map.Entry<FlowRule, DefaultFlowEntry> e : table.entrySet()) {
+                DefaultFlowEntry old = e.getValue();
+                long[] c = counters.apply(old);
+                if (c != null) {
+                    e.setValue(new DefaultFlowEntry(old, old.state(), old.life(), c[0], c[1]));
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    /**
      * Returns every stored entry.
      *
      * @return entries, device by device

@@ -164,6 +164,19 @@ public class Srv6IntProgrammingManager {
     }
 
     /**
+     * Takes the application id and the clock the drain by flows runs on, for a host that drives
+     * {@link #reconcile()} in its own time (the testbed twin's simulated seconds).
+     *
+     * @param id          application id
+     * @param clockMillis milliseconds
+     */
+    protected void bindApplication(ApplicationId id, java.util.function.LongSupplier clockMillis) {
+        appId = id;
+        reconciler = new Srv6IntReconciler(flowRuleService, groupService, id,
+                new BucketTables(org.srv6int.pipeconf.Srv6IntPipelineConstants.ENCAP_BUCKETS), clockMillis);
+    }
+
+    /**
      * Applies component properties.
      *
      * @param context component context

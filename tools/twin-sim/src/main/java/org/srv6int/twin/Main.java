@@ -42,6 +42,7 @@ public final class Main {
             "  related systems (in all too; --policy does not apply):",
             "    numasfp                 NUMASFP Figs. 10-12, ours vs Octans, Node-balance, Node-first (docs/numasfp.md)",
             "    pushaside interference  CoCo push-aside, interference-aware co-location (docs/twin.md)",
+            "  failures (in all too; issue 18, docs/twin.md): kill-replica rescale",
             "  --policy LIST     comma-separated subset of ours,none,vpa (default: all three)",
             "  --seed N          random seed, same seed gives the same files (default 1)",
             "  --repeat N        run seeds seed..seed+N-1; repeat.json and <scenario>-repeat.png give mean and",
@@ -291,7 +292,11 @@ public final class Main {
     private static int runRelated(Options o, PrintStream out, PrintStream err) {
         for (String r : o.related) {
             try {
-                org.srv6int.twin.related.RelatedExperiments.run(r, o.out, o.plots, o.seed, out);
+                if (org.srv6int.twin.failover.FailoverExperiments.NAMES.contains(r)) {
+                    org.srv6int.twin.failover.FailoverExperiments.run(r, o.out, o.plots, o.seed, o.policies, out);
+                } else {
+                    org.srv6int.twin.related.RelatedExperiments.run(r, o.out, o.plots, o.seed, out);
+                }
             } catch (IOException e) {
                 err.println("twin: cannot write outputs: " + e.getMessage());
                 return 1;
@@ -498,7 +503,9 @@ public final class Main {
                         if ("all".equals(a)) {
                             o.scenarios.addAll(Scenarios.names());
                             o.related.addAll(org.srv6int.twin.related.RelatedExperiments.NAMES);
-                        } else if (org.srv6int.twin.related.RelatedExperiments.NAMES.contains(a)) {
+                            o.related.addAll(org.srv6int.twin.failover.FailoverExperiments.NAMES);
+                        } else if (org.srv6int.twin.related.RelatedExperiments.NAMES.contains(a)
+                                || org.srv6int.twin.failover.FailoverExperiments.NAMES.contains(a)) {
                             if (!o.related.contains(a)) {
                                 o.related.add(a);
                             }

@@ -60,6 +60,9 @@ public final class AppControl {
     private final Map<VnfKey, Chain> chainOfKey = new LinkedHashMap<>();
     private final Map<VnfReplicaId, VnfInstance> pods = new HashMap<>();
     private final Map<String, SegmentList> listOfPath = new HashMap<>();
+    // every segment list placement gave, by replicas: a draining replica's buckets keep sending
+    // through its list after placement dropped it (drain by flows)
+    private final Map<List<VnfReplicaId>, SegmentList> listsSeen = new HashMap<>();
     private final List<Runnable> programmed = new ArrayList<>();
     private final ChainRouting routing;
 
@@ -95,6 +98,8 @@ public final class AppControl {
         this.dataplane = java.util.Objects.requireNonNull(dataplane, "dataplane");
         this.nowS = nowS;
         this.routing = new ModelRouting(new InventoryRouting(app.inventory, app.pathManager));
+        // the drain by flows waits in simulated time, as the loop does
+        app.useClock(() -> Math.round(nowS.getAsDouble() * 1000));
         int tag = 0;
         for (Chain c : fabric.chains()) {
             SfcId id = SfcId.of(++tag);
@@ -241,6 +246,26 @@ public final class AppControl {
      */
     public void reprogram() {
         app.settle();
+        install();
+    }
+
+    /**
+     * One look of the flow programming without a change of intent, as its executor looks every
+     * second while buckets wait to drain: reconciles, and if that wrote anything gives the
+     * switches their new entries and re-routes the model.
+     *
+     * @return whether anything was written
+     */
+    public boolean recheck() {
+        if (app.settle() == 0) {
+            return false;
+        }
+        install();
+        return true;
+    }
+
+    /** Gives the switches the app's installed rules and groups and routes the model on them. */
+    private void install() {
         for (DeviceId d : topology.switches()) {
             List<FlowRule> rules = new ArrayList<>();
             app.flows.getFlowEntries(d).forEach(rules::add);
@@ -274,13 +299,33 @@ public final class AppControl {
         }
     }
 
+    /**
+     * ONOS's flow-statistics poll: every installed entry's packets and bytes become the switch's
+     * direct counter of it (what {@code FlowEntry.packets()} gives the app: the bucket counters
+     * the drain by flows watches, the classifier and SID counters of the failure detection).
+     * Only emulated switches are read; with other dataplanes the counters stay at 0.
+     *
+     * @return entries whose counters were read
+     */
+    public int pollFlowStatistics() {
+        if (!(dataplane instanceof EmulatedDataplane)) {
+            return 0;
+        }
+        EmulatedDataplane e = (EmulatedDataplane) dataplane;
+        return app.flows.setCounters(entry -> e.counter(entry.deviceId(), entry));
+    }
+
     /** A chain's paths and their shares of its flows: probe flows traced through the switches. */
     private Map<SegmentList, Double> paths(Sfc sfc) {
         List<SegmentList> lists = app.pathManager.getPaths(sfc.id()).map(SfcPaths::segmentLists).orElse(List.of());
+        lists.forEach(l -> listsSeen.put(l.replicas(), l));
         Map<SegmentList, Double> out = new LinkedHashMap<>();
         Map<DeviceId, long[]> before = drops();
-        Map<List<VnfReplicaId>, Double> traced = PathTracer.trace(dataplane, sfc, app.inventory, app.config.devices(),
-                                                                 Math.round(nowS.getAsDouble() * 1e9));
+        java.util.function.Supplier<Map<List<VnfReplicaId>, Double>> probe = () -> PathTracer.trace(dataplane, sfc,
+                app.inventory, app.config.devices(), Math.round(nowS.getAsDouble() * 1e9));
+        // probe flows are no traffic: the switches' counters (bucket drain, failure detection) skip them
+        Map<List<VnfReplicaId>, Double> traced = dataplane instanceof EmulatedDataplane
+                ? ((EmulatedDataplane) dataplane).uncounted(probe) : probe.get();
         double reached = traced.values().stream().mapToDouble(Double::doubleValue).sum();
         if (reached < 1 - 1e-9) {
             // Flows the switches lose are the model's loss; say where and why, once per reprogram.
@@ -289,6 +334,7 @@ public final class AppControl {
         }
         for (Map.Entry<List<VnfReplicaId>, Double> e : traced.entrySet()) {
             SegmentList sl = lists.stream().filter(l -> l.replicas().equals(e.getKey())).findFirst()
+                    .or(() -> java.util.Optional.ofNullable(listsSeen.get(e.getKey())))
                     .orElseThrow(() -> new IllegalStateException("switches send " + sfc.id() + " through "
                             + e.getKey() + ", which no segment list of the app visits"));
             out.put(sl, e.getValue());
@@ -368,6 +414,22 @@ public final class AppControl {
         public void drainReplica(VnfKey vnf, String replicaId) {
             inventory.drainReplica(vnf, replicaId);
             events.add(String.format(Locale.ROOT, "%.1f s: drain %s", nowS.getAsDouble(), replicaId));
+            reprogram();
+        }
+
+        @Override
+        public void failReplica(VnfKey vnf, String replicaId) {
+            // a dead replica leaves the buckets at once (PENDING, weight 0), its pod stays for a return
+            inventory.failReplica(vnf, replicaId);
+            events.add(String.format(Locale.ROOT, "%.1f s: %s dead: out of the group", nowS.getAsDouble(),
+                    replicaId));
+            reprogram();
+        }
+
+        @Override
+        public void restoreReplica(VnfKey vnf, String replicaId) {
+            inventory.restoreReplica(vnf, replicaId);
+            events.add(String.format(Locale.ROOT, "%.1f s: %s returns", nowS.getAsDouble(), replicaId));
             reprogram();
         }
 

@@ -66,6 +66,8 @@ public final class AppCore {
     public final SfcPathManager pathManager;
     /** Flow programming. */
     public final Srv6IntProgrammingManager programmer;
+    // the programming's clock (drain by flows); the wall clock until a host sets its own
+    private volatile java.util.function.LongSupplier clockMillis = System::currentTimeMillis;
 
     /**
      * Wires the app's core over a fabric's links and netcfg.
@@ -118,6 +120,15 @@ public final class AppCore {
             }
         }
         return reader;
+    }
+
+    /**
+     * Sets the clock the flow programming's drain by flows runs on (the twin's simulated time).
+     *
+     * @param millis milliseconds
+     */
+    public void useClock(java.util.function.LongSupplier millis) {
+        clockMillis = java.util.Objects.requireNonNull(millis, "millis");
     }
 
     /**
@@ -215,7 +226,7 @@ public final class AppCore {
             this.inventoryService = app.inventory;
             this.pathsService = app.pathManager;
             this.configService = app.config;
-            bindApplication(appId);
+            bindApplication(appId, () -> app.clockMillis.getAsLong());
         }
     }
 }

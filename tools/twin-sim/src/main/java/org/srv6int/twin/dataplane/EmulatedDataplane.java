@@ -149,6 +149,38 @@ public final class EmulatedDataplane implements Dataplane {
     }
 
     /**
+     * Returns the direct counter of a switch's table entry, as the P4Runtime driver reads it with
+     * the entry (ONOS's {@code FlowEntry.packets()} and {@code bytes()} after a flow-stats poll).
+     * Every table of the P4 program has one; an entry keeps it across reprogramming while the
+     * rule stays (a modified action included).
+     *
+     * @param device switch
+     * @param rule   the installed rule (equal: table, match, priority)
+     * @return {packets, bytes}, or null if the switch has no such entry
+     */
+    public synchronized long[] counter(DeviceId device, FlowRule rule) {
+        EmulatedSwitch s = switches.get(device);
+        return s == null ? null : s.counter(rule);
+    }
+
+    /**
+     * Runs something whose frames the switches' direct counters do not count: the twin's probe
+     * flows ({@code PathTracer}), which stand for no traffic of the network.
+     *
+     * @param what the probing
+     * @param <T>  its result
+     * @return its result
+     */
+    public synchronized <T> T uncounted(java.util.function.Supplier<T> what) {
+        switches.values().forEach(s -> s.counting = false);
+        try {
+            return what.get();
+        } finally {
+            switches.values().forEach(s -> s.counting = true);
+        }
+    }
+
+    /**
      * Returns the frames given up because one injection exceeded {@value #MAX_TRAVERSALS}
      * switch traversals (a forwarding loop in the installed rules).
      *

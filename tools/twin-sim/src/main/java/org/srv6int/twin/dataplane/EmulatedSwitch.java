@@ -93,14 +93,41 @@ final class EmulatedSwitch {
     private boolean ipv6RouteMiss;
     private boolean recirculate;
     private int localPassesOfFrame;
+    // length of the frame in this pass (what the direct counters count in bytes)
+    private int passLen;
+    // false while the twin traces paths with probe flows: they are no traffic of the network
+    boolean counting = true;
 
     EmulatedSwitch(DeviceId device) {
         this.device = device;
         this.program = SwitchProgram.empty(device);
     }
 
+    /**
+     * Installs a new program. An entry that stays (same rule identity: table, match, priority,
+     * even with a new action, as a P4Runtime MODIFY) keeps its direct counter; a new entry
+     * starts at zero.
+     */
     void program(SwitchProgram p) {
+        for (SwitchProgram.Entry e : p.byRule.values()) {
+            SwitchProgram.Entry old = program.byRule.get(e.rule);
+            if (old != null) {
+                e.packets = old.packets;
+                e.bytes = old.bytes;
+            }
+        }
         program = p;
+    }
+
+    /**
+     * Returns the direct counter of the entry a rule installed.
+     *
+     * @param rule a rule (equal to the installed one: table, match, priority)
+     * @return {packets, bytes}, or null if no such entry is installed
+     */
+    long[] counter(org.onosproject.net.flow.FlowRule rule) {
+        SwitchProgram.Entry e = program.byRule.get(rule);
+        return e == null ? null : new long[] {e.packets, e.bytes};
     }
 
     long drops(DropReason r) {
@@ -272,6 +299,7 @@ final class EmulatedSwitch {
         ipv6RouteMiss = false;
         recirculate = false;
         localPassesOfFrame = localPasses;
+        passLen = len;
         boolean ndpReplied = false;
         int deviceId = pg.deviceId;
         long nowNs = now & 0xFFFFFFFFL;
@@ -304,6 +332,7 @@ final class EmulatedSwitch {
         // A further pass (next local SID) went through the ACL on arrival.
         SwitchProgram.Entry e = localPasses == 0 ? pg.acl.lookup(kHi, kLo) : null;
         if (e != null) {
+            hit(e, len);
             SwitchProgram.ActionSpec a = e.action.spec;
             if (a == SwitchProgram.ACL_PUNT) {
                 punt = true;
@@ -320,6 +349,7 @@ final class EmulatedSwitch {
             kLo[0] = Bytes.get64(f, ndp + 12);
             e = pg.ndp.lookup(kHi, kLo);
             if (e != null) {
+                hit(e, len);
                 ndpReply(f, igPort, e.action.p(0));
                 ndpReplied = true;
             }
@@ -336,6 +366,9 @@ final class EmulatedSwitch {
                 processedSidHi = kHi[0];
                 processedSidLo = kLo[0];
                 e = pg.mySid.lookup(kHi, kLo);
+                if (e != null) {
+                    hit(e, len);
+                }
                 int sid = SID_NONE;
                 SwitchProgram.Action sa = e == null ? null : e.action;
                 if (sa != null) {
@@ -424,6 +457,7 @@ final class EmulatedSwitch {
                 kHi[7] = 0;
                 e = pg.classifier.lookup(kHi, kLo);
                 if (e != null) {
+                    hit(e, len);
                     int chain = (int) e.action.p(0);
                     int sfcMode = (int) e.action.p(1);
                     int mapInfo = (int) e.action.p(2);
@@ -446,6 +480,8 @@ final class EmulatedSwitch {
                     kLo[1] = FlowHash.bucket(flowHash, Srv6IntPipelineConstants.ENCAP_BUCKETS);
                     SwitchProgram.Entry enc = pg.encap.lookup(kHi, kLo);
                     if (enc != null) {
+                        // the bucket's counter: what the app reads to see a bucket's flows end
+                        hit(enc, len);
                         SwitchProgram.Member m = enc.members[0];
                         int le = (int) m.action.p(0);
                         portCounter = countFlowPacket(flowHash, 1);
@@ -518,6 +554,13 @@ final class EmulatedSwitch {
         }
     }
 
+    /** Counts a hit in an entry's direct counter, unless the twin is tracing with probes. */
+    private void hit(SwitchProgram.Entry e, int len) {
+        if (counting) {
+            e.count(len);
+        }
+    }
+
     private void drop(DropReason r) {
         drop = true;
         dropReason = r;
@@ -567,6 +610,9 @@ final class EmulatedSwitch {
             kHi[0] = Bytes.get64(f, next);
             kLo[0] = Bytes.get64(f, next + 8);
             SwitchProgram.Entry e = pg.ipv6Routing.lookup(kHi, kLo);
+            if (e != null) {
+                hit(e, passLen);
+            }
             if (e == null && pg.ipv6Routing.defaultAction.spec == SwitchProgram.ROUTING_DROP) {
                 // A local next SID: local_sid_pass.p4 checks loop and limit before the Hop Limit.
                 boolean loop = kHi[0] == processedSidHi && kLo[0] == processedSidLo;
@@ -609,6 +655,9 @@ final class EmulatedSwitch {
         } else {
             drop(DropReason.NO_ROUTE);
             return;
+        }
+        if (e != null) {
+            hit(e, passLen);
         }
         if (a.spec == SwitchProgram.ROUTING_DROP) {
             drop(DropReason.NO_ROUTE);

@@ -139,8 +139,13 @@ final class SwitchProgram {
         }
     }
 
-    /** A table entry. */
+    /** A table entry, with its direct counter (every table of the P4 program has one). */
     static final class Entry {
+        /** The rule it was compiled from (null for a default action). */
+        final FlowRule rule;
+        /** Direct counter: packets and bytes the entry matched, as the switch's counter counts. */
+        long packets;
+        long bytes;
         final long[] vHi;
         final long[] vLo;
         final long[] mHi;
@@ -151,8 +156,9 @@ final class SwitchProgram {
         final Member[] members;
         final int totalWeight;
 
-        Entry(long[] vHi, long[] vLo, long[] mHi, long[] mLo, int priority, int prefix, Action action,
-              Member[] members) {
+        Entry(FlowRule rule, long[] vHi, long[] vLo, long[] mHi, long[] mLo, int priority, int prefix,
+              Action action, Member[] members) {
+            this.rule = rule;
             this.vHi = vHi;
             this.vLo = vLo;
             this.mHi = mHi;
@@ -168,6 +174,16 @@ final class SwitchProgram {
                 }
             }
             totalWeight = w;
+        }
+
+        /**
+         * Counts a hit in the entry's direct counter.
+         *
+         * @param len packet length, bytes
+         */
+        void count(int len) {
+            packets++;
+            bytes += len;
         }
 
         boolean matches(long[] kHi, long[] kLo) {
@@ -199,13 +215,50 @@ final class SwitchProgram {
         final Entry[] entries;
         final Action defaultAction;
 
+        // Exact tables with one or two fields of at most 32 bits (srv6_encap: chain, bucket, 256
+        // entries a chain, hit by every classified packet): sorted keys, found by binary search.
+        private final long[] exactKeys;
+        private final Entry[] exactEntries;
+
         Table(TableSpec spec, Entry[] entries, Action defaultAction) {
             this.spec = spec;
             this.entries = entries;
             this.defaultAction = defaultAction;
+            boolean exact = spec.fields.length >= 1 && spec.fields.length <= 2;
+            for (Field f : spec.fields) {
+                exact &= f.kind == Kind.EXACT && f.width <= 32;
+            }
+            if (exact) {
+                Entry[] sorted = entries.clone();
+                Arrays.sort(sorted, Comparator.comparingLong(Table::exactKey));
+                exactEntries = sorted;
+                exactKeys = new long[sorted.length];
+                for (int i = 0; i < sorted.length; i++) {
+                    exactKeys[i] = exactKey(sorted[i]);
+                }
+            } else {
+                exactEntries = null;
+                exactKeys = null;
+            }
+        }
+
+        private static long exactKey(Entry e) {
+            return e.vLo.length == 1 ? e.vLo[0] : e.vLo[0] << 32 | e.vLo[1];
         }
 
         Entry lookup(long[] kHi, long[] kLo) {
+            if (exactKeys == null) {
+                return scan(kHi, kLo);
+            }
+            // the field's bits of the key only, as the entries' masks take them in the scan
+            long k0 = kLo[0] & (-1L >>> (64 - spec.fields[0].width));
+            long key = spec.fields.length == 1 ? k0 : k0 << 32 | kLo[1] & (-1L >>> (64 - spec.fields[1].width));
+            int i = Arrays.binarySearch(exactKeys, key);
+            return i < 0 ? null : exactEntries[i];
+        }
+
+        /** The first entry in match order that matches: what the table returns, without the index. */
+        Entry scan(long[] kHi, long[] kLo) {
             for (Entry e : entries) {
                 if (e.matches(kHi, kLo)) {
                     return e;
@@ -292,6 +345,11 @@ final class SwitchProgram {
     final Table reportConfig;
     /** Clone session id -> egress ports. */
     final Map<Integer, int[]> cloneSessions;
+    /**
+     * Entries by the rule they came from; rule equality is ONOS's (device, table, match,
+     * priority), the identity of a P4Runtime table entry, so a modified entry is found too.
+     */
+    final Map<FlowRule, Entry> byRule = new HashMap<>();
 
     // switch_info / report_config, decoded once
     final int deviceId;
@@ -310,6 +368,11 @@ final class SwitchProgram {
         ipv4Routing = t.get(T_IPV4_ROUTING);
         reportConfig = t.get(T_REPORT_CONFIG);
         cloneSessions = clones;
+        for (Table tb : t.values()) {
+            for (Entry e : tb.entries) {
+                byRule.put(e.rule, e);
+            }
+        }
         Action si = switchInfo.defaultAction;
         deviceId = (int) si.p(0);
         mySidBytes = toBytes(si.hi[1], si.lo[1]);
@@ -546,7 +609,7 @@ final class SwitchProgram {
                 members = new Member[] {new Member(a, 1)};
             }
         }
-        Entry e = new Entry(vHi, vLo, mHi, mLo, r.priority(), prefix, a, members);
+        Entry e = new Entry(r, vHi, vLo, mHi, mLo, r.priority(), prefix, a, members);
         for (Entry other : entries.get(spec)) {
             if (spec.fields[0].kind != Kind.TERNARY && other.prefix == e.prefix
                     && Arrays.equals(other.vHi, e.vHi) && Arrays.equals(other.vLo, e.vLo)) {

@@ -1,0 +1,579 @@
+package org.srv6int.twin.failover;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleUnaryOperator;
+import org.onlab.packet.Ip6Address;
+import org.onosproject.net.flow.FlowEntry;
+import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.ReplicaState;
+import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.config.Srv6IntAppConfig;
+import org.srv6int.app.loop.ChainHealth;
+import org.srv6int.app.loop.GlobalLoop;
+import org.srv6int.app.loop.LoopClock;
+import org.srv6int.app.loop.LoopParams;
+import org.srv6int.app.program.BucketTables;
+import org.srv6int.app.program.SwitchCounters;
+import org.srv6int.pipeconf.Srv6IntPipelineConstants;
+import org.srv6int.twin.Policy;
+import org.srv6int.twin.control.AppControl;
+import org.srv6int.twin.control.SimulatedPlatform;
+import org.srv6int.twin.dataplane.Dataplane;
+import org.srv6int.twin.dataplane.EmulatedDataplane;
+import org.srv6int.twin.control.TestbedNetcfg;
+import org.srv6int.twin.model.Allocation;
+import org.srv6int.twin.model.Chain;
+import org.srv6int.twin.model.Fabric;
+import org.srv6int.twin.model.Host;
+import org.srv6int.twin.model.VnfType;
+
+/**
+ * Issue 18's twin scenarios on the paper's testbed: one chain through Snort (per-flow state),
+ * its flows sent packet by packet through the emulated switches ({@link FlowTraffic}), the app's
+ * core ({@link AppControl}: inventory, placement, bucket tables, drain by flows on the bucket
+ * counters read by a flow-statistics poll) and, under {@code ours}, the app's failure detection
+ * ({@link ChainHealth}) and global loop ({@link GlobalLoop#onFindings}: dead replica out of the
+ * buckets, replacement requested from the simulated Kubernetes).
+ *
+ * <ul>
+ *   <li>{@code kill-replica}: two Snort replicas under load; at {@link #KILL_AT_S} the one on
+ *       worker2 dies: {@code crash} (its pod is reported not Ready) or {@code hang} (pod Ready,
+ *       it drops everything: only INT silence shows it).</li>
+ *   <li>{@code rescale}: Snort goes 1 &rarr; 2 &rarr; 3 &rarr; 2 replicas (an operator's or
+ *       autoscaler's schedule) under many flows; the scale-in comes as the arrival rate falls.</li>
+ * </ul>
+ *
+ * <p>Policies: {@code ours} runs the failure detection and drains by flows (the draining replica
+ * is deleted once no bucket points to it); {@code none} has no failure detection and deletes a
+ * scaled-in replica at once (its buckets move with their flows); {@code vpa} is {@code none}
+ * here, as Kubernetes VPA only sizes CPU requests: it neither detects a dead replica in the data
+ * path nor drains one. The bucket table itself (fewest moves) is the app's in all three.
+ */
+public final class FailoverExperiment {
+    /** Experiment names. */
+    public static final List<String> NAMES = List.of("kill-replica", "rescale");
+    /** Simulated step, s. */
+    static final double DT_S = 0.1;
+    /** ONOS's flow-statistics poll (the P4Runtime driver reads direct counters with the entries), s. */
+    static final double FLOW_STATS_POLL_S = 5;
+    /** The flow programming looks again this often while buckets wait to drain, s. */
+    static final double RECHECK_S = 1;
+    /** The loop manager reads the platform's pod readiness this often, s. */
+    static final double READINESS_POLL_S = 1;
+    /** When the replica dies in kill-replica, s. */
+    public static final double KILL_AT_S = 20;
+    /** Scale schedule of rescale: (time s, replicas). */
+    static final double[][] RESCALE = {{20, 2}, {40, 3}, {60, 2}};
+    /** New flows per second in rescale until the load falls (5 s before the scale-in), then 4/s. */
+    static final double RESCALE_ARRIVALS_PER_S = 150;
+    private static final Allocation SNORT = new Allocation(2.5, 3, 25, 1900);
+
+    private FailoverExperiment() {
+    }
+
+    /** The outcome of one run. */
+    public static final class Result {
+        /** Experiment ({@code kill-replica/crash}, {@code rescale}). */
+        public final String name;
+        /** Policy. */
+        public final Policy policy;
+        /** Timeline rows: t, active flows, flows moved so far, live replicas, packets lost, packets sent, buckets. */
+        public final List<Object[]> rows = new ArrayList<>();
+        /** Summary figures (summary.json). */
+        public final Map<String, Object> summary = new LinkedHashMap<>();
+        /** Events and decisions. */
+        public final List<String> events = new ArrayList<>();
+
+        Result(String name, Policy policy) {
+            this.name = name;
+            this.policy = policy;
+        }
+    }
+
+    /**
+     * Runs one experiment under one policy.
+     *
+     * @param name   {@code kill-replica/crash}, {@code kill-replica/hang} or {@code rescale}
+     * @param policy policy
+     * @param seed   random seed
+     * @return result
+     */
+    public static Result run(String name, Policy policy, long seed) {
+        boolean rescale = name.equals("rescale");
+        boolean hang = name.equals("kill-replica/hang");
+        if (!rescale && !hang && !name.equals("kill-replica/crash")) {
+            throw new IllegalArgumentException("unknown experiment " + name);
+        }
+        Fabric fabric = new Fabric();
+        Host w1 = fabric.addHost(new Host("worker1", "sw2"));
+        Host w2 = fabric.addHost(new Host("worker2", "sw3"));
+        w1.addInstance("snort", VnfType.SNORT, SNORT, 0);
+        if (!rescale) {
+            w2.addInstance("snort", VnfType.SNORT, SNORT, 0);
+        }
+        fabric.addChain(new Chain("sfc1", List.of("snort"), t -> 1.0, 1024, 1000));
+        double[] clock = {0};
+        Result res = new Result(name, policy);
+        try (Dataplane dp = new EmulatedDataplane(TestbedNetcfg.links())) {
+            AppControl control = new AppControl(fabric, Map.of(), dp, () -> clock[0]);
+            Run r = new Run(res, control, dp, clock, seed, rescale, hang, policy == Policy.OURS);
+            r.go();
+        }
+        return res;
+    }
+
+    /** One run's state. */
+    private static final class Run {
+        final Result res;
+        final AppControl control;
+        final double[] clock;
+        final boolean rescale;
+        final boolean hang;
+        final boolean ours;
+        final Sfc sfc;
+        final VnfKey vnf;
+        final FlowTraffic traffic;
+        final SimulatedPlatform platform;
+        final GlobalLoop loop;
+        final ChainHealth health;
+        final double windowS;
+        // the flow programming's drain deadline (netcfg loop.drainDeadlineMs)
+        final double drainDeadlineS;
+        final Set<String> dead = new HashSet<>();
+        final Map<String, Long> passedInWindow = new LinkedHashMap<>();
+        long reportsInWindow;
+        String draining;
+        double drainStartS = Double.NaN;
+        int created;
+        // kill-replica figures
+        String victim;
+        double detectedS = Double.NaN;
+        double movedS = Double.NaN;
+        long lostAfterKill;
+        long lostBeforeMoved;
+        // rescale figures
+        final List<Map<String, Object>> changes = new ArrayList<>();
+        long movedByDrainBeforeDeadline;
+        long movedByDrainAtDeadline;
+        long movedAtScaleIn;
+
+        Run(Result res, AppControl control, Dataplane dp, double[] clock, long seed, boolean rescale, boolean hang,
+            boolean ours) {
+            this.res = res;
+            this.control = control;
+            this.clock = clock;
+            this.rescale = rescale;
+            this.hang = hang;
+            this.ours = ours;
+            this.sfc = control.app().sfcs.getSfcs().iterator().next();
+            this.vnf = VnfKey.of(sfc.id(), 0);
+            // rescale: many flows while the replicas grow, fewer as it scales in (why it scales in)
+            DoubleUnaryOperator rate = rescale ? t -> t < 55 ? RESCALE_ARRIVALS_PER_S : 4 : t -> 30;
+            this.traffic = new FlowTraffic(dp, sfc, control.app().inventory, seed, rate, 3, 30, 0.2);
+            Srv6IntAppConfig cfg = control.app().config.appConfig().orElseThrow();
+            this.windowS = cfg.evaluationPeriodMillis() / 1000.0;
+            this.drainDeadlineS = cfg.drainDeadlineMillis() / 1000.0;
+            LoopClock lc = new LoopClock() {
+                @Override
+                public long nanoTime() {
+                    return Math.round(clock[0] * 1e9);
+                }
+
+                @Override
+                public long currentTimeMillis() {
+                    return Math.round(clock[0] * 1e3);
+                }
+            };
+            this.platform = new SimulatedPlatform(control.fabric().hosts(), control::requestMillis, control.events());
+            this.loop = ours ? new GlobalLoop(LoopParams.builder().build(), lc, platform, control.routing()) : null;
+            this.health = ours ? new ChainHealth(lc, TimeUnit.MILLISECONDS.toNanos(cfg.silenceMillis()),
+                    TimeUnit.MILLISECONDS.toNanos(cfg.replicaSilenceMillis()),
+                    TimeUnit.MILLISECONDS.toNanos(cfg.returnHoldMillis())) : null;
+        }
+
+        double durationS() {
+            return rescale ? 140 : 45;
+        }
+
+        void go() {
+            long steps = Math.round(durationS() / DT_S);
+            int nextChange = 0;
+            long totalMoves = 0;
+            for (long k = 0; k < steps; k++) {
+                double t = k * DT_S;
+                clock[0] = t;
+                if (!rescale && victim == null && t + 1e-9 >= KILL_AT_S) {
+                    kill();
+                }
+                if (rescale && nextChange < RESCALE.length && t + 1e-9 >= RESCALE[nextChange][0]) {
+                    scaleTo((int) RESCALE[nextChange][1], t);
+                    nextChange++;
+                }
+                FlowTraffic.Step s = traffic.step(t, DT_S, dead);
+                account(s, t);
+                totalMoves += s.moves.size();
+                double next = (k + 1) * DT_S;
+                clock[0] = next;
+                platform.advanceTo(next);
+                // ONOS's flow-stats poll, then the programming's look while buckets wait (same instant)
+                if (onPeriod(next, FLOW_STATS_POLL_S)) {
+                    control.pollFlowStatistics();
+                }
+                if (onPeriod(next, RECHECK_S)) {
+                    control.recheck();
+                    removeDrainedReplica(next);
+                }
+                if (ours && onPeriod(next, windowS)) {
+                    checkHealth(next);
+                }
+                if (victim != null && Double.isNaN(movedS) && bucketsOf(victim) == 0) {
+                    movedS = next;
+                }
+                if (onPeriod(next, 0.5)) {
+                    row(next, s, totalMoves);
+                }
+            }
+            summarize();
+        }
+
+        private static boolean onPeriod(double t, double period) {
+            double n = t / period;
+            return Math.abs(n - Math.rint(n)) < 1e-6;
+        }
+
+        private void kill() {
+            victim = replicaOn("worker2");
+            dead.add(victim);
+            res.events.add(String.format(Locale.ROOT, "%.1f s: %s %s (worker2)", clock[0],
+                    hang ? "hang (pod stays Ready, drops everything)" : "crash (pod not Ready)", victim));
+        }
+
+        private String replicaOn(String node) {
+            for (VnfReplica r : control.app().inventory.getReplicas(sfc.id())) {
+                if (r.node().equals(node) && r.carriesTraffic()) {
+                    return r.id().name();
+                }
+            }
+            throw new IllegalStateException("no replica on " + node);
+        }
+
+        private List<VnfReplica> live() {
+            List<VnfReplica> out = new ArrayList<>();
+            for (VnfReplica r : control.app().inventory.getReplicas(sfc.id())) {
+                if (r.carriesTraffic()) {
+                    out.add(r);
+                }
+            }
+            return out;
+        }
+
+        /** The operator's (or an autoscaler's) replica count; the app decides which flows move. */
+        private void scaleTo(int n, double t) {
+            int before = live().size();
+            closePeriod();
+            List<FlowTraffic.Flow> activeNow = new ArrayList<>(traffic.active());
+            periodFlows = activeNow;
+            periodBuckets = assignment();
+            periodReplica = new String[activeNow.size()];
+            periodPackets = new int[activeNow.size()];
+            for (int i = 0; i < activeNow.size(); i++) {
+                periodReplica[i] = activeNow.get(i).replica;
+                periodPackets[i] = activeNow.get(i).packets;
+            }
+            Map<String, Object> c = new LinkedHashMap<>();
+            c.put("t_s", t);
+            c.put("from", before);
+            c.put("to", n);
+            c.put("active_flows", activeNow.size());
+            c.put("goal_pct", round(100.0 / (Math.max(before, n)) + 2));
+            changes.add(c);
+            if (n > before) {
+                String node = before % 2 == 1 ? "worker2" : "worker1";
+                String id = "sfc-1-vnf0-s" + (++created);
+                control.routing().addReplicas(vnf, List.of(new ReplicaInfo(id, node, "10.244.9." + created)));
+                res.events.add(String.format(Locale.ROOT, "%.1f s: scale-out %d -> %d: %s on %s", t, before, n, id,
+                        node));
+            } else {
+                List<VnfReplica> l = live();
+                String victimId = l.get(l.size() - 1).id().name();
+                scaledIn = victimId;
+                if (ours) {
+                    draining = victimId;
+                    drainStartS = t;
+                    control.routing().drainReplica(vnf, victimId);
+                    res.events.add(String.format(Locale.ROOT, "%.1f s: scale-in %d -> %d: drain %s by flows", t,
+                            before, n, victimId));
+                } else {
+                    control.routing().removeReplica(vnf, victimId);
+                    res.events.add(String.format(Locale.ROOT, "%.1f s: scale-in %d -> %d: delete %s at once", t,
+                            before, n, victimId));
+                }
+            }
+        }
+
+        /** Ours: the drained replica is deleted once no bucket points to it any more. */
+        private void removeDrainedReplica(double t) {
+            if (draining != null && bucketsOf(draining) == 0) {
+                control.routing().removeReplica(vnf, draining);
+                res.events.add(String.format(Locale.ROOT, "%.1f s: %s has no bucket left: deleted (drain took "
+                        + "%.1f s)", t, draining, t - drainStartS));
+                changes.get(changes.size() - 1).put("drain_s", round(t - drainStartS));
+                draining = null;
+            }
+        }
+
+        /** The chain's installed bucket table: bucket to the SIDs its entry sends to. */
+        Map<Integer, List<Ip6Address>> assignment() {
+            Map<Integer, List<Ip6Address>> out = new java.util.TreeMap<>();
+            for (FlowEntry e : control.app().flows.getFlowEntries(sfc.ingress().deviceId())) {
+                BucketTables.chainAndBucket(e).filter(tb -> tb[0] == sfc.id().tag())
+                        .ifPresent(tb -> out.put(tb[1], BucketTables.travel(e)));
+            }
+            return out;
+        }
+
+        /** Buckets of the chain whose installed segment list sends to a replica's SID. */
+        int bucketsOf(String replica) {
+            Ip6Address sid = null;
+            for (VnfReplica r : control.app().inventory.getReplicas(sfc.id())) {
+                if (r.id().name().equals(replica)) {
+                    sid = r.sid();
+                }
+            }
+            if (sid == null) {
+                return 0;
+            }
+            int n = 0;
+            for (FlowEntry e : control.app().flows.getFlowEntries(sfc.ingress().deviceId())) {
+                if (BucketTables.chainAndBucket(e).filter(tb -> tb[0] == sfc.id().tag()).isPresent()
+                        && BucketTables.travel(e).contains(sid)) {
+                    n++;
+                }
+            }
+            return n;
+        }
+
+        private void account(FlowTraffic.Step s, double t) {
+            sentTotal += s.sent;
+            lostTotal += s.lostAtDeadReplica + s.lostInSwitches;
+            reportsInWindow += s.delivered;
+            s.passed.forEach((k, v) -> passedInWindow.merge(k, v, Long::sum));
+            if (victim != null) {
+                lostAfterKill += s.lostAtDeadReplica;
+                if (Double.isNaN(movedS)) {
+                    lostBeforeMoved += s.lostAtDeadReplica;
+                }
+            }
+            if (scaledIn == null) {
+                return;
+            }
+            for (String[] m : s.moves) {
+                if (!m[0].equals(scaledIn)) {
+                    continue;
+                }
+                if (!ours) {
+                    movedAtScaleIn++;
+                } else if (t - drainStartS < drainDeadlineS) {
+                    movedByDrainBeforeDeadline++;
+                } else {
+                    movedByDrainAtDeadline++;
+                }
+            }
+        }
+
+        private String scaledIn;
+        // the flows running at the last replica-set change, their replica and packets then
+        private List<FlowTraffic.Flow> periodFlows;
+        private String[] periodReplica;
+        private int[] periodPackets;
+        private Map<Integer, List<Ip6Address>> periodBuckets;
+
+        /**
+         * Ends the period of the last change: of its flows that sent a packet since (the ones
+         * whose replica is known after it), those now on another replica moved because of it.
+         */
+        private void closePeriod() {
+            if (periodFlows == null) {
+                return;
+            }
+            long seen = 0;
+            long moved = 0;
+            long modMoved = 0;
+            Map<String, Object> c = changes.get(changes.size() - 1);
+            int from = (Integer) c.get("from");
+            int to = (Integer) c.get("to");
+            for (int i = 0; i < periodFlows.size(); i++) {
+                FlowTraffic.Flow f = periodFlows.get(i);
+                if (f.packets == periodPackets[i] || periodReplica[i] == null) {
+                    continue;
+                }
+                seen++;
+                if (!periodReplica[i].equals(f.replica)) {
+                    moved++;
+                }
+                if (Integer.remainderUnsigned(f.hash, from) != Integer.remainderUnsigned(f.hash, to)) {
+                    modMoved++;
+                }
+            }
+            Map<Integer, List<Ip6Address>> now = assignment();
+            long bucketsMoved = 0;
+            for (Map.Entry<Integer, List<Ip6Address>> b : periodBuckets.entrySet()) {
+                if (!b.getValue().equals(now.get(b.getKey()))) {
+                    bucketsMoved++;
+                }
+            }
+            c.put("buckets_moved", bucketsMoved);
+            // the new (or leaving) replica's quota of buckets: floor or ceil of buckets / n
+            c.put("buckets_moved_bound", (long) Math.ceil((double) Srv6IntPipelineConstants.ENCAP_BUCKETS
+                    / Math.max(from, to)));
+            c.put("flows_seen_after", seen);
+            c.put("moved", moved);
+            c.put("moved_pct", pct(moved, seen));
+            c.put("hash_mod_n_would_move", modMoved);
+            c.put("hash_mod_n_would_move_pct", pct(modMoved, seen));
+            periodFlows = null;
+        }
+
+        /** The failure detection as the loop manager runs it once a window (docs/failures.md). */
+        private void checkHealth(double t) {
+            List<ChainHealth.ChainSeen> seen = seen();
+            List<ChainHealth.Finding> found = health.observe(seen, false);
+            for (int round = 0; round < 2 && !found.isEmpty(); round++) {
+                boolean died = false;
+                for (ChainHealth.Finding f : found) {
+                    died |= f.kind() == ChainHealth.Finding.Kind.REPLICA_DEAD;
+                    if (f.kind() == ChainHealth.Finding.Kind.REPLICA_DEAD && f.replica().equals(victim)
+                            && Double.isNaN(detectedS)) {
+                        detectedS = t;
+                    }
+                }
+                for (LoopDecision d : loop.onFindings(found)) {
+                    res.events.add(String.format(Locale.ROOT, "%.1f s: loop %s %s: %s", t, d.action(),
+                            d.vnf(), d.detail()));
+                }
+                found = died ? health.observe(seen(), true) : List.of();
+            }
+            reportsInWindow = 0;
+            passedInWindow.clear();
+        }
+
+        private double lastReadinessPoll = -1;
+        private final Map<String, Boolean> readiness = new LinkedHashMap<>();
+
+        private List<ChainHealth.ChainSeen> seen() {
+            // Kubernetes' view, polled every second: a crashed pod is not Ready, a hung one still is.
+            if (clock[0] - lastReadinessPoll >= READINESS_POLL_S - 1e-9) {
+                lastReadinessPoll = clock[0];
+                readiness.clear();
+                for (VnfReplica r : control.app().inventory.getReplicas(sfc.id())) {
+                    readiness.put(r.id().name(), hang || !dead.contains(r.id().name()));
+                }
+            }
+            Iterable<FlowEntry> ingress = control.app().flows.getFlowEntries(sfc.ingress().deviceId());
+            OptionalLong classified = SwitchCounters.classified(ingress, sfc);
+            List<ChainHealth.ReplicaSeen> rs = new ArrayList<>();
+            boolean anyLive = false;
+            for (VnfReplica r : control.app().inventory.getReplicas(sfc.id())) {
+                anyLive |= r.carriesTraffic();
+                rs.add(new ChainHealth.ReplicaSeen(r.vnf(), r.id().name(), r.deviceId() + "/" + r.port(),
+                        r.carriesTraffic(), r.state() == ReplicaState.PENDING && r.weight() == 0,
+                        passedInWindow.getOrDefault(r.id().name(), 0L),
+                        SwitchCounters.sidPackets(control.app().flows.getFlowEntries(r.deviceId()), r),
+                        readiness.get(r.id().name()), true));
+            }
+            int lists = control.app().pathManager.getPaths(sfc.id()).map(p -> p.segmentLists().size()).orElse(0);
+            return List.of(new ChainHealth.ChainSeen(sfc.id(), sfc.ingress().deviceId().toString(), 1, classified,
+                    reportsInWindow, lists, anyLive ? "no replica combination reaches the egress"
+                    : "no live replica of vNF 0", rs));
+        }
+
+        private void row(double t, FlowTraffic.Step s, long totalMoves) {
+            StringBuilder buckets = new StringBuilder();
+            int liveN = 0;
+            for (VnfReplica r : control.app().inventory.getReplicas(sfc.id())) {
+                if (r.carriesTraffic() && !dead.contains(r.id().name())) {
+                    liveN++;
+                }
+                buckets.append(buckets.length() == 0 ? "" : " ").append(r.id().name()).append('=')
+                        .append(bucketsOf(r.id().name()));
+            }
+            res.rows.add(new Object[] {round(t), traffic.active().size(), totalMoves, liveN, lostTotal,
+                                       sentTotal, buckets.toString()});
+        }
+
+        long sentTotal;
+        long lostTotal;
+
+        private void summarize() {
+            Map<String, Object> m = res.summary;
+            m.put("experiment", res.name);
+            m.put("policy", res.policy.key());
+            m.put("duration_s", durationS());
+            m.put("flows_started", traffic.started());
+            m.put("packets_sent", sentTotal);
+            m.put("packets_lost", lostTotal);
+            long[] bc = control.app().programmer.bucketCounters();
+            Map<String, Object> drain = new LinkedHashMap<>();
+            drain.put("drained", bc[0]);
+            drain.put("forced", bc[1]);
+            drain.put("moved_at_once", bc[2]);
+            drain.put("held", bc[3]);
+            m.put("bucket_counters", drain);
+            if (!rescale) {
+                m.put("killed", victim);
+                m.put("killed_at_s", KILL_AT_S);
+                m.put("detected_at_s", nanOrRound(detectedS));
+                m.put("detection_s", nanOrRound(detectedS - KILL_AT_S));
+                m.put("buckets_moved_at_s", nanOrRound(movedS));
+                m.put("detection_to_buckets_moved_s", nanOrRound(movedS - detectedS));
+                m.put("death_to_buckets_moved_s", nanOrRound(movedS - KILL_AT_S));
+                m.put("packets_lost_until_buckets_moved", lostBeforeMoved);
+                m.put("packets_lost_after_death", lostAfterKill);
+                m.put("buckets_left_on_dead_replica", bucketsOf(victim));
+                m.put("silence_ms", control.app().config.appConfig().orElseThrow().silenceMillis());
+            } else {
+                closePeriod();
+                m.put("changes", changes);
+                m.put("moved_by_drain_before_deadline", movedByDrainBeforeDeadline);
+                m.put("moved_by_drain_at_deadline", movedByDrainAtDeadline);
+                m.put("moved_at_scale_in", movedAtScaleIn);
+                m.put("drain_deadline_s", drainDeadlineS);
+                m.put("buckets", Srv6IntPipelineConstants.ENCAP_BUCKETS);
+            }
+            long moves = 0;
+            for (Object[] r : res.rows) {
+                moves = (Long) r[2];
+            }
+            m.put("flows_moved", moves);
+            if (loop != null) {
+                m.put("decisions", loop.history().size());
+                m.put("failure_counters", health.counters());
+            }
+            res.events.addAll(control.events());
+        }
+    }
+
+    static Object nanOrRound(double v) {
+        return Double.isNaN(v) ? null : round(v);
+    }
+
+    static double round(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+
+    static double pct(long n, long of) {
+        return of == 0 ? 0 : round(100.0 * n / of);
+    }
+
+}
