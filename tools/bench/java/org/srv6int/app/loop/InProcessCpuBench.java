@@ -2,8 +2,8 @@ package org.srv6int.app.loop;
 
 import org.srv6int.app.api.NodeResources;
 import org.srv6int.app.telemetry.TelemetryEngine;
-import org.srv6int.app.telemetry.TelemetrySnapshot;
-import org.srv6int.app.telemetry.VnfWindow;
+import org.srv6int.app.api.TelemetrySnapshot;
+import org.srv6int.app.api.VnfWindow;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;

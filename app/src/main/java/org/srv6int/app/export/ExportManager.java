@@ -19,8 +19,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.metrics.AppMetricsService;
-import org.srv6int.app.telemetry.TelemetrySnapshot;
-import org.srv6int.app.telemetry.TelemetryWindows;
+import org.srv6int.app.api.TelemetrySnapshot;
+import org.srv6int.app.api.TelemetryWindows;
 
 import java.util.ArrayList;
 import java.util.List;

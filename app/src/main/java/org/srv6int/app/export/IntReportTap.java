@@ -3,8 +3,8 @@ package org.srv6int.app.export;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.srv6int.app.telemetry.ReportTap;
-import org.srv6int.app.telemetry.SampledReport;
+import org.srv6int.app.api.ReportTap;
+import org.srv6int.app.api.SampledReport;
 
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;

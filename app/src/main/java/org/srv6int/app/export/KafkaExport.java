@@ -7,8 +7,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
-import org.srv6int.app.telemetry.ReportTap;
-import org.srv6int.app.telemetry.SampledReport;
+import org.srv6int.app.api.ReportTap;
+import org.srv6int.app.api.SampledReport;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;

@@ -2,9 +2,9 @@ package org.srv6int.app.export;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.srv6int.app.telemetry.ChainWindow;
-import org.srv6int.app.telemetry.TelemetrySnapshot;
-import org.srv6int.app.telemetry.VnfWindow;
+import org.srv6int.app.api.ChainWindow;
+import org.srv6int.app.api.TelemetrySnapshot;
+import org.srv6int.app.api.VnfWindow;
 
 import java.util.ArrayList;
 import java.util.List;

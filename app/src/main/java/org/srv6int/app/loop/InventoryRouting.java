@@ -10,8 +10,8 @@ import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfReplica;
 import org.srv6int.app.api.VnfReplicaId;
-import org.srv6int.app.telemetry.TelemetrySnapshot;
-import org.srv6int.app.telemetry.VnfWindow;
+import org.srv6int.app.api.TelemetrySnapshot;
+import org.srv6int.app.api.VnfWindow;
 
 import java.util.ArrayList;
 import java.util.Comparator;

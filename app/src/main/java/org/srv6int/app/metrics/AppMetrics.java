@@ -13,10 +13,10 @@ import org.srv6int.app.api.VnfReplicaId;
 import org.srv6int.app.api.VnfSpec;
 import org.srv6int.app.export.ExportCounters;
 import org.srv6int.app.export.ExportStats;
-import org.srv6int.app.telemetry.ChainWindow;
-import org.srv6int.app.telemetry.CollectorCounters;
-import org.srv6int.app.telemetry.TelemetrySnapshot;
-import org.srv6int.app.telemetry.VnfWindow;
+import org.srv6int.app.api.ChainWindow;
+import org.srv6int.app.api.CollectorCounters;
+import org.srv6int.app.api.TelemetrySnapshot;
+import org.srv6int.app.api.VnfWindow;
 import org.srv6int.codec.DecodeStatus;
 
 import java.util.ArrayList;

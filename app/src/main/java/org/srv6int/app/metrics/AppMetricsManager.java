@@ -23,7 +23,7 @@ import org.srv6int.app.api.TelemetryService;
 import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.export.ExportService;
-import org.srv6int.app.telemetry.TelemetryWindows;
+import org.srv6int.app.api.TelemetryWindows;
 
 import java.io.IOException;
 import java.util.EnumMap;

@@ -7,8 +7,8 @@ import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.VnfReplica;
 import org.srv6int.app.export.ExportStats;
-import org.srv6int.app.telemetry.CollectorCounters;
-import org.srv6int.app.telemetry.TelemetrySnapshot;
+import org.srv6int.app.api.CollectorCounters;
+import org.srv6int.app.api.TelemetrySnapshot;
 
 import java.util.ArrayList;
 import java.util.EnumMap;

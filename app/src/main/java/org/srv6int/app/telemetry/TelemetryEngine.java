@@ -1,5 +1,10 @@
 package org.srv6int.app.telemetry;
 
+import org.srv6int.app.api.TelemetrySnapshot;
+import org.srv6int.app.api.CollectorCounters;
+import org.srv6int.app.api.VnfWindow;
+import org.srv6int.app.api.ReportTap;
+import org.srv6int.app.api.SampledReport;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.WriterReaderPhaser;
 import org.srv6int.app.api.VnfKey;

@@ -1,5 +1,12 @@
 package org.srv6int.app.telemetry;
 
+import org.srv6int.app.api.HopQueue;
+import org.srv6int.app.api.TelemetryWindows;
+import org.srv6int.app.api.TelemetrySnapshot;
+import org.srv6int.app.api.CollectorCounters;
+import org.srv6int.app.api.VnfWindow;
+import org.srv6int.app.api.ChainWindow;
+import org.srv6int.app.api.ReportTap;
 import com.codahale.metrics.Gauge;
 import org.onlab.metrics.MetricsComponent;
 import org.onlab.metrics.MetricsFeature;

@@ -1,5 +1,11 @@
 package org.srv6int.app.telemetry;
 
+import org.srv6int.app.api.HopQueue;
+import org.srv6int.app.api.TelemetrySnapshot;
+import org.srv6int.app.api.CollectorCounters;
+import org.srv6int.app.api.VnfWindow;
+import org.srv6int.app.api.ChainWindow;
+import org.srv6int.app.api.PeerWindow;
 import org.HdrHistogram.Histogram;
 import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.VnfKey;

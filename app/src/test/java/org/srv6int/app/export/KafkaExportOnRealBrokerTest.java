@@ -11,9 +11,9 @@ import org.junit.AfterClass;
 import org.junit.Assume;
 import org.junit.BeforeClass;
 import org.junit.Test;
-import org.srv6int.app.telemetry.ChainWindow;
-import org.srv6int.app.telemetry.TelemetrySnapshot;
-import org.srv6int.app.telemetry.VnfWindow;
+import org.srv6int.app.api.ChainWindow;
+import org.srv6int.app.api.TelemetrySnapshot;
+import org.srv6int.app.api.VnfWindow;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.loop.TestReports;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.TelemetryEngine;
-import org.srv6int.app.telemetry.TelemetrySnapshot;
+import org.srv6int.app.api.TelemetrySnapshot;
 
 import java.util.List;
 import java.util.Map;

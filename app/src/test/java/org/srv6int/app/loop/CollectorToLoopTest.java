@@ -7,13 +7,13 @@ import org.junit.Test;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.telemetry.CollectorCounters;
+import org.srv6int.app.api.CollectorCounters;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.TelemetryEngine;
 import org.srv6int.app.telemetry.TelemetryShards;
-import org.srv6int.app.telemetry.TelemetrySnapshot;
+import org.srv6int.app.api.TelemetrySnapshot;
 import org.srv6int.app.telemetry.UdpCollector;
-import org.srv6int.app.telemetry.VnfWindow;
+import org.srv6int.app.api.VnfWindow;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

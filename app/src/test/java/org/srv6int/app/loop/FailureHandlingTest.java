@@ -39,7 +39,7 @@ import org.srv6int.app.store.TestStores;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.HopBindings;
 import org.srv6int.app.telemetry.TelemetryEngine;
-import org.srv6int.app.telemetry.TelemetrySnapshot;
+import org.srv6int.app.api.TelemetrySnapshot;
 import org.srv6int.app.testing.AppHarness;
 import org.srv6int.app.testing.WindowFeed;
 import org.srv6int.app.testing.PaperTestbed;

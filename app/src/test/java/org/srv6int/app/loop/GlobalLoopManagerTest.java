@@ -30,7 +30,7 @@ import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.TelemetryEngine;
-import org.srv6int.app.telemetry.TelemetrySnapshot;
+import org.srv6int.app.api.TelemetrySnapshot;
 import org.srv6int.app.testing.FakeConfigService;
 import org.srv6int.app.testing.InMemorySfcService;
 import org.srv6int.app.testing.WindowFeed;

@@ -8,7 +8,7 @@ import org.srv6int.app.api.PlacementService;
 import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.config.Srv6IntConfigService;
-import org.srv6int.app.telemetry.TelemetryWindows;
+import org.srv6int.app.api.TelemetryWindows;
 
 /**
  * Wires and activates a {@link GlobalLoopManager} from tests of other packages, as OSGi would.

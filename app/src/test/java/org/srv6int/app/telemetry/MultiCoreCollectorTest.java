@@ -1,5 +1,8 @@
 package org.srv6int.app.telemetry;
 
+import org.srv6int.app.api.TelemetrySnapshot;
+import org.srv6int.app.api.CollectorCounters;
+import org.srv6int.app.api.VnfWindow;
 import org.junit.After;
 import org.junit.Test;
 import org.srv6int.app.api.SfcId;

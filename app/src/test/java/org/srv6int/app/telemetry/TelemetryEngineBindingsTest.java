@@ -1,5 +1,7 @@
 package org.srv6int.app.telemetry;
 
+import org.srv6int.app.api.TelemetrySnapshot;
+import org.srv6int.app.api.VnfWindow;
 import org.junit.Before;
 import org.junit.Test;
 import org.srv6int.app.api.SfcId;

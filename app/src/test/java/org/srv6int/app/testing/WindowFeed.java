@@ -1,9 +1,9 @@
 package org.srv6int.app.testing;
 
-import org.srv6int.app.telemetry.CollectorCounters;
-import org.srv6int.app.telemetry.ReportTap;
-import org.srv6int.app.telemetry.TelemetrySnapshot;
-import org.srv6int.app.telemetry.TelemetryWindows;
+import org.srv6int.app.api.CollectorCounters;
+import org.srv6int.app.api.ReportTap;
+import org.srv6int.app.api.TelemetrySnapshot;
+import org.srv6int.app.api.TelemetryWindows;
 
 import java.util.List;
 import java.util.Optional;

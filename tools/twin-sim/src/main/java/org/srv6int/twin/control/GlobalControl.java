@@ -15,8 +15,8 @@ import org.srv6int.app.loop.InventoryRouting;
 import org.srv6int.app.loop.LoopClock;
 import org.srv6int.app.loop.LoopParams;
 import org.srv6int.app.api.ReplicaPlatform;
-import org.srv6int.app.telemetry.CollectorCounters;
-import org.srv6int.app.telemetry.TelemetrySnapshot;
+import org.srv6int.app.api.CollectorCounters;
+import org.srv6int.app.api.TelemetrySnapshot;
 import org.srv6int.twin.model.Fabric;
 
 /**

@@ -1,4 +1,4 @@
-package org.srv6int.app.telemetry;
+package org.srv6int.app.api;
 
 import org.srv6int.codec.IntMetadataVisitor;
 import org.srv6int.codec.IntReportView;
@@ -38,7 +38,7 @@ public final class SampledReport {
      * @param receivedNanos collector clock when it was received
      * @return the copy
      */
-    static SampledReport of(IntReportView r, long receivedNanos) {
+    public static SampledReport of(IntReportView r, long receivedNanos) {
         int hops = Math.max(0, r.hopCount());
         SampledReport s = new SampledReport(r.reporterDeviceId(), r.sequenceNumber(), r.packet().tag(),
                                             receivedNanos, hops);

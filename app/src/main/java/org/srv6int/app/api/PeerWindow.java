@@ -1,4 +1,4 @@
-package org.srv6int.app.telemetry;
+package org.srv6int.app.api;
 
 /**
  * One cluster instance's contribution to a window: whose, how old, whether it was used.
@@ -11,7 +11,7 @@ public final class PeerWindow {
     private final int bytes;
     private final long lost;
 
-    PeerWindow(String node, long ageMillis, boolean used, int bytes, long lost) {
+    public PeerWindow(String node, long ageMillis, boolean used, int bytes, long lost) {
         this.node = node;
         this.ageMillis = ageMillis;
         this.used = used;

@@ -1,4 +1,4 @@
-package org.srv6int.app.telemetry;
+package org.srv6int.app.api;
 
 /**
  * Telemetry of one chain over one window: end-to-end latency (egress In_Time minus ingress
@@ -12,7 +12,7 @@ public final class ChainWindow {
     private final long e2eMaxNanos;
     private final double ratePps;
 
-    ChainWindow(int chainTag, long reports, long e2eP95Nanos, long e2eMaxNanos, double ratePps) {
+    public ChainWindow(int chainTag, long reports, long e2eP95Nanos, long e2eMaxNanos, double ratePps) {
         this.chainTag = chainTag;
         this.reports = reports;
         this.e2eP95Nanos = e2eP95Nanos;

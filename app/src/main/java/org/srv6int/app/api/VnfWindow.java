@@ -1,6 +1,5 @@
-package org.srv6int.app.telemetry;
+package org.srv6int.app.api;
 
-import org.srv6int.app.api.VnfKey;
 
 import java.util.Map;
 
@@ -19,7 +18,7 @@ public final class VnfWindow {
     private final double ratePps;
     private final Map<String, Long> replicaPackets;
 
-    VnfWindow(VnfKey vnf, long samples, long p50Nanos, long p95Nanos, long p99Nanos, long maxNanos,
+    public VnfWindow(VnfKey vnf, long samples, long p50Nanos, long p95Nanos, long p99Nanos, long maxNanos,
               double ratePps, Map<String, Long> replicaPackets) {
         this.vnf = vnf;
         this.samples = samples;

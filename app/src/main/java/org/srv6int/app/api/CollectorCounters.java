@@ -1,4 +1,4 @@
-package org.srv6int.app.telemetry;
+package org.srv6int.app.api;
 
 import org.srv6int.codec.DecodeStatus;
 
@@ -27,7 +27,7 @@ public final class CollectorCounters {
     private final long notMaster;
     private final Map<DecodeStatus, Long> decodeErrors;
 
-    CollectorCounters(long datagrams, long accepted, long forgedSource, long forgedDevice, long malformed,
+    public CollectorCounters(long datagrams, long accepted, long forgedSource, long forgedDevice, long malformed,
                       long lost, long late, long duplicates, long resyncs, long unmappedEntries,
                       long staleCounters, long unknownChain, long bindingsRefused, long notMaster,
                       Map<DecodeStatus, Long> decodeErrors) {

@@ -1,4 +1,4 @@
-package org.srv6int.app.telemetry;
+package org.srv6int.app.api;
 
 import java.util.List;
 
@@ -15,7 +15,7 @@ public final class TelemetrySnapshot {
     private final CollectorCounters counters;
     private final List<PeerWindow> peers;
 
-    TelemetrySnapshot(long windowStartNanos, long windowEndNanos, List<VnfWindow> vnfs,
+    public TelemetrySnapshot(long windowStartNanos, long windowEndNanos, List<VnfWindow> vnfs,
                       List<ChainWindow> chains, List<HopQueue> hops, CollectorCounters counters,
                       List<PeerWindow> peers) {
         this.windowStartNanos = windowStartNanos;

@@ -1,4 +1,4 @@
-package org.srv6int.app.telemetry;
+package org.srv6int.app.api;
 
 /**
  * Queue depth seen at one switch (hop) in INT metadata: the latest Q_Length and the window's
@@ -10,7 +10,7 @@ public final class HopQueue {
     private final int lastDepth;
     private final int maxDepth;
 
-    HopQueue(int deviceId, int lastDepth, int maxDepth) {
+    public HopQueue(int deviceId, int lastDepth, int maxDepth) {
         this.deviceId = deviceId;
         this.lastDepth = lastDepth;
         this.maxDepth = maxDepth;

@@ -1,4 +1,4 @@
-package org.srv6int.app.telemetry;
+package org.srv6int.app.api;
 
 /**
  * Where the collector hands sampled decoded INT reports (the per-report export). Each receive
