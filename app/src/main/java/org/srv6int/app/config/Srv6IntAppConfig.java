@@ -21,7 +21,7 @@ import static org.srv6int.app.config.ConfigChecks.onlyFields;
  * <pre>
  * {
  *   "collector": { "address": "192.168.0.10", "mac": "00:00:00:00:00:fe", "port": 32766, "truncateBytes": 256,
- *                  "threads": 3,
+ *                  "threads": 3, "maxReporters": 256, "maxVnfs": 128, "maxReplicas": 1024, "maxChains": 128,
  *                  "instances": { "onos-1": { "address": "192.168.0.11", "mac": "00:00:00:00:00:f1", "port": 32766 },
  *                                 "onos-2": { ... } } },
  *   "loop": { "enabled": true, "tHatMs": 4000, "evaluationPeriodMs": 500, "demandLatency": "healthyTail",
@@ -64,6 +64,18 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
     public static final long DEFAULT_DRAIN_DEADLINE_MS = 60_000;
     /** Default hold of a bucket that just moved: it moves again before this only if its replica dies, ms. */
     public static final long DEFAULT_BUCKET_HOLD_MS = 10_000;
+    /** Default switches on the collector's allow-list. */
+    public static final int DEFAULT_MAX_REPORTERS = 256;
+    /** Default vNFs the collector tracks. */
+    public static final int DEFAULT_MAX_VNFS = 128;
+    /** Default vNF replicas the collector tracks. */
+    public static final int DEFAULT_MAX_REPLICAS = 1024;
+    /** Default chains the collector tracks. */
+    public static final int DEFAULT_MAX_CHAINS = 128;
+    // Upper bound of the collector limits: Device_ID and SRH Tag are 16-bit, so more reporters or
+    // chains cannot exist; vNFs and replicas are capped alike (each bound vNF costs ~61 KiB of
+    // histograms per receive thread, docs/collector.md), far beyond any real deployment.
+    static final int MAX_COLLECTOR_LIMIT = 65536;
 
     static final String COLLECTOR = "collector";
     static final String ADDRESS = "address";
@@ -71,6 +83,10 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
     static final String MAC = "mac";
     static final String TRUNCATE = "truncateBytes";
     static final String THREADS = "threads";
+    static final String MAX_REPORTERS = "maxReporters";
+    static final String MAX_VNFS = "maxVnfs";
+    static final String MAX_REPLICAS = "maxReplicas";
+    static final String MAX_CHAINS = "maxChains";
     static final String INSTANCES = "instances";
     static final String LOOP = "loop";
     static final String ENABLED = "enabled";
@@ -109,12 +125,17 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
         onlyFields(object, "", COLLECTOR, LOOP, KUBERNETES);
         ObjectNode c = object(object, "", COLLECTOR, false);
         if (c != null) {
-            onlyFields(c, COLLECTOR, ADDRESS, MAC, PORT, TRUNCATE, THREADS, INSTANCES);
+            onlyFields(c, COLLECTOR, ADDRESS, MAC, PORT, TRUNCATE, THREADS, MAX_REPORTERS, MAX_VNFS, MAX_REPLICAS,
+                       MAX_CHAINS, INSTANCES);
             ip(c, COLLECTOR, ADDRESS, false, IpAddress.Version.INET);
             ConfigChecks.mac(c, COLLECTOR, MAC, c.has(ADDRESS));
             integer(c, COLLECTOR, PORT, false, 1, 65535);
             integer(c, COLLECTOR, TRUNCATE, false, 64, 9000);
             integer(c, COLLECTOR, THREADS, false, 1, 256);
+            integer(c, COLLECTOR, MAX_REPORTERS, false, 1, MAX_COLLECTOR_LIMIT);
+            integer(c, COLLECTOR, MAX_VNFS, false, 1, MAX_COLLECTOR_LIMIT);
+            integer(c, COLLECTOR, MAX_REPLICAS, false, 1, MAX_COLLECTOR_LIMIT);
+            integer(c, COLLECTOR, MAX_CHAINS, false, 1, MAX_COLLECTOR_LIMIT - 1);
             ObjectNode inst = object(c, COLLECTOR, INSTANCES, false);
             if (inst != null) {
                 String path = ConfigChecks.join(COLLECTOR, INSTANCES);
@@ -296,6 +317,42 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
      */
     public static int defaultCollectorThreads() {
         return Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+    }
+
+    /**
+     * Returns how many switches the collector's allow-list holds.
+     *
+     * @return reporters, default {@value #DEFAULT_MAX_REPORTERS}
+     */
+    public int collectorMaxReporters() {
+        return (int) read(COLLECTOR, MAX_REPORTERS, DEFAULT_MAX_REPORTERS);
+    }
+
+    /**
+     * Returns how many vNFs the collector tracks.
+     *
+     * @return vNFs, default {@value #DEFAULT_MAX_VNFS}
+     */
+    public int collectorMaxVnfs() {
+        return (int) read(COLLECTOR, MAX_VNFS, DEFAULT_MAX_VNFS);
+    }
+
+    /**
+     * Returns how many vNF replicas the collector tracks.
+     *
+     * @return replicas, default {@value #DEFAULT_MAX_REPLICAS}
+     */
+    public int collectorMaxReplicas() {
+        return (int) read(COLLECTOR, MAX_REPLICAS, DEFAULT_MAX_REPLICAS);
+    }
+
+    /**
+     * Returns how many chains the collector tracks.
+     *
+     * @return chains, default {@value #DEFAULT_MAX_CHAINS}
+     */
+    public int collectorMaxChains() {
+        return (int) read(COLLECTOR, MAX_CHAINS, DEFAULT_MAX_CHAINS);
     }
 
     /**

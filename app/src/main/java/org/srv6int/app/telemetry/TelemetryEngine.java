@@ -8,6 +8,7 @@ import org.srv6int.app.api.SampledReport;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.WriterReaderPhaser;
 import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.codec.DecodeStatus;
 import org.srv6int.codec.IntMetadataVisitor;
 import org.srv6int.codec.IntReportView;
@@ -23,6 +24,8 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -68,7 +71,44 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         }
 
         /** Defaults: 256 reporters, 128 vNFs, 1024 replicas, 128 chains, 60 s clamp. */
-        public static final Limits DEFAULT = new Limits(256, 128, 1024, 128, 60_000_000_000L);
+        public static final Limits DEFAULT = new Limits(Srv6IntAppConfig.DEFAULT_MAX_REPORTERS,
+                                                        Srv6IntAppConfig.DEFAULT_MAX_VNFS,
+                                                        Srv6IntAppConfig.DEFAULT_MAX_REPLICAS,
+                                                        Srv6IntAppConfig.DEFAULT_MAX_CHAINS, 60_000_000_000L);
+
+        /**
+         * Returns the limits an operator set in netcfg ({@code collector.maxReporters},
+         * {@code maxVnfs}, {@code maxReplicas}, {@code maxChains}), with the default latency clamp.
+         *
+         * @param config app config, empty for the defaults
+         * @return limits
+         */
+        public static Limits of(Optional<Srv6IntAppConfig> config) {
+            return config.map(c -> new Limits(c.collectorMaxReporters(), c.collectorMaxVnfs(),
+                                              c.collectorMaxReplicas(), c.collectorMaxChains(),
+                                              DEFAULT.highestLatencyNanos)).orElse(DEFAULT);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof Limits)) {
+                return false;
+            }
+            Limits l = (Limits) o;
+            return maxReporters == l.maxReporters && maxVnfs == l.maxVnfs && maxReplicas == l.maxReplicas
+                    && maxChains == l.maxChains && highestLatencyNanos == l.highestLatencyNanos;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(maxReporters, maxVnfs, maxReplicas, maxChains, highestLatencyNanos);
+        }
+
+        @Override
+        public String toString() {
+            return "reporters " + maxReporters + ", vNFs " + maxVnfs + ", replicas " + maxReplicas + ", chains "
+                    + maxChains;
+        }
     }
 
     private static final int C_DATAGRAMS = 0;
@@ -234,7 +274,8 @@ public final class TelemetryEngine implements IntMetadataVisitor {
     public synchronized void setReporters(Map<Integer, Integer> reportSources, Set<Integer> masteredElsewhere) {
         if (reportSources.size() > limits.maxReporters) {
             throw new IllegalArgumentException("too many reporters: " + reportSources.size()
-                                                       + " > " + limits.maxReporters);
+                                                       + " > " + limits.maxReporters
+                                                       + " (raise netcfg collector.maxReporters)");
         }
         LongIntMap map = new LongIntMap(reportSources.size());
         int[] devs = new int[reportSources.size()];
@@ -332,7 +373,9 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         if (vnfs.size() > limits.maxVnfs || replicas.size() > limits.maxReplicas || use.size() > limits.maxChains) {
             throw new IllegalArgumentException("telemetry limits exceeded: vNFs " + vnfs.size() + "/" + limits.maxVnfs
                                                        + ", replicas " + replicas.size() + "/" + limits.maxReplicas
-                                                       + ", chains " + use.size() + "/" + limits.maxChains);
+                                                       + ", chains " + use.size() + "/" + limits.maxChains
+                                                       + " (raise netcfg " + raise(vnfs.size(), replicas.size(),
+                                                                                   use.size()) + ")");
         }
         counters[C_BINDINGS_REFUSED] += refused.size();
         applied.clear();
@@ -399,6 +442,21 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         }
         bindings = new Bindings(replicaByHop, chainByTag, vnfOfReplica);
         return refused;
+    }
+
+    // The netcfg knobs to raise for these counts.
+    private String raise(int vnfs, int replicas, int chains) {
+        List<String> knobs = new ArrayList<>();
+        if (vnfs > limits.maxVnfs) {
+            knobs.add("collector.maxVnfs");
+        }
+        if (replicas > limits.maxReplicas) {
+            knobs.add("collector.maxReplicas");
+        }
+        if (chains > limits.maxChains) {
+            knobs.add("collector.maxChains");
+        }
+        return String.join(", ", knobs);
     }
 
     // Why a chain's bindings cannot be used: one (hop, device) of two different vNFs; null if fine.

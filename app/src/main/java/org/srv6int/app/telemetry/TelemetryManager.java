@@ -97,7 +97,10 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
 
     private final List<Consumer<TelemetrySnapshot>> consumers = new CopyOnWriteArrayList<>();
     private final List<String> metricNames = new ArrayList<>();
-    private TelemetryShards engine;
+    private volatile TelemetryShards engine;
+    // what sized the current engine (netcfg collector.max*)
+    private TelemetryEngine.Limits engineLimits;
+    private ReportTap tap;
     private UdpCollector collector;
     private InetSocketAddress bound;
     private int boundThreads;
@@ -120,7 +123,8 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
 
     @Activate
     protected void activate() {
-        engine = new TelemetryShards(1, TelemetryEngine.Limits.DEFAULT, System::nanoTime);
+        engineLimits = TelemetryEngine.Limits.of(configService.appConfig());
+        engine = new TelemetryShards(1, engineLimits, System::nanoTime);
         bindings = new CollectorBindings();
         registerMetrics();
         executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "srv6int-telemetry-window"));
@@ -213,6 +217,22 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
         int port = app.map(a -> a.collectorPortOf(local)).orElse(Srv6IntAppConfig.DEFAULT_COLLECTOR_PORT);
         int threads = app.map(Srv6IntAppConfig::collectorThreads).orElse(Srv6IntAppConfig.defaultCollectorThreads());
         InetSocketAddress want = new InetSocketAddress(addr == null ? "0.0.0.0" : addr.toString(), port);
+        TelemetryEngine.Limits limits = TelemetryEngine.Limits.of(app);
+        if (!limits.equals(engineLimits)) {
+            // The limits size the engine's arrays: a new engine, so the open window, the counters
+            // and the sequence state start afresh (docs/collector.md); the sockets are re-bound.
+            if (collector != null) {
+                collector.close();
+                collector = null;
+            }
+            TelemetryShards fresh = new TelemetryShards(threads, limits, System::nanoTime);
+            fresh.setReportTap(tap);
+            engine = fresh;
+            engineLimits = limits;
+            bindings = new CollectorBindings();
+            bound = null;
+            log.info("INT collector rebuilt with limits {}", limits);
+        }
         if (!want.equals(bound) || threads != boundThreads) {
             if (collector != null) {
                 collector.close();
@@ -389,7 +409,8 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
     }
 
     @Override
-    public void setReportTap(ReportTap tap) {
+    public synchronized void setReportTap(ReportTap tap) {
+        this.tap = tap;
         engine.setReportTap(tap);
     }
 

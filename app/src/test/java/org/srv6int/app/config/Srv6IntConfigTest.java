@@ -222,4 +222,33 @@ public class Srv6IntConfigTest {
                                   + " {\"address\": \"192.168.0.11\", \"host\": \"x\"}}}}",
                           "collector.instances.onos-1.host");
     }
+
+    @Test
+    public void collectorLimitsHaveDefaultsAndBadValuesAreRefusedByPath() throws Exception {
+        Srv6IntAppConfig d = PaperTestbed.appConfig(MAPPER.readTree("{}"));
+        assertEquals(256, d.collectorMaxReporters());
+        assertEquals(128, d.collectorMaxVnfs());
+        assertEquals(1024, d.collectorMaxReplicas());
+        assertEquals(128, d.collectorMaxChains());
+        Srv6IntAppConfig c = PaperTestbed.appConfig(MAPPER.readTree(
+                "{\"collector\": {\"maxReporters\": 300, \"maxVnfs\": 512, \"maxReplicas\": 65536,"
+                        + " \"maxChains\": 65535}}"));
+        assertTrue(c.isValid());
+        assertEquals(300, c.collectorMaxReporters());
+        assertEquals(512, c.collectorMaxVnfs());
+        assertEquals(65536, c.collectorMaxReplicas());
+        assertEquals(65535, c.collectorMaxChains());
+
+        assertAppRejected("{\"collector\": {\"maxReporters\": 0}}", "collector.maxReporters");
+        assertAppRejected("{\"collector\": {\"maxReporters\": 65537}}", "collector.maxReporters");
+        assertAppRejected("{\"collector\": {\"maxVnfs\": -1}}", "collector.maxVnfs");
+        assertAppRejected("{\"collector\": {\"maxVnfs\": 1000000}}", "collector.maxVnfs");
+        assertAppRejected("{\"collector\": {\"maxVnfs\": \"512\"}}", "collector.maxVnfs");
+        assertAppRejected("{\"collector\": {\"maxReplicas\": 0}}", "collector.maxReplicas");
+        assertAppRejected("{\"collector\": {\"maxReplicas\": 65537}}", "collector.maxReplicas");
+        assertAppRejected("{\"collector\": {\"maxChains\": 0}}", "collector.maxChains");
+        // a chain is an SRH Tag, 1..65535
+        assertAppRejected("{\"collector\": {\"maxChains\": 65536}}", "collector.maxChains");
+        assertAppRejected("{\"collector\": {\"maxVnfs\": 2.5}}", "collector.maxVnfs");
+    }
 }

@@ -123,7 +123,7 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
         this.devices = control.app().config.devices();
         this.clockNanos = clockNanos;
         for (int i = 0; i < instances; i++) {
-            engines.add(new TelemetryShards(1, TelemetryEngine.Limits.DEFAULT, clockNanos));
+            engines.add(new TelemetryShards(1, TelemetryEngine.Limits.of(control.app().config.appConfig()), clockNanos));
             binders.add(new CollectorBindings());
         }
         Srv6DeviceConfig egress = device(control.topology().egress().deviceId());

@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.function.DoubleUnaryOperator;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.twin.Experiment;
 import org.srv6int.twin.control.Topology;
 import org.srv6int.twin.model.Allocation;
@@ -177,10 +179,26 @@ public final class Scale {
         // upper bound: vNFs on one leaf skip them); the load spreads over every leaf-spine link.
         double meanLinks = linksSum / n;
         f.withCore(ch -> 2 * (ch.vnfs().size() + 1), meanLinks / (2.0 * SPINES * LEAVES));
-        Topology topo = Topology.leafSpine(SPINES, LEAVES, servers);
+        Topology topo = sizedCollector(Topology.leafSpine(SPINES, LEAVES, servers), n, vnf);
         Experiment e = new Experiment("", f, durationS).withTopology(topo);
         templates.forEach(e::withReplicaTemplate);
         return e;
+    }
+
+    /**
+     * Sets the collector's limits in the app's netcfg from the scenario, as an operator would:
+     * twice its chains and vNFs and eight replicas a vNF (the app defaults' ratio), at least the
+     * defaults. The app refuses bindings beyond them (docs/collector.md), 32 workers' 258 vNFs
+     * among them.
+     */
+    static Topology sizedCollector(Topology t, int chains, int vnfs) {
+        ObjectNode root = (ObjectNode) t.netcfg();
+        ObjectNode c = (ObjectNode) root.path("apps").path("org.srv6int.app").path("srv6int").path("collector");
+        int maxVnfs = Math.max(Srv6IntAppConfig.DEFAULT_MAX_VNFS, 2 * vnfs);
+        c.put("maxChains", Math.max(Srv6IntAppConfig.DEFAULT_MAX_CHAINS, 2 * chains));
+        c.put("maxVnfs", maxVnfs);
+        c.put("maxReplicas", Math.max(Srv6IntAppConfig.DEFAULT_MAX_REPLICAS, 8 * maxVnfs));
+        return new Topology(t.switches(), t.links(), root, t.ingress(), t.egress());
     }
 
     private static boolean fits(Host h, Allocation a) {
