@@ -2,6 +2,7 @@ package org.srv6int.app.telemetry;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.Test;
+import org.srv6int.app.api.VnfWindow;
 import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.config.Srv6IntAppConfig;
