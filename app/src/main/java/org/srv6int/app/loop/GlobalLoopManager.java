@@ -587,8 +587,13 @@ public class GlobalLoopManager implements GlobalLoopService {
                 VnfKey k = VnfKey.of(sfc.id(), i);
                 seen.add(k);
                 try {
+                    boolean before = creating(k);
                     Optional<Map<String, Boolean>> r = p.replicaReadiness(k);
-                    if (r.isPresent()) {
+                    if (before || creating(k)) {
+                        // A create of the vNF in flight during the read: its pod may turn Ready and
+                        // join the group after being read not Ready; unknown until a later read.
+                        readiness.remove(k);
+                    } else if (r.isPresent()) {
                         readiness.put(k, Map.copyOf(r.get()));
                     } else {
                         readiness.remove(k);
@@ -600,6 +605,16 @@ public class GlobalLoopManager implements GlobalLoopService {
             }
         }
         readiness.keySet().retainAll(seen);
+    }
+
+    /** Whether the loop has a create of the vNF in flight (unknown counts as in flight). */
+    private boolean creating(VnfKey k) {
+        GlobalLoop l = loop;
+        if (l == null) {
+            return false;
+        }
+        Set<VnfKey> c = l.creating();
+        return c == null || c.contains(k);
     }
 
     @Override
