@@ -588,11 +588,20 @@ public class GlobalLoopManager implements GlobalLoopService {
                 seen.add(k);
                 try {
                     boolean before = creating(k);
+                    Set<String> inGroup = new java.util.HashSet<>();
+                    inventory.getReplicas(k).forEach(x -> {
+                        if (x.carriesTraffic()) {
+                            inGroup.add(x.id().name());
+                        }
+                    });
                     Optional<Map<String, Boolean>> r = p.replicaReadiness(k);
-                    if (before || creating(k)) {
+                    if (r.isPresent() && (before || creating(k))) {
                         // A create of the vNF in flight during the read: its pod may turn Ready and
-                        // join the group after being read not Ready; unknown until a later read.
-                        readiness.remove(k);
+                        // join the group after being read not Ready. Only the replicas in the group
+                        // before the read (not the one being created) are judged by it.
+                        Map<String, Boolean> kept = new HashMap<>(r.get());
+                        kept.keySet().retainAll(inGroup);
+                        readiness.put(k, Map.copyOf(kept));
                     } else if (r.isPresent()) {
                         readiness.put(k, Map.copyOf(r.get()));
                     } else {

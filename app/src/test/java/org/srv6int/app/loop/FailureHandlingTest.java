@@ -405,8 +405,11 @@ public class FailureHandlingTest {
         manager.pollPlatform();
         // Ready: the create ends and the replica joins the group before the next readiness read.
         platform.pendingCreates.forEach(f -> f.complete(new ReplicaInfo(name, "worker1", "10.0.0.9")));
+        platform.readiness.put(SNORT, Map.of("w2", false, name, true));
         settleCheckingEachPass();
         assertTrue(replica(SNORT, name).carriesTraffic());
+        // Unless the background poll (every second) read again meanwhile, these windows see the
+        // reading taken during the create.
         healthyWindow();
         healthyWindow();
         assertEquals(decisions(LoopDecision.Action.REPLICA_DEAD).toString(), 1,
