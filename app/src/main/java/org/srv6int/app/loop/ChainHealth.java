@@ -56,6 +56,7 @@ public final class ChainHealth {
         final String where;
         final boolean inGroup;
         final boolean parked;
+        final boolean creating;
         final long intPackets;
         final OptionalLong sidPackets;
         final Boolean podReady;
@@ -69,18 +70,21 @@ public final class ChainHealth {
          * @param where      where it hangs off ("device/port"), for messages
          * @param inGroup    whether it is in the multipath group (ACTIVE, weight &gt; 0)
          * @param parked     whether it is out of the group as a dead replica (PENDING, weight 0)
+         * @param creating   whether a create of its vNF is in flight (a parked replica may be the one
+         *                   reserved for it)
          * @param intPackets packets the window's INT reports counted through it
          * @param sidPackets its my_sid entry's packet counter on its switch, empty if unreadable
          * @param podReady   the platform's readiness: true, false (gone or not Ready), null if unknown
          * @param portUp     whether its switch port is up
          */
-        public ReplicaSeen(VnfKey vnf, String id, String where, boolean inGroup, boolean parked, long intPackets,
-                           OptionalLong sidPackets, Boolean podReady, boolean portUp) {
+        public ReplicaSeen(VnfKey vnf, String id, String where, boolean inGroup, boolean parked,
+                           boolean creating, long intPackets, OptionalLong sidPackets, Boolean podReady, boolean portUp) {
             this.vnf = Objects.requireNonNull(vnf);
             this.id = Objects.requireNonNull(id);
             this.where = where;
             this.inGroup = inGroup;
             this.parked = parked;
+            this.creating = creating;
             this.intPackets = intPackets;
             this.sidPackets = sidPackets;
             this.podReady = podReady;
@@ -472,6 +476,11 @@ public final class ChainHealth {
     private void replica(ChainSeen c, ReplicaSeen r, long now, boolean chainReports, boolean chainDown,
                          boolean eventOnly, List<Finding> out) {
         ReplicaMemo m = replicas.get(r.key());
+        if (m == null && r.parked && r.creating) {
+            // PENDING weight 0 is also how the platform reserves a replica for a create in flight:
+            // not judged (no memory) until no create of its vNF is in flight.
+            return;
+        }
         if (m == null) {
             m = new ReplicaMemo(VnfReplicaId.of(r.vnf, r.id));
             replicas.put(r.key(), m);

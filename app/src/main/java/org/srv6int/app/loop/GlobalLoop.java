@@ -11,6 +11,7 @@ import org.srv6int.app.api.VnfLoopRecord;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -520,6 +521,35 @@ public final class GlobalLoop {
     public synchronized boolean busy(VnfKey vnf) {
         VnfState s = states.get(vnf);
         return s != null && s.phase != VnfLoopRecord.Phase.IDLE;
+    }
+
+    /**
+     * Returns the vNFs with a create in flight (scaling out, replacing, moving a replica): their
+     * PENDING replicas of weight 0 may be the ones the platform reserved for it. Before this
+     * leader has read the store, the store's records say; if it cannot be read, null (unknown).
+     *
+     * @return vNFs with a create in flight, or null if unknown
+     */
+    public synchronized Set<VnfKey> creating() {
+        Set<VnfKey> out = new HashSet<>();
+        if (store != null && !restored) {
+            try {
+                store.records().forEach((k, r) -> {
+                    if (r.phase() == VnfLoopRecord.Phase.SCALING) {
+                        out.add(k);
+                    }
+                });
+            } catch (RuntimeException e) {
+                storeFailures++;
+                return null;
+            }
+        }
+        states.forEach((k, s) -> {
+            if (s.phase == VnfLoopRecord.Phase.SCALING) {
+                out.add(k);
+            }
+        });
+        return out;
     }
 
     private void step(VnfObservation o, VnfState s, long now) {

@@ -52,6 +52,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -399,7 +400,7 @@ public class GlobalLoopManager implements GlobalLoopService {
      */
     private synchronized void checkHealth(GlobalLoop l, TelemetrySnapshot s, boolean eventOnly) {
         applyHealthParams();
-        List<ChainHealth.Finding> found = health.observe(seen(s), eventOnly);
+        List<ChainHealth.Finding> found = health.observe(seen(l, s), eventOnly);
         // A death may leave a chain without a segment list: judged at once, not a window later.
         for (int round = 0; round < 2 && !found.isEmpty(); round++) {
             boolean died = false;
@@ -409,7 +410,7 @@ public class GlobalLoopManager implements GlobalLoopService {
             for (LoopDecision d : l.onFindings(found)) {
                 log.warn("Failure detection: {} {}: {}", d.action(), d.vnf(), d.detail());
             }
-            found = died ? health.observe(seen(s), true) : List.of();
+            found = died ? health.observe(seen(l, s), true) : List.of();
         }
         noteReroutes(l);
     }
@@ -444,7 +445,7 @@ public class GlobalLoopManager implements GlobalLoopService {
         return out.toString();
     }
 
-    private List<ChainHealth.ChainSeen> seen(TelemetrySnapshot s) {
+    private List<ChainHealth.ChainSeen> seen(GlobalLoop l, TelemetrySnapshot s) {
         Map<Integer, Long> reports = new HashMap<>();
         Map<VnfKey, VnfWindow> vnfs = new HashMap<>();
         if (s != null) {
@@ -472,7 +473,14 @@ public class GlobalLoopManager implements GlobalLoopService {
                     .map(p -> p.segmentLists().size()).orElse(0);
             List<ChainHealth.ReplicaSeen> rs = new ArrayList<>();
             Set<Integer> withLive = new java.util.HashSet<>();
-            for (VnfReplica r : inventory.getReplicas(sfc.id())) {
+            // Read before and after the inventory: a create that starts or ends meanwhile is in flight
+            // at one of the two reads, and its reserved replica is not taken for a parked one.
+            Set<VnfKey> before = l.creating();
+            Collection<VnfReplica> replicas = inventory.getReplicas(sfc.id());
+            Set<VnfKey> after = l.creating();
+            for (VnfReplica r : replicas) {
+                boolean creating = before == null || after == null || before.contains(r.vnf())
+                        || after.contains(r.vnf());
                 if (r.carriesTraffic()) {
                     withLive.add(r.vnf().index());
                 }
@@ -482,7 +490,8 @@ public class GlobalLoopManager implements GlobalLoopService {
                 Boolean podReady = ready == null ? null : ready.get(r.id().name());
                 rs.add(new ChainHealth.ReplicaSeen(
                         r.vnf(), r.id().name(), r.deviceId() + "/" + r.port(), r.carriesTraffic(),
-                        r.state() == org.srv6int.app.api.ReplicaState.PENDING && r.weight() == 0, packets,
+                        r.state() == org.srv6int.app.api.ReplicaState.PENDING && r.weight() == 0, creating,
+                        packets,
                         flowRuleService == null ? OptionalLong.empty()
                                 : SwitchCounters.sidPackets(read.apply(r.deviceId()), r),
                         podReady, portUp(r.location())));
@@ -578,8 +587,22 @@ public class GlobalLoopManager implements GlobalLoopService {
                 VnfKey k = VnfKey.of(sfc.id(), i);
                 seen.add(k);
                 try {
+                    boolean before = creating(k);
+                    Set<String> inGroup = new java.util.HashSet<>();
+                    inventory.getReplicas(k).forEach(x -> {
+                        if (x.carriesTraffic()) {
+                            inGroup.add(x.id().name());
+                        }
+                    });
                     Optional<Map<String, Boolean>> r = p.replicaReadiness(k);
-                    if (r.isPresent()) {
+                    if (r.isPresent() && (before || creating(k))) {
+                        // A create of the vNF in flight during the read: its pod may turn Ready and
+                        // join the group after being read not Ready. Only the replicas in the group
+                        // before the read (not the one being created) are judged by it.
+                        Map<String, Boolean> kept = new HashMap<>(r.get());
+                        kept.keySet().retainAll(inGroup);
+                        readiness.put(k, Map.copyOf(kept));
+                    } else if (r.isPresent()) {
                         readiness.put(k, Map.copyOf(r.get()));
                     } else {
                         readiness.remove(k);
@@ -591,6 +614,16 @@ public class GlobalLoopManager implements GlobalLoopService {
             }
         }
         readiness.keySet().retainAll(seen);
+    }
+
+    /** Whether the loop has a create of the vNF in flight (unknown counts as in flight). */
+    private boolean creating(VnfKey k) {
+        GlobalLoop l = loop;
+        if (l == null) {
+            return false;
+        }
+        Set<VnfKey> c = l.creating();
+        return c == null || c.contains(k);
     }
 
     @Override

@@ -119,6 +119,8 @@ public final class TelemetryEngine implements IntMetadataVisitor {
     private static final int C_DUPLICATE = 5;
     private static final int C_UNMAPPED = 6;
     private static final int C_STALE = 7;
+    /** Port_Counter cells of a switch (p4src/shared/size.p4 FLOW_COUNTER_CELLS). */
+    static final int FLOW_COUNTER_CELLS = 4096;
     private static final int C_UNKNOWN_CHAIN = 8;
     private static final int C_BINDINGS_REFUSED = 9;
     private static final int C_NOT_MASTER = 10;
@@ -171,7 +173,9 @@ public final class TelemetryEngine implements IntMetadataVisitor {
     private volatile Histogram[] chainActive;
     private Histogram[] chainInactive;
     private final VnfKey[] vnfKeys;
-    private final int[] lastReplicaCounter;
+    // Port_Counter is per flow (a register cell per flow-hash value, wire-format 1.5): its baseline
+    // is kept per slot and cell, a row allocated on a slot's first report (null: no baseline).
+    private final int[][] lastReplicaCounter;
     private final AtomicLongArray replicaPackets;
     private final long[] rolledReplicaPackets;
     private final String[] replicaIds;
@@ -179,7 +183,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
     // Replica slot to the slot its group counts in (itself unless it shares a hop key).
     private final int[] groupOf;
     private final int[] chainTags;
-    private final int[] lastChainCounter;
+    private final int[][] lastChainCounter;
     private final AtomicLongArray chainPackets;
     private final long[] rolledChainPackets;
     private final AtomicIntegerArray queueLast = new AtomicIntegerArray(DEVICES);
@@ -209,6 +213,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
     private long ingressInTime;
     private long egressInTime;
     private int egressPortCounter;
+    private int curCell;
 
     /**
      * Creates an engine with nothing on the allow-list and no bindings.
@@ -222,7 +227,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         vnfActive = new Histogram[limits.maxVnfs];
         vnfInactive = new Histogram[limits.maxVnfs];
         vnfKeys = new VnfKey[limits.maxVnfs];
-        lastReplicaCounter = new int[limits.maxReplicas];
+        lastReplicaCounter = new int[limits.maxReplicas][];
         replicaPackets = new AtomicLongArray(limits.maxReplicas);
         rolledReplicaPackets = new long[limits.maxReplicas];
         replicaIds = new String[limits.maxReplicas];
@@ -231,7 +236,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         chainActive = new Histogram[limits.maxChains];
         chainInactive = new Histogram[limits.maxChains];
         chainTags = new int[limits.maxChains];
-        lastChainCounter = new int[limits.maxChains];
+        lastChainCounter = new int[limits.maxChains][];
         chainPackets = new AtomicLongArray(limits.maxChains);
         rolledChainPackets = new long[limits.maxChains];
         for (int i = limits.maxVnfs - 1; i >= 0; i--) {
@@ -316,8 +321,8 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         }
         everLocal.addAll(kept.keySet());
         if (back) {
-            Arrays.fill(lastReplicaCounter, -1);
-            Arrays.fill(lastChainCounter, -1);
+            Arrays.fill(lastReplicaCounter, null);
+            Arrays.fill(lastChainCounter, null);
         }
         trackersBySource.clear();
         trackersBySource.putAll(kept);
@@ -414,7 +419,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         for (Map.Entry<String, VnfKey> e : replicas.entrySet()) {
             int s = replicaSlots.computeIfAbsent(e.getKey(), k -> {
                 int r = freeReplica.pop();
-                lastReplicaCounter[r] = -1;
+                lastReplicaCounter[r] = null;
                 rolledReplicaPackets[r] = replicaPackets.get(r);
                 groupOf[r] = -1;
                 return r;
@@ -430,7 +435,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
                 int c = freeChain.pop();
                 chainTags[c] = k;
                 installHistograms(chainActive, chainInactive, c);
-                lastChainCounter[c] = -1;
+                lastChainCounter[c] = null;
                 rolledChainPackets[c] = chainPackets.get(c);
                 return c;
             });
@@ -499,7 +504,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
             int s = e.getValue();
             int g = replicaSlots.get(find(parent, e.getKey()));
             if (g == s && groupOf[s] != s) {
-                lastReplicaCounter[s] = -1;
+                lastReplicaCounter[s] = null;
                 rolledReplicaPackets[s] = replicaPackets.get(s);
             }
             groupOf[s] = g;
@@ -668,6 +673,8 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         curTag = report.packet().tag();
         curMap = report.packet().mapInfo();
         curLastHop = report.hopCount() - 1;
+        // The switch's Port_Counter cell: the flow hash's low bits, which the Flow Label carries.
+        curCell = report.packet().flowLabel() & (FLOW_COUNTER_CELLS - 1);
         egressPortCounter = -1;
         report.visitIntMetadata(this);
         int chain = cur.chainByTag.get(curTag, -1);
@@ -678,7 +685,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
                 record(chainHist[chain], (egressInTime - ingressInTime) & 0xFFFFFFFFL);
             }
             if (egressPortCounter >= 0) {
-                lastChainCounter[chain] = advance(lastChainCounter[chain], egressPortCounter, chainPackets, chain);
+                advance(lastChainCounter, chain, egressPortCounter, chainPackets);
             }
         }
     }
@@ -715,7 +722,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
             record(curVnf[cur.vnfOfReplica[replica]], vnfLatency);
         }
         if ((curMap & WireFormat.MAP_PORT_COUNTER) != 0) {
-            lastReplicaCounter[replica] = advance(lastReplicaCounter[replica], portCounter, replicaPackets, replica);
+            advance(lastReplicaCounter, replica, portCounter, replicaPackets);
         }
     }
 
@@ -725,18 +732,30 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         }
     }
 
-    /** Adds the Port_Counter delta (mod 2^16) unless the value is older than the last one. */
-    private int advance(int last, int now, AtomicLongArray acc, int slot) {
-        if (last < 0) {
-            return now;
+    /**
+     * Adds the Port_Counter delta (mod 2^16) of the report's flow cell unless the value is older
+     * than the cell's last one; a cell's first report only sets its baseline.
+     */
+    private void advance(int[][] last, int slot, int now, AtomicLongArray acc) {
+        int[] cells = last[slot];
+        if (cells == null) {
+            // Once per slot (and after a baseline restart), not per report.
+            cells = new int[FLOW_COUNTER_CELLS];
+            Arrays.fill(cells, -1);
+            last[slot] = cells;
         }
-        int d = (now - last) & 0xFFFF;
+        int before = cells[curCell];
+        if (before < 0) {
+            cells[curCell] = now;
+            return;
+        }
+        int d = (now - before) & 0xFFFF;
         if (d >= 0x8000) {
             counters[C_STALE]++;
-            return last;
+            return;
         }
+        cells[curCell] = now;
         acc.lazySet(slot, acc.get(slot) + d);
-        return now;
     }
 
     private void queue(int dev, int depth) {

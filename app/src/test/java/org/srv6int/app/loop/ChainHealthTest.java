@@ -42,16 +42,25 @@ public class ChainHealthTest {
     private boolean portUpB = true;
     private int lists = 2;
     private boolean counterReadable = true;
+    /** Replica d of vNF 1, absent unless set: "reserved" (PENDING weight 0) or "active". */
+    private String d;
+    private boolean creatingV1;
+    private long pktsD;
 
     private List<ChainHealth.Finding> window() {
         clock.nanos += 500 * MS;
         List<ChainHealth.ReplicaSeen> rs = new ArrayList<>();
-        rs.add(new ChainHealth.ReplicaSeen(V0, "a", "sw2/3", true, false, pktsA, OptionalLong.of(sidA), true, true));
+        rs.add(new ChainHealth.ReplicaSeen(V0, "a", "sw2/3", true, false, false, pktsA, OptionalLong.of(sidA), true, true));
         boolean parkedB = health.isDead(V1, "b") || parked.contains("b");
-        rs.add(new ChainHealth.ReplicaSeen(V1, "b", "sw3/3", !parkedB, parkedB,
+        rs.add(new ChainHealth.ReplicaSeen(V1, "b", "sw3/3", !parkedB, parkedB, creatingV1,
                                            pktsB, OptionalLong.of(sidB), readyB, portUpB));
         rs.add(new ChainHealth.ReplicaSeen(V1, "c", "sw3/4", inGroupC && !health.isDead(V1, "c"),
-                                           health.isDead(V1, "c"), pktsC, OptionalLong.empty(), null, true));
+                                           health.isDead(V1, "c"), creatingV1, pktsC, OptionalLong.empty(), null, true));
+        if (d != null) {
+            boolean active = "active".equals(d) && !health.isDead(V1, "d");
+            rs.add(new ChainHealth.ReplicaSeen(V1, "d", "sw3/5", active, !active, creatingV1, pktsD,
+                                               OptionalLong.empty(), true, true));
+        }
         return health.observe(List.of(new ChainHealth.ChainSeen(
                 SFC, "sw1", 2, counterReadable ? OptionalLong.of(classified) : OptionalLong.empty(), reports, lists,
                 "no live replica of vNF 1", rs)), false);
@@ -264,6 +273,51 @@ public class ChainHealthTest {
         assertEquals(3, (long) health.counters().get("replicaDeaths"));
     }
 
+    @Test
+    public void aReplicaReservedForACreateInFlightIsNotDeadAndJoinsWithoutAReturn() {
+        healthy();
+        window();
+        // The loop scales vNF 1 out: the platform reserves d (PENDING, weight 0) until its pod is Ready.
+        creatingV1 = true;
+        d = "reserved";
+        for (int i = 0; i < 10; i++) {
+            healthy();
+            assertEquals(List.of(), window());
+            assertFalse(health.isDead(V1, "d"));
+        }
+        // Ready: the group takes it (ACTIVE) as the create ends; it carries traffic.
+        d = "active";
+        creatingV1 = false;
+        for (int i = 0; i < 20; i++) {
+            healthy();
+            pktsD = 50;
+            assertEquals(List.of(), window());
+        }
+        assertEquals(0, (long) health.counters().get("replicaDeaths"));
+        assertEquals(0, (long) health.counters().get("replicaReturns"));
+    }
+
+    @Test
+    public void aParkedReplicaWithoutARecordIsDeadAtOnceOrOnceNoCreateIsInFlight() {
+        healthy();
+        window();
+        // No create in flight: PENDING weight 0 without a record is a replica an earlier leader parked.
+        d = "reserved";
+        List<ChainHealth.Finding> f = window();
+        assertTrue(health.isDead(V1, "d"));
+        assertEquals(List.of(), f);
+        d = null;
+        window();
+        // While a create is in flight it is not judged; once none is, it is dead as above.
+        creatingV1 = true;
+        d = "reserved";
+        window();
+        assertFalse(health.isDead(V1, "d"));
+        creatingV1 = false;
+        window();
+        assertTrue(health.isDead(V1, "d"));
+    }
+
     /** A new leader: another process (its own monotonic clock, the same wall clock), the same store. */
     private ChainHealth newLeader(org.srv6int.app.api.LoopStateStore store, long processOffsetNanos) {
         LoopClock other = new LoopClock() {
@@ -392,7 +446,8 @@ public class ChainHealthTest {
         window();
         lists = 0;
         List<ChainHealth.ReplicaSeen> rs = List.of(
-                new ChainHealth.ReplicaSeen(V0, "a", "sw2/3", true, false, 0, OptionalLong.of(sidA), true, true));
+                new ChainHealth.ReplicaSeen(V0, "a", "sw2/3", true, false, false, 0, OptionalLong.of(sidA), true,
+                                            true));
         List<ChainHealth.Finding> f = health.observe(List.of(new ChainHealth.ChainSeen(
                 SFC, "sw1", 2, OptionalLong.of(classified), 0, 0, "no live replica of vNF 1", rs)), true);
         assertEquals(1, f.size());

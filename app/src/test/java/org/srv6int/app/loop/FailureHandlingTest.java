@@ -391,6 +391,33 @@ public class FailureHandlingTest {
     }
 
     @Test
+    public void aReplicaReadNotReadyWhileItsCreateWasInFlightIsNotDeadOnceItJoins() {
+        platform.readyAtOnce = false;
+        healthyWindow();
+        healthyWindow();
+        platform.readiness.put(SNORT, Map.of("w2", false));
+        manager.pollPlatform();
+        healthyWindow();
+        assertEquals(LoopDecision.Outcome.IN_PROGRESS, decisions(LoopDecision.Action.REPLACE).get(0).outcome());
+        // The platform lists the replacement's pod, not Ready yet, while its create is in flight.
+        String name = "r" + platform.created;
+        platform.readiness.put(SNORT, Map.of("w2", false, name, false));
+        manager.pollPlatform();
+        // Ready: the create ends and the replica joins the group before the next readiness read.
+        platform.pendingCreates.forEach(f -> f.complete(new ReplicaInfo(name, "worker1", "10.0.0.9")));
+        platform.readiness.put(SNORT, Map.of("w2", false, name, true));
+        settleCheckingEachPass();
+        assertTrue(replica(SNORT, name).carriesTraffic());
+        // Unless the background poll (every second) read again meanwhile, these windows see the
+        // reading taken during the create.
+        healthyWindow();
+        healthyWindow();
+        assertEquals(decisions(LoopDecision.Action.REPLICA_DEAD).toString(), 1,
+                     decisions(LoopDecision.Action.REPLICA_DEAD).size());
+        assertTrue(replica(SNORT, name).carriesTraffic());
+    }
+
+    @Test
     public void losingTheLastReplicaIsChainDownWithAClearReasonUntilTheReplacementIsReady() {
         platform.readyAtOnce = false;
         healthyWindow();

@@ -51,6 +51,18 @@ public final class TestReports {
         inner[9] = 17;
     }
 
+    /**
+     * Makes the following reports of another flow: the inner packet's UDP source port.
+     *
+     * @param srcPort UDP source port
+     * @return the flow's hash (wire-format 1.6), whose low bits are its Port_Counter cell
+     */
+    public int flow(int srcPort) {
+        inner[20] = (byte) (srcPort >>> 8);
+        inner[21] = (byte) srcPort;
+        return org.srv6int.codec.FlowHash.hash(inner, 0, inner.length);
+    }
+
     static byte[] sid(int i) {
         byte[] s = new byte[16];
         s[0] = 0x20;

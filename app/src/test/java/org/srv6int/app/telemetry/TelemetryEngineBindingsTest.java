@@ -81,6 +81,39 @@ public class TelemetryEngineBindingsTest {
         assertEquals(0, engine.counters().unmappedEntries());
     }
 
+    /**
+     * One packet of each of {@code flows} flows, {@code rounds} times, interleaved, every packet
+     * reported; Port_Counter is the packet's flow cell at each switch (p4src flow_counter.p4).
+     */
+    private void shortFlows(int[] cells, int flows, int rounds) {
+        for (int r = 0; r < rounds; r++) {
+            for (int f = 0; f < flows; f++) {
+                int cell = chain7.flow(1000 + f) & (cells.length - 1);
+                int pc = ++cells[cell] & 0xFFFF;
+                byte[] p = chain7.payload(seq++, new TestReports.Hop(1, 0, 0, 0, pc),
+                                          new TestReports.Hop(VNF_SWITCH, 0, 1_000, 500, pc),
+                                          new TestReports.Hop(EGRESS, 0, 2_000, 0, pc));
+                assertTrue(engine.counters().toString(), engine.onReport(p, 0, p.length, SOURCE));
+            }
+        }
+    }
+
+    @Test
+    public void manyShortFlowsAreCountedFromTheirOwnFlowsPortCounters() {
+        engine.setBindings(List.of(new HopBinding(7, 1, VNF_SWITCH, VNF, "r1")));
+        int[] cells = new int[4096];
+        // 251 flows of 4 packets: each cell's first report sets its baseline (the first window)...
+        shortFlows(cells, 251, 4);
+        roll();
+        // ...and from then on every packet counts, though consecutive reports are of other flows.
+        shortFlows(cells, 251, 4);
+        TelemetrySnapshot s = roll();
+        VnfWindow w = window(s, VNF);
+        assertEquals(1004.0, w.ratePps(), 1e-6);
+        assertEquals(Map.of("r1", 1004L), w.replicaPackets());
+        assertEquals(0, engine.counters().staleCounters());
+    }
+
     @Test
     public void aReplicaLeavingItsGroupCountsAloneFromAFreshBaseline() {
         engine.setBindings(List.of(new HopBinding(7, 1, VNF_SWITCH, VNF, "r1"),
