@@ -484,10 +484,13 @@ public final class FailoverExperiment {
             OptionalLong classified = SwitchCounters.classified(ingress, sfc);
             List<ChainHealth.ReplicaSeen> rs = new ArrayList<>();
             boolean anyLive = false;
+            // as the loop manager reads it: a vNF with a create in flight (null: the store unread, all are)
+            java.util.Set<org.srv6int.app.api.VnfKey> creating = loop == null ? java.util.Set.of() : loop.creating();
             for (VnfReplica r : control.app().inventory.getReplicas(sfc.id())) {
                 anyLive |= r.carriesTraffic();
                 rs.add(new ChainHealth.ReplicaSeen(r.vnf(), r.id().name(), r.deviceId() + "/" + r.port(),
                         r.carriesTraffic(), r.state() == ReplicaState.PENDING && r.weight() == 0,
+                        creating == null || creating.contains(r.vnf()),
                         passedInWindow.getOrDefault(r.id().name(), 0L),
                         SwitchCounters.sidPackets(control.app().flows.getFlowEntries(r.deviceId()), r),
                         readiness.get(r.id().name()), true));
