@@ -17,6 +17,7 @@ import org.srv6int.app.api.VnfReplica;
 import org.srv6int.app.api.VnfReplicaId;
 import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
+import org.srv6int.twin.dataplane.InnerFrames;
 import org.srv6int.twin.dataplane.Dataplane;
 
 /**
@@ -171,45 +172,7 @@ public final class PathTracer {
         }
         Srv6DeviceConfig in = devices.get(sfc.ingress().deviceId()).orElseThrow(
                 () -> new IllegalArgumentException("ingress " + sfc.ingress() + " has no srv6int netcfg"));
-        byte[] b = new byte[ETH + 20 + 8 + PAYLOAD];
-        System.arraycopy(in.myMac().toBytes(), 0, b, 0, 6);
-        b[6] = 0x02;
-        b[11] = (byte) f;
-        b[12] = 0x08;
-        int ip = ETH;
-        b[ip] = 0x45;
-        put16(b, ip + 2, b.length - ETH);
-        b[ip + 8] = 64;
-        b[ip + 9] = (byte) c.ipProto();
-        put32(b, ip + 12, host(c.srcPrefix().address().getIp4Address().toInt(), c.srcPrefix().prefixLength(), f));
-        put32(b, ip + 16, host(c.dstPrefix().address().getIp4Address().toInt(), c.dstPrefix().prefixLength(), f * 7));
-        int sum = 0;
-        for (int i = 0; i < 20; i += 2) {
-            sum += ((b[ip + i] & 0xFF) << 8) | (b[ip + i + 1] & 0xFF);
-        }
-        sum = (sum & 0xFFFF) + (sum >>> 16);
-        put16(b, ip + 10, ~(sum + (sum >>> 16)) & 0xFFFF);
-        int udp = ip + 20;
-        put16(b, udp, c.l4SrcPort() != FlowClassifier.ANY ? c.l4SrcPort() : 10_000 + f);
-        put16(b, udp + 2, c.l4DstPort() != FlowClassifier.ANY ? c.l4DstPort() : 20_000 + f);
-        put16(b, udp + 4, b.length - udp);
-        return b;
-    }
-
-    /** A host address in the prefix, different per flow (network and broadcast avoided). */
-    private static int host(int net, int len, int f) {
-        int span = len >= 31 ? 1 : (1 << (32 - len)) - 2;
-        int mask = len == 0 ? 0 : -1 << (32 - len);
-        return len >= 31 ? net : (net & mask) + 1 + Math.floorMod(f, span);
-    }
-
-    private static void put16(byte[] b, int off, int v) {
-        b[off] = (byte) (v >>> 8);
-        b[off + 1] = (byte) v;
-    }
-
-    private static void put32(byte[] b, int off, int v) {
-        put16(b, off, v >>> 16);
-        put16(b, off + 2, v);
+        return InnerFrames.ipv4Udp(c, in.myMac().toBytes(), f, ETH + 20 + 8 + PAYLOAD, f, f * 7,
+                                   10_000 + f, 20_000 + f);
     }
 }

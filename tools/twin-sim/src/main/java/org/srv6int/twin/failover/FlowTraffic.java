@@ -13,6 +13,7 @@ import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.api.VnfReplica;
 import org.srv6int.codec.FlowHash;
+import org.srv6int.twin.dataplane.InnerFrames;
 import org.srv6int.twin.dataplane.Dataplane;
 
 /**
@@ -257,51 +258,18 @@ final class FlowTraffic {
      */
     private byte[] frame(int id) {
         FlowClassifier c = sfc.classifier();
-        byte[] b = new byte[FRAME_LEN];
-        b[0] = 0x02;
-        b[6] = 0x02;
-        b[11] = 1;
-        b[12] = 0x08;
-        int ip = ETH;
-        b[ip] = 0x45;
-        put16(b, ip + 2, b.length - ETH);
-        b[ip + 8] = 64;
-        b[ip + 9] = (byte) c.ipProto();
-        put32(b, ip + 12, host(c.srcPrefix().address().getIp4Address().toInt(), c.srcPrefix().prefixLength(),
-                               rnd.nextInt(1 << 20)));
-        put32(b, ip + 16, host(c.dstPrefix().address().getIp4Address().toInt(), c.dstPrefix().prefixLength(),
-                               rnd.nextInt(1 << 20)));
-        int sum = 0;
-        for (int i = 0; i < 20; i += 2) {
-            sum += ((b[ip + i] & 0xFF) << 8) | (b[ip + i + 1] & 0xFF);
-        }
-        sum = (sum & 0xFFFF) + (sum >>> 16);
-        put16(b, ip + 10, ~(sum + (sum >>> 16)) & 0xFFFF);
-        int udp = ip + 20;
-        put16(b, udp, c.l4SrcPort() != FlowClassifier.ANY ? c.l4SrcPort() : 1024 + rnd.nextInt(60_000));
-        put16(b, udp + 2, c.l4DstPort() != FlowClassifier.ANY ? c.l4DstPort() : 1024 + rnd.nextInt(60_000));
-        put16(b, udp + 4, b.length - udp);
+        // drawn in this order: source host, destination host, source port, destination port
+        int srcPick = rnd.nextInt(1 << 20);
+        int dstPick = rnd.nextInt(1 << 20);
+        int srcPort = c.l4SrcPort() != FlowClassifier.ANY ? c.l4SrcPort() : 1024 + rnd.nextInt(60_000);
+        int dstPort = c.l4DstPort() != FlowClassifier.ANY ? c.l4DstPort() : 1024 + rnd.nextInt(60_000);
+        byte[] b = InnerFrames.ipv4Udp(c, new byte[]{0x02, 0, 0, 0, 0, 0}, 1, FRAME_LEN, srcPick, dstPick,
+                                       srcPort, dstPort);
+        int udp = ETH + 20;
         b[udp + 8] = (byte) (id >>> 24);
         b[udp + 9] = (byte) (id >>> 16);
         b[udp + 10] = (byte) (id >>> 8);
         b[udp + 11] = (byte) id;
         return b;
-    }
-
-    /** A host address in the prefix (network and broadcast avoided). */
-    private static int host(int net, int len, int pick) {
-        int span = len >= 31 ? 1 : (1 << (32 - len)) - 2;
-        int mask = len == 0 ? 0 : -1 << (32 - len);
-        return len >= 31 ? net : (net & mask) + 1 + Math.floorMod(pick, span);
-    }
-
-    private static void put16(byte[] b, int off, int v) {
-        b[off] = (byte) (v >>> 8);
-        b[off + 1] = (byte) v;
-    }
-
-    private static void put32(byte[] b, int off, int v) {
-        put16(b, off, v >>> 16);
-        put16(b, off + 2, v);
     }
 }
