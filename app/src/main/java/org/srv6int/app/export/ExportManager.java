@@ -1,14 +1,9 @@
 package org.srv6int.app.export;
 
 import org.onosproject.cluster.ClusterService;
-import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
-import org.onosproject.net.config.ConfigFactory;
 import org.onosproject.net.config.InvalidFieldException;
-import org.onosproject.net.config.NetworkConfigEvent;
-import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigRegistry;
-import org.onosproject.net.config.basics.SubjectFactories;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -17,6 +12,7 @@ import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.srv6int.app.config.AppConfigSection;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.metrics.AppMetricsService;
 import org.srv6int.app.api.TelemetrySnapshot;
@@ -66,44 +62,23 @@ public class ExportManager implements ExportService {
     private final ExportCounters otlpCounters = new ExportCounters();
     private final AtomicLong period = new AtomicLong();
     private final Consumer<TelemetrySnapshot> windowConsumer = this::onWindow;
-    private ApplicationId appId;
+    private AppConfigSection<ExportConfig> config;
     private volatile ExportSettings settings = ExportSettings.OFF;
     private volatile KafkaExport kafka;
     private volatile OtlpExport otlp;
 
-    final ConfigFactory<ApplicationId, ExportConfig> factory =
-            new ConfigFactory<>(SubjectFactories.APP_SUBJECT_FACTORY, ExportConfig.class, ExportConfig.KEY) {
-                @Override
-                public ExportConfig createConfig() {
-                    return new ExportConfig();
-                }
-            };
-
-    private final NetworkConfigListener configListener = new NetworkConfigListener() {
-        @Override
-        public boolean isRelevant(NetworkConfigEvent e) {
-            return e.configClass() == ExportConfig.class;
-        }
-
-        @Override
-        public void event(NetworkConfigEvent e) {
-            reconfigure();
-        }
-    };
-
     @Activate
     protected void activate() {
-        appId = coreService.registerApplication(Srv6IntConfigService.APP_NAME);
-        registry.registerConfigFactory(factory);
-        registry.addListener(configListener);
+        config = new AppConfigSection<>(registry, coreService.registerApplication(Srv6IntConfigService.APP_NAME),
+                                        ExportConfig.class, ExportConfig.KEY, ExportConfig::new, this::reconfigure);
+        config.open();
         reconfigure();
         log.info("Started");
     }
 
     @Deactivate
     protected void deactivate() {
-        registry.removeListener(configListener);
-        registry.unregisterConfigFactory(factory);
+        config.close();
         apply(ExportSettings.OFF);
         log.info("Stopped");
     }
@@ -135,7 +110,7 @@ public class ExportManager implements ExportService {
 
     /** Applies netcfg; a bad config keeps what runs. */
     void reconfigure() {
-        ExportConfig c = registry.getConfig(appId, ExportConfig.class);
+        ExportConfig c = config.get();
         ExportSettings s;
         try {
             s = c == null ? ExportSettings.OFF : c.settings();

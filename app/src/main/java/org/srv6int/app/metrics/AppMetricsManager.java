@@ -1,13 +1,8 @@
 package org.srv6int.app.metrics;
 
-import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
-import org.onosproject.net.config.ConfigFactory;
 import org.onosproject.net.config.InvalidFieldException;
-import org.onosproject.net.config.NetworkConfigEvent;
-import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigRegistry;
-import org.onosproject.net.config.basics.SubjectFactories;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -21,6 +16,7 @@ import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.TelemetryService;
 import org.srv6int.app.api.VnfInventoryService;
+import org.srv6int.app.config.AppConfigSection;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.export.ExportService;
 import org.srv6int.app.api.TelemetryWindows;
@@ -67,43 +63,22 @@ public class AppMetricsManager implements AppMetricsService {
     protected CoreService coreService;
 
     private final AppMetrics metrics = new AppMetrics(MetricsSettings.DEFAULT);
-    private ApplicationId appId;
+    private AppConfigSection<MetricsConfig> config;
     private MetricsSettings settings = MetricsSettings.DEFAULT;
     private PlainEndpoint plain;
 
-    final ConfigFactory<ApplicationId, MetricsConfig> factory =
-            new ConfigFactory<>(SubjectFactories.APP_SUBJECT_FACTORY, MetricsConfig.class, MetricsConfig.KEY) {
-                @Override
-                public MetricsConfig createConfig() {
-                    return new MetricsConfig();
-                }
-            };
-
-    private final NetworkConfigListener configListener = new NetworkConfigListener() {
-        @Override
-        public boolean isRelevant(NetworkConfigEvent e) {
-            return e.configClass() == MetricsConfig.class;
-        }
-
-        @Override
-        public void event(NetworkConfigEvent e) {
-            reconfigure();
-        }
-    };
-
     @Activate
     protected void activate() {
-        appId = coreService.registerApplication(Srv6IntConfigService.APP_NAME);
-        registry.registerConfigFactory(factory);
-        registry.addListener(configListener);
+        config = new AppConfigSection<>(registry, coreService.registerApplication(Srv6IntConfigService.APP_NAME),
+                                        MetricsConfig.class, MetricsConfig.KEY, MetricsConfig::new, this::reconfigure);
+        config.open();
         reconfigure();
         log.info("Started");
     }
 
     @Deactivate
     protected void deactivate() {
-        registry.removeListener(configListener);
-        registry.unregisterConfigFactory(factory);
+        config.close();
         synchronized (this) {
             if (plain != null) {
                 plain.close();
@@ -115,7 +90,7 @@ public class AppMetricsManager implements AppMetricsService {
 
     /** Applies netcfg; a bad config or an unbindable port keeps what runs. */
     private void reconfigure() {
-        MetricsConfig c = registry.getConfig(appId, MetricsConfig.class);
+        MetricsConfig c = config.get();
         MetricsSettings s;
         try {
             s = c == null ? MetricsSettings.DEFAULT : c.settings();
