@@ -1,96 +1,63 @@
 package org.srv6int.app.config;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.Test;
 import org.onosproject.core.ApplicationId;
-import org.onosproject.net.config.Config;
-import org.onosproject.net.config.ConfigFactory;
-import org.onosproject.net.config.NetworkConfigEvent;
-import org.onosproject.net.config.NetworkConfigListener;
-import org.onosproject.net.config.NetworkConfigRegistryAdapter;
 import org.srv6int.app.export.ExportConfig;
 import org.srv6int.app.metrics.MetricsConfig;
-import org.srv6int.app.testing.PaperTestbed;
+import org.srv6int.testkit.InMemoryCoreService;
+import org.srv6int.testkit.InMemoryNetworkConfigRegistry;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertSame;
-import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
 
 /**
- * {@link AppConfigSection}: registers its class under the app's key, calls back on changes of its
- * own section only, reads the section for the app's id, and leaves nothing registered when closed.
+ * {@link AppConfigSection} on the testkit's netcfg registry: its class is registered under the
+ * app's key (a section posted before that waits for it, as in ONOS), it is called back on changes
+ * of its own section only, reads the section for the app's id, and once closed is neither
+ * registered nor called.
  */
 public class AppConfigSectionTest {
 
-    private final List<ConfigFactory<?, ?>> factories = new ArrayList<>();
-    private final List<NetworkConfigListener> listeners = new ArrayList<>();
-    private final ExportConfig held = new ExportConfig();
-    private final List<Object> readSubjects = new ArrayList<>();
-
-    private final NetworkConfigRegistryAdapter registry = new NetworkConfigRegistryAdapter() {
-        @Override
-        public void registerConfigFactory(ConfigFactory configFactory) {
-            factories.add(configFactory);
-        }
-
-        @Override
-        public void unregisterConfigFactory(ConfigFactory configFactory) {
-            factories.remove(configFactory);
-        }
-
-        @Override
-        public void addListener(NetworkConfigListener l) {
-            listeners.add(l);
-        }
-
-        @Override
-        public void removeListener(NetworkConfigListener l) {
-            listeners.remove(l);
-        }
-
-        @Override
-        @SuppressWarnings("unchecked")
-        public <S, C extends Config<S>> C getConfig(S subject, Class<C> configClass) {
-            readSubjects.add(subject);
-            return configClass == ExportConfig.class ? (C) held : null;
-        }
-    };
-
-    private void announce(Class<? extends Config> type) {
-        NetworkConfigEvent e = new NetworkConfigEvent(NetworkConfigEvent.Type.CONFIG_UPDATED, "org.srv6int.app",
-                                                      type);
-        List.copyOf(listeners).stream().filter(l -> l.isRelevant(e)).forEach(l -> l.event(e));
-    }
+    private final ObjectMapper mapper = new ObjectMapper();
 
     @Test
-    public void followsItsOwnSectionOnlyAndUnregistersOnClose() {
+    public void followsItsOwnSectionOnlyAndUnregistersOnClose() throws Exception {
+        InMemoryCoreService core = new InMemoryCoreService();
+        InMemoryNetworkConfigRegistry registry = new InMemoryNetworkConfigRegistry().withCoreService(core);
+        ApplicationId app = core.registerApplication(Srv6IntConfigService.APP_NAME);
         AtomicInteger changes = new AtomicInteger();
-        ApplicationId app = PaperTestbed.APP_ID;
         AppConfigSection<ExportConfig> section = new AppConfigSection<>(registry, app, ExportConfig.class,
                                                                         ExportConfig.KEY, ExportConfig::new,
                                                                         changes::incrementAndGet);
+        // as the netcfg REST API posts it: the subject by its key
+        registry.applyConfig("apps", Srv6IntConfigService.APP_NAME, ExportConfig.KEY,
+                             mapper.readTree("{\"otlp\": {\"endpoint\": \"http://h:4318/v1/metrics\"}}"));
+        assertNull("no class registered yet", section.get());
+
         section.open();
-        assertEquals(1, factories.size());
-        ConfigFactory<?, ?> f = factories.get(0);
-        assertEquals(ExportConfig.KEY, f.configKey());
-        assertSame(ExportConfig.class, f.configClass());
-        assertTrue("the factory makes a fresh config", f.createConfig() instanceof ExportConfig);
+        assertNotNull(registry.getConfigFactory(ExportConfig.class));
+        ExportConfig early = section.get();
+        assertNotNull("the section posted before open() is read", early);
+        assertEquals("http://h:4318/v1/metrics", early.settings().otlp().endpoint());
+        int afterOpen = changes.get();
 
-        announce(MetricsConfig.class);
-        assertEquals("another section's change is not ours", 0, changes.get());
-        announce(ExportConfig.class);
-        assertEquals(1, changes.get());
-
-        assertSame(held, section.get());
-        assertEquals(List.of(app), readSubjects);
+        registry.applyConfig("apps", app, MetricsConfig.KEY, mapper.readTree("{}"));
+        assertEquals("another section's change is not ours", afterOpen, changes.get());
+        registry.applyConfig("apps", app, ExportConfig.KEY,
+                             mapper.readTree("{\"otlp\": {\"endpoint\": \"http://h2:4318/v1/metrics\"}}"));
+        assertEquals(afterOpen + 1, changes.get());
+        assertEquals("http://h2:4318/v1/metrics", section.get().settings().otlp().endpoint());
+        registry.removeConfig(app, ExportConfig.class);
+        assertEquals(afterOpen + 2, changes.get());
+        assertNull(section.get());
 
         section.close();
-        assertTrue(factories.isEmpty());
-        assertTrue(listeners.isEmpty());
-        announce(ExportConfig.class);
-        assertEquals("closed: no more calls", 1, changes.get());
+        assertNull(registry.getConfigFactory(ExportConfig.class));
+        registry.applyConfig("apps", app, ExportConfig.KEY, mapper.readTree("{}"));
+        assertEquals("closed: no more calls", afterOpen + 2, changes.get());
     }
 }
