@@ -116,12 +116,6 @@ public final class Runner {
         GlobalControl global = null;
         Vpa vpa = null;
         if (policy == Policy.OURS) {
-            for (Host h : fabric.hosts()) {
-                ToDoubleFunction<String> bound = id -> vnfBound.get(h.instance(id).vnf());
-                // local loop: the node agent with its actuators on the worker's kernel files
-                detections.put(h.name(), new NodeAgentOnWorker(workers.get(h.name()), bound,
-                        () -> Math.round(clock[0] * 1e9), () -> clock[0], agentEvents));
-            }
             platform = platforms.apply(control);
             if (platform instanceof SimulatedTime) {
                 timed.add((SimulatedTime) platform);
@@ -130,6 +124,13 @@ public final class Runner {
             global = new GlobalControl(control, platform, LoopParams.builder()
                     .tHatNanos(Math.round(exp.tHatS() * TimeUnit.SECONDS.toNanos(1))).build(), () -> clock[0],
                     onosInstances);
+            for (Host h : fabric.hosts()) {
+                ToDoubleFunction<String> bound = id -> vnfBound.get(h.instance(id).vnf());
+                // local loop: the node agent with its actuators on the worker's kernel files; its
+                // escalations go to the app's loop as its POST to loop/escalations would
+                detections.put(h.name(), new NodeAgentOnWorker(workers.get(h.name()), bound, control::key,
+                        global::escalate, () -> Math.round(clock[0] * 1e9), () -> clock[0], agentEvents));
+            }
             timed.add(global);
         } else if (policy == Policy.VPA) {
             vpa = new Vpa(workers.all());
