@@ -45,8 +45,9 @@ public interface GlobalLoopService {
     /**
      * Takes a node agent's escalation: its local loop of {@code vnf} is exhausted (every
      * resource type tried) while the vNF is over its bound. Recorded as an
-     * {@link LoopDecision.Action#ESCALATION} decision; while fresh (within t-hat) a violating
-     * window of that vNF scales out without waiting for the rest of t-hat.
+     * {@link LoopDecision.Action#ESCALATION} decision; while fresh (within t-hat) a violation of
+     * that vNF that has outlasted the window it started in scales out without waiting for the
+     * rest of t-hat.
      *
      * @param vnf            the vNF
      * @param node           the reporting node

@@ -23,10 +23,7 @@ import org.srv6int.app.api.ChainState;
 import org.srv6int.app.api.SegmentList;
 import org.srv6int.app.api.SfcPathService;
 import org.srv6int.app.api.SfcPaths;
-import org.srv6int.app.api.VnfReplica;
-import org.srv6int.app.program.SwitchCounters;
-import org.srv6int.app.api.ChainWindow;
-import org.srv6int.app.api.VnfWindow;
+import org.srv6int.app.api.Escalation;
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.LoopStateStore;
@@ -52,13 +49,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -163,6 +158,7 @@ public class GlobalLoopManager implements GlobalLoopService {
     // Learned by the leader, kept in the loop state store: a new leader goes on from it.
     private ClusterInterference interference;
     private InventoryColocation colocation;
+    private DetectionInputs detectionInputs;
     private volatile boolean leader;
     private volatile long lastEvaluationMillis;
     private volatile TelemetrySnapshot lastWindow;
@@ -172,6 +168,14 @@ public class GlobalLoopManager implements GlobalLoopService {
         routing = new InventoryRouting(inventory, placement);
         interference = new ClusterInterference(loopState);
         colocation = new InventoryColocation(inventory, sfcService, this::cpuRequestMillis);
+        detectionInputs = new DetectionInputs(inventory)
+                .flowEntries(flowRuleService == null ? null : flowRuleService::getFlowEntries)
+                .segmentLists(pathsService)
+                .readiness((vnf, replica) -> {
+                    Map<String, Boolean> ready = readiness.get(vnf);
+                    return ready == null ? null : ready.get(replica);
+                })
+                .portUp(this::portUp);
         health = new ChainHealth(clock, TimeUnit.MILLISECONDS.toNanos(Srv6IntAppConfig.DEFAULT_SILENCE_MS),
                                  TimeUnit.MILLISECONDS.toNanos(Srv6IntAppConfig.DEFAULT_SILENCE_MS),
                                  TimeUnit.MILLISECONDS.toNanos(Srv6IntAppConfig.DEFAULT_RETURN_HOLD_MS));
@@ -446,68 +450,7 @@ public class GlobalLoopManager implements GlobalLoopService {
     }
 
     private List<ChainHealth.ChainSeen> seen(GlobalLoop l, TelemetrySnapshot s) {
-        Map<Integer, Long> reports = new HashMap<>();
-        Map<VnfKey, VnfWindow> vnfs = new HashMap<>();
-        if (s != null) {
-            for (ChainWindow c : s.chains()) {
-                reports.put(c.chainTag(), c.reports());
-            }
-            for (VnfWindow w : s.vnfs()) {
-                vnfs.put(w.vnf(), w);
-            }
-        }
-        List<Sfc> chains = new ArrayList<>(sfcService.getSfcs());
-        chains.sort(java.util.Comparator.comparingInt(c -> c.id().tag()));
-        List<ChainHealth.ChainSeen> out = new ArrayList<>();
-        // Each switch's entries are read once per round, not once per chain or replica.
-        Map<org.onosproject.net.DeviceId, Iterable<org.onosproject.net.flow.FlowEntry>> entries = new HashMap<>();
-        java.util.function.Function<org.onosproject.net.DeviceId, Iterable<org.onosproject.net.flow.FlowEntry>> read =
-                d -> entries.computeIfAbsent(d, k -> {
-                    Iterable<org.onosproject.net.flow.FlowEntry> it = flowRuleService.getFlowEntries(k);
-                    return it == null ? List.of() : com.google.common.collect.ImmutableList.copyOf(it);
-                });
-        for (Sfc sfc : chains) {
-            OptionalLong classified = flowRuleService == null ? OptionalLong.empty()
-                    : SwitchCounters.classified(read.apply(sfc.ingress().deviceId()), sfc);
-            int lists = pathsService == null ? 1 : pathsService.getPaths(sfc.id())
-                    .map(p -> p.segmentLists().size()).orElse(0);
-            List<ChainHealth.ReplicaSeen> rs = new ArrayList<>();
-            Set<Integer> withLive = new java.util.HashSet<>();
-            // Read before and after the inventory: a create that starts or ends meanwhile is in flight
-            // at one of the two reads, and its reserved replica is not taken for a parked one.
-            Set<VnfKey> before = l.creating();
-            Collection<VnfReplica> replicas = inventory.getReplicas(sfc.id());
-            Set<VnfKey> after = l.creating();
-            for (VnfReplica r : replicas) {
-                boolean creating = before == null || after == null || before.contains(r.vnf())
-                        || after.contains(r.vnf());
-                if (r.carriesTraffic()) {
-                    withLive.add(r.vnf().index());
-                }
-                VnfWindow w = vnfs.get(r.vnf());
-                long packets = w == null ? 0 : w.replicaPackets().getOrDefault(r.id().name(), 0L);
-                Map<String, Boolean> ready = readiness.get(r.vnf());
-                Boolean podReady = ready == null ? null : ready.get(r.id().name());
-                rs.add(new ChainHealth.ReplicaSeen(
-                        r.vnf(), r.id().name(), r.deviceId() + "/" + r.port(), r.carriesTraffic(),
-                        r.state() == org.srv6int.app.api.ReplicaState.PENDING && r.weight() == 0, creating,
-                        packets,
-                        flowRuleService == null ? OptionalLong.empty()
-                                : SwitchCounters.sidPackets(read.apply(r.deviceId()), r),
-                        podReady, portUp(r.location())));
-            }
-            String noList = "no replica combination reaches the egress (a link down?)";
-            for (int i = 0; i < sfc.vnfs().size(); i++) {
-                if (!withLive.contains(i)) {
-                    noList = "no live replica of vNF " + i;
-                    break;
-                }
-            }
-            out.add(new ChainHealth.ChainSeen(sfc.id(), sfc.ingress().deviceId().toString(), sfc.vnfs().size(),
-                                              classified, reports.getOrDefault(sfc.id().tag(), 0L), lists, noList,
-                                              rs));
-        }
-        return out;
+        return detectionInputs.seen(sfcService.getSfcs(), DetectionInputs.WindowCounts.of(s), l);
     }
 
     /** Whether a node's switch attachment (netcfg) is on a port that is up; unattached nodes pass. */
@@ -735,22 +678,18 @@ public class GlobalLoopManager implements GlobalLoopService {
     @Override
     public LoopDecision escalate(VnfKey vnf, String node, long l95Nanos, long lmaxNanos,
                                  List<String> triedResources) {
-        Sfc sfc = sfcService.getSfc(vnf.sfcId())
-                .orElseThrow(() -> new SfcException(SfcException.Reason.NOT_FOUND, "no chain " + vnf.sfcId()));
-        if (vnf.index() < 0 || vnf.index() >= sfc.vnfs().size()) {
-            throw new SfcException(SfcException.Reason.NOT_FOUND, "chain " + vnf.sfcId() + " has no vNF "
-                    + vnf.index() + " (it has " + sfc.vnfs().size() + ")");
-        }
-        if (!leader) {
-            NodeId l = leadershipService.getLeader(TOPIC);
-            throw new IllegalStateException("this instance does not run the global loop; the leader is "
-                    + (l == null ? "none" : l));
-        }
-        if (!enabled()) {
-            throw new IllegalStateException("the global loop is disabled in netcfg (loop.enabled)");
-        }
-        int replicas = inventory.getReplicas(vnf).size();
-        LoopDecision d = loop().escalated(vnf, replicas, node, l95Nanos, lmaxNanos, triedResources);
+        Escalation e = new Escalation(vnf, node, l95Nanos, lmaxNanos, triedResources);
+        LoopDecision d = Escalations.take(e, sfcService, inventory, () -> {
+            if (!leader) {
+                NodeId l = leadershipService.getLeader(TOPIC);
+                throw new IllegalStateException("this instance does not run the global loop; the leader is "
+                        + (l == null ? "none" : l));
+            }
+            if (!enabled()) {
+                throw new IllegalStateException("the global loop is disabled in netcfg (loop.enabled)");
+            }
+            return loop();
+        });
         log.info("Escalation from {} for {}: {}", node, vnf, d.detail());
         return d;
     }

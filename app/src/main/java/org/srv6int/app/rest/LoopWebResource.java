@@ -1,13 +1,11 @@
 package org.srv6int.app.rest;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onosproject.net.config.InvalidFieldException;
+import org.srv6int.app.api.Escalation;
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.LoopDecision;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfKey;
 
 import javax.ws.rs.Consumes;
 import javax.ws.rs.DefaultValue;
@@ -20,8 +18,6 @@ import javax.ws.rs.QueryParam;
 import javax.ws.rs.core.MediaType;
 import javax.ws.rs.core.Response;
 import java.io.InputStream;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The global closed loop (Algorithm 4).
@@ -146,29 +142,13 @@ public class LoopWebResource extends Srv6IntResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response postEscalation(InputStream stream) {
         return handle(() -> {
-            JsonNode b = body(stream);
-            int chain = intField(b, "chainId", 0, SfcId.MAX);
-            int vnf = intField(b, "vnfIndex", 0, Integer.MAX_VALUE);
-            JsonNode node = b.get("node");
-            if (node == null || !node.isTextual() || node.asText().isBlank()) {
-                throw new InvalidFieldException("node", "must be the reporting node's name");
-            }
-            long l95 = longField(b, "l95Ns");
-            long lmax = longField(b, "lmaxNs");
-            List<String> tried = new ArrayList<>();
-            JsonNode t = b.get("triedResources");
-            if (t != null && !t.isNull()) {
-                if (!t.isArray()) {
-                    throw new InvalidFieldException("triedResources", "must be an array of resource type names");
-                }
-                t.forEach(x -> tried.add(x.asText()));
-            }
+            Escalation e = EscalationCodec.decode(body(stream));
             GlobalLoopService loop = service(GlobalLoopService.class);
             LoopDecision d;
             try {
-                d = loop.escalate(VnfKey.of(SfcId.of(chain), vnf), node.asText(), l95, lmax, tried);
-            } catch (IllegalStateException e) {
-                return error(Response.Status.SERVICE_UNAVAILABLE, null, e.getMessage());
+                d = loop.escalate(e.vnf(), e.node(), e.l95Nanos(), e.lmaxNanos(), e.triedResources());
+            } catch (IllegalStateException ex) {
+                return error(Response.Status.SERVICE_UNAVAILABLE, null, ex.getMessage());
             }
             return Response.status(Response.Status.ACCEPTED)
                     .entity(new TelemetryCodecs.LoopDecisionCodec().encode(d, this)).build();
@@ -225,21 +205,5 @@ public class LoopWebResource extends Srv6IntResource {
         ArrayNode a = root.putArray("paused");
         service(GlobalLoopService.class).pausedChains().forEach(c -> a.add(c.id()));
         return root;
-    }
-
-    private static int intField(JsonNode b, String name, int min, int max) {
-        JsonNode n = b.get(name);
-        if (n == null || !n.canConvertToInt() || !n.isIntegralNumber() || n.asInt() < min || n.asInt() > max) {
-            throw new InvalidFieldException(name, "must be an integer in " + min + ".." + max + ", got " + n);
-        }
-        return n.asInt();
-    }
-
-    private static long longField(JsonNode b, String name) {
-        JsonNode n = b.get(name);
-        if (n == null || !n.isIntegralNumber() || !n.canConvertToLong() || n.asLong() < 0) {
-            throw new InvalidFieldException(name, "must be a non-negative integer (ns), got " + n);
-        }
-        return n.asLong();
     }
 }

@@ -72,6 +72,21 @@ public class GlobalLoopTest {
     }
 
     @Test
+    public void aFreshEscalationDoesNotScaleAOneWindowViolation() {
+        tick(1000, 500_000);
+        // the agent escalates at the start of a transient: its window is over the bound, the next is not
+        loop.escalated(vnf, 1, "w1", 2_000_000, LMAX, List.of("CPU", "LLC", "MB", "FREQ"));
+        tick(3000, 2_000_000);
+        tick(1000, 500_000);
+        assertTrue(platform.calls.toString(), platform.calls.isEmpty());
+        // a violation that outlasts its first window, with the hint still fresh, scales out at its second
+        tick(3000, 2_000_000);
+        assertTrue(platform.calls.toString(), platform.calls.isEmpty());
+        tick(3000, 2_000_000);
+        assertEquals(List.of("nodeFreeResources", "create 3/1 on w2"), platform.calls.subList(0, 2));
+    }
+
+    @Test
     public void staleEscalationIsNoHint() {
         tick(1000, 500_000);
         loop.escalated(vnf, 1, "w1", 2_000_000, LMAX, List.of("CPU"));

@@ -47,10 +47,10 @@ public class EscalationRestTest extends JerseyResourceTest {
         LinkedBlockingQueue<Integer> outcomes = new LinkedBlockingQueue<>();
         URI url = getBaseUri().resolve("loop/escalations");
         try (EscalationClient c = new EscalationClient(url, 2, 50, "onos:rocks", outcomes::add)) {
-            c.send(c.body(2, 0, "worker1", 7_200_000, 5_000_000, 0b11));
+            c.send(EscalationClient.body(2, 0, "worker1", 7_200_000, 5_000_000, 0b11));
             assertEquals(Integer.valueOf(EscalationClient.SENT), outcomes.poll(10, TimeUnit.SECONDS));
             // A vNF index the chain cannot have: rejected (4xx), final, not retried.
-            c.send(c.body(2, -1, "worker1", 7_200_000, 5_000_000, 0b1));
+            c.send(EscalationClient.body(2, -1, "worker1", 7_200_000, 5_000_000, 0b1));
             assertEquals(Integer.valueOf(EscalationClient.REJECTED), outcomes.poll(10, TimeUnit.SECONDS));
         }
         assertEquals(1, loop.escalations.size());

@@ -41,7 +41,8 @@ public final class Experiment {
 
     /**
      * Sets what a new replica of a logical vNF asks for (its pod's requests; the local loop adapts
-     * it afterwards). Without one a new replica asks for what the vNF's first replica has.
+     * it afterwards). Without one a new replica asks for what the vNF's first replica's pod asked for
+     * (its request, not what the node agent has given it since).
      *
      * @param vnf logical vNF, e.g. {@code vnf3}
      * @param a   allocation

@@ -73,8 +73,10 @@ public class ScenarioTest {
     public void fig8OursGlobalLoopAddsOneSnortReplicaOnWorker2() throws Exception {
         JsonNode sfc2 = fig8.at("/policies/ours/sfc2");
         double trigger = num(sfc2.get("global_trigger_s"));
-        // t-hat = 4 s after the latency broke its bound (which takes well under a second).
-        assertTrue("trigger at " + trigger, trigger >= 29.0 && trigger <= 30.5);
+        // Snort's agent escalates at the rise (25.0 s: every type tried): the loop acts at the second
+        // violating 500 ms window (26.0 s) instead of waiting out t-hat = 4 s (30 s), and not at the
+        // first one (docs/global-loop.md, "Escalations"; the paper's system had no escalation).
+        assertTrue("trigger at " + trigger, trigger >= 25.9 && trigger <= 26.1);
         assertEquals(2, sfc2.get("final_replicas").asInt());
         JsonNode events = new ObjectMapper().readTree(out.resolve("fig8/ours/summary.json").toFile()).get("events");
         int started = 0;
@@ -91,10 +93,11 @@ public class ScenarioTest {
     }
 
     @Test
-    public void fig8OursSfc2RecoversAboutEightSecondsAfterTheRise() {
+    public void fig8OursSfc2RecoversAboutFourSecondsAfterTheRise() {
         JsonNode sfc2 = fig8.at("/policies/ours/sfc2");
         double rec = num(sfc2.get("recovery_s"));
-        assertTrue("recovery at " + rec, rec > 30 && rec < 36);
+        // the replica is Ready 3 s after the trigger at 26 s (the paper: about 8 s, t-hat 4 s + start-up)
+        assertTrue("recovery at " + rec, rec > 29 && rec < 30);
         assertTrue("overload above 7 ms", sfc2.get("max_p95_us").asDouble() > 7000);
     }
 
@@ -109,18 +112,22 @@ public class ScenarioTest {
     }
 
     @Test
-    public void fig8OursAgentEscalationsAreRecordedAsEvents() throws Exception {
+    public void fig8OursAgentEscalationsReachTheGlobalLoop() throws Exception {
         JsonNode events = new ObjectMapper().readTree(out.resolve("fig8/ours/summary.json").toFile()).get("events");
+        double trigger = num(fig8.at("/policies/ours/sfc2/global_trigger_s"));
         boolean snortAfterSecondRise = false;
+        boolean recorded = false;
         for (JsonNode e : events) {
             String text = e.asText();
-            if (text.contains("agent on worker1 escalates vnf3@worker1")) {
-                double t = Double.parseDouble(text.substring(0, text.indexOf(' ')));
-                snortAfterSecondRise |= t >= 25 && t < 29.1;
+            double t = Double.parseDouble(text.substring(0, text.indexOf(' ')));
+            if (text.contains("agent on worker1 escalates vnf3@worker1") && text.contains("accepted (202)")) {
+                snortAfterSecondRise |= t >= 25 && t < trigger;
             }
+            recorded |= text.contains("loop ESCALATION 2/0 (vnf3 chain sfc2)") && t >= 25 && t < trigger;
         }
         assertTrue("Snort's agent escalates between the second rise and the global trigger: " + events,
                 snortAfterSecondRise);
+        assertTrue("the app's loop records it before it scales out: " + events, recorded);
     }
 
     @Test

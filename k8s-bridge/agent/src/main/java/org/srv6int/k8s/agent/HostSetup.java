@@ -373,8 +373,10 @@ public final class HostSetup {
             Long wanted = config.vnfs.get(i).initial.get(type);
             initial[i] = Math.max(floor[i], Math.min(ceiling[i], wanted != null ? wanted : actuator.read(i)));
         }
-        if (type == ResourceType.CPU_QUOTA) {
-            // CPU quotas above the cores are an over-commit; LLC masks found overlapping are the
+        if (type != ResourceType.LLC) {
+            // CPU quotas above the cores, MB shares or frequencies above a node budget are an
+            // over-commit the loop would keep (its moves conserve the sum): a new replica's
+            // resctrl group may hold any MB share. LLC masks found overlapping are the
             // unpartitioned default and are left to the loop (nothing is added while free < 0).
             fitToBudget(type, initial, floor, s.budget != null ? s.budget : budget);
         }
@@ -385,7 +387,7 @@ public final class HostSetup {
     }
 
     /**
-     * Never over-commits CPU: when the quotas found exceed the budget, the last vNFs (the
+     * Never over-commits a budget: when the allocations found exceed it, the last vNFs (the
      * newest pods; a restart lists them by creation time) are cut toward their floors.
      */
     private void fitToBudget(ResourceType type, long[] initial, long[] floor, long budget) {

@@ -346,7 +346,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
                     return;
                 }
                 AgentConfig.Vnf v = g.members.get(vnf).vnf;
-                escalation.send(escalation.body(v.chainId, v.vnfIndex, config.node, l95Ns, lmaxNs, triedMask));
+                escalation.send(EscalationClient.body(v.chainId, v.vnfIndex, config.node, l95Ns, lmaxNs, triedMask));
             }
         };
     }

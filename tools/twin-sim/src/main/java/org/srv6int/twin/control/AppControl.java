@@ -71,7 +71,7 @@ public final class AppControl {
      * the model.
      *
      * @param fabric    the simulated testbed (hosts worker1/worker2 on sw2/sw3)
-     * @param templates allocation of a new replica per logical vNF (absent: its first pod's)
+     * @param templates allocation of a new replica per logical vNF (absent: its first pod's request)
      * @param dataplane the switches (emulated or BMv2)
      * @param nowS      simulated time
      */
@@ -85,7 +85,7 @@ public final class AppControl {
      *
      * @param fabric    the simulated workers and chains (host names are the topology's server nodes)
      * @param topology  switches, links and netcfg the app is given
-     * @param templates allocation of a new replica per logical vNF (absent: its first pod's)
+     * @param templates allocation of a new replica per logical vNF (absent: its first pod's request)
      * @param dataplane the switches (emulated or BMv2) of that topology
      * @param nowS      simulated time
      */
@@ -217,14 +217,15 @@ public final class AppControl {
         return pods.get(id);
     }
 
-    /** CPU request of a new replica of a vNF, millicores (its template's CPU quota). */
+    /** CPU request of a new replica of a vNF, millicores (its template's CPU quota, not the boosted one). */
     public long requestMillis(VnfKey k) {
         return Math.round(template(vnfOfKey.get(k)).get(Resource.CPU_QUOTA) * 1000);
     }
 
     private Allocation template(String vnf) {
         Allocation a = templates.get(vnf);
-        return a != null ? a : firstPod(vnf).allocation();
+        // the pod spec's requests, not what the agent has given the running pod since
+        return a != null ? a : firstPod(vnf).request();
     }
 
     /** The segment list the app computed for a model path (the SIDs the ingress pushes). */

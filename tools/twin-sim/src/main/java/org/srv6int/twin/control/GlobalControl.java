@@ -6,7 +6,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.DoubleSupplier;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import org.onosproject.net.config.InvalidFieldException;
+import org.srv6int.app.api.Escalation;
 import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.SfcException;
+import org.srv6int.app.loop.Escalations;
+import org.srv6int.app.rest.EscalationCodec;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.loop.Colocation;
 import org.srv6int.app.loop.GlobalLoop;
@@ -39,6 +46,8 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
     public static final double MASTERSHIP_PERIOD_S = 7;
     /** Simulated seconds between leadership moves (several instances). */
     public static final double LEADERSHIP_PERIOD_S = 11;
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final AppControl control;
     private final TwinCollector collector;
@@ -101,7 +110,8 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
             }
         };
         // As in ONOS: the inventory says where replicas run, and a new replica requests what the
-        // platform's pods request (here the vNF's first pod's allocation, AppControl#requestMillis).
+        // platform's pods request (here the vNF's replica template or its first pod's request,
+        // AppControl#requestMillis).
         InventoryColocation where = new InventoryColocation(control.app().inventory, control.app().sfcs, t -> 0L);
         this.colocation = new Colocation() {
             @Override
@@ -129,6 +139,33 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
     /** Where the model's INT samples go. */
     public Fabric.IntSink ints() {
         return collector;
+    }
+
+    /**
+     * A node agent's escalation, taken as the app's {@code POST loop/escalations} takes it: the
+     * agent's JSON body read by the REST resource's codec, then {@link Escalations#take} on the
+     * loop of the instance that leads (what {@code GlobalLoopManager.escalate} does on the leader).
+     * In-process and at once: no HTTP, so no retry of a refused one.
+     *
+     * @param json the body the agent's {@code EscalationClient.body} built
+     * @return the outcome as the endpoint would answer it: accepted (202) with the decision's
+     *         detail, or rejected (400, 404) or unavailable (503) with the reason
+     */
+    public String escalate(String json) {
+        Escalation e;
+        try {
+            e = EscalationCodec.decode(MAPPER.readTree(json));
+        } catch (IOException | InvalidFieldException ex) {
+            return "rejected (400): " + ex.getMessage();
+        }
+        try {
+            LoopDecision d = Escalations.take(e, control.app().sfcs, control.app().inventory, () -> loop);
+            return "accepted (202): " + d.detail();
+        } catch (SfcException ex) {
+            return "rejected (404): " + ex.getMessage();
+        } catch (IllegalStateException ex) {
+            return "unavailable (503): " + ex.getMessage();
+        }
     }
 
     /** Closes a telemetry window and runs one loop round when a window period has passed. */

@@ -1,11 +1,11 @@
 package org.srv6int.twin.control;
 
-import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.DoubleSupplier;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
 import org.srv6int.k8s.agent.AgentConfig;
@@ -14,6 +14,8 @@ import org.srv6int.k8s.agent.loop.Decision;
 import org.srv6int.k8s.agent.loop.LocalLoop;
 import org.srv6int.k8s.agent.loop.LoopListener;
 import org.srv6int.k8s.agent.loop.ResourceType;
+import org.srv6int.k8s.agent.obs.EscalationClient;
+import org.srv6int.app.api.VnfKey;
 import org.srv6int.twin.host.SimulatedWorker;
 import org.srv6int.twin.model.Fabric;
 import org.srv6int.twin.model.Resource;
@@ -42,6 +44,8 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
 
     private final SimulatedWorker worker;
     private final ToDoubleFunction<String> boundUs;
+    private final Function<String, VnfKey> keys;
+    private final Function<String, String> endpoint;
     private final LongSupplier clockNs;
     private final DoubleSupplier nowS;
     private final List<String> events;
@@ -59,14 +63,19 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
      *
      * @param worker the worker's file tree
      * @param boundUs Lmax of a replica id, microseconds
+     * @param keys the app's chain and vNF index of a logical vNF (the pod's annotations)
+     * @param endpoint takes an escalation's JSON body as the app's endpoint does, returns the outcome
      * @param clockNs simulated monotonic nanoseconds
      * @param nowS simulated seconds, for event times
      * @param events receives one line per escalation
      */
-    public NodeAgentOnWorker(SimulatedWorker worker, ToDoubleFunction<String> boundUs, LongSupplier clockNs,
-                             DoubleSupplier nowS, List<String> events) {
+    public NodeAgentOnWorker(SimulatedWorker worker, ToDoubleFunction<String> boundUs, Function<String, VnfKey> keys,
+                             Function<String, String> endpoint, LongSupplier clockNs, DoubleSupplier nowS,
+                             List<String> events) {
         this.worker = worker;
         this.boundUs = boundUs;
+        this.keys = keys;
+        this.endpoint = endpoint;
         this.clockNs = clockNs;
         this.nowS = nowS;
         this.events = events;
@@ -104,6 +113,9 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
             v.podUid = p.uid();
             v.containerId = "containerd://" + p.containerId();
             v.cpus = p.cpus();
+            VnfKey key = keys.apply(p.instance().vnf());
+            v.chainId = key.sfcId().tag();
+            v.vnfIndex = key.index();
             c.vnfs.add(v);
         }
         try {
@@ -154,15 +166,12 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
             @Override
             public void onEscalation(int vnf, long l95Ns, long lmaxNs, int triedMask) {
                 escalations++;
-                List<String> tried = new ArrayList<>();
-                for (ResourceType t : ResourceType.all()) {
-                    if ((triedMask & t.bit()) != 0) {
-                        tried.add(t.name());
-                    }
-                }
-                events.add(String.format(Locale.ROOT, "%.1f s: agent on %s escalates %s: L95 %.0f us > Lmax %.0f us,"
-                                + " tried %s", nowS.getAsDouble(), worker.host().name(), pods.get(vnf).instance().id(),
-                        l95Ns / 1e3, lmaxNs / 1e3, tried));
+                AgentConfig.Vnf v = config.vnfs.get(vnf);
+                String outcome = endpoint.apply(EscalationClient.body(v.chainId, v.vnfIndex, config.node, l95Ns,
+                        lmaxNs, triedMask));
+                events.add(String.format(Locale.ROOT, "%.1f s: agent on %s escalates %s: L95 %.0f us > Lmax %.0f us:"
+                                + " %s", nowS.getAsDouble(), worker.host().name(), pods.get(vnf).instance().id(),
+                        l95Ns / 1e3, lmaxNs / 1e3, outcome));
             }
         };
     }

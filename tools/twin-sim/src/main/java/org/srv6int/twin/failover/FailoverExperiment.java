@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleUnaryOperator;
@@ -14,17 +13,16 @@ import org.onlab.packet.Ip6Address;
 import org.onosproject.net.flow.FlowEntry;
 import org.srv6int.app.api.LoopDecision;
 import org.srv6int.app.api.ReplicaInfo;
-import org.srv6int.app.api.ReplicaState;
 import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfReplica;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.loop.ChainHealth;
+import org.srv6int.app.loop.DetectionInputs;
 import org.srv6int.app.loop.GlobalLoop;
 import org.srv6int.app.loop.LoopClock;
 import org.srv6int.app.loop.LoopParams;
 import org.srv6int.app.program.BucketTables;
-import org.srv6int.app.program.SwitchCounters;
 import org.srv6int.pipeconf.Srv6IntPipelineConstants;
 import org.srv6int.twin.Policy;
 import org.srv6int.twin.control.AppControl;
@@ -147,6 +145,7 @@ public final class FailoverExperiment {
         final SimulatedPlatform platform;
         final GlobalLoop loop;
         final ChainHealth health;
+        final DetectionInputs inputs;
         final double windowS;
         // the flow programming's drain deadline (netcfg loop.drainDeadlineMs)
         final double drainDeadlineS;
@@ -200,6 +199,10 @@ public final class FailoverExperiment {
             this.health = ours ? new ChainHealth(lc, TimeUnit.MILLISECONDS.toNanos(cfg.silenceMillis()),
                     TimeUnit.MILLISECONDS.toNanos(cfg.replicaSilenceMillis()),
                     TimeUnit.MILLISECONDS.toNanos(cfg.returnHoldMillis())) : null;
+            this.inputs = new DetectionInputs(control.app().inventory)
+                    .flowEntries(control.app().flows::getFlowEntries)
+                    .segmentLists(control.app().pathManager)
+                    .readiness((k, replica) -> readiness.get(replica));
         }
 
         double durationS() {
@@ -480,25 +483,19 @@ public final class FailoverExperiment {
                     readiness.put(r.id().name(), hang || !dead.contains(r.id().name()));
                 }
             }
-            Iterable<FlowEntry> ingress = control.app().flows.getFlowEntries(sfc.ingress().deviceId());
-            OptionalLong classified = SwitchCounters.classified(ingress, sfc);
-            List<ChainHealth.ReplicaSeen> rs = new ArrayList<>();
-            boolean anyLive = false;
-            // as the loop manager reads it: a vNF with a create in flight (null: the store unread, all are)
-            java.util.Set<org.srv6int.app.api.VnfKey> creating = loop == null ? java.util.Set.of() : loop.creating();
-            for (VnfReplica r : control.app().inventory.getReplicas(sfc.id())) {
-                anyLive |= r.carriesTraffic();
-                rs.add(new ChainHealth.ReplicaSeen(r.vnf(), r.id().name(), r.deviceId() + "/" + r.port(),
-                        r.carriesTraffic(), r.state() == ReplicaState.PENDING && r.weight() == 0,
-                        creating == null || creating.contains(r.vnf()),
-                        passedInWindow.getOrDefault(r.id().name(), 0L),
-                        SwitchCounters.sidPackets(control.app().flows.getFlowEntries(r.deviceId()), r),
-                        readiness.get(r.id().name()), true));
-            }
-            int lists = control.app().pathManager.getPaths(sfc.id()).map(p -> p.segmentLists().size()).orElse(0);
-            return List.of(new ChainHealth.ChainSeen(sfc.id(), sfc.ingress().deviceId().toString(), 1, classified,
-                    reportsInWindow, lists, anyLive ? "no replica combination reaches the egress"
-                    : "no live replica of vNF 0", rs));
+            // as the loop manager builds them; this run counts the window's reports and packets itself
+            DetectionInputs.WindowCounts window = new DetectionInputs.WindowCounts() {
+                @Override
+                public long reports(org.srv6int.app.api.SfcId chain) {
+                    return chain.equals(sfc.id()) ? reportsInWindow : 0;
+                }
+
+                @Override
+                public long replicaPackets(VnfKey k, String replica) {
+                    return passedInWindow.getOrDefault(replica, 0L);
+                }
+            };
+            return inputs.seen(List.of(sfc), window, loop);
         }
 
         private void row(double t, FlowTraffic.Step s, long totalMoves) {

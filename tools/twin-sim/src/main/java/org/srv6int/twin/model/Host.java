@@ -41,7 +41,10 @@ public final class Host {
         return attachedSwitch;
     }
 
-    /** Starts a pod; its allocation is clamped to what the pools have free. */
+    /**
+     * Starts a pod; its allocation is what it asks for, clamped to what the pools have free (at
+     * least a resource's minimum; the node agent fits the node's budgets when it restarts).
+     */
     public VnfInstance addInstance(String vnf, VnfType type, Allocation wanted, double readyAtS) {
         Allocation a = wanted.copy();
         for (Resource r : Resource.values()) {
@@ -51,7 +54,7 @@ public final class Host {
         for (int n = 2; instances.containsKey(id); n++) {
             id = vnf + "@" + name + "#" + n;
         }
-        VnfInstance inst = new VnfInstance(id, vnf, type, this, a, readyAtS);
+        VnfInstance inst = new VnfInstance(id, vnf, type, this, a, wanted, readyAtS);
         instances.put(id, inst);
         return inst;
     }

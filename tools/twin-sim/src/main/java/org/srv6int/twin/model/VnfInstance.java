@@ -17,6 +17,7 @@ public final class VnfInstance {
     private final VnfType type;
     private final Host host;
     private final Allocation allocation;
+    private final Allocation request;
     private final double readyAtS;
     private double downUntilS = -1;
     private double queue;
@@ -29,12 +30,14 @@ public final class VnfInstance {
     private double samplesCarry;
     private int sizeBytes = 1024;
 
-    VnfInstance(String id, String vnf, VnfType type, Host host, Allocation allocation, double readyAtS) {
+    VnfInstance(String id, String vnf, VnfType type, Host host, Allocation allocation, Allocation request,
+                double readyAtS) {
         this.id = id;
         this.vnf = vnf;
         this.type = type;
         this.host = host;
         this.allocation = allocation;
+        this.request = request.copy();
         this.readyAtS = readyAtS;
     }
 
@@ -61,6 +64,14 @@ public final class VnfInstance {
     /** Current allocation (the host owns writes). */
     public Allocation allocation() {
         return allocation;
+    }
+
+    /**
+     * What the pod's spec asked for when it was created (its requests), whatever the node gave it
+     * then and the node agent gave it since; a copy.
+     */
+    public Allocation request() {
+        return request.copy();
     }
 
     /** True once the pod has started and can take traffic. */

@@ -5,9 +5,17 @@ import static org.junit.Assert.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
+import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.loop.LoopParams;
+import org.srv6int.twin.dataplane.EmulatedDataplane;
+import org.srv6int.twin.model.Chain;
+import org.srv6int.twin.model.Fabric;
 import org.srv6int.k8s.agent.actuate.CgroupLocator;
 import org.srv6int.k8s.agent.actuate.HostFiles;
 import org.srv6int.twin.host.SimulatedWorker;
@@ -29,7 +37,8 @@ public class NodeAgentOnWorkerTest {
         h.addInstance("vnf1", VnfType.FWD, new Allocation(0.5, 1, 10, 1500), 0);
         SimulatedWorker w = new SimulatedWorker(h, tmp.getRoot().toPath());
         List<String> events = new ArrayList<>();
-        NodeAgentOnWorker agent = new NodeAgentOnWorker(w, id -> 900.0, () -> 0L, () -> 0.0, events);
+        NodeAgentOnWorker agent = new NodeAgentOnWorker(w, id -> 900.0, v -> VnfKey.of(SfcId.of(1), 0),
+                json -> "not expected: " + json, () -> 0L, () -> 0.0, events);
         for (int k = 0; k < 1500; k++) {
             agent.onDetection(snort, 2_000_000); // 2 ms, over the 0.9 ms bound
         }
@@ -52,5 +61,51 @@ public class NodeAgentOnWorkerTest {
         w.apply();
         assertEquals(4.75, snort.allocation().get(Resource.CPU_QUOTA), 1e-9);
         assertEquals(3, w.pods().size());
+    }
+
+    /**
+     * The escalation joint in the twin: a worker's agent whose local loop tried every resource
+     * type sends the body its EscalationClient builds, with the vNF's chain and index, to the app,
+     * which takes it as its REST resource does and records it in the global loop for that vNF.
+     */
+    @Test
+    public void anExhaustedLocalLoopEscalatesToTheAppsGlobalLoop() throws Exception {
+        Fabric fabric = new Fabric();
+        Host w1 = fabric.addHost(new Host("worker1", "sw2"));
+        fabric.addHost(new Host("worker2", "sw3"));
+        w1.addInstance("vnf1", VnfType.FWD, new Allocation(1.0, 2, 25, 1900), 0);
+        VnfInstance snort = w1.addInstance("vnf3", VnfType.SNORT, new Allocation(2.5, 3, 25, 1900), 0);
+        fabric.addChain(new Chain("sfc1", List.of("vnf1"), t -> 1.0, 1024, 1000));
+        fabric.addChain(new Chain("sfc2", List.of("vnf3"), t -> 1.0, 1024, 1000));
+        List<String> events = new ArrayList<>();
+        try (EmulatedDataplane dp = new EmulatedDataplane(TestbedNetcfg.links())) {
+            AppControl control = new AppControl(fabric, Map.of(), dp, () -> 0.0);
+            try (GlobalControl global = new GlobalControl(control, new SimulatedPlatform(fabric.hosts(),
+                    control::requestMillis, control.events()), LoopParams.builder().build(), () -> 0.0)) {
+                NodeAgentOnWorker agent = new NodeAgentOnWorker(new SimulatedWorker(w1, tmp.getRoot().toPath()),
+                        id -> 900.0, control::key, global::escalate, () -> 0L, () -> 0.0, events);
+                // Snort stays at 2 ms whatever the agent gives it (the model does not run here)
+                for (int k = 0; k < 20_000 && agent.escalations() == 0; k++) {
+                    agent.onDetection(snort, 2_000_000);
+                }
+                assertEquals(1, agent.escalations());
+                List<LoopDecision> esc = new ArrayList<>();
+                for (LoopDecision d : global.decisions()) {
+                    if (d.action() == LoopDecision.Action.ESCALATION) {
+                        esc.add(d);
+                    }
+                }
+                assertEquals(global.decisions().toString(), 1, esc.size());
+                LoopDecision d = esc.get(0);
+                assertEquals("the vNF of the agent's pod, by its chain and index", control.key("vnf3"), d.vnf());
+                assertEquals(2_000_000.0, d.inputs().get(LoopDecision.IN_LATENCY), 0);
+                assertEquals(900_000.0, d.inputs().get(LoopDecision.IN_LMAX), 0);
+                assertEquals("local loop exhausted on worker1 (tried [CPU_QUOTA, LLC, MEMORY_BANDWIDTH, CPU_FREQUENCY])",
+                        d.detail());
+                assertEquals(1, events.size());
+                assertTrue(events.get(0), events.get(0).contains("escalates vnf3@worker1")
+                        && events.get(0).contains("accepted (202): local loop exhausted on worker1"));
+            }
+        }
     }
 }

@@ -43,7 +43,7 @@ public final class EscalationClient implements AutoCloseable {
     private final IntConsumer outcomes;
     private final HttpClient http;
     private final ScheduledExecutorService scheduler;
-    private final ObjectMapper mapper = new ObjectMapper();
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     /**
      * Creates the client.
@@ -70,7 +70,7 @@ public final class EscalationClient implements AutoCloseable {
     }
 
     /**
-     * The JSON body of an escalation.
+     * The JSON body of an escalation (also what the testbed twin's agents hand to the app).
      *
      * @param chainId SFC id
      * @param vnfIndex position of the vNF in the chain
@@ -80,7 +80,7 @@ public final class EscalationClient implements AutoCloseable {
      * @param triedMask {@link ResourceType#bit()} set of types tried
      * @return JSON text
      */
-    public String body(int chainId, int vnfIndex, String node, long l95Ns, long lmaxNs, int triedMask) {
+    public static String body(int chainId, int vnfIndex, String node, long l95Ns, long lmaxNs, int triedMask) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("chainId", chainId);
         m.put("vnfIndex", vnfIndex);
@@ -95,7 +95,7 @@ public final class EscalationClient implements AutoCloseable {
         }
         m.put("triedResources", tried);
         try {
-            return mapper.writeValueAsString(m);
+            return MAPPER.writeValueAsString(m);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }

@@ -59,7 +59,7 @@ public class EscalationClientTest {
     public void postsTheDocumentedJsonAndRetriesServerErrors() throws Exception {
         script = new int[] {503, 500, 202};
         try (EscalationClient c = client(4)) {
-            String body = c.body(2, 1, "worker1", 7_300_000, 1_000_000,
+            String body = EscalationClient.body(2, 1, "worker1", 7_300_000, 1_000_000,
                     ResourceType.CPU_QUOTA.bit() | ResourceType.LLC.bit() | ResourceType.MEMORY_BANDWIDTH.bit()
                             | ResourceType.CPU_FREQUENCY.bit());
             c.send(body);
@@ -83,14 +83,14 @@ public class EscalationClientTest {
     public void clientErrorsAreFinalAndExhaustedRetriesFail() throws Exception {
         script = new int[] {400};
         try (EscalationClient c = client(4)) {
-            c.send(c.body(1, 0, "w", 2, 1, 1));
+            c.send(EscalationClient.body(1, 0, "w", 2, 1, 1));
             assertEquals(EscalationClient.REJECTED, (int) outcomes.poll(10, TimeUnit.SECONDS));
         }
         assertEquals(1, calls.get());
         script = new int[] {503};
         calls.set(0);
         try (EscalationClient c = client(3)) {
-            c.send(c.body(1, 0, "w", 2, 1, 1));
+            c.send(EscalationClient.body(1, 0, "w", 2, 1, 1));
             assertEquals(EscalationClient.FAILED, (int) outcomes.poll(10, TimeUnit.SECONDS));
         }
         assertEquals(3, calls.get());
@@ -100,7 +100,7 @@ public class EscalationClientTest {
     public void unreachableAppCountsAsFailedNotAsACrash() throws Exception {
         server.stop(0);
         try (EscalationClient c = client(2)) {
-            c.send(c.body(1, 0, "w", 2, 1, 1));
+            c.send(EscalationClient.body(1, 0, "w", 2, 1, 1));
             assertEquals(EscalationClient.FAILED, (int) outcomes.poll(20, TimeUnit.SECONDS));
         }
     }
