@@ -51,6 +51,12 @@ public final class AgentConfig {
     public String escalationUrl = "";
     /** Least time between two escalations of one vNF, ms. */
     public long escalationIntervalMs = 1000;
+    /**
+     * How long a vNF must have been over its bound in every window, its local loop exhausted,
+     * before it is escalated, ms: two of the app's 500 ms telemetry windows, so the global loop
+     * sees the violation as the agent does, and a transient the local loop absorbs stays local.
+     */
+    public long escalationHoldMs = 1000;
     /** Attempts per escalation (first try plus retries). */
     public int escalationAttempts = 4;
     /** How long an Algorithm 2 trial waits for the donor's window, ms. */
@@ -225,6 +231,13 @@ public final class AgentConfig {
         if (escalationAttempts < 1) {
             throw new IOException("escalationAttempts must be >= 1");
         }
+        if (escalationIntervalMs < 0 || escalationHoldMs < 0) {
+            throw new IOException("escalationIntervalMs and escalationHoldMs must be >= 0, got "
+                    + escalationIntervalMs + " and " + escalationHoldMs);
+        }
+        if (trialTimeoutMs <= 0) {
+            throw new IOException("trialTimeoutMs must be positive, got " + trialTimeoutMs);
+        }
         try {
             slackPolicy();
         } catch (IllegalArgumentException e) {
@@ -322,6 +335,7 @@ public final class AgentConfig {
         c.decisionLog = decisionLog;
         c.escalationUrl = escalationUrl;
         c.escalationIntervalMs = escalationIntervalMs;
+        c.escalationHoldMs = escalationHoldMs;
         c.escalationAttempts = escalationAttempts;
         c.trialTimeoutMs = trialTimeoutMs;
         c.freeSlackFraction = freeSlackFraction;
@@ -394,7 +408,7 @@ public final class AgentConfig {
         }
         return new LocalLoop(lmax, windowSize, pools, initialResource, listener, clock,
                 TimeUnit.MILLISECONDS.toNanos(trialTimeoutMs), TimeUnit.MILLISECONDS.toNanos(escalationIntervalMs),
-                slackPolicy());
+                TimeUnit.MILLISECONDS.toNanos(escalationHoldMs), slackPolicy());
     }
 
     /**

@@ -51,6 +51,8 @@ public class AgentConfigTest {
         assertEquals(0.5, c.slackPolicy().freeFraction(), 0);
         assertEquals(0.5, c.slackPolicy().takeFraction(), 0);
         assertEquals(1000, c.slackPolicy().cooldownWindows());
+        assertEquals(1000, c.escalationHoldMs);
+        assertEquals(1000, c.withVnfs(c.vnfs).escalationHoldMs);
     }
 
     @Test
@@ -70,6 +72,9 @@ public class AgentConfigTest {
         assertTrue(error("{\"numa\":{\"intervalMs\":5},\"vnfs\":[" + VNF + "}]}").contains("numa.intervalMs"));
         assertTrue(error("{\"numa\":{\"maxViolation\":3},\"vnfs\":[" + VNF + "}]}").contains("maxViolation"));
         assertTrue(error("{\"numa\":{\"maxViolations\":-1},\"vnfs\":[" + VNF + "}]}").contains("maxViolations"));
+        assertTrue(error("{\"escalationHoldMs\":-1,\"vnfs\":[" + VNF + "}]}").contains("escalationHoldMs must be >= 0"));
+        assertTrue(error("{\"escalationIntervalMs\":-5,\"vnfs\":[" + VNF + "}]}").contains("escalationIntervalMs"));
+        assertTrue(error("{\"trialTimeoutMs\":0,\"vnfs\":[" + VNF + "}]}").contains("trialTimeoutMs must be positive"));
         assertTrue(error("{\"numa\":null,\"vnfs\":[" + VNF + "}]}").contains("numa"));
     }
 

@@ -32,6 +32,7 @@ import java.util.function.LongSupplier;
 public final class LocalLoop {
 
     private static final int TYPES = ResourceType.all().length;
+    private static final long NONE = Long.MIN_VALUE;
 
     private final int n;
     private final long[] lmax;
@@ -42,6 +43,7 @@ public final class LocalLoop {
     private final LongSupplier clock;
     private final long trialTimeoutNanos;
     private final long escalationIntervalNanos;
+    private final long escalationHoldNanos;
     private final SlackPolicy slackPolicy;
 
     // per-vNF state in the paper's names
@@ -51,6 +53,9 @@ public final class LocalLoop {
     private final boolean[] measured;
     private final int[] tried;
     private final long[] lastEscalation;
+    // where the escalation hold counts from: the first window of the vNF's unbroken run of
+    // over-bound windows, or the last resource it was given since; NONE while within its bound
+    private final long[] holdSince;
     // Algorithm 2 trial on vNF k (k is the donor): type, amount, beneficiary, start
     private final ResourceType[] trialType;
     private final long[] trialAmount;
@@ -72,12 +77,24 @@ public final class LocalLoop {
      * @param clock monotonic nanoseconds
      * @param trialTimeoutNanos how long an Algorithm 2 trial waits for the donor's window
      * @param escalationIntervalNanos least time between two escalations of one vNF
+     * @param escalationHoldNanos how long a vNF must have been over its bound in every window
+     *                            before an exhausted local loop escalates it
      * @param slackPolicy which vNF may give or lend (margins, cool-down after a revert)
+     * @throws IllegalArgumentException if a time is out of range
      */
     public LocalLoop(long[] lmaxNs, int n, ResourcePool[] pools, ResourceType initialType,
                      LoopListener listener, LongSupplier clock, long trialTimeoutNanos,
-                     long escalationIntervalNanos, SlackPolicy slackPolicy) {
+                     long escalationIntervalNanos, long escalationHoldNanos, SlackPolicy slackPolicy) {
         int vnfs = lmaxNs.length;
+        if (trialTimeoutNanos <= 0) {
+            throw new IllegalArgumentException("trial timeout must be positive, got " + trialTimeoutNanos + " ns");
+        }
+        if (escalationIntervalNanos < 0) {
+            throw new IllegalArgumentException("escalation interval must be >= 0, got " + escalationIntervalNanos + " ns");
+        }
+        if (escalationHoldNanos < 0) {
+            throw new IllegalArgumentException("escalation hold must be >= 0, got " + escalationHoldNanos + " ns");
+        }
         if (pools.length != ResourceType.all().length) {
             throw new IllegalArgumentException("need one pool slot per resource type");
         }
@@ -95,6 +112,7 @@ public final class LocalLoop {
         this.clock = clock;
         this.trialTimeoutNanos = trialTimeoutNanos;
         this.escalationIntervalNanos = escalationIntervalNanos;
+        this.escalationHoldNanos = escalationHoldNanos;
         this.slackPolicy = slackPolicy;
         this.cooldown = new int[vnfs * ResourceType.all().length];
         this.windows = new LatencyWindow[vnfs];
@@ -104,6 +122,7 @@ public final class LocalLoop {
         this.measured = new boolean[vnfs];
         this.tried = new int[vnfs];
         this.lastEscalation = new long[vnfs];
+        this.holdSince = new long[vnfs];
         this.trialType = new ResourceType[vnfs];
         this.trialAmount = new long[vnfs];
         this.trialFor = new int[vnfs];
@@ -117,7 +136,8 @@ public final class LocalLoop {
             lastL95[i] = -1;
             trialFor[i] = -1;
             waitingOn[i] = -1;
-            lastEscalation[i] = Long.MIN_VALUE;
+            lastEscalation[i] = NONE;
+            holdSince[i] = NONE;
         }
     }
 
@@ -157,6 +177,12 @@ public final class LocalLoop {
         long previous = measured[i] ? lastL95[i] : -1;
         lastL95[i] = l95;
         measured[i] = true;
+        // every window counts, also those inside a trial: the escalation hold needs an unbroken run
+        if (l95 <= lmax[i]) {
+            holdSince[i] = NONE;
+        } else if (holdSince[i] == NONE) {
+            holdSince[i] = clock.getAsLong();
+        }
         for (int k = i * TYPES; k < (i + 1) * TYPES; k++) {
             if (cooldown[k] > 0) {
                 cooldown[k]--;
@@ -189,8 +215,8 @@ public final class LocalLoop {
                 listener.onDecision(new Decision(Action.NO_RESOURCE, i, type, pool.allocation(i),
                         pool.allocation(i), l95, lmax[i], donor,
                         pool.addAmount(i) == 0 ? "at ceiling" : "no free resource and no donor"));
+                maybeEscalate(i, l95); // only a window that found nothing to add or borrow
             }
-            maybeEscalate(i, l95);
         } else {
             tried[i] = 0;
             // line 24: free type-T[i] resource from the vNF with the largest slack
@@ -236,6 +262,9 @@ public final class LocalLoop {
             return false;
         }
         listener.onDecision(new Decision(Action.ADD, i, pool.type(), from, to, l95, lmax[i], donor, ""));
+        if (holdSince[i] != NONE) {
+            holdSince[i] = clock.getAsLong(); // still absorbing: the hold starts again
+        }
         return true;
     }
 
@@ -299,17 +328,28 @@ public final class LocalLoop {
         }
     }
 
+    /**
+     * Escalates only a violation the local loop has given up on. Called from a window that found
+     * nothing to add or borrow (so no Algorithm 2 trial is pending for the vNF, nor on it); it also
+     * needs every offered type tried and the vNF over its bound in every window, and given nothing,
+     * for the escalation hold, so a transient the loop absorbs within it stays local; then at most
+     * once per interval.
+     */
     private void maybeEscalate(int i, long l95) {
         if ((tried[i] & availableMask) != availableMask) {
             return;
         }
         long now = clock.getAsLong();
-        if (lastEscalation[i] != Long.MIN_VALUE && now - lastEscalation[i] < escalationIntervalNanos) {
+        long over = now - holdSince[i];
+        if (over < escalationHoldNanos) {
+            return;
+        }
+        if (lastEscalation[i] != NONE && now - lastEscalation[i] < escalationIntervalNanos) {
             return;
         }
         lastEscalation[i] = now;
         listener.onDecision(new Decision(Action.ESCALATE, i, null, -1, -1, l95, lmax[i], -1,
-                "every offered resource type tried"));
+                "every offered resource type tried, over the bound and given nothing for " + over / 1_000_000 + " ms"));
         listener.onEscalation(i, l95, lmax[i], tried[i]);
     }
 

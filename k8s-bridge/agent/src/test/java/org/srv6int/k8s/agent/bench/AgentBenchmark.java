@@ -105,7 +105,7 @@ public class AgentBenchmark {
             }
         };
         loop = new LocalLoop(lmax, LatencyWindow.DEFAULT_N, pools, ResourceType.CPU_QUOTA, counting,
-                System::nanoTime, 2_000_000_000L, 1_000_000_000L, SlackPolicy.DEFAULT);
+                System::nanoTime, 2_000_000_000L, 1_000_000_000L, 1_000_000_000L, SlackPolicy.DEFAULT);
         Random rnd = new Random(3);
         vnf = new int[BATCH];
         latency = new long[BATCH];

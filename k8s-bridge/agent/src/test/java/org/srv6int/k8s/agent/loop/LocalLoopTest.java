@@ -14,6 +14,7 @@ import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 /**
  * Scripted scenarios of Algorithms 1-3 with the paper's N = 1500: every
@@ -24,6 +25,8 @@ public class LocalLoopTest {
 
     private static final int N = LatencyWindow.DEFAULT_N;
     private static final long LMAX = 1_000_000; // 1 ms
+    private static final long INTERVAL = 1_000_000_000L; // least time between escalations
+    private static final long HOLD = 1_000_000_000L; // escalation hold, the agent's default
 
     private final List<Decision> decisions = new ArrayList<>();
     private final List<long[]> escalations = new ArrayList<>();
@@ -78,8 +81,12 @@ public class LocalLoopTest {
     }
 
     private LocalLoop loop(ResourcePool[] pools, SlackPolicy policy) {
+        return loop(pools, policy, HOLD);
+    }
+
+    private LocalLoop loop(ResourcePool[] pools, SlackPolicy policy, long holdNanos) {
         return new LocalLoop(fill(LMAX), N, pools, ResourceType.CPU_QUOTA, listener, clock::get,
-                2_000_000_000L, 1_000_000_000L, policy);
+                2_000_000_000L, INTERVAL, holdNanos, policy);
     }
 
     /** Feeds one window whose L95 is about {@code level} ns (95 % of samples below it, 5 % at 2x). */
@@ -281,20 +288,31 @@ public class LocalLoopTest {
     }
 
     @Test
-    public void escalatesWhenEveryOfferedTypeWasTriedAndTheVnfIsStillOver() {
+    public void aSustainedExhaustedViolationEscalatesOncePerInterval() {
         LocalLoop loop = loop(pools(3000, false));
         long level = 2 * LMAX;
-        for (int w = 0; w < 20; w++) {
-            window(loop, 0, level); // never falls; cpu climbs to its ceiling of 2000
+        for (int w = 0; w < 100; w++) {
+            window(loop, 0, level); // never falls; cpu climbs to its ceiling of 2000 in 15 windows
         }
         assertEquals(2000, cpu.values[0]);
-        assertFalse(escalations.isEmpty());
+        // exhausted since the last add at 0.14 s: 0.85 s given nothing, under the 1 s hold
+        assertTrue(escalations.isEmpty());
+        for (int w = 0; w < 14; w++) {
+            window(loop, 0, level);
+        }
+        assertTrue(escalations.isEmpty());
+        window(loop, 0, level); // 1.00 s after the last add
+        assertEquals(1, escalations.size());
         long[] e = escalations.get(0);
         assertEquals(0, e[0]);
         assertEquals(ResourceType.CPU_QUOTA.bit(), e[2]);
-        // throttled: at most one per escalation interval (1 s; windows are 10 ms apart here)
+        assertEquals(Action.ESCALATE, last().action());
+        assertTrue(last().detail(), last().detail().contains("given nothing for 1000 ms"));
+        // at most one per escalation interval (1 s; windows are 10 ms apart here)
+        for (int w = 0; w < 99; w++) {
+            window(loop, 0, level);
+        }
         assertEquals(1, escalations.size());
-        clock.addAndGet(1_000_000_000L);
         window(loop, 0, level);
         assertEquals(2, escalations.size());
         // back within bound: episode over, no more escalations
@@ -302,6 +320,79 @@ public class LocalLoopTest {
         clock.addAndGet(2_000_000_000L);
         window(loop, 0, LMAX / 2);
         assertEquals(2, escalations.size());
+    }
+
+    @Test
+    public void aShortTransientDoesNotEscalate() {
+        // the script exhausts the loop: with no hold it escalates at once
+        exhaustThenRecover(loop(pools(3000, false), SlackPolicy.DEFAULT, 0));
+        assertEquals(1, escalations.size());
+        escalations.clear();
+        setUp();
+        LocalLoop loop = loop(pools(3000, false));
+        exhaustThenRecover(loop);
+        assertTrue(escalations.isEmpty());
+        // an unbroken run is needed: 0.9 s over, one window within, 0.9 s over again
+        for (int w = 0; w < 90; w++) {
+            window(loop, 0, 2 * LMAX);
+        }
+        window(loop, 0, LMAX / 2);
+        for (int w = 0; w < 90; w++) {
+            window(loop, 0, 2 * LMAX);
+        }
+        assertTrue(escalations.isEmpty());
+    }
+
+    /** 0.3 s over the bound, every type tried (CPU at its ceiling), then back within it. */
+    private void exhaustThenRecover(LocalLoop loop) {
+        for (int w = 0; w < 30; w++) {
+            window(loop, 0, 2 * LMAX);
+        }
+        assertEquals(2000, cpu.values[0]);
+        window(loop, 0, LMAX / 2);
+    }
+
+    @Test
+    public void noEscalationWhileTheLoopStillFindsResource() {
+        LocalLoop loop = loop(pools(1500, false));
+        // vNF 0 over, CPU its only type; vNF 1 has slack and gives it CPU step by step
+        for (int w = 0; w < 12; w++) {
+            window(loop, 0, 2 * LMAX);
+            window(loop, 1, LMAX / 10);
+            window(loop, 2, LMAX / 10);
+            clock.addAndGet(200_000_000L);
+        }
+        assertTrue(actions().contains(Action.ADD));
+        assertTrue(decisions.toString(), escalations.isEmpty());
+        assertTrue(cpu.values[0] > 500);
+        // once the others are at their floor the loop has nothing left: it escalates
+        for (int w = 0; w < 20 && escalations.isEmpty(); w++) {
+            window(loop, 0, 2 * LMAX);
+            window(loop, 1, LMAX / 10);
+            window(loop, 2, LMAX / 10);
+            clock.addAndGet(200_000_000L);
+        }
+        assertEquals(1, escalations.size());
+        assertEquals(100, cpu.values[1]);
+        assertEquals(100, cpu.values[2]);
+    }
+
+    @Test
+    public void badTimesAreRefused() {
+        assertTrue(refused(1, 0, -1).contains("escalation hold must be >= 0"));
+        assertTrue(refused(1, -1, 0).contains("escalation interval must be >= 0"));
+        assertTrue(refused(0, 0, 0).contains("trial timeout must be positive"));
+    }
+
+    private String refused(long trialTimeout, long interval, long hold) {
+        try {
+            new LocalLoop(fill(LMAX), N, pools(3000, false), ResourceType.CPU_QUOTA, listener, clock::get,
+                    trialTimeout, interval, hold, SlackPolicy.DEFAULT);
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+        fail("accepted trial timeout " + trialTimeout + ", interval " + interval + ", hold " + hold);
+        return "";
     }
 
     @Test
