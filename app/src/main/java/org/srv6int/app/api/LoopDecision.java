@@ -26,6 +26,10 @@ public final class LoopDecision {
     public static final String IN_CAPACITY = "C*_i";
     /** Input name: how long L_i has exceeded Lmax_i, ms. */
     public static final String IN_VIOLATION_MS = "violationMs";
+    /** Input name: escalations counted on an ESCALATION record (repeats while escalated). */
+    public static final String IN_ESCALATIONS = "escalations";
+    /** Input name: wall time of the last escalation counted on an ESCALATION record, ms since the epoch. */
+    public static final String IN_LAST_ESCALATION_MS = "lastEscalationMs";
 
     /** What the loop did. */
     public enum Action {
@@ -38,7 +42,8 @@ public final class LoopDecision {
         /**
          * A node agent reported that its local loop tried every resource type for this vNF
          * and the vNF is still over its bound: a hint that the next violating window need not
-         * wait out the rest of t-hat.
+         * wait out the rest of t-hat. Repeats while the vNF is escalated update one record
+         * (inputs {@link #IN_ESCALATIONS}, {@link #IN_LAST_ESCALATION_MS}).
          */
         ESCALATION,
         /**

@@ -81,6 +81,9 @@ public final class GlobalLoop {
         List<String> plan = List.of();
         // Kept on this leader only: a lost hint costs at most the rest of t-hat, never a decision.
         long escalatedAt = NONE;
+        // The history record repeated escalations of this episode are counted on, and how many.
+        long escalationRecord;
+        int escalations;
         // Replacements owed for dead replicas, in the store: a new leader requests them.
         int replaceOwed;
         // A replacement that found no node is retried after a cool-down, not every window.
@@ -98,6 +101,8 @@ public final class GlobalLoop {
     private final ChainRouting routing;
     private final Map<VnfKey, VnfState> states = new HashMap<>();
     private final ArrayDeque<Entry> history = new ArrayDeque<>();
+    // ESCALATION records in the history: they are bounded apart from the loop's own decisions.
+    private int escalationRecords;
     private final LoopStateStore store;
     private final Set<VnfKey> unsaved = new LinkedHashSet<>();
     private long nextId = 1;
@@ -183,7 +188,10 @@ public final class GlobalLoop {
     /**
      * Records a node agent's escalation for a vNF (its local loop is exhausted) as a hint:
      * while it is fresh (within t-hat), a violation of that vNF that has outlasted the window it
-     * started in scales out without waiting for the rest of t-hat.
+     * started in scales out without waiting for the rest of t-hat. Repeated escalations of a vNF
+     * while it is escalated (the last one within t-hat, no action since) are counted on one
+     * history record, and escalation records are bounded apart from the loop's decisions: agents
+     * escalating every second never push a scale-out out of the history.
      *
      * @param vnf            the vNF
      * @param replicas       its active replicas now
@@ -191,7 +199,7 @@ public final class GlobalLoop {
      * @param l95Nanos       the agent's L95, ns
      * @param lmaxNanos      the agent's bound, ns
      * @param triedResources resource types the agent tried
-     * @return the recorded decision
+     * @return the recorded decision (the episode's record, counting this escalation)
      * @throws IllegalStateException if the loop is closed or no decision id could be had
      */
     public synchronized LoopDecision escalated(VnfKey vnf, int replicas, String node, long l95Nanos,
@@ -199,27 +207,72 @@ public final class GlobalLoop {
         if (closed) {
             throw new IllegalStateException("the global loop stopped on this instance (leadership moved)");
         }
-        long id = newDecisionId();
-        if (id < 0) {
-            throw new IllegalStateException("loop state store unavailable; escalation not recorded");
-        }
         long now = clock.nanoTime();
-        states.computeIfAbsent(vnf, k -> new VnfState()).escalatedAt = now;
+        long nowMillis = clock.currentTimeMillis();
+        VnfState s = states.computeIfAbsent(vnf, k -> new VnfState());
+        Entry open = s.escalatedAt != NONE && now - s.escalatedAt <= params.tHatNanos()
+                ? entry(s.escalationRecord) : null;
+        if (open == null) {
+            long id = newDecisionId();
+            if (id < 0) {
+                throw new IllegalStateException("loop state store unavailable; escalation not recorded");
+            }
+            s.escalations = 0;
+            s.escalationRecord = id;
+            // Not an action: no finish time, so lastActionNanos() keeps timing the actions.
+            open = new Entry(id, now, null);
+            history.addLast(open);
+            escalationRecords++;
+            trim(true);
+        }
+        s.escalatedAt = now;
+        s.escalations++;
         Map<String, Double> in = new LinkedHashMap<>();
         in.put(LoopDecision.IN_LATENCY, (double) l95Nanos);
         in.put(LoopDecision.IN_LMAX, (double) lmaxNanos);
-        LoopDecision d = new LoopDecision(clock.currentTimeMillis(), vnf, in, LoopDecision.Action.ESCALATION,
-                                          replicas, replicas, LoopDecision.Outcome.SUCCEEDED,
-                                          "local loop exhausted on " + node + " (tried " + triedResources + ")");
-        // Not an action: no finish time, so lastActionNanos() keeps timing the actions.
-        Entry e = new Entry(id, now, d);
-        history.addLast(e);
-        while (history.size() > params.historySize()) {
-            history.removeFirst();
-        }
+        in.put(LoopDecision.IN_ESCALATIONS, (double) s.escalations);
+        in.put(LoopDecision.IN_LAST_ESCALATION_MS, (double) nowMillis);
+        String detail = "local loop exhausted on " + node + " (tried " + triedResources + ")"
+                + (s.escalations > 1 ? "; " + s.escalations + " escalations, the last at "
+                        + java.time.Instant.ofEpochMilli(nowMillis) : "");
+        LoopDecision d = new LoopDecision(open.decision == null ? nowMillis : open.decision.timeMillis(), vnf, in,
+                                          LoopDecision.Action.ESCALATION, replicas, replicas,
+                                          LoopDecision.Outcome.SUCCEEDED, detail);
+        open.decision = d;
         made[d.action().ordinal()]++;
         ended[endedSlot(d.action(), d.outcome())]++;
         return d;
+    }
+
+    private Entry entry(long id) {
+        for (java.util.Iterator<Entry> it = history.descendingIterator(); it.hasNext();) {
+            Entry e = it.next();
+            if (e.id == id) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    private static boolean isEscalation(Entry e) {
+        return e.decision == null || e.decision.action() == LoopDecision.Action.ESCALATION;
+    }
+
+    /**
+     * Bounds the history after a record was added: escalations and the loop's own decisions are
+     * each kept to the history size, oldest out first, so neither pushes the other out.
+     */
+    private void trim(boolean escalation) {
+        int kept = escalation ? escalationRecords : history.size() - escalationRecords;
+        for (java.util.Iterator<Entry> it = history.iterator(); kept > params.historySize() && it.hasNext();) {
+            if (isEscalation(it.next()) == escalation) {
+                it.remove();
+                kept--;
+            }
+        }
+        if (escalation) {
+            escalationRecords = kept;
+        }
     }
 
     /**
@@ -1035,9 +1088,7 @@ public final class GlobalLoop {
         // Not an action (no finish time) unless finish() ends it: lastActionNanos() times actions only.
         Entry e = new Entry(id, now, d);
         history.addLast(e);
-        while (history.size() > params.historySize()) {
-            history.removeFirst();
-        }
+        trim(false);
         return e;
     }
 
@@ -1237,9 +1288,7 @@ public final class GlobalLoop {
                                           after, LoopDecision.Outcome.IN_PROGRESS, "");
         Entry e = new Entry(id, now, d);
         history.addLast(e);
-        while (history.size() > params.historySize()) {
-            history.removeFirst();
-        }
+        trim(false);
         made[a.ordinal()]++;
         return e;
     }

@@ -87,6 +87,55 @@ public class GlobalLoopTest {
     }
 
     @Test
+    public void repeatedEscalationsAreCountedOnOneRecordAndNeverPushAScaleOutOut() {
+        GlobalLoop l = new GlobalLoop(LoopParams.builder().historySize(4).tHatNanos(4 * SEC).build(),
+                                      clock, platform, routing);
+        clock.nanos += SEC;
+        l.tick(List.of(new VnfObservation(vnf, LMAX, 1000, 500_000, 100, routing.active(), packets)));
+        // the agent escalates once a second while its local loop stays exhausted
+        for (int i = 0; i < 10; i++) {
+            clock.nanos += SEC / 2;
+            l.escalated(vnf, 1, "w1", 2_000_000 + i, LMAX, List.of("CPU"));
+        }
+        assertEquals(1, l.history().size());
+        LoopDecision e = l.history().get(0);
+        assertEquals(LoopDecision.Action.ESCALATION, e.action());
+        assertEquals(10.0, e.inputs().get(LoopDecision.IN_ESCALATIONS), 0);
+        assertEquals((double) clock.currentTimeMillis(), e.inputs().get(LoopDecision.IN_LAST_ESCALATION_MS), 0);
+        assertEquals(2_000_009.0, e.inputs().get(LoopDecision.IN_LATENCY), 0);
+        assertEquals(clock.currentTimeMillis() - 4500, e.timeMillis()); // the first one's time
+        assertTrue(e.detail(), e.detail().contains("10 escalations"));
+        assertEquals(10, l.decisionsMade(LoopDecision.Action.ESCALATION));
+        // the violation scales out; an escalation after the action opens a new record
+        for (int i = 0; i < 2; i++) {
+            clock.nanos += SEC / 2;
+            l.tick(List.of(new VnfObservation(vnf, LMAX, 3000, 2_000_000, 100, routing.active(), packets)));
+        }
+        assertEquals(LoopDecision.Action.SCALE_OUT, l.history().get(1).action());
+        l.escalated(vnf, 2, "w1", 2_000_000, LMAX, List.of("CPU"));
+        assertEquals(3, l.history().size());
+        assertEquals(1.0, l.history().get(2).inputs().get(LoopDecision.IN_ESCALATIONS), 0);
+        // escalations of many vNFs fill their own bound, not the decisions'
+        for (int v = 2; v < 12; v++) {
+            for (int i = 0; i < 3; i++) {
+                l.escalated(VnfKey.of(SfcId.of(10 + v), 0), 1, "w1", 2_000_000, LMAX, List.of("CPU"));
+            }
+        }
+        List<LoopDecision> h = l.history();
+        assertEquals(5, h.size());
+        assertEquals(LoopDecision.Action.SCALE_OUT, h.get(0).action());
+        for (LoopDecision d : h.subList(1, 5)) {
+            assertEquals(LoopDecision.Action.ESCALATION, d.action());
+            assertEquals(3.0, d.inputs().get(LoopDecision.IN_ESCALATIONS), 0);
+        }
+        // a stale escalation (more than t-hat after the last) opens a new record too
+        clock.nanos += 5 * SEC;
+        l.escalated(VnfKey.of(SfcId.of(21), 0), 1, "w1", 2_000_000, LMAX, List.of("CPU"));
+        assertEquals(1.0, l.history().get(4).inputs().get(LoopDecision.IN_ESCALATIONS), 0);
+        assertEquals(LoopDecision.Action.SCALE_OUT, l.history().get(0).action());
+    }
+
+    @Test
     public void staleEscalationIsNoHint() {
         tick(1000, 500_000);
         loop.escalated(vnf, 1, "w1", 2_000_000, LMAX, List.of("CPU"));

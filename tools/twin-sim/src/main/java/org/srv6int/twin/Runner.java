@@ -32,8 +32,6 @@ public final class Runner {
     /** Timeline bucket. */
     public static final double BUCKET_S = 0.1;
     private static final int TICKS_PER_BUCKET = (int) Math.round(BUCKET_S / DT_S);
-    /** Loop decisions kept per run (all of them in practice). */
-    static final int HISTORY = 1 << 16;
 
     /** The default replica platform: a simulated Kubernetes (pods Ready after 3 s of simulated time). */
     public static final Function<AppControl, ReplicaPlatform> SIMULATED_K8S =
@@ -122,12 +120,11 @@ public final class Runner {
             if (platform instanceof SimulatedTime) {
                 timed.add((SimulatedTime) platform);
             }
-            // The app's defaults (demand from the healthy tail, docs/global-loop.md); t-hat per scenario;
-            // a history that keeps every decision, as summary.json's triggers and events read it (the
-            // agents' escalations are decisions too: the default 256 lost scale-outs in the scale run).
+            // The app's defaults (demand from the healthy tail, docs/global-loop.md; its history of 256
+            // decisions, escalations bounded apart so they never push a scale-out out); t-hat per scenario.
             global = new GlobalControl(control, platform, LoopParams.builder()
-                    .tHatNanos(Math.round(exp.tHatS() * TimeUnit.SECONDS.toNanos(1))).historySize(HISTORY)
-                    .build(), () -> clock[0], onosInstances);
+                    .tHatNanos(Math.round(exp.tHatS() * TimeUnit.SECONDS.toNanos(1))).build(), () -> clock[0],
+                    onosInstances);
             for (Host h : fabric.hosts()) {
                 ToDoubleFunction<String> bound = id -> vnfBound.get(h.instance(id).vnf());
                 // local loop: the node agent with its actuators on the worker's kernel files; its

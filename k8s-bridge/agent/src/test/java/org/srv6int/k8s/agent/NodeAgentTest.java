@@ -116,6 +116,8 @@ public class NodeAgentTest {
             c.escalationUrl = "http://127.0.0.1:" + onos.getAddress().getPort() + "/onos/srv6int/loop/escalations";
             c.vnfs.add(HostSetupTest.vnf("fwd", "fc00:2::10", 1, 3, FakeHost.UID_A, FakeHost.ID_A, "2-3"));
             c.vnfs.get(0).initial.put(ResourceType.CPU_QUOTA, 1000L);
+            // the replay takes milliseconds of the agent's clock: no hold here (LocalLoopTest covers it)
+            c.escalationHoldMs = 0;
             c.validate();
             List<byte[]> frames = new ArrayList<>();
             for (int k = 0; k < 14 * ReplayFixture.N; k++) {

@@ -82,13 +82,19 @@ public class NodeAgentOnWorkerTest {
             AppControl control = new AppControl(fabric, Map.of(), dp, () -> 0.0);
             try (GlobalControl global = new GlobalControl(control, new SimulatedPlatform(fabric.hosts(),
                     control::requestMillis, control.events()), LoopParams.builder().build(), () -> 0.0)) {
+                long[] clockNs = {0};
                 NodeAgentOnWorker agent = new NodeAgentOnWorker(new SimulatedWorker(w1, tmp.getRoot().toPath()),
-                        id -> 900.0, control::key, global::escalate, () -> 0L, () -> 0.0, events);
-                // Snort stays at 2 ms whatever the agent gives it (the model does not run here)
-                for (int k = 0; k < 20_000 && agent.escalations() == 0; k++) {
+                        id -> 900.0, control::key, global::escalate, () -> clockNs[0], () -> 0.0, events);
+                // Snort stays at 2 ms whatever the agent gives it (the model does not run here), a
+                // packet every 5 us (2 Gbit/s of 1,024-byte packets, about 8 ms a window)
+                int k = 0;
+                for (; k < 400_000 && agent.escalations() == 0; k++) {
                     agent.onDetection(snort, 2_000_000);
+                    clockNs[0] += 5_000;
                 }
                 assertEquals(1, agent.escalations());
+                // not before its loop gave it nothing for the agent's escalation hold (1 s)
+                assertTrue("escalated after " + clockNs[0] / 1e6 + " ms", clockNs[0] > 1_000_000_000L);
                 List<LoopDecision> esc = new ArrayList<>();
                 for (LoopDecision d : global.decisions()) {
                     if (d.action() == LoopDecision.Action.ESCALATION) {
