@@ -14,6 +14,7 @@ import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.twin.control.AppControl;
 import org.srv6int.twin.control.GlobalControl;
 import org.srv6int.twin.control.NodeAgentOnWorker;
+import org.srv6int.twin.control.NodePods;
 import org.srv6int.twin.control.SimulatedPlatform;
 import org.srv6int.twin.control.SimulatedTime;
 import org.srv6int.twin.dataplane.Dataplane;
@@ -116,13 +117,21 @@ public final class Runner {
         GlobalControl global = null;
         Vpa vpa = null;
         if (policy == Policy.OURS) {
+            List<NodeAgentOnWorker> agents = new ArrayList<>();
             for (Host h : fabric.hosts()) {
                 ToDoubleFunction<String> bound = id -> vnfBound.get(h.instance(id).vnf());
                 // local loop: the node agent with its actuators on the worker's kernel files
-                detections.put(h.name(), new NodeAgentOnWorker(workers.get(h.name()), bound,
-                        () -> Math.round(clock[0] * 1e9), () -> clock[0], agentEvents));
+                NodeAgentOnWorker agent = new NodeAgentOnWorker(workers.get(h.name()), bound,
+                        () -> Math.round(clock[0] * 1e9), () -> clock[0], agentEvents);
+                agents.add(agent);
+                detections.put(h.name(), agent);
             }
             platform = platforms.apply(control);
+            if (platform instanceof NodePods) { // what the agents' informers would list
+                for (NodeAgentOnWorker a : agents) {
+                    a.follow((NodePods) platform);
+                }
+            }
             if (platform instanceof SimulatedTime) {
                 timed.add((SimulatedTime) platform);
             }
