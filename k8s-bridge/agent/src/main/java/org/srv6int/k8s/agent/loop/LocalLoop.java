@@ -304,7 +304,8 @@ public final class LocalLoop {
      * Holds an amount of a type for pods of the node the loop does not manage (what the
      * scheduler promised them: their requests), so no vNF is given it; when the vNFs hold
      * more than the rest, takes the excess back, from the vNF with the largest slack first
-     * (vNFs without a window yet last), each at most down to its floor, one write per vNF.
+     * (a vNF without a window yet counts slack 0: after those with slack, before those over
+     * their bound), each at most down to its floor, one write per vNF.
      *
      * @param type resource type (ignored if the host does not offer it)
      * @param amount held amount, not negative
@@ -316,14 +317,14 @@ public final class LocalLoop {
             return 0;
         }
         pool.hold(amount);
+        long overCommit = Math.max(0, -(pool.free() + amount)); // found at start, not due to holds: not ours to cut
         Integer[] order = new Integer[lmax.length];
         for (int k = 0; k < order.length; k++) {
             order[k] = k;
         }
-        Arrays.sort(order, (a, b) -> measured[a] != measured[b] ? (measured[a] ? -1 : 1)
-                : Long.compare(tau[b], tau[a]));
+        Arrays.sort(order, (a, b) -> Long.compare(tau[b], tau[a])); // a vNF without a window counts slack 0
         for (int k : order) {
-            long over = Math.min(-pool.free(), pool.held()); // an over-commit found at start is not ours to cut
+            long over = -pool.free() - overCommit;
             long cut = Math.min(over, pool.allocation(k) - pool.floor(k));
             if (cut <= 0) {
                 continue;
@@ -338,7 +339,7 @@ public final class LocalLoop {
                         lmax[k], -1, "reclaim failed: " + e.getMessage()));
             }
         }
-        return Math.max(0, Math.min(-pool.free(), pool.held()));
+        return Math.max(0, -pool.free() - overCommit);
     }
 
     private void maybeEscalate(int i, long l95) {
