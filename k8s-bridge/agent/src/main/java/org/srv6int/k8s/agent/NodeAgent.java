@@ -88,6 +88,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
     private final boolean viaResize;
     private final long checkIntervalNanos;
     private final Map<String, String> reported = new HashMap<>();
+    private final Map<String, String> unreadableReported = new HashMap<>();
     private volatile Generation gen;
     private long seenVersion = -1;
     private boolean retry;
@@ -477,9 +478,10 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             managed.add(m.pod.uid());
         }
         Reservations held = Reservations.of(pods.values(), managed);
+        unreadableReported.keySet().retainAll(held.unreadable().keySet());
         for (Map.Entry<String, String> e : held.unreadable().entrySet()) {
-            if (!e.getValue().equals(reported.put(e.getKey(), e.getValue()))) {
-                LOG.warn("pod {}: its CPU request reserves nothing", e.getValue());
+            if (!e.getValue().equals(unreadableReported.put(e.getKey(), e.getValue()))) {
+                LOG.warn("pod {}: its CPU request holds nothing", e.getValue()); // once per pod and message
             }
         }
         cpuHeld = held.cpuMillis();

@@ -142,8 +142,9 @@ public class HostSetupTest {
     public void heldCpuIsKeptOutAndANewVnfKeepsItsRequestWhenCutToFit() throws IOException {
         FakeHost h = fullHost(tmp.getRoot().toPath());
         AgentConfig c = config(h.root());
-        c.vnfs.get(0).initial.put(ResourceType.CPU_QUOTA, 2000L);
-        c.vnfs.get(1).initial.put(ResourceType.CPU_QUOTA, 2000L);
+        for (AgentConfig.Vnf v : c.vnfs) {
+            v.initial.put(ResourceType.CPU_QUOTA, 2000L); // 4000 of the 4 cores
+        }
         c.vnfs.get(1).cpuRequestMillis = 1500L;
         HostSetup s = new HostSetup(c).hold(ResourceType.CPU_QUOTA, 1000).run();
         ResourcePool cpu = s.pools()[ResourceType.CPU_QUOTA.ordinal()];

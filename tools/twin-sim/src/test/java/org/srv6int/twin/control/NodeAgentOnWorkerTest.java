@@ -26,11 +26,18 @@ public class NodeAgentOnWorkerTest {
     @Rule
     public TemporaryFolder tmp = new TemporaryFolder();
 
+    /** worker1 with a Snort at 4.5 cores and a Fwd at 0.5: 5 of its 10 cores. */
+    private static Host worker() {
+        Host h = new Host("worker1", "sw2");
+        h.addInstance("vnf3", VnfType.SNORT, new Allocation(4.5, 4, 40, 2100), 0);
+        h.addInstance("vnf1", VnfType.FWD, new Allocation(0.5, 1, 10, 1500), 0);
+        return h;
+    }
+
     @Test
     public void anOverBoundVnfGetsACpuStepWrittenToCpuMaxAndTheModelFollowsTheFile() throws Exception {
-        Host h = new Host("worker1", "sw2");
-        VnfInstance snort = h.addInstance("vnf3", VnfType.SNORT, new Allocation(4.5, 4, 40, 2100), 0);
-        h.addInstance("vnf1", VnfType.FWD, new Allocation(0.5, 1, 10, 1500), 0);
+        Host h = worker();
+        VnfInstance snort = h.instances().get(0);
         SimulatedWorker w = new SimulatedWorker(h, tmp.getRoot().toPath());
         List<String> events = new ArrayList<>();
         NodeAgentOnWorker agent = new NodeAgentOnWorker(w, id -> 900.0, () -> 0L, () -> 0.0, events);
@@ -66,9 +73,8 @@ public class NodeAgentOnWorkerTest {
      */
     @Test
     public void aScheduledReplicasRequestIsHeldUntilItStartsWithIt() throws Exception {
-        Host h = new Host("worker1", "sw2");
-        VnfInstance snort = h.addInstance("vnf3", VnfType.SNORT, new Allocation(4.5, 4, 40, 2100), 0);
-        h.addInstance("vnf1", VnfType.FWD, new Allocation(0.5, 1, 10, 1500), 0);
+        Host h = worker();
+        VnfInstance snort = h.instances().get(0);
         SimulatedWorker w = new SimulatedWorker(h, tmp.getRoot().toPath());
         SimulatedPlatform k8s = new SimulatedPlatform(List.of(h), k -> 2000, new ArrayList<>());
         NodeAgentOnWorker agent = new NodeAgentOnWorker(w, id -> 900.0, () -> 0L, () -> 0.0, new ArrayList<>());
