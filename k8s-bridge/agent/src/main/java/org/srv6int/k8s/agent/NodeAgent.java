@@ -99,6 +99,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
     private String numaErrorReported;
     private long allocatableMillis = -1;
     private long cpuHeld;
+    private long stillHeldWarned;
 
     /** A managed vNF: its config entry and, when followed, its pod. */
     private static final class Member {
@@ -517,18 +518,19 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
     /** Holds the other pods' CPU requests in the current loop; takes back what its vNFs hold of them. */
     private void holdCpu(Generation g) {
         ResourcePool pool = g.loop.pool(ResourceType.CPU_QUOTA);
-        if (pool == null || pool.held() == cpuHeld) {
+        if (pool == null) {
             return;
         }
-        long still = g.loop.hold(ResourceType.CPU_QUOTA, cpuHeld);
+        long still = g.loop.hold(ResourceType.CPU_QUOTA, cpuHeld); // writes only what is still over
         for (int i = 0; i < g.members.size(); i++) {
             g.metrics.allocation(i, ResourceType.CPU_QUOTA, pool.allocation(i));
         }
-        if (still > 0) {
+        if (still > 0 && still != stillHeldWarned) {
             LOG.warn("{}m of CPU promised to other pods of node {} is still held by the vNFs (floors, or a refused "
-                    + "write); tried again on the next tick", still, config.node);
-            retry = true;
+                    + "write); tried again on every tick", still, config.node);
         }
+        stillHeldWarned = still;
+        retry |= still > 0;
     }
 
     private void report(Pod p, String reason, String message) {
