@@ -178,6 +178,11 @@ public final class AgentConfig {
         public String type;
         /** Allocations to apply at start-up instead of reading them back. */
         public Map<ResourceType, Long> initial = new EnumMap<>(ResourceType.class);
+        /**
+         * CPU the scheduler promised the vNF's pod (its request), millicores; null if none. When the
+         * quotas found exceed the budget, every vNF is cut to its request before any goes below it.
+         */
+        public Long cpuRequestMillis;
     }
 
     /**
@@ -261,6 +266,9 @@ public final class AgentConfig {
             }
             if (v.podUid == null || v.containerId == null) {
                 throw new IOException(where + ": podUid and containerId are required");
+            }
+            if (v.cpuRequestMillis != null && v.cpuRequestMillis < 0) {
+                throw new IOException(where + ".cpuRequestMillis must be >= 0");
             }
             if (v.cpus != null) {
                 try {

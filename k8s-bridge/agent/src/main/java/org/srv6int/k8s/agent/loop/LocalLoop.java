@@ -4,6 +4,7 @@ import org.srv6int.k8s.agent.loop.Decision.Action;
 import org.srv6int.k8s.agent.window.LatencyWindow;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.function.LongSupplier;
 
 /**
@@ -297,6 +298,48 @@ public final class LocalLoop {
             // lines 17-18; line 10 of its next window compares packets served after the add only
             windows[beneficiary].reset();
         }
+    }
+
+    /**
+     * Holds an amount of a type for pods of the node the loop does not manage (what the
+     * scheduler promised them: their requests), so no vNF is given it; when the vNFs hold
+     * more than the rest, takes the excess back, from the vNF with the largest slack first
+     * (a vNF without a window yet counts slack 0: after those with slack, before those over
+     * their bound), each at most down to its floor, one write per vNF.
+     *
+     * @param type resource type (ignored if the host does not offer it)
+     * @param amount held amount, not negative
+     * @return how much of the held amount the vNFs still hold (floors, or a refused write); 0 when none
+     */
+    public long hold(ResourceType type, long amount) {
+        ResourcePool pool = pools[type.ordinal()];
+        if (pool == null) {
+            return 0;
+        }
+        pool.hold(amount);
+        long overCommit = Math.max(0, -(pool.free() + amount)); // found at start, not due to holds: not ours to cut
+        Integer[] order = new Integer[lmax.length];
+        for (int k = 0; k < order.length; k++) {
+            order[k] = k;
+        }
+        Arrays.sort(order, (a, b) -> Long.compare(tau[b], tau[a])); // a vNF without a window counts slack 0
+        for (int k : order) {
+            long over = -pool.free() - overCommit;
+            long cut = Math.min(over, pool.allocation(k) - pool.floor(k));
+            if (cut <= 0) {
+                continue;
+            }
+            long from = pool.allocation(k);
+            try {
+                pool.set(k, from - cut);
+                listener.onDecision(new Decision(Action.RECLAIM, k, type, from, from - cut, lastL95[k], lmax[k], -1,
+                        "held for pods of the node the agent does not manage"));
+            } catch (IOException | RuntimeException e) {
+                listener.onDecision(new Decision(Action.ACTUATOR_ERROR, k, type, from, from - cut, lastL95[k],
+                        lmax[k], -1, "reclaim failed: " + e.getMessage()));
+            }
+        }
+        return Math.max(0, -pool.free() - overCommit);
     }
 
     private void maybeEscalate(int i, long l95) {
