@@ -8,9 +8,7 @@ import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import org.junit.After;
-import org.junit.AfterClass;
 import org.junit.Before;
-import org.junit.BeforeClass;
 import org.junit.Test;
 
 import java.time.Duration;
@@ -39,32 +37,24 @@ public class ReplicaWatchTest {
             Duration.ofMillis(80), Duration.ofSeconds(20), Duration.ofSeconds(3));
     private static final String PODS = "/api/v1/namespaces/" + NS + "/pods";
 
-    private static MockApiServer mock;
-    private static KubernetesClient k8s;
+    private MockApiServer mock;
+    private KubernetesClient k8s;
     private Fabric8VnfReplicaManager bridge;
     private final BlockingQueue<ReplicaStatus> told = new LinkedBlockingQueue<>();
     private final ReplicaListener listener = (chain, vnf, s) -> told.add(s);
 
-    @BeforeClass
-    public static void startServer() throws Exception {
+    // A server per test: informers of one test never meet the next one's store.
+    @Before
+    public void setUp() throws Exception {
         mock = new MockApiServer(CONFIG);
         k8s = mock.client;
-    }
-
-    @AfterClass
-    public static void stopServer() {
-        mock.close();
-    }
-
-    @Before
-    public void setUp() {
-        mock.server.reset();
         bridge = new Fabric8VnfReplicaManager(k8s, CONFIG);
     }
 
     @After
     public void tearDown() {
         bridge.close();
+        mock.close();
     }
 
     /** The pod the StatefulSet controller would make from the replica's template (the mock has no controller). */
