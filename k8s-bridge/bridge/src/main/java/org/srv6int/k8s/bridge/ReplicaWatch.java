@@ -58,7 +58,7 @@ final class ReplicaWatch implements AutoCloseable {
     private SharedIndexInformer<Pod> pods;
     private boolean synced;
     private volatile KubernetesClientException refused;
-    private long refusedAtNanos;
+    private volatile long refusedAtNanos;
     private volatile String lastError;
     private boolean closed;
 
@@ -108,8 +108,9 @@ final class ReplicaWatch implements AutoCloseable {
         SharedIndexInformer<Pod> p = pods;
         s.addEventHandler(new Handler<>()).exceptionHandler(this::retry);
         p.addEventHandler(new Handler<>()).exceptionHandler(this::retry);
+        // Async: not on the fabric8 thread that completed the start.
         CompletableFuture.allOf(s.start().toCompletableFuture(), p.start().toCompletableFuture())
-                .whenComplete((v, t) -> {
+                .whenCompleteAsync((v, t) -> {
                     if (t == null) {
                         initialSync(s);
                     }
@@ -121,15 +122,14 @@ final class ReplicaWatch implements AutoCloseable {
         KubernetesClientException k = find(t);
         lastError = k != null ? Retrier.describe(k) : String.valueOf(t);
         if (k != null && (k.getCode() == 401 || k.getCode() == 403)) {
-            synchronized (this) {
-                if (refused == null) {
-                    refused = k;
-                    refusedAtNanos = System.nanoTime();
-                    log.warn("The bridge may not watch its replicas in namespace {} ({}): readiness unknown, "
-                            + "creates fail; it needs get, list, watch on statefulsets and pods there "
-                            + "(k8s-bridge/deploy/bridge-rbac.yaml)", namespace, lastError);
-                }
-                notifyAll();
+            // No lock here: fabric8 may call this holding its reflector's lock, which stopping an
+            // informer (under this object's lock) takes. Waiters see it at their next wake-up.
+            if (refused == null) {
+                refusedAtNanos = System.nanoTime();
+                refused = k;
+                log.warn("The bridge may not watch its replicas in namespace {} ({}): readiness unknown, "
+                        + "creates fail; it needs get, list, watch on statefulsets and pods there "
+                        + "(k8s-bridge/deploy/bridge-rbac.yaml)", namespace, lastError);
             }
             return false;
         }
