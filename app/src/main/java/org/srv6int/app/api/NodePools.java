@@ -1,0 +1,234 @@
+package org.srv6int.app.api;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A node agent's report of the resources it can still hand out on its node (docs/node-agent.md,
+ * "Pool report"): per NUMA node, or once for the whole node, the CPU quota, LLC ways and
+ * memory-bandwidth share its pools hold unassigned, beside each pool's budget. Kubernetes' free
+ * CPU (allocatable minus requests) does not show LLC or memory bandwidth, nor quota the agent
+ * moved beyond the pods' requests.
+ */
+public final class NodePools {
+
+    /** {@link Pool#numaNode()} of a report for the whole node. */
+    public static final int WHOLE_NODE = -1;
+
+    private final String node;
+    private final List<Pool> pools;
+    private final long receivedAtMillis;
+
+    /**
+     * Creates a report.
+     *
+     * @param node             Kubernetes node name
+     * @param pools            one entry per NUMA node, or one {@link #WHOLE_NODE} entry
+     * @param receivedAtMillis when the app received it (the app's clock)
+     */
+    public NodePools(String node, List<Pool> pools, long receivedAtMillis) {
+        if (node == null || node.isEmpty()) {
+            throw new IllegalArgumentException("node name is empty");
+        }
+        if (pools == null || pools.isEmpty()) {
+            throw new IllegalArgumentException("no pool");
+        }
+        this.node = node;
+        this.pools = List.copyOf(pools);
+        this.receivedAtMillis = receivedAtMillis;
+    }
+
+    /**
+     * Node name.
+     *
+     * @return name
+     */
+    public String node() {
+        return node;
+    }
+
+    /**
+     * The pools.
+     *
+     * @return per NUMA node, or one for the whole node
+     */
+    public List<Pool> pools() {
+        return pools;
+    }
+
+    /**
+     * When the app received the report.
+     *
+     * @return the app's wall-clock milliseconds
+     */
+    public long receivedAtMillis() {
+        return receivedAtMillis;
+    }
+
+    /**
+     * How many replicas needing {@code need} one pool (one NUMA node) of this node still holds,
+     * as a fraction: the smallest of free / need over the known parts of the need, best pool.
+     *
+     * @param need a replica's need
+     * @return replicas' worth, {@link Double#POSITIVE_INFINITY} if the need is empty
+     */
+    public double holds(ResourceNeed need) {
+        double best = 0;
+        for (Pool p : pools) {
+            best = Math.max(best, p.holds(need));
+        }
+        return best;
+    }
+
+    /**
+     * The free part of each pool, for decision details.
+     *
+     * @return e.g. "cpu 3000m, llc 1 ways, mb 10 %"
+     */
+    public String freeText() {
+        StringBuilder b = new StringBuilder();
+        for (Pool p : pools) {
+            if (b.length() > 0) {
+                b.append("; ");
+            }
+            if (p.numaNode != WHOLE_NODE) {
+                b.append("numa ").append(p.numaNode).append(": ");
+            }
+            b.append("cpu ").append(p.cpuFreeMillis).append("m, llc ").append(p.llcWaysFree)
+                    .append(" ways, mb ").append(p.memoryBandwidthFreePercent).append(" %");
+        }
+        return b.toString();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof NodePools)) {
+            return false;
+        }
+        NodePools n = (NodePools) o;
+        return node.equals(n.node) && pools.equals(n.pools) && receivedAtMillis == n.receivedAtMillis;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(node, pools, receivedAtMillis);
+    }
+
+    @Override
+    public String toString() {
+        return node + "{" + freeText() + "}";
+    }
+
+    /** The unassigned part and the budget of each resource on one NUMA node (or the node). */
+    public static final class Pool {
+        private final int numaNode;
+        private final long cpuFreeMillis;
+        private final long cpuBudgetMillis;
+        private final long llcWaysFree;
+        private final long llcWays;
+        private final long memoryBandwidthFreePercent;
+        private final long memoryBandwidthPercent;
+
+        /**
+         * Creates a pool entry; free values must lie within [0, budget].
+         *
+         * @param numaNode                   NUMA node id, or {@link #WHOLE_NODE}
+         * @param cpuFreeMillis              CPU quota the agent can still give, millicores
+         * @param cpuBudgetMillis            CPU quota budget, millicores
+         * @param llcWaysFree                unassigned LLC ways
+         * @param llcWays                    LLC ways of the budget
+         * @param memoryBandwidthFreePercent unassigned memory-bandwidth share, percent
+         * @param memoryBandwidthPercent     memory-bandwidth budget, percent
+         */
+        public Pool(int numaNode, long cpuFreeMillis, long cpuBudgetMillis, long llcWaysFree, long llcWays,
+                    long memoryBandwidthFreePercent, long memoryBandwidthPercent) {
+            check("cpu", cpuFreeMillis, cpuBudgetMillis);
+            check("llc", llcWaysFree, llcWays);
+            check("memory bandwidth", memoryBandwidthFreePercent, memoryBandwidthPercent);
+            if (numaNode < WHOLE_NODE) {
+                throw new IllegalArgumentException("numaNode " + numaNode + " is negative");
+            }
+            this.numaNode = numaNode;
+            this.cpuFreeMillis = cpuFreeMillis;
+            this.cpuBudgetMillis = cpuBudgetMillis;
+            this.llcWaysFree = llcWaysFree;
+            this.llcWays = llcWays;
+            this.memoryBandwidthFreePercent = memoryBandwidthFreePercent;
+            this.memoryBandwidthPercent = memoryBandwidthPercent;
+        }
+
+        private static void check(String what, long free, long budget) {
+            if (free < 0 || budget < 0 || free > budget) {
+                throw new IllegalArgumentException(what + ": free " + free + " must lie in [0, budget " + budget
+                        + "]");
+            }
+        }
+
+        double holds(ResourceNeed need) {
+            double h = Double.POSITIVE_INFINITY;
+            if (need.cpuMillis() > 0) {
+                h = Math.min(h, (double) cpuFreeMillis / need.cpuMillis());
+            }
+            if (need.llcWays() > 0) {
+                h = Math.min(h, (double) llcWaysFree / need.llcWays());
+            }
+            if (need.memoryBandwidthPercent() > 0) {
+                h = Math.min(h, (double) memoryBandwidthFreePercent / need.memoryBandwidthPercent());
+            }
+            return h;
+        }
+
+        /** @return NUMA node id, or {@link #WHOLE_NODE} */
+        public int numaNode() {
+            return numaNode;
+        }
+
+        /** @return free CPU quota, millicores */
+        public long cpuFreeMillis() {
+            return cpuFreeMillis;
+        }
+
+        /** @return CPU quota budget, millicores */
+        public long cpuBudgetMillis() {
+            return cpuBudgetMillis;
+        }
+
+        /** @return free LLC ways */
+        public long llcWaysFree() {
+            return llcWaysFree;
+        }
+
+        /** @return LLC ways of the budget */
+        public long llcWays() {
+            return llcWays;
+        }
+
+        /** @return free memory-bandwidth share, percent */
+        public long memoryBandwidthFreePercent() {
+            return memoryBandwidthFreePercent;
+        }
+
+        /** @return memory-bandwidth budget, percent */
+        public long memoryBandwidthPercent() {
+            return memoryBandwidthPercent;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof Pool)) {
+                return false;
+            }
+            Pool p = (Pool) o;
+            return numaNode == p.numaNode && cpuFreeMillis == p.cpuFreeMillis && cpuBudgetMillis == p.cpuBudgetMillis
+                    && llcWaysFree == p.llcWaysFree && llcWays == p.llcWays
+                    && memoryBandwidthFreePercent == p.memoryBandwidthFreePercent
+                    && memoryBandwidthPercent == p.memoryBandwidthPercent;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(numaNode, cpuFreeMillis, cpuBudgetMillis, llcWaysFree, llcWays,
+                                memoryBandwidthFreePercent, memoryBandwidthPercent);
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package org.srv6int.app.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.onosproject.net.config.InvalidFieldException;
+import org.srv6int.app.api.NodePools;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A node agent's pool report (the agent's {@code PoolReport}, docs/node-agent.md "Pool report"):
+ * <pre>
+ * {"node": "worker2", "pools": [{"numaNode": 0,
+ *   "cpuMillis": {"free": 3250, "budget": 10000}, "llcWays": {"free": 1, "budget": 11},
+ *   "memoryBandwidthPercent": {"free": 10, "budget": 100}}]}
+ * </pre>
+ * {@code numaNode} absent: the entry is for the whole node. Used by the REST resource and by the
+ * testbed twin's agents, so both decode the agent's text the same way.
+ */
+public final class PoolReportCodec {
+
+    /** Most pools (NUMA nodes) one report may hold. */
+    static final int MAX_POOLS = 64;
+    static final String[] RESOURCES = {"cpuMillis", "llcWays", "memoryBandwidthPercent"};
+
+    private PoolReportCodec() {
+    }
+
+    /** A decoded report: the node and its pools. */
+    public static final class Report {
+        /** Node name. */
+        public final String node;
+        /** Pools. */
+        public final List<NodePools.Pool> pools;
+
+        Report(String node, List<NodePools.Pool> pools) {
+            this.node = node;
+            this.pools = pools;
+        }
+    }
+
+    /**
+     * Decodes and checks a report.
+     *
+     * @param b the JSON object
+     * @return the report
+     * @throws InvalidFieldException naming the first bad field
+     */
+    public static Report decode(JsonNode b) {
+        if (b == null || !b.isObject()) {
+            throw new InvalidFieldException("", "body must be a JSON object");
+        }
+        JsonNode node = b.get("node");
+        if (node == null || !node.isTextual() || node.asText().isBlank()) {
+            throw new InvalidFieldException("node", "must be the reporting node's name");
+        }
+        JsonNode ps = b.get("pools");
+        if (ps == null || !ps.isArray() || ps.size() == 0 || ps.size() > MAX_POOLS) {
+            throw new InvalidFieldException("pools", "must be an array of 1.." + MAX_POOLS + " pools, got " + ps);
+        }
+        List<NodePools.Pool> pools = new ArrayList<>();
+        Set<Integer> numa = new HashSet<>();
+        for (int i = 0; i < ps.size(); i++) {
+            JsonNode p = ps.get(i);
+            String at = "pools[" + i + "]";
+            if (!p.isObject()) {
+                throw new InvalidFieldException(at, "must be an object");
+            }
+            int n = NodePools.WHOLE_NODE;
+            JsonNode nn = p.get("numaNode");
+            if (nn != null && !nn.isNull()) {
+                if (!nn.isIntegralNumber() || !nn.canConvertToInt() || nn.asInt() < 0) {
+                    throw new InvalidFieldException(at + ".numaNode", "must be a non-negative integer, got " + nn);
+                }
+                n = nn.asInt();
+            }
+            if (!numa.add(n) || numa.size() > 1 && numa.contains(NodePools.WHOLE_NODE)) {
+                throw new InvalidFieldException(at + ".numaNode", "repeats a NUMA node, or mixes the whole node"
+                        + " with NUMA nodes");
+            }
+            long[] v = new long[6];
+            for (int r = 0; r < RESOURCES.length; r++) {
+                String f = at + "." + RESOURCES[r];
+                JsonNode o = p.get(RESOURCES[r]);
+                if (o == null || !o.isObject()) {
+                    throw new InvalidFieldException(f, "must be {\"free\": .., \"budget\": ..}");
+                }
+                v[2 * r] = amount(o.get("free"), f + ".free");
+                v[2 * r + 1] = amount(o.get("budget"), f + ".budget");
+                if (v[2 * r] > v[2 * r + 1]) {
+                    throw new InvalidFieldException(f, "free " + v[2 * r] + " exceeds the budget " + v[2 * r + 1]);
+                }
+            }
+            pools.add(new NodePools.Pool(n, v[0], v[1], v[2], v[3], v[4], v[5]));
+        }
+        return new Report(node.asText(), pools);
+    }
+
+    private static long amount(JsonNode n, String field) {
+        if (n == null || !n.isIntegralNumber() || !n.canConvertToLong() || n.asLong() < 0) {
+            throw new InvalidFieldException(field, "must be a non-negative integer, got " + n);
+        }
+        return n.asLong();
+    }
+
+    /**
+     * Encodes a stored report with its age, for operators.
+     *
+     * @param p          the report
+     * @param nowMillis  the app's clock now
+     * @param maxAgeMs   age beyond which the loop ignores it
+     * @param mapper     JSON factory
+     * @return {"node", "ageMs", "fresh", "pools": [..]} with the agent's fields
+     */
+    public static ObjectNode encode(NodePools p, long nowMillis, long maxAgeMs, ObjectMapper mapper) {
+        ObjectNode o = mapper.createObjectNode();
+        long age = Math.max(0, nowMillis - p.receivedAtMillis());
+        o.put("node", p.node());
+        o.put("receivedAtMs", p.receivedAtMillis());
+        o.put("ageMs", age);
+        o.put("fresh", age <= maxAgeMs);
+        ArrayNode a = o.putArray("pools");
+        for (NodePools.Pool q : p.pools()) {
+            ObjectNode e = a.addObject();
+            if (q.numaNode() != NodePools.WHOLE_NODE) {
+                e.put("numaNode", q.numaNode());
+            }
+            long[] v = {q.cpuFreeMillis(), q.cpuBudgetMillis(), q.llcWaysFree(), q.llcWays(),
+                q.memoryBandwidthFreePercent(), q.memoryBandwidthPercent()};
+            for (int r = 0; r < RESOURCES.length; r++) {
+                ObjectNode x = e.putObject(RESOURCES[r]);
+                x.put("free", v[2 * r]);
+                x.put("budget", v[2 * r + 1]);
+            }
+        }
+        return o;
+    }
+}
