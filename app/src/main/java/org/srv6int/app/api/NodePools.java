@@ -67,7 +67,8 @@ public final class NodePools {
 
     /**
      * How many replicas needing {@code need} one pool (one NUMA node) of this node still holds,
-     * as a fraction: the smallest of free / need over the known parts of the need, best pool.
+     * as a fraction: the smallest of free / need over the known parts of the need that the node
+     * partitions (budget &gt; 0), best pool.
      *
      * @param need a replica's need
      * @return replicas' worth, {@link Double#POSITIVE_INFINITY} if the need is empty
@@ -78,6 +79,34 @@ public final class NodePools {
             best = Math.max(best, p.holds(need));
         }
         return best;
+    }
+
+    /**
+     * This report with the needs of replicas it cannot show yet (on their way to the node) taken
+     * from every pool's free part (from each NUMA node: where they land is not known), at least 0.
+     *
+     * @param coming needs of replicas on their way
+     * @return the report as it will be once they run
+     */
+    public NodePools less(List<ResourceNeed> coming) {
+        if (coming.isEmpty()) {
+            return this;
+        }
+        long cpu = 0;
+        long llc = 0;
+        long mb = 0;
+        for (ResourceNeed c : coming) {
+            cpu += c.cpuMillis();
+            llc += c.llcWays();
+            mb += c.memoryBandwidthPercent();
+        }
+        List<Pool> out = new java.util.ArrayList<>();
+        for (Pool p : pools) {
+            out.add(new Pool(p.numaNode, Math.max(0, p.cpuFreeMillis - cpu), p.cpuBudgetMillis,
+                             Math.max(0, p.llcWaysFree - llc), p.llcWays,
+                             Math.max(0, p.memoryBandwidthFreePercent - mb), p.memoryBandwidthPercent));
+        }
+        return new NodePools(node, out, receivedAtMillis);
     }
 
     /**
@@ -165,14 +194,15 @@ public final class NodePools {
         }
 
         double holds(ResourceNeed need) {
+            // A budget of 0: the node does not partition that resource (no CAT/MBA), nothing to check.
             double h = Double.POSITIVE_INFINITY;
-            if (need.cpuMillis() > 0) {
+            if (need.cpuMillis() > 0 && cpuBudgetMillis > 0) {
                 h = Math.min(h, (double) cpuFreeMillis / need.cpuMillis());
             }
-            if (need.llcWays() > 0) {
+            if (need.llcWays() > 0 && llcWays > 0) {
                 h = Math.min(h, (double) llcWaysFree / need.llcWays());
             }
-            if (need.memoryBandwidthPercent() > 0) {
+            if (need.memoryBandwidthPercent() > 0 && memoryBandwidthPercent > 0) {
                 h = Math.min(h, (double) memoryBandwidthFreePercent / need.memoryBandwidthPercent());
             }
             return h;

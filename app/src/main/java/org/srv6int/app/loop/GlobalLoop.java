@@ -113,6 +113,21 @@ public final class GlobalLoop {
     private boolean restored;
     // What the last pickNodes said about the pools, for its decision's detail.
     private String pickNote = "";
+    // Replicas this loop added, until their node's next pool report shows them (leader's memory).
+    private final List<Joined> joined = new ArrayList<>();
+
+    /** A replica that joined its node at a time, with its vNF's need. */
+    private static final class Joined {
+        final String node;
+        final ResourceNeed need;
+        final long atMillis;
+
+        Joined(String node, ResourceNeed need, long atMillis) {
+            this.node = node;
+            this.need = need;
+            this.atMillis = atMillis;
+        }
+    }
     private boolean closed;
     private long storeFailures;
     // Decisions this loop made by action, and those that ended by action and outcome (metrics).
@@ -929,9 +944,24 @@ public final class GlobalLoop {
                 out.add(n);
                 continue;
             }
-            double holds = report.get().holds(need);
+            // What the report cannot show yet: this loop's creations in flight on the node and the
+            // replicas that joined it after the report was sent.
+            long receivedAt = report.get().receivedAtMillis();
+            List<ResourceNeed> coming = new ArrayList<>();
+            for (Map.Entry<VnfKey, VnfState> e : states.entrySet()) {
+                VnfState st = e.getValue();
+                if (st.phase == VnfLoopRecord.Phase.SCALING && st.plan != null) {
+                    ResourceNeed n2 = need(e.getKey());
+                    st.plan.stream().filter(n.node()::equals).forEach(x -> coming.add(n2));
+                }
+            }
+            joined.removeIf(j -> now - j.atMillis > p.maxAgeMillis());
+            joined.stream().filter(j -> j.node.equals(n.node()) && j.atMillis >= receivedAt)
+                    .forEach(j -> coming.add(j.need));
+            double holds = report.get().less(coming).holds(need);
             if (holds < 1) {
-                tooSmall.add(n.node() + " (" + report.get().freeText() + ")");
+                tooSmall.add(n.node() + " (" + report.get().freeText()
+                        + (coming.isEmpty() ? "" : ", less " + coming.size() + " replica(s) on their way") + ")");
                 continue;
             }
             long free = need.cpuMillis() > 0 && !Double.isInfinite(holds)
@@ -1146,6 +1176,10 @@ public final class GlobalLoop {
                 // Line 11: the group spreads traffic evenly over all ready replicas.
                 routing.addReplicas(vnf, ready);
                 outcome = plan + "; added " + ready;
+                long at = clock.currentTimeMillis();
+                for (ReplicaInfo r : ready) {
+                    joined.add(new Joined(r.node(), need(vnf), at));
+                }
             } catch (RuntimeException e) {
                 ok = false;
                 outcome = plan + "; group update failed: " + e.getMessage();

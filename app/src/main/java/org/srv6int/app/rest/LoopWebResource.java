@@ -195,16 +195,18 @@ public class LoopWebResource extends Srv6IntResource {
     public Response postPools(InputStream stream) {
         return handle(() -> {
             NodePoolService pools = service(NodePoolService.class);
-            PoolReportCodec.Report r;
+            JsonNode b;
             try {
-                r = PoolReportCodec.decode(body(stream));
+                b = body(stream);
             } catch (InvalidFieldException e) {
                 pools.countMalformed();
                 throw e;
             }
             NodePools stored;
             try {
-                stored = pools.report(r.node, r.pools);
+                stored = PoolReportCodec.submit(b, pools);
+            } catch (InvalidFieldException e) {
+                throw e;
             } catch (IllegalArgumentException e) {
                 return error(Response.Status.NOT_FOUND, null, e.getMessage());
             }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onosproject.net.config.InvalidFieldException;
+import org.srv6int.app.api.NodePoolService;
 import org.srv6int.app.api.NodePools;
 
 import java.util.ArrayList;
@@ -99,6 +100,27 @@ public final class PoolReportCodec {
             pools.add(new NodePools.Pool(n, v[0], v[1], v[2], v[3], v[4], v[5]));
         }
         return new Report(node.asText(), pools);
+    }
+
+    /**
+     * What {@code POST /loop/pools} does with a body: decode it (a malformed one is counted and
+     * refused) and store it.
+     *
+     * @param body    the agent's JSON
+     * @param service the app's pool reports
+     * @return the stored report
+     * @throws InvalidFieldException    naming the first bad field (counted as malformed)
+     * @throws IllegalArgumentException if the node has no switch attachment (counted)
+     */
+    public static NodePools submit(JsonNode body, NodePoolService service) {
+        Report r;
+        try {
+            r = decode(body);
+        } catch (InvalidFieldException e) {
+            service.countMalformed();
+            throw e;
+        }
+        return service.report(r.node, r.pools);
     }
 
     private static long amount(JsonNode n, String field) {

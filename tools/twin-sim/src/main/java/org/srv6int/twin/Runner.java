@@ -119,8 +119,10 @@ public final class Runner {
             for (Host h : fabric.hosts()) {
                 ToDoubleFunction<String> bound = id -> vnfBound.get(h.instance(id).vnf());
                 // local loop: the node agent with its actuators on the worker's kernel files
-                detections.put(h.name(), new NodeAgentOnWorker(workers.get(h.name()), bound,
-                        () -> Math.round(clock[0] * 1e9), () -> clock[0], agentEvents));
+                NodeAgentOnWorker agent = new NodeAgentOnWorker(workers.get(h.name()), bound,
+                        () -> Math.round(clock[0] * 1e9), () -> clock[0], agentEvents);
+                agent.reportPoolsTo(control::acceptPoolReport);
+                detections.put(h.name(), agent);
             }
             platform = platforms.apply(control);
             if (platform instanceof SimulatedTime) {

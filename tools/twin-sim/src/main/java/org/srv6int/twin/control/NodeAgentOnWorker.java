@@ -5,6 +5,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
@@ -14,6 +15,7 @@ import org.srv6int.k8s.agent.loop.Decision;
 import org.srv6int.k8s.agent.loop.LocalLoop;
 import org.srv6int.k8s.agent.loop.LoopListener;
 import org.srv6int.k8s.agent.loop.ResourceType;
+import org.srv6int.k8s.agent.obs.PoolReport;
 import org.srv6int.twin.host.SimulatedWorker;
 import org.srv6int.twin.model.Fabric;
 import org.srv6int.twin.model.Resource;
@@ -29,7 +31,8 @@ import org.srv6int.twin.model.VnfInstance;
  * <p>When a pod starts on the worker the agent is restarted with the pod in its config, as the
  * DaemonSet's rolling update does (docs/node-agent.md section 7): allocations are read back
  * from the files, a pending Algorithm 2 trial is dropped (its free stands). Escalations, which
- * the real agent POSTs to the ONOS app, are recorded as events and logged.
+ * the real agent POSTs to the ONOS app, are recorded as events and logged (not forwarded to the
+ * global loop). Pool reports go to the app's pool service ({@link #reportPoolsTo}).
  */
 public final class NodeAgentOnWorker implements Fabric.DetectionSink {
     private static final ResourceType[] TYPES = {ResourceType.CPU_QUOTA, ResourceType.LLC,
@@ -53,6 +56,9 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
     private long decisions;
     private long escalations;
     private int starts;
+    // The agent's pool report, on the path the real agent POSTs it (AppControl#acceptPoolReport).
+    private Consumer<String> poolReports;
+    private long nextPoolReportNs;
 
     /**
      * Creates the agent of a worker (started at its first Detection Result).
@@ -70,6 +76,17 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
         this.clockNs = clockNs;
         this.nowS = nowS;
         this.events = events;
+    }
+
+    /**
+     * Sends the agent's pool report ({@link PoolReport}, the real agent's body) every
+     * {@link AgentConfig#poolReportIntervalMs} of simulated time and at once when its pods change,
+     * as the real agent does.
+     *
+     * @param sink the app's side of {@code POST /onos/srv6int/loop/pools}
+     */
+    public void reportPoolsTo(Consumer<String> sink) {
+        this.poolReports = sink;
     }
 
     /**
@@ -131,6 +148,7 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
         loop = config.newLoop(setup.pools(), listener(), clockNs);
         worker.markDirty(); // the start-up wrote every allocation once
         starts++;
+        nextPoolReportNs = clockNs.getAsLong(); // new pods: report at once
     }
 
     private LoopListener listener() {
@@ -179,6 +197,11 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
         loop.onSample(i, latencyNs);
         if (++samples % 1000 == 0) {
             loop.tick();
+        }
+        long now = clockNs.getAsLong();
+        if (poolReports != null && now - nextPoolReportNs >= 0) {
+            nextPoolReportNs = now + config.poolReportIntervalMs * 1_000_000L;
+            poolReports.accept(PoolReport.body(worker.host().name(), loop::pool));
         }
     }
 
