@@ -49,6 +49,13 @@ public interface NodePoolService {
     long maxAgeMillis();
 
     /**
+     * The clock reports are stamped with (ages are measured on it).
+     *
+     * @return milliseconds
+     */
+    long nowMillis();
+
+    /**
      * Reports stored, refused as malformed, refused for an unknown node.
      *
      * @return {accepted, malformed, unknownNode}

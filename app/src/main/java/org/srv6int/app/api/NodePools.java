@@ -102,17 +102,31 @@ public final class NodePools {
         }
         List<Pool> out = new java.util.ArrayList<>();
         for (Pool p : pools) {
-            out.add(new Pool(p.numaNode, Math.max(0, p.cpuFreeMillis - cpu), p.cpuBudgetMillis,
-                             Math.max(0, p.llcWaysFree - llc), p.llcWays,
-                             Math.max(0, p.memoryBandwidthFreePercent - mb), p.memoryBandwidthPercent));
+            long[] c = take(p.cpuFreeMillis, p.cpuReclaimableMillis, cpu);
+            long[] l = take(p.llcWaysFree, p.llcWaysReclaimable, llc);
+            long[] m = take(p.memoryBandwidthFreePercent, p.memoryBandwidthReclaimablePercent, mb);
+            out.add(new Pool(p.numaNode, c[0], c[1], p.cpuBudgetMillis, l[0], l[1], p.llcWays, m[0], m[1],
+                             p.memoryBandwidthPercent));
         }
         return new NodePools(node, out, receivedAtMillis);
     }
 
+    /** Takes an amount from free first, then from reclaimable; neither below 0. */
+    private static long[] take(long free, long reclaimable, long amount) {
+        long f = Math.max(0, free - amount);
+        long r = Math.max(0, reclaimable - Math.max(0, amount - free));
+        return new long[] {f, r};
+    }
+
+    private static String plus(long reclaimable) {
+        return reclaimable == 0 ? "" : "+" + reclaimable;
+    }
+
     /**
-     * The free part of each pool, for decision details.
+     * The free part of each pool (and "+" what can be taken back from vNFs with slack), for
+     * decision details.
      *
-     * @return e.g. "cpu 3000m, llc 1 ways, mb 10 %"
+     * @return e.g. "cpu 3000m, llc 1+2 ways, mb 10 %"
      */
     public String freeText() {
         StringBuilder b = new StringBuilder();
@@ -123,8 +137,9 @@ public final class NodePools {
             if (p.numaNode != WHOLE_NODE) {
                 b.append("numa ").append(p.numaNode).append(": ");
             }
-            b.append("cpu ").append(p.cpuFreeMillis).append("m, llc ").append(p.llcWaysFree)
-                    .append(" ways, mb ").append(p.memoryBandwidthFreePercent).append(" %");
+            b.append("cpu ").append(p.cpuFreeMillis).append(plus(p.cpuReclaimableMillis)).append("m, llc ")
+                    .append(p.llcWaysFree).append(plus(p.llcWaysReclaimable)).append(" ways, mb ")
+                    .append(p.memoryBandwidthFreePercent).append(plus(p.memoryBandwidthReclaimablePercent)).append(" %");
         }
         return b.toString();
     }
@@ -157,6 +172,9 @@ public final class NodePools {
         private final long llcWays;
         private final long memoryBandwidthFreePercent;
         private final long memoryBandwidthPercent;
+        private final long cpuReclaimableMillis;
+        private final long llcWaysReclaimable;
+        private final long memoryBandwidthReclaimablePercent;
 
         /**
          * Creates a pool entry; free values must lie within [0, budget].
@@ -171,9 +189,38 @@ public final class NodePools {
          */
         public Pool(int numaNode, long cpuFreeMillis, long cpuBudgetMillis, long llcWaysFree, long llcWays,
                     long memoryBandwidthFreePercent, long memoryBandwidthPercent) {
+            this(numaNode, cpuFreeMillis, 0, cpuBudgetMillis, llcWaysFree, 0, llcWays, memoryBandwidthFreePercent, 0,
+                 memoryBandwidthPercent);
+        }
+
+        /**
+         * Creates a pool entry with what the agent could take back from vNFs with slack; free
+         * plus reclaimable must lie within [0, budget].
+         *
+         * @param numaNode                          NUMA node id, or {@link #WHOLE_NODE}
+         * @param cpuFreeMillis                     unassigned CPU quota, millicores
+         * @param cpuReclaimableMillis              CPU quota held by vNFs with slack above their floor
+         * @param cpuBudgetMillis                   CPU quota budget, millicores
+         * @param llcWaysFree                       unassigned LLC ways
+         * @param llcWaysReclaimable                LLC ways held by vNFs with slack above their floor
+         * @param llcWays                           LLC ways of the budget
+         * @param memoryBandwidthFreePercent        unassigned memory-bandwidth share, percent
+         * @param memoryBandwidthReclaimablePercent share held by vNFs with slack above their floor
+         * @param memoryBandwidthPercent            memory-bandwidth budget, percent
+         */
+        public Pool(int numaNode, long cpuFreeMillis, long cpuReclaimableMillis, long cpuBudgetMillis,
+                    long llcWaysFree, long llcWaysReclaimable, long llcWays, long memoryBandwidthFreePercent,
+                    long memoryBandwidthReclaimablePercent, long memoryBandwidthPercent) {
             check("cpu", cpuFreeMillis, cpuBudgetMillis);
             check("llc", llcWaysFree, llcWays);
             check("memory bandwidth", memoryBandwidthFreePercent, memoryBandwidthPercent);
+            check("cpu reclaimable", cpuReclaimableMillis, cpuBudgetMillis - cpuFreeMillis);
+            check("llc reclaimable", llcWaysReclaimable, llcWays - llcWaysFree);
+            check("memory bandwidth reclaimable", memoryBandwidthReclaimablePercent,
+                  memoryBandwidthPercent - memoryBandwidthFreePercent);
+            this.cpuReclaimableMillis = cpuReclaimableMillis;
+            this.llcWaysReclaimable = llcWaysReclaimable;
+            this.memoryBandwidthReclaimablePercent = memoryBandwidthReclaimablePercent;
             if (numaNode < WHOLE_NODE) {
                 throw new IllegalArgumentException("numaNode " + numaNode + " is negative");
             }
@@ -188,22 +235,23 @@ public final class NodePools {
 
         private static void check(String what, long free, long budget) {
             if (free < 0 || budget < 0 || free > budget) {
-                throw new IllegalArgumentException(what + ": free " + free + " must lie in [0, budget " + budget
-                        + "]");
+                throw new IllegalArgumentException(what + ": " + free + " must lie in [0, " + budget + "]");
             }
         }
 
         double holds(ResourceNeed need) {
-            // A budget of 0: the node does not partition that resource (no CAT/MBA), nothing to check.
+            // What the agent can give a newcomer: unassigned plus what it can take back from vNFs
+            // with slack. A budget of 0: the node does not partition it (no CAT/MBA), not checked.
             double h = Double.POSITIVE_INFINITY;
             if (need.cpuMillis() > 0 && cpuBudgetMillis > 0) {
-                h = Math.min(h, (double) cpuFreeMillis / need.cpuMillis());
+                h = Math.min(h, (double) (cpuFreeMillis + cpuReclaimableMillis) / need.cpuMillis());
             }
             if (need.llcWays() > 0 && llcWays > 0) {
-                h = Math.min(h, (double) llcWaysFree / need.llcWays());
+                h = Math.min(h, (double) (llcWaysFree + llcWaysReclaimable) / need.llcWays());
             }
             if (need.memoryBandwidthPercent() > 0 && memoryBandwidthPercent > 0) {
-                h = Math.min(h, (double) memoryBandwidthFreePercent / need.memoryBandwidthPercent());
+                h = Math.min(h, (double) (memoryBandwidthFreePercent + memoryBandwidthReclaimablePercent)
+                        / need.memoryBandwidthPercent());
             }
             return h;
         }
@@ -238,6 +286,21 @@ public final class NodePools {
             return memoryBandwidthFreePercent;
         }
 
+        /** @return CPU quota the agent can take back from vNFs with slack, millicores */
+        public long cpuReclaimableMillis() {
+            return cpuReclaimableMillis;
+        }
+
+        /** @return LLC ways the agent can take back from vNFs with slack */
+        public long llcWaysReclaimable() {
+            return llcWaysReclaimable;
+        }
+
+        /** @return memory-bandwidth share the agent can take back from vNFs with slack, percent */
+        public long memoryBandwidthReclaimablePercent() {
+            return memoryBandwidthReclaimablePercent;
+        }
+
         /** @return memory-bandwidth budget, percent */
         public long memoryBandwidthPercent() {
             return memoryBandwidthPercent;
@@ -252,13 +315,16 @@ public final class NodePools {
             return numaNode == p.numaNode && cpuFreeMillis == p.cpuFreeMillis && cpuBudgetMillis == p.cpuBudgetMillis
                     && llcWaysFree == p.llcWaysFree && llcWays == p.llcWays
                     && memoryBandwidthFreePercent == p.memoryBandwidthFreePercent
-                    && memoryBandwidthPercent == p.memoryBandwidthPercent;
+                    && memoryBandwidthPercent == p.memoryBandwidthPercent
+                    && cpuReclaimableMillis == p.cpuReclaimableMillis && llcWaysReclaimable == p.llcWaysReclaimable
+                    && memoryBandwidthReclaimablePercent == p.memoryBandwidthReclaimablePercent;
         }
 
         @Override
         public int hashCode() {
             return Objects.hash(numaNode, cpuFreeMillis, cpuBudgetMillis, llcWaysFree, llcWays,
-                                memoryBandwidthFreePercent, memoryBandwidthPercent);
+                                memoryBandwidthFreePercent, memoryBandwidthPercent, cpuReclaimableMillis,
+                                llcWaysReclaimable, memoryBandwidthReclaimablePercent);
         }
     }
 }

@@ -121,18 +121,26 @@ public class NodePoolManager implements NodePoolService {
     }
 
     @Override
+    public long nowMillis() {
+        return clockMillis.getAsLong();
+    }
+
+    @Override
     public long[] counters() {
         return new long[] {accepted.get(), malformed.get(), unknownNode.get()};
     }
 
-    /** "receivedAt|numa,cpuFree,cpuBudget,llcFree,llc,mbFree,mb|..." (Kryo's BASIC types only). */
+    /** "receivedAt|numa,cpu free,reclaimable,budget,llc ...,mb ...|..." (Kryo's BASIC types only). */
     static String encode(NodePools p) {
         StringBuilder b = new StringBuilder().append(p.receivedAtMillis());
         for (NodePools.Pool q : p.pools()) {
-            b.append('|').append(q.numaNode()).append(',').append(q.cpuFreeMillis()).append(',')
-                    .append(q.cpuBudgetMillis()).append(',').append(q.llcWaysFree()).append(',').append(q.llcWays())
-                    .append(',').append(q.memoryBandwidthFreePercent()).append(',')
-                    .append(q.memoryBandwidthPercent());
+            long[] v = {q.numaNode(), q.cpuFreeMillis(), q.cpuReclaimableMillis(), q.cpuBudgetMillis(),
+                q.llcWaysFree(), q.llcWaysReclaimable(), q.llcWays(), q.memoryBandwidthFreePercent(),
+                q.memoryBandwidthReclaimablePercent(), q.memoryBandwidthPercent()};
+            b.append('|');
+            for (int i = 0; i < v.length; i++) {
+                b.append(i == 0 ? "" : ",").append(v[i]);
+            }
         }
         return b.toString();
     }
@@ -142,8 +150,11 @@ public class NodePoolManager implements NodePoolService {
         List<NodePools.Pool> pools = new ArrayList<>();
         for (int i = 1; i < parts.length; i++) {
             String[] f = parts[i].split(",");
-            pools.add(new NodePools.Pool(Integer.parseInt(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]),
-                    Long.parseLong(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]), Long.parseLong(f[6])));
+            long[] v = new long[f.length];
+            for (int k = 0; k < f.length; k++) {
+                v[k] = Long.parseLong(f[k]);
+            }
+            pools.add(new NodePools.Pool((int) v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]));
         }
         return new NodePools(node, pools, Long.parseLong(parts[0]));
     }

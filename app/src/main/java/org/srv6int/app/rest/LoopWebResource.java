@@ -228,7 +228,7 @@ public class LoopWebResource extends Srv6IntResource {
     public Response getPools() {
         return handle(() -> {
             NodePoolService pools = service(NodePoolService.class);
-            long now = System.currentTimeMillis();
+            long now = pools.nowMillis();
             ObjectNode root = mapper().createObjectNode();
             root.put("maxAgeMs", pools.maxAgeMillis());
             ArrayNode a = root.putArray("nodes");

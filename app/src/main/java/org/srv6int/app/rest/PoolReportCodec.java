@@ -17,10 +17,11 @@ import java.util.Set;
  * A node agent's pool report (the agent's {@code PoolReport}, docs/node-agent.md "Pool report"):
  * <pre>
  * {"node": "worker2", "pools": [{"numaNode": 0,
- *   "cpuMillis": {"free": 3250, "budget": 10000}, "llcWays": {"free": 1, "budget": 11},
- *   "memoryBandwidthPercent": {"free": 10, "budget": 100}}]}
+ *   "cpuMillis": {"free": 3250, "reclaimable": 500, "budget": 10000},
+ *   "llcWays": {"free": 1, "reclaimable": 2, "budget": 11},
+ *   "memoryBandwidthPercent": {"free": 0, "reclaimable": 20, "budget": 100}}]}
  * </pre>
- * {@code numaNode} absent: the entry is for the whole node. Used by the REST resource and by the
+ * {@code numaNode} absent: the entry is for the whole node; {@code reclaimable} absent: 0. Used by the REST resource and by the
  * testbed twin's agents, so both decode the agent's text the same way.
  */
 public final class PoolReportCodec {
@@ -84,20 +85,23 @@ public final class PoolReportCodec {
                 throw new InvalidFieldException(at + ".numaNode", "repeats a NUMA node, or mixes the whole node"
                         + " with NUMA nodes");
             }
-            long[] v = new long[6];
+            long[] v = new long[9];
             for (int r = 0; r < RESOURCES.length; r++) {
                 String f = at + "." + RESOURCES[r];
                 JsonNode o = p.get(RESOURCES[r]);
                 if (o == null || !o.isObject()) {
-                    throw new InvalidFieldException(f, "must be {\"free\": .., \"budget\": ..}");
+                    throw new InvalidFieldException(f, "must be {\"free\": .., \"reclaimable\": .., \"budget\": ..}");
                 }
-                v[2 * r] = amount(o.get("free"), f + ".free");
-                v[2 * r + 1] = amount(o.get("budget"), f + ".budget");
-                if (v[2 * r] > v[2 * r + 1]) {
-                    throw new InvalidFieldException(f, "free " + v[2 * r] + " exceeds the budget " + v[2 * r + 1]);
+                v[3 * r] = amount(o.get("free"), f + ".free");
+                JsonNode back = o.get("reclaimable");
+                v[3 * r + 1] = back == null || back.isNull() ? 0 : amount(back, f + ".reclaimable");
+                v[3 * r + 2] = amount(o.get("budget"), f + ".budget");
+                if (v[3 * r] + v[3 * r + 1] > v[3 * r + 2]) {
+                    throw new InvalidFieldException(f, "free " + v[3 * r] + " plus reclaimable " + v[3 * r + 1]
+                            + " exceeds the budget " + v[3 * r + 2]);
                 }
             }
-            pools.add(new NodePools.Pool(n, v[0], v[1], v[2], v[3], v[4], v[5]));
+            pools.add(new NodePools.Pool(n, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]));
         }
         return new Report(node.asText(), pools);
     }
@@ -152,12 +156,14 @@ public final class PoolReportCodec {
             if (q.numaNode() != NodePools.WHOLE_NODE) {
                 e.put("numaNode", q.numaNode());
             }
-            long[] v = {q.cpuFreeMillis(), q.cpuBudgetMillis(), q.llcWaysFree(), q.llcWays(),
-                q.memoryBandwidthFreePercent(), q.memoryBandwidthPercent()};
+            long[] v = {q.cpuFreeMillis(), q.cpuReclaimableMillis(), q.cpuBudgetMillis(), q.llcWaysFree(),
+                q.llcWaysReclaimable(), q.llcWays(), q.memoryBandwidthFreePercent(),
+                q.memoryBandwidthReclaimablePercent(), q.memoryBandwidthPercent()};
             for (int r = 0; r < RESOURCES.length; r++) {
                 ObjectNode x = e.putObject(RESOURCES[r]);
-                x.put("free", v[2 * r]);
-                x.put("budget", v[2 * r + 1]);
+                x.put("free", v[3 * r]);
+                x.put("reclaimable", v[3 * r + 1]);
+                x.put("budget", v[3 * r + 2]);
             }
         }
         return o;

@@ -95,6 +95,18 @@ public class PoolPlacementTest {
     }
 
     @Test
+    public void whatTheAgentCanTakeBackFromVnfsWithSlackCounts() {
+        // w2's local loop handed out all its memory bandwidth, but vNFs with slack hold 30 % above
+        // their floors: w2 can make room (w1 has no LLC left at all).
+        report("w1", 2000, 0, 50);
+        pools.report("w2", List.of(new NodePools.Pool(NodePools.WHOLE_NODE, 3000, 0, 10_000, 4, 2, 11, 0, 30, 100)));
+        violate(vnf);
+        assertEquals(List.of("nodeFreeResources", "create 3/1 on w2"), platform.calls);
+        String d = loop.history().get(0).detail();
+        assertTrue(d, d.contains("pools too small on w1 (cpu 2000m, llc 0 ways, mb 50 %)"));
+    }
+
+    @Test
     public void theNodeWithMostRoomInItsScarcestResourceIsPreferred() {
         // w2: more free CPU, but its LLC holds one replica; w1's pools hold 1.33 (CPU-bound).
         report("w1", 2000, 9, 90);

@@ -60,7 +60,8 @@ public class PoolReportRestTest extends JerseyResourceTest {
         ResourcePool llc = pool(ResourceType.LLC, 11, 10);
         ResourcePool mb = pool(ResourceType.MEMORY_BANDWIDTH, 100, 90);
         String body = PoolReport.body("worker2", t -> t == ResourceType.CPU_QUOTA ? cpu
-                : t == ResourceType.LLC ? llc : t == ResourceType.MEMORY_BANDWIDTH ? mb : null);
+                : t == ResourceType.LLC ? llc : t == ResourceType.MEMORY_BANDWIDTH ? mb : null,
+                t -> t == ResourceType.MEMORY_BANDWIDTH ? 20 : 0); // vNFs with slack hold 20 % above their floors
         LinkedBlockingQueue<Integer> outcomes = new LinkedBlockingQueue<>();
         URI escalations = getBaseUri().resolve("loop/escalations");
         try (EscalationClient c = new EscalationClient(escalations, 2, 50, "onos:rocks", outcomes::add)) {
@@ -78,6 +79,8 @@ public class PoolReportRestTest extends JerseyResourceTest {
         assertEquals(10_000, q.cpuBudgetMillis());
         assertEquals(1, q.llcWaysFree());
         assertEquals(10, q.memoryBandwidthFreePercent());
+        assertEquals(20, q.memoryBandwidthReclaimablePercent());
+        assertEquals(0, q.llcWaysReclaimable());
         assertEquals(nowMillis, p.receivedAtMillis());
         assertTrue(pools.pools("worker9").isEmpty());
         assertArrayEquals(new long[] {1, 0, 1}, pools.counters());
@@ -89,6 +92,9 @@ public class PoolReportRestTest extends JerseyResourceTest {
         assertEquals("worker2", n.get("node").asText());
         assertEquals(1, n.at("/pools/0/llcWays/free").asLong());
         assertEquals(11, n.at("/pools/0/llcWays/budget").asLong());
+        assertEquals(20, n.at("/pools/0/memoryBandwidthPercent/reclaimable").asLong());
+        assertEquals(20_000, n.get("ageMs").asLong());
+        assertFalse(n.get("fresh").asBoolean());
         assertEquals(1, got.at("/counters/unknownNode").asLong());
     }
 
@@ -106,9 +112,11 @@ public class PoolReportRestTest extends JerseyResourceTest {
                 + ok.replace("{\"cpu", "{\"numaNode\":0,\"cpu") + "]}"), "pools[1].numaNode");
         assertError(post("{\"node\":\"worker1\",\"pools\":[{\"cpuMillis\":{\"free\":1,\"budget\":2}}]}"),
                 "pools[0].llcWays");
+        assertError(post("{\"node\":\"worker1\",\"pools\":[" + ok.replace("{\"free\":1,\"budget\":2},\"llcWays\"",
+                "{\"free\":1,\"reclaimable\":2,\"budget\":2},\"llcWays\"") + "]}"), "pools[0].cpuMillis");
         assertError(post("not json"), "");
         assertTrue(pools.all().isEmpty());
-        assertArrayEquals(new long[] {0, 7, 0}, pools.counters());
+        assertArrayEquals(new long[] {0, 8, 0}, pools.counters());
         Response r = post("{\"node\":\"worker1\",\"pools\":[" + ok.replace("{\"cpu", "{\"numaNode\":1,\"cpu") + "]}");
         assertEquals(202, r.getStatus());
         assertFalse(pools.all().isEmpty());

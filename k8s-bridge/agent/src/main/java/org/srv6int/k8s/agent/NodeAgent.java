@@ -590,7 +590,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         if (poolsUrl != null && poolReportNanos > 0 && now - nextPoolReport >= 0) {
             nextPoolReport = now + poolReportNanos;
             // Read on the loop's thread (the pools are not shared); sent off it.
-            escalation.post(poolsUrl, PoolReport.body(config.node, gen.loop::pool), poolReports::incrementAndGet);
+            escalation.post(poolsUrl, PoolReport.body(config.node, gen.loop::pool, gen.loop::reclaimable), poolReports::incrementAndGet);
         }
     }
 

@@ -201,7 +201,7 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
         long now = clockNs.getAsLong();
         if (poolReports != null && now - nextPoolReportNs >= 0) {
             nextPoolReportNs = now + config.poolReportIntervalMs * 1_000_000L;
-            poolReports.accept(PoolReport.body(worker.host().name(), loop::pool));
+            poolReports.accept(PoolReport.body(worker.host().name(), loop::pool, loop::reclaimable));
         }
     }
 
