@@ -1,7 +1,5 @@
 package org.srv6int.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.karaf.shell.api.action.Command;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
 import org.srv6int.app.api.NodePoolService;
@@ -24,15 +22,7 @@ public class LoopPoolsCommand extends Srv6IntCommand {
         long now = pools.nowMillis();
         long[] c = pools.counters();
         if (outputJson()) {
-            ObjectNode root = mapper().createObjectNode();
-            root.put("maxAgeMs", pools.maxAgeMillis());
-            ArrayNode a = root.putArray("nodes");
-            pools.all().forEach(p -> a.add(PoolReportCodec.encode(p, now, pools.maxAgeMillis(), mapper())));
-            ObjectNode n = root.putObject("counters");
-            n.put("accepted", c[0]);
-            n.put("malformed", c[1]);
-            n.put("unknownNode", c[2]);
-            print("%s", root);
+            print("%s", PoolReportCodec.encodeAll(pools, mapper()));
             return;
         }
         for (NodePools p : pools.all()) {

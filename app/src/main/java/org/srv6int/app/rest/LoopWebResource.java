@@ -226,20 +226,7 @@ public class LoopWebResource extends Srv6IntResource {
     @Path("pools")
     @Produces(MediaType.APPLICATION_JSON)
     public Response getPools() {
-        return handle(() -> {
-            NodePoolService pools = service(NodePoolService.class);
-            long now = pools.nowMillis();
-            ObjectNode root = mapper().createObjectNode();
-            root.put("maxAgeMs", pools.maxAgeMillis());
-            ArrayNode a = root.putArray("nodes");
-            pools.all().forEach(p -> a.add(PoolReportCodec.encode(p, now, pools.maxAgeMillis(), mapper())));
-            long[] c = pools.counters();
-            ObjectNode cs = root.putObject("counters");
-            cs.put("accepted", c[0]);
-            cs.put("malformed", c[1]);
-            cs.put("unknownNode", c[2]);
-            return ok(root).build();
-        });
+        return handle(() -> ok(PoolReportCodec.encodeAll(service(NodePoolService.class), mapper())).build());
     }
 
     /**

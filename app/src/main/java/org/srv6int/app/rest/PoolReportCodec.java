@@ -135,6 +135,27 @@ public final class PoolReportCodec {
     }
 
     /**
+     * Every node's report with its age, and the counters (REST GET and CLI {@code loop-pools -j}).
+     *
+     * @param pools  the app's pool reports
+     * @param mapper JSON factory
+     * @return {"maxAgeMs", "nodes": [..], "counters": {"accepted", "malformed", "unknownNode"}}
+     */
+    public static ObjectNode encodeAll(NodePoolService pools, ObjectMapper mapper) {
+        long now = pools.nowMillis();
+        ObjectNode root = mapper.createObjectNode();
+        root.put("maxAgeMs", pools.maxAgeMillis());
+        ArrayNode a = root.putArray("nodes");
+        pools.all().forEach(p -> a.add(encode(p, now, pools.maxAgeMillis(), mapper)));
+        long[] c = pools.counters();
+        ObjectNode cs = root.putObject("counters");
+        cs.put("accepted", c[0]);
+        cs.put("malformed", c[1]);
+        cs.put("unknownNode", c[2]);
+        return root;
+    }
+
+    /**
      * Encodes a stored report with its age, for operators.
      *
      * @param p          the report
