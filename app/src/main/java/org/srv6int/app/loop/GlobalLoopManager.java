@@ -1,6 +1,8 @@
 package org.srv6int.app.loop;
 
+import org.srv6int.app.api.NodePoolService;
 import org.srv6int.app.api.ReadinessListener;
+import org.srv6int.app.api.ResourceNeed;
 import org.srv6int.app.api.ReplicaPlatform;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.LeadershipEvent;
@@ -106,6 +108,10 @@ public class GlobalLoopManager implements GlobalLoopService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected PlacementService placement;
 
+    // The node agents' pool reports (docs/global-loop.md, "Pools"); null: placement by CPU only.
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected NodePoolService nodePools;
+
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected FlowRuleService flowRuleService;
 
@@ -162,7 +168,7 @@ public class GlobalLoopManager implements GlobalLoopService {
     protected void activate() {
         routing = new InventoryRouting(inventory, placement);
         interference = new ClusterInterference(loopState);
-        colocation = new InventoryColocation(inventory, sfcService, this::cpuRequestMillis);
+        colocation = new InventoryColocation(inventory, sfcService, this::cpuRequestMillis, this::need);
         detectionInputs = new DetectionInputs(inventory)
                 .flowEntries(flowRuleService == null ? null : flowRuleService::getFlowEntries)
                 .segmentLists(pathsService)
@@ -314,6 +320,11 @@ public class GlobalLoopManager implements GlobalLoopService {
                 .map(k -> k.cpuRequestMillis(vnfType)).orElse(0L);
     }
 
+    private ResourceNeed need(String vnfType) {
+        return configService.appConfig().flatMap(Srv6IntAppConfig::kubernetes)
+                .map(k -> k.need(vnfType)).orElse(ResourceNeed.NONE);
+    }
+
     private boolean interferenceAware() {
         return configService.appConfig().map(Srv6IntAppConfig::interferenceAware).orElse(false);
     }
@@ -342,6 +353,7 @@ public class GlobalLoopManager implements GlobalLoopService {
             l = new GlobalLoop(p, clock, platform, r, loopState);
             l.setNodeFilter(this::nodePortUp);
             l.setColocation(colocation);
+            l.setPools(nodePools);
             loop = l;
             loopTHatMillis = tHat;
             loopDemand = demand;

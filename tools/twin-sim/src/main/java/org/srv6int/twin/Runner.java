@@ -138,6 +138,7 @@ public final class Runner {
                 if (platform instanceof NodePods) { // what the agent's informer would list
                     agent.follow((NodePods) platform);
                 }
+                agent.reportPoolsTo(control::acceptPoolReport);
                 detections.put(h.name(), agent);
             }
             timed.add(global);

@@ -53,6 +53,11 @@ public final class AgentConfig {
     public long escalationIntervalMs = 1000;
     /** Attempts per escalation (first try plus retries). */
     public int escalationAttempts = 4;
+    /**
+     * Period of the pool report to the app (POST beside {@link #escalationUrl}: .../loop/pools,
+     * same credentials), ms; 0 for none. The app takes a report older than 15 s as stale.
+     */
+    public long poolReportIntervalMs = 5000;
     /** How long an Algorithm 2 trial waits for the donor's window, ms. */
     public long trialTimeoutMs = 2000;
     /** Line 24 frees from the largest-slack vNF only while its slack exceeds this fraction of its Lmax. */
@@ -230,6 +235,9 @@ public final class AgentConfig {
         if (escalationAttempts < 1) {
             throw new IOException("escalationAttempts must be >= 1");
         }
+        if (poolReportIntervalMs < 0) {
+            throw new IOException("poolReportIntervalMs must be >= 0 (0: no pool report)");
+        }
         try {
             slackPolicy();
         } catch (IllegalArgumentException e) {
@@ -331,6 +339,7 @@ public final class AgentConfig {
         c.escalationUrl = escalationUrl;
         c.escalationIntervalMs = escalationIntervalMs;
         c.escalationAttempts = escalationAttempts;
+        c.poolReportIntervalMs = poolReportIntervalMs;
         c.trialTimeoutMs = trialTimeoutMs;
         c.freeSlackFraction = freeSlackFraction;
         c.takeSlackFraction = takeSlackFraction;

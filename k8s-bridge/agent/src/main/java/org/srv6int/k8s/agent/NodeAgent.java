@@ -24,6 +24,7 @@ import org.srv6int.k8s.agent.numa.NumaHost;
 import org.srv6int.k8s.agent.obs.AgentMetrics;
 import org.srv6int.k8s.agent.obs.DecisionLog;
 import org.srv6int.k8s.agent.obs.EscalationClient;
+import org.srv6int.k8s.agent.obs.PoolReport;
 import org.srv6int.k8s.agent.obs.MetricsServer;
 import org.srv6int.k8s.agent.pods.PodEvents;
 import org.srv6int.k8s.agent.pods.PodFollower;
@@ -93,6 +94,12 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
     private long seenVersion = -1;
     private boolean retry;
     private long nextCheck;
+    // Pool report to the app (docs/node-agent.md, "Pool report"), on the escalation's client.
+    private final URI poolsUrl;
+    private final long poolReportNanos;
+    private long nextPoolReport;
+    private final java.util.concurrent.atomic.AtomicLongArray poolReports =
+            new java.util.concurrent.atomic.AtomicLongArray(3);
     private final MetricsServer server;
     private volatile PcapLatencySource source;
     private String numaReported;
@@ -157,6 +164,8 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         this.escalation = config.escalationUrl == null || config.escalationUrl.isEmpty() ? null
                 : new EscalationClient(URI.create(config.escalationUrl), config.escalationAttempts, 250,
                 System.getenv(AUTH_ENV), o -> gen.metrics.escalation(o));
+        this.poolsUrl = escalation == null ? null : EscalationClient.poolsUrl(URI.create(config.escalationUrl));
+        this.poolReportNanos = TimeUnit.MILLISECONDS.toNanos(config.poolReportIntervalMs);
         if (config.followPods) {
             if (client == null) {
                 throw new IOException("followPods needs a Kubernetes API client");
@@ -296,6 +305,8 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         }
         LOG.info("{} vNF(s) {}; resources offered by this host: [{}]", members.size(), names, offered);
         g.loop = c.newLoop(pools, listener(g), System::nanoTime);
+        // A new set of pods changes the pools: the app hears of it at the next tick, not a period later.
+        nextPoolReport = System.nanoTime();
         for (int i = 0; i < lmax.length; i++) {
             g.metrics.resourceType(i, g.loop.resourceType(i));
         }
@@ -638,6 +649,11 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             nextCheck = now + checkIntervalNanos;
             checkOverwrites();
         }
+        if (poolsUrl != null && poolReportNanos > 0 && now - nextPoolReport >= 0) {
+            nextPoolReport = now + poolReportNanos;
+            // Read on the loop's thread (the pools are not shared); sent off it.
+            escalation.post(poolsUrl, PoolReport.body(config.node, gen.loop::pool, gen.loop::reclaimable), poolReports::incrementAndGet);
+        }
     }
 
     private void tickNuma(Generation g) {
@@ -661,6 +677,13 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         g.reader.errors().snapshot().forEach((k, v) -> reasons.put(k.name().toLowerCase(Locale.ROOT), v));
         StringBuilder sb = new StringBuilder(g.metrics.render(reasons));
         podMetrics.render(sb);
+        sb.append("# HELP srv6int_node_pool_reports_total Pool reports to the ONOS app by outcome.\n")
+                .append("# TYPE srv6int_node_pool_reports_total counter\n");
+        String[] outcome = {"sent", "failed", "rejected"};
+        for (int i = 0; i < outcome.length; i++) {
+            sb.append("srv6int_node_pool_reports_total{result=\"").append(outcome[i]).append("\"} ")
+                    .append(poolReports.get(i)).append('\n');
+        }
         if (g.numa != null) {
             g.numa.render(sb);
         } else {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -18,6 +19,7 @@ import org.srv6int.k8s.agent.loop.LocalLoop;
 import org.srv6int.k8s.agent.loop.LoopListener;
 import org.srv6int.k8s.agent.loop.ResourceType;
 import org.srv6int.k8s.agent.obs.EscalationClient;
+import org.srv6int.k8s.agent.obs.PoolReport;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.k8s.agent.pods.Reservations;
 import org.srv6int.twin.host.SimulatedWorker;
@@ -35,7 +37,8 @@ import org.srv6int.twin.model.VnfInstance;
  * <p>When a pod starts on the worker the agent is restarted with the pod in its config, as the
  * DaemonSet's rolling update does (docs/node-agent.md section 7): allocations are read back
  * from the files, a pending Algorithm 2 trial is dropped (its free stands). Escalations, which
- * the real agent POSTs to the ONOS app, are recorded as events and logged.
+ * the real agent POSTs to the ONOS app, go to the app's global loop as that POST would
+ * ({@code GlobalControl.escalate}); pool reports go to the app's pool service ({@link #reportPoolsTo}).
  *
  * <p>Pods the platform has bound to the worker but not yet started ({@link NodePods}, what the
  * real agent's informer lists) have their CPU requests held out of the CPU pool by the agent's
@@ -69,6 +72,9 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
     private long decisions;
     private long escalations;
     private int starts;
+    // The agent's pool report, on the path the real agent POSTs it (AppControl#acceptPoolReport).
+    private Consumer<String> poolReports;
+    private long nextPoolReportNs;
 
     /**
      * Creates the agent of a worker (started at its first Detection Result).
@@ -113,6 +119,17 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
             managed.add(p.uid());
         }
         return Reservations.of(bound.boundTo(worker.host().name()), managed).cpuMillis();
+    }
+
+    /**
+     * Sends the agent's pool report ({@link PoolReport}, the real agent's body) every
+     * {@link AgentConfig#poolReportIntervalMs} of simulated time and at once when its pods change,
+     * as the real agent does.
+     *
+     * @param sink the app's side of {@code POST /onos/srv6int/loop/pools}
+     */
+    public void reportPoolsTo(Consumer<String> sink) {
+        this.poolReports = sink;
     }
 
     /**
@@ -177,6 +194,7 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
         loop = config.newLoop(setup.pools(), listener(), clockNs);
         worker.markDirty(); // the start-up wrote every allocation once
         starts++;
+        nextPoolReportNs = clockNs.getAsLong(); // new pods: report at once
     }
 
     private LoopListener listener() {
@@ -225,6 +243,11 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
         loop.onSample(i, latencyNs);
         if (++samples % 1000 == 0) {
             loop.tick();
+        }
+        long now = clockNs.getAsLong();
+        if (poolReports != null && now - nextPoolReportNs >= 0) {
+            nextPoolReportNs = now + config.poolReportIntervalMs * 1_000_000L;
+            poolReports.accept(PoolReport.body(worker.host().name(), loop::pool, loop::reclaimable));
         }
     }
 

@@ -377,6 +377,28 @@ public final class LocalLoop {
     }
 
     /**
+     * What Algorithm 2 could take of a type for a newcomer: the allocations above their floors
+     * of the vNFs whose last window leaves the slack line 16 takes from (the pool report's
+     * {@code reclaimable}, docs/node-agent.md "Pool report").
+     *
+     * @param type resource type
+     * @return amount in the type's unit, 0 if the host does not offer it
+     */
+    public long reclaimable(ResourceType type) {
+        ResourcePool pool = pools[type.ordinal()];
+        if (pool == null) {
+            return 0;
+        }
+        long sum = 0;
+        for (int i = 0; i < lmax.length; i++) {
+            if (lastL95[i] >= 0 && slackPolicy.mayTake(tau[i], lmax[i])) {
+                sum += Math.max(0, pool.allocation(i) - pool.floor(i));
+            }
+        }
+        return sum;
+    }
+
+    /**
      * L95 of the last window.
      *
      * @param vnf index

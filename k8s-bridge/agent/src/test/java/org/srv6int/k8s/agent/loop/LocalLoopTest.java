@@ -115,6 +115,23 @@ public class LocalLoopTest {
     }
 
     @Test
+    public void reclaimableIsWhatVnfsWithSlackHoldAboveTheirFloors() {
+        // Budgets exactly allocated: nothing free. vNF 1 shows slack of 0.9 Lmax (take rule: > 0.5),
+        // vNF 0 is over its bound, vNF 2 has sent no window yet: only vNF 1's share above its floor.
+        LocalLoop loop = loop(pools(1500, true));
+        assertEquals(0, loop.reclaimable(ResourceType.LLC));
+        window(loop, 1, LMAX / 10);
+        window(loop, 0, 3 * LMAX);
+        long cpu1 = loop.pool(ResourceType.CPU_QUOTA).allocation(1);
+        assertEquals(cpu1 - 100, loop.reclaimable(ResourceType.CPU_QUOTA));
+        assertEquals(4 - 1, loop.reclaimable(ResourceType.LLC));
+        assertEquals(30 - 10, loop.reclaimable(ResourceType.MEMORY_BANDWIDTH));
+        // vNF 1 at 0.6 Lmax: slack 0.4 Lmax, below the take rule: nothing reclaimable.
+        window(loop, 1, LMAX * 6 / 10);
+        assertEquals(0, loop.reclaimable(ResourceType.LLC));
+    }
+
+    @Test
     public void vnfWithSlackGivesResourcesUpDownToItsFloor() {
         LocalLoop loop = loop(pools(1500, true));
         for (int w = 0; w < 20; w++) {
