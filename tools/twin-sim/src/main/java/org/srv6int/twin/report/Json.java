@@ -88,6 +88,9 @@ public final class Json {
      * @return text
      */
     public static String num(double d) {
+        if (d == Math.rint(d) && Math.abs(d) < 1e15) {
+            return Long.toString((long) d); // what "%.3f" and the trimming give for a whole number (-0 too)
+        }
         // the same digits as String.format("%.3f"), on a formatter kept per thread, trimmed by
         // hand: the CSV files hold a number per chain per 100 ms, and a new formatter and two
         // regular expressions per number were a tenth of a scale run's CPU time
