@@ -28,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
@@ -281,6 +282,25 @@ public class CommandsTest {
         assertEquals("DOWN", j.get("chains").get(0).get("state").asText());
         assertEquals("vNF 0 (r0 at of:0000000000000002/3)", j.get("chains").get(0).get("lastHopSeen").asText());
         assertEquals(1, j.get("counters").get("chainDowns").asInt());
+    }
+
+    @Test
+    public void loopPoolsShowsEachNodesReportWithItsAge() throws Exception {
+        long[] now = {100_000};
+        org.srv6int.app.pools.NodePoolManager pools = new org.srv6int.app.pools.NodePoolManager(
+                new org.srv6int.testkit.InMemoryStorageService(), n -> true, () -> now[0], 15_000);
+        pools.report("worker2", List.of(new org.srv6int.app.api.NodePools.Pool(
+                org.srv6int.app.api.NodePools.WHOLE_NODE, 3250, 500, 10_000, 1, 2, 11, 0, 20, 100)));
+        now[0] += 20_000;
+        Srv6IntCommand.testServices = new TestServiceDirectory()
+                .add(org.srv6int.app.api.NodePoolService.class, pools);
+        String text = run(new LoopPoolsCommand(), false);
+        assertTrue(text, text.contains("worker2: cpu 3250+500m, llc 1+2 ways, mb 0+20 %; 20000 ms old "
+                + "(stale: placement by CPU only)"));
+        assertTrue(text, text.contains("reports accepted 1, malformed 0, unknown node 0"));
+        JsonNode j = MAPPER.readTree(run(new LoopPoolsCommand(), true));
+        assertEquals(2, j.at("/nodes/0/pools/0/llcWays/reclaimable").asInt());
+        assertFalse(j.at("/nodes/0/fresh").asBoolean());
     }
 
     @Test

@@ -47,13 +47,32 @@ public interface ReplicaPlatform {
     /**
      * Returns the readiness of the vNF's replicas the platform runs: replica id to whether its pod
      * exists and is Ready (false: gone or not Ready). A replica the platform does not list is not
-     * one of its workloads (e.g. registered by an operator) and is judged by INT alone. May block
-     * on the platform's API; the loop calls it off the telemetry thread.
+     * one of its workloads (e.g. registered by an operator) and is judged by INT alone. Reads what
+     * the platform follows (the bridge's watch cache): does not block on the platform's API, the
+     * loop calls it on every failure-detection round.
      *
      * @param vnf vNF
-     * @return readiness by replica id; empty if this platform cannot list replicas
+     * @return readiness by replica id; empty if this platform cannot tell now (cannot list
+     *         replicas, or its watch is not established)
      */
     default Optional<Map<String, Boolean>> replicaReadiness(VnfKey vnf) {
         return Optional.empty();
+    }
+
+    /**
+     * Tells the listener of every change of {@link #replicaReadiness} from now on, as the platform
+     * sees it. A platform that cannot tell never calls it.
+     *
+     * @param listener listener
+     */
+    default void addReadinessListener(ReadinessListener listener) {
+    }
+
+    /**
+     * Stops telling the listener.
+     *
+     * @param listener listener
+     */
+    default void removeReadinessListener(ReadinessListener listener) {
     }
 }

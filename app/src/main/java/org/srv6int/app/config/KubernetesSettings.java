@@ -3,6 +3,7 @@ package org.srv6int.app.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onosproject.net.config.InvalidFieldException;
+import org.srv6int.app.api.ResourceNeed;
 import org.srv6int.k8s.bridge.ReplicaRules;
 
 import java.net.URI;
@@ -55,6 +56,9 @@ public final class KubernetesSettings {
     static final String IMAGE = "image";
     static final String REQUESTS = "requests";
     static final String LIMITS = "limits";
+    static final String PROFILE = "profile";
+    static final String LLC_WAYS = "llcWays";
+    static final String MEMORY_BANDWIDTH = "memoryBandwidthPercent";
 
     private final ObjectNode node;
 
@@ -113,7 +117,14 @@ public final class KubernetesSettings {
     private static void validateType(ObjectNode types, String typesPath, String type) {
         ObjectNode t = object(types, typesPath, type, true);
         String tp = join(typesPath, type);
-        onlyFields(t, tp, IMAGE, REQUESTS, LIMITS);
+        onlyFields(t, tp, IMAGE, REQUESTS, LIMITS, PROFILE);
+        ObjectNode profile = object(t, tp, PROFILE, false);
+        if (profile != null) {
+            String pp = join(tp, PROFILE);
+            onlyFields(profile, pp, LLC_WAYS, MEMORY_BANDWIDTH);
+            integer(profile, pp, LLC_WAYS, false, 0, 64);
+            integer(profile, pp, MEMORY_BANDWIDTH, false, 0, 100);
+        }
         text(t, tp, IMAGE, true);
         // The bridge's own rules decide what is a valid type, image and quantity.
         try {
@@ -258,6 +269,20 @@ public final class KubernetesSettings {
         } catch (NumberFormatException e) {
             return 0;
         }
+    }
+
+    /**
+     * Returns what one replica of a vNF type needs on its node: its CPU request and the LLC ways
+     * and memory-bandwidth share of its {@code profile} (checked against the node agents' pool
+     * reports, docs/global-loop.md "Pools").
+     *
+     * @param vnfType vNF type
+     * @return need, zeros where not configured
+     */
+    public ResourceNeed need(String vnfType) {
+        JsonNode p = node.path(VNF_TYPES).path(vnfType).path(PROFILE);
+        return new ResourceNeed(cpuRequestMillis(vnfType), p.path(LLC_WAYS).asLong(0),
+                                p.path(MEMORY_BANDWIDTH).asLong(0));
     }
 
     private static Map<String, String> quantities(JsonNode q) {

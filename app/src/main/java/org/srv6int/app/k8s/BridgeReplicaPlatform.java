@@ -2,11 +2,14 @@ package org.srv6int.app.k8s;
 
 import org.srv6int.app.api.NodeResources;
 import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.ReadinessListener;
 import org.srv6int.app.api.ReplicaPlatform;
+import org.srv6int.app.api.SfcId;
 import org.srv6int.app.k8s.BridgeReplicaPlatform;
 import org.srv6int.app.k8s.ReplicaIdentities;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfReplica;
+import org.srv6int.k8s.bridge.ReplicaListener;
 import org.srv6int.k8s.bridge.ReplicaNames;
 import org.srv6int.k8s.bridge.ReplicaRequest;
 import org.srv6int.k8s.bridge.ReplicaStatus;
@@ -52,6 +55,7 @@ public final class BridgeReplicaPlatform implements ReplicaPlatform {
     private final Set<String> reserved = new HashSet<>();
     private final Map<String, Integer> requests;
     private final ReplicaIdentities identities;
+    private final Map<ReadinessListener, ReplicaListener> listeners = new java.util.HashMap<>();
 
     /**
      * Creates the adapter.
@@ -202,14 +206,42 @@ public final class BridgeReplicaPlatform implements ReplicaPlatform {
         return replicaId.equals(ReplicaNames.replicaName(chainId(vnf), vnf.index(), k)) ? k : -1;
     }
 
+    // The bridge's watch cache, no API call: unknown (empty) while its watch is not established.
     @Override
     public Optional<Map<String, Boolean>> replicaReadiness(VnfKey vnf) {
-        Map<String, Boolean> out = new LinkedHashMap<>();
-        for (ReplicaStatus s : bridge.listReplicas(chainId(vnf), vnf.index())) {
-            // A StatefulSet without a pod (PHASE_ABSENT) or with a pod not Ready: not ready.
-            out.put(s.name(), s.ready());
+        return bridge.watchedReplicas(chainId(vnf), vnf.index()).map(list -> {
+            Map<String, Boolean> out = new LinkedHashMap<>();
+            for (ReplicaStatus s : list) {
+                // A StatefulSet without a pod (PHASE_ABSENT) or with a pod not Ready: not ready.
+                out.put(s.name(), s.ready());
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public synchronized void addReadinessListener(ReadinessListener listener) {
+        ReplicaListener l = (chain, vnfIndex, status) -> {
+            // Only chains of the app (the SFC id in decimal) have vNFs the loop knows.
+            SfcId sfc;
+            try {
+                sfc = SfcId.valueOf(chain);
+            } catch (IllegalArgumentException e) {
+                return;
+            }
+            listener.readinessChanged(VnfKey.of(sfc, vnfIndex), status.name(), status.ready());
+        };
+        if (listeners.putIfAbsent(listener, l) == null) {
+            bridge.addListener(l);
         }
-        return Optional.of(out);
+    }
+
+    @Override
+    public synchronized void removeReadinessListener(ReadinessListener listener) {
+        ReplicaListener l = listeners.remove(listener);
+        if (l != null) {
+            bridge.removeListener(l);
+        }
     }
 
     @Override

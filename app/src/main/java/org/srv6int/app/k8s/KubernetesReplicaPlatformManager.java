@@ -2,6 +2,7 @@ package org.srv6int.app.k8s;
 
 import org.srv6int.app.api.NodeResources;
 import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.ReadinessListener;
 import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.k8s.BridgeReplicaPlatform;
 import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
@@ -49,6 +50,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -103,6 +105,13 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
     private Fabric8VnfReplicaManager bridge;
     private volatile ReplicaPlatform current;
     private volatile String unavailable = "not configured";
+    private final List<ReadinessListener> readinessListeners = new CopyOnWriteArrayList<>();
+    // Outlives the platforms: registered on each one built, so listeners follow a rebuild.
+    private final ReadinessListener forward = (vnf, id, ready) -> {
+        for (ReadinessListener l : readinessListeners) {
+            l.readinessChanged(vnf, id, ready);
+        }
+    };
 
     /** Builds the platform from netcfg and follows its changes. */
     @Activate
@@ -302,9 +311,12 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
         settings = s.get();
         try {
             bridge = connect(settings);
-            current = new BridgeReplicaPlatform(bridge, this::template,
-                                                Duration.ofMillis(settings.readyTimeoutMillis()), executor, requests,
-                                                identities);
+            BridgeReplicaPlatform p = new BridgeReplicaPlatform(bridge, this::template,
+                                                                Duration.ofMillis(settings.readyTimeoutMillis()),
+                                                                executor, requests, identities);
+            // Starts the bridge's watch; its first listing tells every replica to the listeners.
+            p.addReadinessListener(forward);
+            current = p;
             log.info("Kubernetes replica platform: namespace {}, {}", settings.namespace(),
                      settings.kubeconfig().map(k -> "kubeconfig " + k)
                              .orElse("API server " + settings.apiServer().orElse("?")));
@@ -405,6 +417,16 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
     public Optional<Map<String, Boolean>> replicaReadiness(VnfKey vnf) {
         ReplicaPlatform p = current;
         return p == null ? Optional.empty() : p.replicaReadiness(vnf);
+    }
+
+    @Override
+    public void addReadinessListener(ReadinessListener listener) {
+        readinessListeners.add(listener);
+    }
+
+    @Override
+    public void removeReadinessListener(ReadinessListener listener) {
+        readinessListeners.remove(listener);
     }
 
     @Override

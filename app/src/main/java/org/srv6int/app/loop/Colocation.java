@@ -1,5 +1,6 @@
 package org.srv6int.app.loop;
 
+import org.srv6int.app.api.ResourceNeed;
 import org.srv6int.app.api.VnfKey;
 
 import java.util.Map;
@@ -27,4 +28,15 @@ public interface Colocation {
      * @return millicores, 0 if unknown
      */
     long cpuRequestMillis(VnfKey vnf);
+
+    /**
+     * Returns what one replica of the vNF needs on its node (its type's profile): CPU request,
+     * LLC ways and memory-bandwidth share, checked against the node agents' pool reports.
+     *
+     * @param vnf vNF
+     * @return need; by default the CPU request only
+     */
+    default ResourceNeed need(VnfKey vnf) {
+        return new ResourceNeed(cpuRequestMillis(vnf), 0, 0);
+    }
 }

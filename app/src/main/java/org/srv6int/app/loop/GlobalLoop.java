@@ -1,6 +1,9 @@
 package org.srv6int.app.loop;
 
+import org.srv6int.app.api.NodePoolService;
+import org.srv6int.app.api.NodePools;
 import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ResourceNeed;
 import org.srv6int.app.api.ReplicaInfo;
 import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.api.LoopDecision;
@@ -17,6 +20,7 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -108,9 +112,27 @@ public final class GlobalLoop {
     private long nextId = 1;
     private volatile java.util.function.Predicate<String> nodeUsable = n -> true;
     private volatile Colocation colocation;
+    private volatile NodePoolService pools;
     // This round's observations: push-aside reads the neighbours' slack from them.
     private final Map<VnfKey, VnfObservation> seen = new HashMap<>();
     private boolean restored;
+    // What the last pickNodes said about the pools, for its decision's detail.
+    private String pickNote = "";
+    // Replicas this loop added, until their node's next pool report shows them (leader's memory).
+    private final List<Joined> joined = new ArrayList<>();
+
+    /** A replica that joined its node at a time, with its vNF's need. */
+    private static final class Joined {
+        final String node;
+        final ResourceNeed need;
+        final long atMillis;
+
+        Joined(String node, ResourceNeed need, long atMillis) {
+            this.node = node;
+            this.need = need;
+            this.atMillis = atMillis;
+        }
+    }
     private boolean closed;
     private long storeFailures;
     // Decisions this loop made by action, and those that ended by action and outcome (metrics).
@@ -293,6 +315,17 @@ public final class GlobalLoop {
      */
     public void setColocation(Colocation c) {
         colocation = c;
+    }
+
+    /**
+     * Gives the loop the node agents' pool reports: a replica then goes only where a fresh
+     * report's pools hold its vNF type's need ({@link Colocation#need}); a node without a fresh
+     * report is placed by its free CPU alone, said in the decision (docs/global-loop.md, "Pools").
+     *
+     * @param p pool reports, null for none (CPU only)
+     */
+    public void setPools(NodePoolService p) {
+        pools = p;
     }
 
     /**
@@ -867,13 +900,14 @@ public final class GlobalLoop {
         List<CompletableFuture<ReplicaInfo>> futures = createAll(o.vnf(), d.id, where);
         String plan = "target " + target + " replicas: +" + where.size() + " on " + String.join(",", where)
                 + (where.size() < add ? " (" + (add - where.size()) + " more do not fit any node's free CPU)" : "")
-                + routing.placementNote() + note;
+                + routing.placementNote() + pickNote + note;
         CompletableFuture.allOf(futures.toArray(new CompletableFuture[0]))
                 .whenComplete((v, err) -> scaleOutDone(o.vnf(), d.id, futures, plan));
     }
 
     /** Line 10 through the app's placement; null (decision failed, cool-down, note appended) if no node. */
     private List<String> pickNodes(Entry d, VnfKey vnf, VnfState s, long now, int add, String note) {
+        pickNote = "";
         List<NodeResources> nodes;
         try {
             nodes = new ArrayList<>(platform.nodeFreeResources());
@@ -909,6 +943,21 @@ public final class GlobalLoop {
                 return null;
             }
         }
+        String poolNote = "";
+        ResourceNeed need = need(vnf);
+        if (need.beyondCpu() && pools != null) {
+            List<String> short_ = new ArrayList<>();
+            List<String> cpuOnly = new ArrayList<>();
+            nodes = byPools(nodes, need, short_, cpuOnly);
+            if (nodes.isEmpty()) {
+                s.cooldownUntil = now + params.cooldownNanos();
+                finish(d.id, LoopDecision.Outcome.FAILED, now, "no node's pools hold a replica (" + need + "): "
+                        + String.join(", ", short_) + note);
+                return null;
+            }
+            poolNote = (short_.isEmpty() ? "" : "; pools too small on " + String.join(", ", short_))
+                    + (cpuOnly.isEmpty() ? "" : "; CPU only (no fresh pool report) on " + String.join(", ", cpuOnly));
+        }
         List<String> where;
         try {
             // Placement keeps the chain in path order, then prefers the most free resources.
@@ -924,7 +973,71 @@ public final class GlobalLoop {
                     + add + " replica(s)" + note);
             return null;
         }
+        pickNote = poolNote;
         return request > 0 ? fitting(where, nodes, request) : where;
+    }
+
+    /**
+     * The candidates whose fresh pool report holds one replica of {@code need}, each with its free
+     * CPU cut to the need's CPU times the replicas its pools hold (so placement prefers the node
+     * with the most room in its scarcest resource, and {@link #fitting} stops where the pools are
+     * full); nodes without a fresh report keep their free CPU and are named in {@code cpuOnly}.
+     */
+    private List<NodeResources> byPools(List<NodeResources> nodes, ResourceNeed need, List<String> tooSmall,
+                                        List<String> cpuOnly) {
+        NodePoolService p = pools;
+        long now = clock.currentTimeMillis();
+        List<NodeResources> out = new ArrayList<>();
+        for (NodeResources n : nodes) {
+            Optional<NodePools> report;
+            try {
+                report = p.pools(n.node());
+            } catch (RuntimeException e) {
+                report = Optional.empty();
+            }
+            long age = report.map(r -> now - r.receivedAtMillis()).orElse(Long.MAX_VALUE);
+            if (report.isEmpty() || age > p.maxAgeMillis()) {
+                cpuOnly.add(n.node() + (report.isEmpty() ? " (no report)" : " (report " + age / 1000 + " s old)"));
+                out.add(n);
+                continue;
+            }
+            // What the report cannot show yet: this loop's creations in flight on the node and the
+            // replicas that joined it after the report was sent.
+            long receivedAt = report.get().receivedAtMillis();
+            List<ResourceNeed> coming = new ArrayList<>();
+            for (Map.Entry<VnfKey, VnfState> e : states.entrySet()) {
+                VnfState st = e.getValue();
+                if (st.phase == VnfLoopRecord.Phase.SCALING && st.plan != null) {
+                    ResourceNeed n2 = need(e.getKey());
+                    st.plan.stream().filter(n.node()::equals).forEach(x -> coming.add(n2));
+                }
+            }
+            joined.removeIf(j -> now - j.atMillis > p.maxAgeMillis());
+            joined.stream().filter(j -> j.node.equals(n.node()) && j.atMillis >= receivedAt)
+                    .forEach(j -> coming.add(j.need));
+            double holds = report.get().less(coming).holds(need);
+            if (holds < 1) {
+                tooSmall.add(n.node() + " (" + report.get().freeText()
+                        + (coming.isEmpty() ? "" : ", less " + coming.size() + " replica(s) on their way") + ")");
+                continue;
+            }
+            long free = need.cpuMillis() > 0 && !Double.isInfinite(holds)
+                    ? Math.min(n.freeCpuMillis(), (long) Math.floor(holds * need.cpuMillis())) : n.freeCpuMillis();
+            out.add(new NodeResources(n.node(), free, n.freeMemoryBytes()));
+        }
+        return out;
+    }
+
+    private ResourceNeed need(VnfKey vnf) {
+        Colocation c = colocation;
+        if (c == null) {
+            return ResourceNeed.NONE;
+        }
+        try {
+            return c.need(vnf);
+        } catch (RuntimeException e) {
+            return ResourceNeed.NONE;
+        }
     }
 
     /** The picks in order while each node still has the request free after the picks before it. */
@@ -1077,7 +1190,7 @@ public final class GlobalLoop {
             return;
         }
         List<CompletableFuture<ReplicaInfo>> futures = createAll(vnf, d.id, where);
-        String plan = "replacing " + add + " dead replica(s): +" + add + " on " + String.join(",", where);
+        String plan = "replacing " + add + " dead replica(s): +" + add + " on " + String.join(",", where) + pickNote;
         CompletableFuture.allOf(futures.toArray(new CompletableFuture[0]))
                 .whenComplete((v, err) -> scaleOutDone(vnf, d.id, futures, plan));
     }
@@ -1118,6 +1231,10 @@ public final class GlobalLoop {
                 // Line 11: the group spreads traffic evenly over all ready replicas.
                 routing.addReplicas(vnf, ready);
                 outcome = plan + "; added " + ready;
+                long at = clock.currentTimeMillis();
+                for (ReplicaInfo r : ready) {
+                    joined.add(new Joined(r.node(), need(vnf), at));
+                }
             } catch (RuntimeException e) {
                 ok = false;
                 outcome = plan + "; group update failed: " + e.getMessage();

@@ -1,5 +1,8 @@
 package org.srv6int.app.loop;
 
+import org.srv6int.app.api.NodePoolService;
+import org.srv6int.app.api.ReadinessListener;
+import org.srv6int.app.api.ResourceNeed;
 import org.srv6int.app.api.ReplicaPlatform;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.LeadershipEvent;
@@ -56,11 +59,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -108,6 +108,10 @@ public class GlobalLoopManager implements GlobalLoopService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected PlacementService placement;
 
+    // The node agents' pool reports (docs/global-loop.md, "Pools"); null: placement by CPU only.
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected NodePoolService nodePools;
+
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected FlowRuleService flowRuleService;
 
@@ -132,19 +136,16 @@ public class GlobalLoopManager implements GlobalLoopService {
     private MetricsComponent metricsComponent;
     private MetricsFeature metricsFeature;
 
-    /** How often the platform's replica readiness is read, ms. */
-    static final long READINESS_POLL_MS = 1000;
-
     private final DeviceListener deviceListener = this::onDeviceEvent;
     private final LinkListener linkListener = this::onLinkEvent;
     private ChainHealth health;
-    private final Map<VnfKey, Map<String, Boolean>> readiness = new ConcurrentHashMap<>();
+    private final ReadinessListener readinessListener = this::onReadiness;
+    private final java.util.concurrent.atomic.AtomicBoolean readinessCheckQueued =
+            new java.util.concurrent.atomic.AtomicBoolean();
     private final Map<org.srv6int.app.api.SfcId, List<SegmentList>> lastLists = new HashMap<>();
     private final Set<String> pendingEvents = new LinkedHashSet<>();
     private long reroutes;
     private ExecutorService events;
-    private ScheduledExecutorService poller;
-    private ScheduledFuture<?> pollTask;
 
     private final LeadershipEventListener leadershipListener = this::leadershipChanged;
     private final Consumer<TelemetrySnapshot> windowConsumer = this::onWindow;
@@ -167,12 +168,14 @@ public class GlobalLoopManager implements GlobalLoopService {
     protected void activate() {
         routing = new InventoryRouting(inventory, placement);
         interference = new ClusterInterference(loopState);
-        colocation = new InventoryColocation(inventory, sfcService, this::cpuRequestMillis);
+        colocation = new InventoryColocation(inventory, sfcService, this::cpuRequestMillis, this::need);
         detectionInputs = new DetectionInputs(inventory)
                 .flowEntries(flowRuleService == null ? null : flowRuleService::getFlowEntries)
                 .segmentLists(pathsService)
                 .readiness((vnf, replica) -> {
-                    Map<String, Boolean> ready = readiness.get(vnf);
+                    // read after the inventory: a replica in the group then was Ready when it joined
+                    // (the platform's create waits on the same cache), so not Ready now is a change
+                    Map<String, Boolean> ready = readiness(vnf);
                     return ready == null ? null : ready.get(replica);
                 })
                 .portUp(this::portUp);
@@ -182,10 +185,9 @@ public class GlobalLoopManager implements GlobalLoopService {
         // Dead replicas, their holds and flaps outlive a leader change (docs/failures.md).
         health.remember(loopState);
         events = Executors.newSingleThreadExecutor(org.onlab.util.Tools.groupedThreads("srv6int", "loop-events", log));
-        poller = Executors.newSingleThreadScheduledExecutor(
-                org.onlab.util.Tools.groupedThreads("srv6int", "loop-readiness", log));
-        pollTask = poller.scheduleWithFixedDelay(this::pollQuietly, READINESS_POLL_MS, READINESS_POLL_MS,
-                                                 TimeUnit.MILLISECONDS);
+        if (platform != null) {
+            platform.addReadinessListener(readinessListener);
+        }
         if (deviceService != null) {
             deviceService.addListener(deviceListener);
         }
@@ -221,8 +223,9 @@ public class GlobalLoopManager implements GlobalLoopService {
         if (linkService != null) {
             linkService.removeListener(linkListener);
         }
-        pollTask.cancel(false);
-        poller.shutdownNow();
+        if (platform != null) {
+            platform.removeReadinessListener(readinessListener);
+        }
         events.shutdownNow();
         leadershipService.removeListener(leadershipListener);
         leadershipService.withdraw(TOPIC);
@@ -317,6 +320,11 @@ public class GlobalLoopManager implements GlobalLoopService {
                 .map(k -> k.cpuRequestMillis(vnfType)).orElse(0L);
     }
 
+    private ResourceNeed need(String vnfType) {
+        return configService.appConfig().flatMap(Srv6IntAppConfig::kubernetes)
+                .map(k -> k.need(vnfType)).orElse(ResourceNeed.NONE);
+    }
+
     private boolean interferenceAware() {
         return configService.appConfig().map(Srv6IntAppConfig::interferenceAware).orElse(false);
     }
@@ -345,6 +353,7 @@ public class GlobalLoopManager implements GlobalLoopService {
             l = new GlobalLoop(p, clock, platform, r, loopState);
             l.setNodeFilter(this::nodePortUp);
             l.setColocation(colocation);
+            l.setPools(nodePools);
             loop = l;
             loopTHatMillis = tHat;
             loopDemand = demand;
@@ -509,64 +518,38 @@ public class GlobalLoopManager implements GlobalLoopService {
         }
     }
 
-    private void pollQuietly() {
-        try {
-            pollPlatform();
-        } catch (RuntimeException e) {
-            log.debug("Replica readiness poll failed: {}", e.getMessage());
+    // The platform's thread: queued once for however many changes arrive before it runs.
+    private void onReadiness(VnfKey vnf, String replicaId, boolean ready) {
+        if (readinessCheckQueued.compareAndSet(false, true)) {
+            events.execute(this::readinessChanged);
         }
     }
 
-    /** Reads the platform's readiness of every vNF's replicas (leader only); unknown on failure. */
-    void pollPlatform() {
-        ReplicaPlatform p = platform;
-        if (!leader || p == null) {
-            readiness.clear();
+    /**
+     * A replica's pod turned Ready or not Ready, or its workload appeared or went (the platform's
+     * push, docs/failures.md): the failure detection runs at once, on port, platform and
+     * segment-list facts, as after a port event; it reads the readiness the platform now has.
+     */
+    void readinessChanged() {
+        readinessCheckQueued.set(false);
+        if (!leader || !enabled()) {
             return;
         }
-        Set<VnfKey> seen = new java.util.HashSet<>();
-        for (Sfc sfc : sfcService.getSfcs()) {
-            for (int i = 0; i < sfc.vnfs().size(); i++) {
-                VnfKey k = VnfKey.of(sfc.id(), i);
-                seen.add(k);
-                try {
-                    boolean before = creating(k);
-                    Set<String> inGroup = new java.util.HashSet<>();
-                    inventory.getReplicas(k).forEach(x -> {
-                        if (x.carriesTraffic()) {
-                            inGroup.add(x.id().name());
-                        }
-                    });
-                    Optional<Map<String, Boolean>> r = p.replicaReadiness(k);
-                    if (r.isPresent() && (before || creating(k))) {
-                        // A create of the vNF in flight during the read: its pod may turn Ready and
-                        // join the group after being read not Ready. Only the replicas in the group
-                        // before the read (not the one being created) are judged by it.
-                        Map<String, Boolean> kept = new HashMap<>(r.get());
-                        kept.keySet().retainAll(inGroup);
-                        readiness.put(k, Map.copyOf(kept));
-                    } else if (r.isPresent()) {
-                        readiness.put(k, Map.copyOf(r.get()));
-                    } else {
-                        readiness.remove(k);
-                    }
-                } catch (RuntimeException e) {
-                    // Not knowing is not evidence of a death.
-                    readiness.remove(k);
-                }
-            }
+        try {
+            checkHealth(loop(), lastWindow, true);
+        } catch (RuntimeException ex) {
+            log.warn("Failure detection after a readiness change failed: {}", ex.getMessage());
         }
-        readiness.keySet().retainAll(seen);
     }
 
-    /** Whether the loop has a create of the vNF in flight (unknown counts as in flight). */
-    private boolean creating(VnfKey k) {
-        GlobalLoop l = loop;
-        if (l == null) {
-            return false;
+    /** The platform's readiness of a vNF's replicas, from its cache; unknown if it cannot tell. */
+    private Map<String, Boolean> readiness(VnfKey vnf) {
+        ReplicaPlatform p = platform;
+        try {
+            return p == null ? null : p.replicaReadiness(vnf).orElse(null);
+        } catch (RuntimeException e) {
+            return null; // not knowing is not evidence of a death
         }
-        Set<VnfKey> c = l.creating();
-        return c == null || c.contains(k);
     }
 
     @Override

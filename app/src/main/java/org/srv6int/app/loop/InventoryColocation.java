@@ -1,5 +1,6 @@
 package org.srv6int.app.loop;
 
+import org.srv6int.app.api.ResourceNeed;
 import org.srv6int.app.api.Sfc;
 import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.VnfClass;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
 /**
@@ -26,6 +28,7 @@ public final class InventoryColocation implements Colocation, NodeResidents {
     private final VnfInventoryService inventory;
     private final SfcService sfcs;
     private final ToLongFunction<String> cpuByType;
+    private final Function<String, ResourceNeed> needByType;
 
     /**
      * Creates the view.
@@ -35,9 +38,23 @@ public final class InventoryColocation implements Colocation, NodeResidents {
      * @param cpuByType CPU request of one replica by vNF type, millicores, 0 if unknown
      */
     public InventoryColocation(VnfInventoryService inventory, SfcService sfcs, ToLongFunction<String> cpuByType) {
+        this(inventory, sfcs, cpuByType, t -> new ResourceNeed(cpuByType.applyAsLong(t), 0, 0));
+    }
+
+    /**
+     * Creates the view with each type's whole need (CPU, LLC ways, memory bandwidth).
+     *
+     * @param inventory  the app's replica inventory
+     * @param sfcs       the chains (a vNF's type)
+     * @param cpuByType  CPU request of one replica by vNF type, millicores, 0 if unknown
+     * @param needByType what one replica of a vNF type needs on its node
+     */
+    public InventoryColocation(VnfInventoryService inventory, SfcService sfcs, ToLongFunction<String> cpuByType,
+                               Function<String, ResourceNeed> needByType) {
         this.inventory = Objects.requireNonNull(inventory, "inventory is null");
         this.sfcs = Objects.requireNonNull(sfcs, "chains are null");
         this.cpuByType = Objects.requireNonNull(cpuByType, "CPU requests are null");
+        this.needByType = Objects.requireNonNull(needByType, "needs are null");
     }
 
     @Override
@@ -58,6 +75,15 @@ public final class InventoryColocation implements Colocation, NodeResidents {
             return 0;
         }
         return cpuByType.applyAsLong(sfc.get().vnfs().get(vnf.index()).type());
+    }
+
+    @Override
+    public ResourceNeed need(VnfKey vnf) {
+        Optional<Sfc> sfc = sfcs.getSfc(vnf.sfcId());
+        if (sfc.isEmpty() || vnf.index() >= sfc.get().vnfs().size()) {
+            return ResourceNeed.NONE;
+        }
+        return needByType.apply(sfc.get().vnfs().get(vnf.index()).type());
     }
 
     @Override

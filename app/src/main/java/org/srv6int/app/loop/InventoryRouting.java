@@ -15,6 +15,7 @@ import org.srv6int.app.api.VnfWindow;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -132,12 +133,19 @@ public final class InventoryRouting implements ChainRouting {
         List<Sfc> chains = new ArrayList<>(sfcs.getSfcs());
         // A fixed order: the loop acts on vNFs in this order (and the twin must be deterministic).
         chains.sort(Comparator.comparingInt(c -> c.id().tag()));
+        // one read of the inventory for all vNFs (each read decodes the whole replica store)
+        Map<VnfKey, List<String>> carrying = new HashMap<>();
+        for (VnfReplica r : inventory.getReplicas()) {
+            if (r.carriesTraffic()) {
+                carrying.computeIfAbsent(r.vnf(), x -> new ArrayList<>()).add(r.id().name());
+            }
+        }
         for (Sfc sfc : chains) {
             for (int i = 0; i < sfc.vnfs().size(); i++) {
                 VnfKey k = VnfKey.of(sfc.id(), i);
                 VnfWindow w = windows.get(k);
-                List<String> active = inventory.getReplicas(k).stream().filter(VnfReplica::carriesTraffic)
-                        .map(r -> r.id().name()).sorted().collect(Collectors.toList());
+                List<String> active = carrying.getOrDefault(k, List.of()).stream().sorted()
+                        .collect(Collectors.toList());
                 out.add(w == null
                         ? new VnfObservation(k, sfc.vnfs().get(i).lmaxNanos(), 0, 0, 0, active, Map.of())
                         : new VnfObservation(k, sfc.vnfs().get(i).lmaxNanos(), w.ratePps(), w.p95Nanos(),

@@ -191,10 +191,12 @@ public final class BucketTables {
         int k = sfc.vnfs().size();
         ingressOf.put(sfc.id(), sfc.ingress().deviceId());
         Map<Ip6Address, VnfReplica> bySid = new HashMap<>();
+        Map<VnfReplicaId, VnfReplica> byId = new HashMap<>();
         for (VnfReplica r : replicas) {
             if (r.vnf().sfcId().equals(sfc.id())) {
                 bySid.put(r.sid(), r);
             }
+            byId.putIfAbsent(r.id(), r);
         }
         List<List<Ip6Address>> have = new ArrayList<>(Collections.nCopies(buckets, (List<Ip6Address>) null));
         for (Map.Entry<Integer, FlowEntry> e : installed.entrySet()) {
@@ -219,8 +221,10 @@ public final class BucketTables {
             Map<VnfReplicaId, Integer> weights = new TreeMap<>();
             for (SegmentList l : lists) {
                 VnfReplicaId id = l.replicas().get(i);
-                replicas.stream().filter(r -> r.id().equals(id)).findFirst()
-                        .ifPresent(r -> weights.put(id, Math.max(1, r.weight())));
+                VnfReplica r = byId.get(id);
+                if (r != null) {
+                    weights.put(id, Math.max(1, r.weight()));
+                }
             }
             want.add(BucketAssignment.assign(current, weights, i));
         }

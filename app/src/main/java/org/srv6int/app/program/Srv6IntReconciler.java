@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -114,14 +115,17 @@ public final class Srv6IntReconciler {
      */
     public int step(DeviceId device, DeviceProgram want, Collection<VnfReplica> replicas, Srv6Devices devices) {
         int ops = 0;
-        List<FlowEntry> have = entries(device);
+        // One look at the switches per step: every comparison below is a lookup by rule key
+        // (device, table, match, priority), so a step costs O(entries), not O(entries^2).
+        Snapshot snap = new Snapshot(replicas);
+        Installed have = snap.installed(device);
         FlowRuleOperations.Builder batch = FlowRuleOperations.builder();
         List<FlowRule> adds = new ArrayList<>();
-        List<FlowRule> wanted = new ArrayList<>();
+        Set<FlowRule> wanted = new HashSet<>();
         if (want != null) {
             wanted.addAll(want.baseRules());
             for (FlowRule r : want.baseRules()) {
-                if (!installedExactly(have, r)) {
+                if (!have.hasExactly(r)) {
                     adds.add(r);
                 }
             }
@@ -129,24 +133,17 @@ public final class Srv6IntReconciler {
                 ops += reconcileGroup(device, g);
             }
             long now = clock.getAsLong();
+            Map<SegmentList, Boolean> readiness = new IdentityHashMap<>();
             for (DeviceProgram.ChainIngress c : want.chains()) {
-                Map<Integer, FlowEntry> installed = new HashMap<>();
-                for (FlowEntry e : have) {
-                    if (e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP)
-                            && e.state() != FlowEntry.FlowEntryState.PENDING_REMOVE
-                            && e.state() != FlowEntry.FlowEntryState.REMOVED) {
-                        BucketTables.chainAndBucket(e).filter(tb -> tb[0] == c.sfc().id().tag())
-                                .ifPresent(tb -> installed.put(tb[1], e));
-                    }
-                }
+                Map<Integer, FlowEntry> installed = have.buckets(c.sfc().id().tag());
                 BucketTables.Plan plan = bucketTables.plan(c.sfc(), c.paths().segmentLists(), installed, replicas,
-                                                           l -> ready(l, replicas, devices), appId, now);
+                        l -> readiness.computeIfAbsent(l, x -> ready(x, snap, devices)), appId, now);
                 wanted.addAll(plan.wanted);
                 adds.addAll(plan.writes);
                 // the classifier points at the chain only once every bucket has its entry
                 if (plan.complete) {
                     wanted.add(c.classifier());
-                    if (!installedExactly(have, c.classifier())) {
+                    if (!have.hasExactly(c.classifier())) {
                         adds.add(c.classifier());
                     }
                 }
@@ -160,17 +157,22 @@ public final class Srv6IntReconciler {
         ops += adds.size();
 
         // break: stale entries, classifier first, after the adds of this batch
-        Set<Ip6Address> referenced = referencedSids(devices);
+        Set<TrafficSelector> referenced = null;
         List<FlowRule> staleClassifiers = new ArrayList<>();
         List<FlowRule> staleOthers = new ArrayList<>();
-        for (FlowEntry e : have) {
-            if (wanted.stream().anyMatch(r -> r.equals(e))) {
+        for (FlowEntry e : have.entries) {
+            if (wanted.contains(e)) {
                 continue;
             }
             if (e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER)) {
                 staleClassifiers.add(e);
-            } else if (e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENDPOINT_MY_SID) && referencedSelector(e.selector(), referenced)) {
-                continue;
+            } else if (e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENDPOINT_MY_SID)) {
+                if (referenced == null) {
+                    referenced = referencedSidSelectors(devices, snap);
+                }
+                if (!referenced.contains(e.selector())) {
+                    staleOthers.add(e);
+                }
             } else {
                 staleOthers.add(e);
             }
@@ -195,7 +197,7 @@ public final class Srv6IntReconciler {
             if (wantedKeys.contains(g.appCookie())) {
                 continue;
             }
-            boolean pointedTo = have.stream().anyMatch(e -> e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP)
+            boolean pointedTo = have.entries.stream().anyMatch(e -> e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP)
                     && pointsTo(e.treatment(), g.id().id()));
             if (!pointedTo) {
                 groupService.removeGroup(device, g.appCookie(), appId);
@@ -231,42 +233,39 @@ public final class Srv6IntReconciler {
     /**
      * Returns whether every replica SID a segment list uses is installed.
      */
-    private boolean ready(SegmentList list, Collection<VnfReplica> replicas, Srv6Devices devices) {
+    private boolean ready(SegmentList list, Snapshot snap, Srv6Devices devices) {
         for (VnfReplicaId id : list.replicas()) {
-            Optional<VnfReplica> r = replicas.stream().filter(x -> x.id().equals(id)).findFirst();
-            if (r.isEmpty()) {
+            VnfReplica r = snap.replica(id);
+            if (r == null) {
                 return false;
             }
-            Optional<Integer> vnfId = devices.get(r.get().deviceId())
-                    .flatMap(c -> c.vnfId(r.get().sid()));
+            Optional<Integer> vnfId = devices.get(r.deviceId()).flatMap(c -> c.vnfId(r.sid()));
             if (vnfId.isEmpty()) {
                 return false;
             }
-            FlowRule need = SidProgrammer.replicaRule(r.get().deviceId(), appId, r.get(), vnfId.get());
-            boolean added = entries(r.get().deviceId()).stream()
-                    .anyMatch(e -> e.state() == FlowEntry.FlowEntryState.ADDED && e.exactMatch(need));
-            if (!added) {
+            FlowRule need = SidProgrammer.replicaRule(r.deviceId(), appId, r, vnfId.get());
+            if (!snap.installed(r.deviceId()).hasAdded(need)) {
                 return false;
             }
         }
         return true;
     }
 
-    /** SIDs used by any installed bucket entry of this app on any SRv6 switch. */
-    private Set<Ip6Address> referencedSids(Srv6Devices devices) {
+    /** The my_sid selectors of the SIDs any installed bucket entry of this app on any SRv6 switch uses. */
+    private Set<TrafficSelector> referencedSidSelectors(Srv6Devices devices, Snapshot snap) {
         Set<Ip6Address> sids = new HashSet<>();
         for (DeviceId d : devices.all().keySet()) {
-            for (FlowEntry e : entries(d)) {
+            for (FlowEntry e : snap.installed(d).entries) {
                 if (e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP)) {
                     sids.addAll(BucketTables.travel(e));
                 }
             }
         }
-        return sids;
-    }
-
-    private static boolean referencedSelector(TrafficSelector selector, Set<Ip6Address> sids) {
-        return sids.stream().anyMatch(s -> sidSelector(s).equals(selector));
+        Set<TrafficSelector> selectors = new HashSet<>();
+        for (Ip6Address s : sids) {
+            selectors.add(sidSelector(s));
+        }
+        return selectors;
     }
 
     private static TrafficSelector sidSelector(Ip6Address sid) {
@@ -280,11 +279,6 @@ public final class Srv6IntReconciler {
                 && ((PiActionProfileGroupId) ((PiInstruction) i).action()).id() == groupId);
     }
 
-    private static boolean installedExactly(List<FlowEntry> have, FlowRule r) {
-        return have.stream().anyMatch(e -> e.exactMatch(r) && e.state() != FlowEntry.FlowEntryState.PENDING_REMOVE
-                && e.state() != FlowEntry.FlowEntryState.REMOVED);
-    }
-
     private List<FlowEntry> entries(DeviceId device) {
         Predicate<FlowEntry> mine = e -> e.appId() == appId.id();
         Iterable<FlowEntry> it = flowRuleService.getFlowEntries(device);
@@ -295,5 +289,83 @@ public final class Srv6IntReconciler {
     private List<Group> groups(DeviceId device) {
         Iterable<Group> it = groupService.getGroups(device, appId);
         return it == null ? List.of() : StreamSupport.stream(it.spliterator(), false).collect(Collectors.toList());
+    }
+
+    /**
+     * The switches as one step sees them: each switch's entries of this app read once, on first
+     * use, and the replicas by id. Nothing is applied before the step's end, so one read holds.
+     */
+    private final class Snapshot {
+        private final Map<DeviceId, Installed> byDevice = new HashMap<>();
+        private final Map<VnfReplicaId, VnfReplica> replicas = new HashMap<>();
+
+        Snapshot(Collection<VnfReplica> all) {
+            for (VnfReplica r : all) {
+                replicas.putIfAbsent(r.id(), r);
+            }
+        }
+
+        VnfReplica replica(VnfReplicaId id) {
+            return replicas.get(id);
+        }
+
+        Installed installed(DeviceId d) {
+            return byDevice.computeIfAbsent(d, x -> new Installed(entries(x)));
+        }
+    }
+
+    /** One switch's entries of this app, indexed by rule key and, for srv6_encap, by chain and bucket. */
+    private static final class Installed {
+        final List<FlowEntry> entries;
+        // rule key (device, table, match, priority) -> the entries with that key, in read order
+        private final Map<FlowRule, List<FlowEntry>> byKey = new HashMap<>();
+        // chain tag -> bucket -> live bucket entry (the last one read wins)
+        private Map<Integer, Map<Integer, FlowEntry>> buckets;
+
+        Installed(List<FlowEntry> entries) {
+            this.entries = entries;
+            for (FlowEntry e : entries) {
+                byKey.computeIfAbsent(e, x -> new ArrayList<>(1)).add(e);
+            }
+        }
+
+        /** Whether an entry exactly as the rule (same action, same id) is installed and not being removed. */
+        boolean hasExactly(FlowRule r) {
+            for (FlowEntry e : byKey.getOrDefault(r, List.of())) {
+                if (e.exactMatch(r) && live(e)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Whether an entry exactly as the rule is installed and confirmed (ADDED). */
+        boolean hasAdded(FlowRule r) {
+            for (FlowEntry e : byKey.getOrDefault(r, List.of())) {
+                if (e.state() == FlowEntry.FlowEntryState.ADDED && e.exactMatch(r)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** A chain's live bucket entries by bucket (read-only). */
+        Map<Integer, FlowEntry> buckets(int tag) {
+            if (buckets == null) {
+                buckets = new HashMap<>();
+                for (FlowEntry e : entries) {
+                    if (e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP) && live(e)) {
+                        BucketTables.chainAndBucket(e).ifPresent(
+                                tb -> buckets.computeIfAbsent(tb[0], x -> new HashMap<>()).put(tb[1], e));
+                    }
+                }
+            }
+            return buckets.getOrDefault(tag, Map.of());
+        }
+
+        private static boolean live(FlowEntry e) {
+            return e.state() != FlowEntry.FlowEntryState.PENDING_REMOVE
+                    && e.state() != FlowEntry.FlowEntryState.REMOVED;
+        }
     }
 }

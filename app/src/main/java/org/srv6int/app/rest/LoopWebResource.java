@@ -1,11 +1,14 @@
 package org.srv6int.app.rest;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onosproject.net.config.InvalidFieldException;
 import org.srv6int.app.api.Escalation;
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.NodePoolService;
+import org.srv6int.app.api.NodePools;
 
 import javax.ws.rs.Consumes;
 import javax.ws.rs.DefaultValue;
@@ -153,6 +156,58 @@ public class LoopWebResource extends Srv6IntResource {
             return Response.status(Response.Status.ACCEPTED)
                     .entity(new TelemetryCodecs.LoopDecisionCodec().encode(d, this)).build();
         });
+    }
+
+    /**
+     * Takes a node agent's pool report (what its pools still hold, per NUMA node or for the
+     * node): the global loop places a replica only where a fresh report holds the vNF type's
+     * need (docs/global-loop.md, "Pools"). Sent every {@code poolReportPeriodMs} by the agent
+     * on the escalation's authenticated client.
+     *
+     * @param stream report JSON ({@link PoolReportCodec})
+     * @return 202 with the stored report; 400 naming the bad field (counted, nothing stored);
+     *         404 if the node has no switch attachment in netcfg (counted, not stored)
+     * @onos.rsModel PoolReport
+     */
+    @POST
+    @Path("pools")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response postPools(InputStream stream) {
+        return handle(() -> {
+            NodePoolService pools = service(NodePoolService.class);
+            JsonNode b;
+            try {
+                b = body(stream);
+            } catch (InvalidFieldException e) {
+                pools.countMalformed();
+                throw e;
+            }
+            NodePools stored;
+            try {
+                stored = PoolReportCodec.submit(b, pools);
+            } catch (InvalidFieldException e) {
+                throw e;
+            } catch (IllegalArgumentException e) {
+                return error(Response.Status.NOT_FOUND, null, e.getMessage());
+            }
+            return Response.status(Response.Status.ACCEPTED).entity(
+                    PoolReportCodec.encode(stored, stored.receivedAtMillis(), pools.maxAgeMillis(), mapper())).build();
+        });
+    }
+
+    /**
+     * Lists every node's latest pool report with its age and whether the loop still uses it,
+     * and the report counters.
+     *
+     * @return 200 with {"maxAgeMs", "nodes": [..], "counters": {"accepted", "malformed", "unknownNode"}}
+     * @onos.rsModel PoolReports
+     */
+    @GET
+    @Path("pools")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response getPools() {
+        return handle(() -> ok(PoolReportCodec.encodeAll(service(NodePoolService.class), mapper())).build());
     }
 
     /**

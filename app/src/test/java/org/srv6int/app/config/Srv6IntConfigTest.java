@@ -190,6 +190,24 @@ public class Srv6IntConfigTest {
     }
 
     @Test
+    public void aVnfTypesProfileGivesItsNeedAndBadProfilesAreRejected() throws Exception {
+        String k = "{\"kubernetes\": {\"apiServer\": \"https://k8s:6443\", \"tokenFile\": \"/t\", \"vnfTypes\": {"
+                + " \"snort\": {\"image\": \"s:1\", \"requests\": {\"cpu\": \"2.5\"}, \"profile\": %s}}}}";
+        Srv6IntAppConfig c = PaperTestbed.appConfig(MAPPER.readTree(
+                String.format(k, "{\"llcWays\": 3, \"memoryBandwidthPercent\": 25}")));
+        assertTrue(c.isValid());
+        org.srv6int.app.api.ResourceNeed n = c.kubernetes().orElseThrow().need("snort");
+        assertEquals(2500, n.cpuMillis());
+        assertEquals(3, n.llcWays());
+        assertEquals(25, n.memoryBandwidthPercent());
+        assertEquals(0, c.kubernetes().orElseThrow().need("ndpi").llcWays());
+        assertAppRejected(String.format(k, "{\"llcWays\": -1}"), "kubernetes.vnfTypes.snort.profile.llcWays");
+        assertAppRejected(String.format(k, "{\"memoryBandwidthPercent\": 101}"),
+                          "kubernetes.vnfTypes.snort.profile.memoryBandwidthPercent");
+        assertAppRejected(String.format(k, "{\"ways\": 3}"), "kubernetes.vnfTypes.snort.profile.ways");
+    }
+
+    @Test
     public void collectorPerClusterInstanceAndThreads() throws Exception {
         Srv6IntAppConfig c = PaperTestbed.appConfig(MAPPER.readTree(
                 "{\"collector\": {\"mac\": \"00:00:00:00:00:fe\", \"port\": 32766, \"threads\": 3,"

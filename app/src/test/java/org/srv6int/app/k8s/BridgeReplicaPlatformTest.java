@@ -93,6 +93,25 @@ public class BridgeReplicaPlatformTest {
             return new ArrayList<>(replicas.values());
         }
 
+        // The bridge's watch: established or not; its listeners.
+        boolean watching = true;
+        final List<org.srv6int.k8s.bridge.ReplicaListener> listeners = new ArrayList<>();
+
+        @Override
+        public java.util.Optional<List<ReplicaStatus>> watchedReplicas(String chainId, int vnfIndex) {
+            return watching ? java.util.Optional.of(new ArrayList<>(replicas.values())) : java.util.Optional.empty();
+        }
+
+        @Override
+        public void addListener(org.srv6int.k8s.bridge.ReplicaListener l) {
+            listeners.add(l);
+        }
+
+        @Override
+        public void removeListener(org.srv6int.k8s.bridge.ReplicaListener l) {
+            listeners.remove(l);
+        }
+
         @Override
         public Map<String, org.srv6int.k8s.bridge.NodeResources> nodeFreeResources() {
             return Map.of("w1", new org.srv6int.k8s.bridge.NodeResources("w1", 1500, 2L << 30, 4000, 8L << 30));
@@ -237,7 +256,7 @@ public class BridgeReplicaPlatformTest {
     }
 
     @Test
-    public void readinessIsTheBridgesListingByReplicaName() {
+    public void readinessIsTheBridgesWatchByReplicaNameWithoutAnApiCall() {
         bridge.replicas.put(0, new ReplicaStatus("sfc-2-vnf1-r0", 0, "sfc-2-vnf1-r0-0", "w1", "10.244.0.9",
                                                  true, "Running"));
         bridge.replicas.put(1, new ReplicaStatus("sfc-2-vnf1-r1", 1, "sfc-2-vnf1-r1-0", "w2", "10.244.0.10",
@@ -247,6 +266,28 @@ public class BridgeReplicaPlatformTest {
                                                  ReplicaStatus.PHASE_ABSENT));
         Map<String, Boolean> r = platform.replicaReadiness(VNF).orElseThrow();
         assertEquals(Map.of("sfc-2-vnf1-r0", true, "sfc-2-vnf1-r1", false, "sfc-2-vnf1-r2", false), r);
-        assertEquals("list 2/1", bridge.calls.get(bridge.calls.size() - 1));
+        assertEquals(List.of(), bridge.calls);
+        // Watch not established (starting, reconnecting, refused): unknown, not "not Ready".
+        bridge.watching = false;
+        assertEquals(java.util.Optional.empty(), platform.replicaReadiness(VNF));
+    }
+
+    @Test
+    public void theBridgesReadinessChangesReachTheListenerAsTheLoopsReplicas() {
+        List<String> told = new ArrayList<>();
+        org.srv6int.app.api.ReadinessListener l = (vnf, id, ready) -> told.add(vnf + " " + id + " " + ready);
+        platform.addReadinessListener(l);
+        platform.addReadinessListener(l); // once only
+        assertEquals(1, bridge.listeners.size());
+        bridge.listeners.get(0).readinessChanged("2", 1, new ReplicaStatus("sfc-2-vnf1-r0", 0, "sfc-2-vnf1-r0-0",
+                                                                          "w1", "10.244.0.9", true, "Running"));
+        // A workload of the bridge that is no chain of the app's is not the loop's.
+        bridge.listeners.get(0).readinessChanged("it-x", 0, new ReplicaStatus("sfc-it-x-vnf0-r0", 0, null, null,
+                                                                             null, false, ReplicaStatus.PHASE_DELETED));
+        bridge.listeners.get(0).readinessChanged("2", 1, new ReplicaStatus("sfc-2-vnf1-r0", 0, null, null, null,
+                                                                          false, ReplicaStatus.PHASE_DELETED));
+        assertEquals(List.of(VNF + " sfc-2-vnf1-r0 true", VNF + " sfc-2-vnf1-r0 false"), told);
+        platform.removeReadinessListener(l);
+        assertEquals(List.of(), bridge.listeners);
     }
 }

@@ -232,8 +232,8 @@ public class KubernetesEndToEndTest {
         return rules().stream().filter(l -> l.contains("encap.srv6_encap")).collect(Collectors.joining("\n"));
     }
 
-    @Test
-    public void scaleOutAndInOnARealApiServerThenNothingIsLeft() throws Exception {
+    /** Snort over its bound past t-hat: the loop scales out; returns its decision. */
+    private LoopDecision scaleOut() throws InterruptedException {
         window(400_000);
         for (int i = 0; i < 6; i++) {
             window(3 * PaperTestbed.LMAX);
@@ -243,6 +243,39 @@ public class KubernetesEndToEndTest {
         LoopDecision out = latest();
         assertEquals(out.detail(), LoopDecision.Action.SCALE_OUT, out.action());
         assertEquals(out.detail(), LoopDecision.Outcome.SUCCEEDED, out.outcome());
+        return out;
+    }
+
+    /**
+     * A replica's pod turned not Ready on the API server (its status written as the kubelet does):
+     * the bridge's watch pushes it and the loop takes the replica out of the group at once, with no
+     * telemetry window in between (before session 8: at the next readiness poll, up to 1 s).
+     */
+    @Test
+    public void aPodTurningNotReadyOnTheApiServerIsAReplicaDeathWithoutWaitingForAWindow() throws Exception {
+        scaleOut();
+        VnfReplica victim = bridgeReplicas().get(0);
+        assertTrue(victim.carriesTraffic());
+        Pod pod = admin.pods().inNamespace(NS).withName(ReplicaNames.podName(victim.id().name())).get();
+        pod.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType()))
+                .forEach(c -> c.setStatus("False"));
+        int before = loop.decisions(100).size();
+        long t0 = System.nanoTime();
+        admin.pods().inNamespace(NS).resource(pod).updateStatus();
+        waitUntil("the loop judges " + victim.id() + " dead", 30, () -> loop.decisions(100).stream()
+                .anyMatch(d -> d.action() == LoopDecision.Action.REPLICA_DEAD && d.detail().contains(
+                        victim.id().name() + " at ") && d.detail().contains("pod gone or not Ready")));
+        long nanos = System.nanoTime() - t0;
+        System.out.printf("KubernetesEndToEndTest: pod status not Ready written -> REPLICA_DEAD %.1f ms "
+                          + "(no window closed meanwhile)%n", nanos / 1e6);
+        assertTrue(loop.decisions(100).size() > before);
+        VnfReplica after = app.inventory.getReplica(victim.id()).orElseThrow();
+        assertFalse("out of the group at once", after.carriesTraffic());
+    }
+
+    @Test
+    public void scaleOutAndInOnARealApiServerThenNothingIsLeft() throws Exception {
+        LoopDecision out = scaleOut();
 
         System.out.println("KubernetesEndToEndTest: " + out.action() + " " + out.outcome() + ": " + out.detail());
         List<VnfReplica> added = bridgeReplicas();

@@ -271,24 +271,30 @@ public class KubernetesReplicaPlatformManagerTest {
 
     /**
      * The loop's failure detector reads pod readiness through the component: unknown while there
-     * is no platform, then the bridge's listing, and a pod that stops being Ready reads false.
+     * is no platform, then the bridge's watch, and a pod that stops being Ready reads false and is
+     * pushed to the component's listeners, which outlive a rebuild of the platform.
      */
     @Test
-    public void podReadinessIsTheBridgesAndUnknownWithoutAPlatform() throws Exception {
+    public void podReadinessIsTheBridgesWatchPushedToListenersAndUnknownWithoutAPlatform() throws Exception {
         try (KubernetesMock own = new KubernetesMock()) {
             own.addNode("worker1", "20", "64Gi");
             FakeConfigService cfg = KubernetesMock.configOf(null);
             KubernetesMock.Netcfg netcfg = new KubernetesMock.Netcfg();
             KubernetesReplicaPlatformManager m = KubernetesMock.platform(sfcs, cfg, netcfg);
             try {
+                List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+                m.addReadinessListener((vnf, id, ready) -> told.add(vnf.index() + " " + id + " " + ready));
                 assertEquals("not configured: judged by INT alone", java.util.Optional.empty(),
                              m.replicaReadiness(SNORT));
                 cfg.app = KubernetesMock.appConfig("{\"kubernetes\":" + own.kubernetesJson() + "}");
                 announce(netcfg);
+                waitFor(() -> m.replicaReadiness(SNORT).isPresent()); // the watch's first listing
                 assertEquals(java.util.Optional.of(java.util.Map.of()), m.replicaReadiness(SNORT));
                 m.createReplica(SNORT, "worker1", "p1-0").toCompletableFuture().get(10, TimeUnit.SECONDS);
+                // The create waited on the same watch: Ready there already, and told.
                 assertEquals(java.util.Optional.of(java.util.Map.of("sfc-3-vnf0-r0", true)),
                              m.replicaReadiness(SNORT));
+                assertEquals("0 sfc-3-vnf0-r0 true", told.get(told.size() - 1));
                 assertEquals("another vNF's replicas are not this one's", java.util.Optional.of(java.util.Map.of()),
                              m.replicaReadiness(NAT));
                 // The kubelet reports the pod not Ready (e.g. its readiness probe fails).
@@ -296,12 +302,18 @@ public class KubernetesReplicaPlatformManagerTest {
                         p -> new io.fabric8.kubernetes.api.model.PodBuilder(p).editStatus().withConditions(
                                 new io.fabric8.kubernetes.api.model.PodConditionBuilder().withType("Ready")
                                         .withStatus("False").build()).endStatus().build());
+                waitFor(() -> told.get(told.size() - 1).equals("0 sfc-3-vnf0-r0 false"));
                 assertEquals(java.util.Optional.of(java.util.Map.of("sfc-3-vnf0-r0", false)),
                              m.replicaReadiness(SNORT));
                 // The section goes: unknown again, not "every pod dead".
                 cfg.app = KubernetesMock.appConfig("{}");
                 announce(netcfg);
                 assertEquals(java.util.Optional.empty(), m.replicaReadiness(SNORT));
+                // Back: the new platform's watch tells its first listing to the same listeners.
+                told.clear();
+                cfg.app = KubernetesMock.appConfig("{\"kubernetes\":" + own.kubernetesJson() + "}");
+                announce(netcfg);
+                waitFor(() -> told.contains("0 sfc-3-vnf0-r0 false"));
             } finally {
                 KubernetesMock.stop(m);
             }

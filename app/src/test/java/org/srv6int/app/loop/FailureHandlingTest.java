@@ -354,10 +354,10 @@ public class FailureHandlingTest {
         healthyWindow();
         healthyWindow();
         assertEquals(2, groupSids(PaperTestbed.sfc2()).size());
-        platform.readiness.put(SNORT, Map.of("w2", false));
-        manager.pollPlatform();
         long t0 = System.nanoTime();
-        healthyWindow();
+        platform.setReadiness(SNORT, Map.of("w2", false));
+        // Pushed by the platform: judged at once, not at the next window.
+        assertEquals(1, decisions(LoopDecision.Action.REPLICA_DEAD).size());
         int passes = settleCheckingEachPass();
         long movedNanos = System.nanoTime() - t0;
         VnfReplica w2 = replica(SNORT, "w2");
@@ -374,11 +374,10 @@ public class FailureHandlingTest {
         assertTrue(r11.carriesTraffic());
         // The ingress group now sends Snort's traffic to r0 and the replacement only.
         assertEquals(Set.of(replica(SNORT, "r0").sid(), r11.sid()), groupSids(PaperTestbed.sfc2()));
-        System.out.printf("replica death (pod not Ready) -> buckets moved: %.2f ms wall (window + %d reconcile"
+        System.out.printf("replica death (pod not Ready, pushed) -> buckets moved: %.2f ms wall (%d reconcile"
                           + " passes, fakes for switches)%n", movedNanos / 1e6, passes);
         // The pod is Ready again: it returns only after the 2 s hold, on probation.
-        platform.readiness.put(SNORT, Map.of("w2", true));
-        manager.pollPlatform();
+        platform.setReadiness(SNORT, Map.of("w2", true));
         int windows = 0;
         while (decisions(LoopDecision.Action.REPLICA_RETURNED).isEmpty() && windows < 20) {
             healthyWindow();
@@ -391,30 +390,31 @@ public class FailureHandlingTest {
     }
 
     @Test
-    public void aReplicaReadNotReadyWhileItsCreateWasInFlightIsNotDeadOnceItJoins() {
+    public void aReplicaToldNotReadyWhileItsCreateIsInFlightIsNotDeadOnceItJoins() {
         platform.readyAtOnce = false;
         healthyWindow();
         healthyWindow();
-        platform.readiness.put(SNORT, Map.of("w2", false));
-        manager.pollPlatform();
+        platform.setReadiness(SNORT, Map.of("w2", false));
         healthyWindow();
         assertEquals(LoopDecision.Outcome.IN_PROGRESS, decisions(LoopDecision.Action.REPLACE).get(0).outcome());
-        // The platform lists the replacement's pod, not Ready yet, while its create is in flight.
+        // The platform sees the replacement's pod, not Ready yet, while its create is in flight: told, not judged.
         String name = "r" + platform.created;
-        platform.readiness.put(SNORT, Map.of("w2", false, name, false));
-        manager.pollPlatform();
-        // Ready: the create ends and the replica joins the group before the next readiness read.
+        platform.setReadiness(SNORT, Map.of("w2", false, name, false));
+        assertEquals(1, decisions(LoopDecision.Action.REPLICA_DEAD).size());
+        // Ready: told first, then the create (which waits on the same watch) ends and the replica joins.
+        platform.setReadiness(SNORT, Map.of("w2", false, name, true));
         platform.pendingCreates.forEach(f -> f.complete(new ReplicaInfo(name, "worker1", "10.0.0.9")));
-        platform.readiness.put(SNORT, Map.of("w2", false, name, true));
         settleCheckingEachPass();
         assertTrue(replica(SNORT, name).carriesTraffic());
-        // Unless the background poll (every second) read again meanwhile, these windows see the
-        // reading taken during the create.
         healthyWindow();
         healthyWindow();
         assertEquals(decisions(LoopDecision.Action.REPLICA_DEAD).toString(), 1,
                      decisions(LoopDecision.Action.REPLICA_DEAD).size());
         assertTrue(replica(SNORT, name).carriesTraffic());
+        // Its pod goes not Ready: pushed, and it leaves the group at once.
+        platform.setReadiness(SNORT, Map.of("w2", false, name, false));
+        assertEquals(2, decisions(LoopDecision.Action.REPLICA_DEAD).size());
+        assertFalse(replica(SNORT, name).carriesTraffic());
     }
 
     @Test
@@ -422,9 +422,8 @@ public class FailureHandlingTest {
         platform.readyAtOnce = false;
         healthyWindow();
         healthyWindow();
-        platform.readiness.put(NDPI, Map.of("r0", false));
-        manager.pollPlatform();
-        healthyWindow();
+        platform.setReadiness(NDPI, Map.of("r0", false));
+        // Pushed: the death and the chain without a segment list are judged at once, before any window.
         ChainState s = state(PaperTestbed.SFC1);
         assertEquals(ChainState.Liveness.DOWN, s.liveness());
         assertEquals("no segment list left: no live replica of vNF 1", s.reason());

@@ -2,6 +2,7 @@ package org.srv6int.app.loop;
 
 import org.srv6int.app.api.NodeResources;
 import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.ReadinessListener;
 import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.api.VnfKey;
 
@@ -31,8 +32,35 @@ final class FakePorts {
         final Map<String, CompletableFuture<ReplicaInfo>> requests = new LinkedHashMap<>();
         boolean readyAtOnce = true;
         int created;
-        // Pod readiness per vNF as the bridge lists it; a vNF absent here: the platform cannot tell.
+        // Pod readiness per vNF as the bridge's watch has it; a vNF absent here: the platform cannot tell.
         final Map<VnfKey, Map<String, Boolean>> readiness = new LinkedHashMap<>();
+        final List<ReadinessListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        /** The platform sees new readiness of a vNF's replicas and tells its listeners what changed, as the bridge's watch does. */
+        void setReadiness(VnfKey vnf, Map<String, Boolean> now) {
+            Map<String, Boolean> before;
+            synchronized (this) {
+                before = readiness.put(vnf, new LinkedHashMap<>(now));
+            }
+            Map<String, Boolean> was = before == null ? Map.of() : before;
+            now.forEach((id, ready) -> {
+                if (!ready.equals(was.get(id))) {
+                    listeners.forEach(l -> l.readinessChanged(vnf, id, ready));
+                }
+            });
+            was.keySet().stream().filter(id -> !now.containsKey(id))
+                    .forEach(id -> listeners.forEach(l -> l.readinessChanged(vnf, id, false)));
+        }
+
+        @Override
+        public void addReadinessListener(ReadinessListener l) {
+            listeners.add(l);
+        }
+
+        @Override
+        public void removeReadinessListener(ReadinessListener l) {
+            listeners.remove(l);
+        }
 
         @Override
         public List<NodeResources> nodeFreeResources() {

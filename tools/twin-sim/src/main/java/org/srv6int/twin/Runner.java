@@ -14,6 +14,7 @@ import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.twin.control.AppControl;
 import org.srv6int.twin.control.GlobalControl;
 import org.srv6int.twin.control.NodeAgentOnWorker;
+import org.srv6int.twin.control.NodePods;
 import org.srv6int.twin.control.SimulatedPlatform;
 import org.srv6int.twin.control.SimulatedTime;
 import org.srv6int.twin.dataplane.Dataplane;
@@ -129,8 +130,13 @@ public final class Runner {
                 ToDoubleFunction<String> bound = id -> vnfBound.get(h.instance(id).vnf());
                 // local loop: the node agent with its actuators on the worker's kernel files; its
                 // escalations go to the app's loop as its POST to loop/escalations would
-                detections.put(h.name(), new NodeAgentOnWorker(workers.get(h.name()), bound, control::key,
-                        global::escalate, () -> Math.round(clock[0] * 1e9), () -> clock[0], agentEvents));
+                NodeAgentOnWorker agent = new NodeAgentOnWorker(workers.get(h.name()), bound, control::key,
+                        global::escalate, () -> Math.round(clock[0] * 1e9), () -> clock[0], agentEvents);
+                if (platform instanceof NodePods) { // what the agent's informer would list
+                    agent.follow((NodePods) platform);
+                }
+                agent.reportPoolsTo(control::acceptPoolReport);
+                detections.put(h.name(), agent);
             }
             timed.add(global);
         } else if (policy == Policy.VPA) {

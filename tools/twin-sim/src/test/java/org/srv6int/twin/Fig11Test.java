@@ -51,11 +51,12 @@ public class Fig11Test {
             }
         }
         // (b): SFC 1's ours is above both baselines for every pair but Snort+ntopng. There (seed 1)
-        // the replica of vNF 1 that the global loop starts on Worker 2 is Ready at 11.0 s, with the
-        // LLC ways and memory bandwidth left on that node (SFCs 2 and 4's replicas hold the rest),
-        // and the chain is over its bound until its agent has moved resources to it (11.4 s):
-        // the last second of the 1.25 Gbit/s step fails, and 1.5 Gbit/s runs at ~1.0 ms p95 against
-        // the 0.9 ms bound (docs/twin.md section 8). There ours may not fall below the baselines.
+        // the replicas of SFCs 2 and 4 (violating from 0.1 s) take Worker 2 at 5 s; when vNF 1's
+        // violation has lasted t-hat (8 s) Worker 1 is full and Worker 2's pools, as its agent reports
+        // them, cannot hold a Snort replica (the joint of docs/global-loop.md "Pools" refuses it;
+        // before it, the replica started there short of LLC and memory bandwidth), and vNF 1 alone
+        // passes only the 0.5 Gbit/s step (docs/twin.md section 8). There ours may not fall below
+        // the baselines.
         for (String pair : names(t.get("b"))) {
             JsonNode bar = t.get("b").get(pair);
             double ours = bar.get("ours").asDouble();

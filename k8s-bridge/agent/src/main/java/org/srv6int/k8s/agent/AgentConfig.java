@@ -59,6 +59,11 @@ public final class AgentConfig {
     public long escalationHoldMs = 1000;
     /** Attempts per escalation (first try plus retries). */
     public int escalationAttempts = 4;
+    /**
+     * Period of the pool report to the app (POST beside {@link #escalationUrl}: .../loop/pools,
+     * same credentials), ms; 0 for none. The app takes a report older than 15 s as stale.
+     */
+    public long poolReportIntervalMs = 5000;
     /** How long an Algorithm 2 trial waits for the donor's window, ms. */
     public long trialTimeoutMs = 2000;
     /** Line 24 frees from the largest-slack vNF only while its slack exceeds this fraction of its Lmax. */
@@ -184,6 +189,11 @@ public final class AgentConfig {
         public String type;
         /** Allocations to apply at start-up instead of reading them back. */
         public Map<ResourceType, Long> initial = new EnumMap<>(ResourceType.class);
+        /**
+         * CPU the scheduler promised the vNF's pod (its request), millicores; null if none. When the
+         * quotas found exceed the budget, every vNF is cut to its request before any goes below it.
+         */
+        public Long cpuRequestMillis;
     }
 
     /**
@@ -238,6 +248,9 @@ public final class AgentConfig {
         if (trialTimeoutMs <= 0) {
             throw new IOException("trialTimeoutMs must be positive, got " + trialTimeoutMs);
         }
+        if (poolReportIntervalMs < 0) {
+            throw new IOException("poolReportIntervalMs must be >= 0 (0: no pool report)");
+        }
         try {
             slackPolicy();
         } catch (IllegalArgumentException e) {
@@ -274,6 +287,9 @@ public final class AgentConfig {
             }
             if (v.podUid == null || v.containerId == null) {
                 throw new IOException(where + ": podUid and containerId are required");
+            }
+            if (v.cpuRequestMillis != null && v.cpuRequestMillis < 0) {
+                throw new IOException(where + ".cpuRequestMillis must be >= 0");
             }
             if (v.cpus != null) {
                 try {
@@ -337,6 +353,7 @@ public final class AgentConfig {
         c.escalationIntervalMs = escalationIntervalMs;
         c.escalationHoldMs = escalationHoldMs;
         c.escalationAttempts = escalationAttempts;
+        c.poolReportIntervalMs = poolReportIntervalMs;
         c.trialTimeoutMs = trialTimeoutMs;
         c.freeSlackFraction = freeSlackFraction;
         c.takeSlackFraction = takeSlackFraction;

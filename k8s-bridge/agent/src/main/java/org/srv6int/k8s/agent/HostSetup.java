@@ -89,6 +89,8 @@ public final class HostSetup {
     private final ResourcePool[] pools = new ResourcePool[ResourceType.all().length];
     private final List<Path> cgroups = new ArrayList<>();
     private final List<BitSet> cpus = new ArrayList<>();
+    private final long[] held = new long[ResourceType.all().length];
+    private final long[] cap = new long[ResourceType.all().length];
     private int nicNode = -1;
     private boolean cgroupsFound;
     private String numaUnavailable = "disabled in config";
@@ -112,6 +114,37 @@ public final class HostSetup {
         this.config = config;
         this.actuation = actuation;
         this.host = new HostFiles(Path.of(config.hostRoot));
+        java.util.Arrays.fill(cap, -1);
+    }
+
+    /**
+     * Holds part of a type's budget for pods of the node the agent does not manage (their
+     * requests, {@code pods.Reservations}): the allocations found are cut to fit the rest, and
+     * the pool never hands it out. Call before {@link #run}.
+     *
+     * @param type resource type
+     * @param amount amount, not negative
+     * @return this
+     */
+    public HostSetup hold(ResourceType type, long amount) {
+        if (amount < 0) {
+            throw new IllegalArgumentException(type + ": held amount " + amount + " is negative");
+        }
+        held[type.ordinal()] = amount;
+        return this;
+    }
+
+    /**
+     * Caps a type's budget (CPU: the node's allocatable CPU, which the kubelet checks every
+     * resize against). Call before {@link #run}.
+     *
+     * @param type resource type
+     * @param max the cap; negative for none
+     * @return this
+     */
+    public HostSetup cap(ResourceType type, long max) {
+        cap[type.ordinal()] = max;
+        return this;
     }
 
     /**
@@ -363,6 +396,7 @@ public final class HostSetup {
         long[] floor = new long[n];
         long[] ceiling = new long[n];
         long[] initial = new long[n];
+        long[] kept = new long[n];
         for (int i = 0; i < n; i++) {
             floor[i] = Math.max(hwFloor[i], s.floor != null ? s.floor : hwFloor[i]);
             ceiling[i] = Math.min(hwCeiling[i], s.ceiling != null ? s.ceiling : hwCeiling[i]);
@@ -372,41 +406,61 @@ public final class HostSetup {
             }
             Long wanted = config.vnfs.get(i).initial.get(type);
             initial[i] = Math.max(floor[i], Math.min(ceiling[i], wanted != null ? wanted : actuator.read(i)));
+            Long request = config.vnfs.get(i).cpuRequestMillis;
+            kept[i] = type == ResourceType.CPU_QUOTA && request != null ? Math.max(floor[i], request) : floor[i];
         }
+        long total = s.budget != null ? s.budget : budget;
+        long max = cap[type.ordinal()];
+        if (max >= 0 && max < total) {
+            notes.add(type.label() + ": budget " + total + " capped at the node's allocatable " + max);
+            total = max;
+        }
+        long hold = held[type.ordinal()];
         if (type != ResourceType.LLC) {
             // CPU quotas above the cores, MB shares or frequencies above a node budget are an
             // over-commit the loop would keep (its moves conserve the sum): a new replica's
             // resctrl group may hold any MB share. LLC masks found overlapping are the
             // unpartitioned default and are left to the loop (nothing is added while free < 0).
-            fitToBudget(type, initial, floor, s.budget != null ? s.budget : budget);
+            // First every vNF down to its request (what its pod was promised), then to the floors.
+            long over = fitToBudget(type, initial, kept, total - hold, 0);
+            if (over > 0) {
+                fitToBudget(type, initial, floor, total - hold, over);
+            }
         }
         ResourcePool pool = new ResourcePool(actuation.wrap(actuator), s.step != null ? s.step : step,
-                s.budget != null ? s.budget : budget, floor, ceiling, initial);
+                total, hold, floor, ceiling, initial);
         pool.applyAll(); // the host now holds exactly what the loop believes
         return pool;
     }
 
     /**
-     * Never over-commits a budget: when the allocations found exceed it, the last vNFs (the
-     * newest pods; a restart lists them by creation time) are cut toward their floors.
+     * Never over-commits a budget: when the allocations found exceed it (less what is held for
+     * other pods), the last vNFs (the newest pods; a restart lists them by creation time) are cut
+     * toward a lower bound.
+     *
+     * @param lower per-vNF bound of the cut (the request, or the floor)
+     * @param last 0 on the first pass; else what the previous pass left over (said once here)
+     * @return what is still over after the cuts
      */
-    private void fitToBudget(ResourceType type, long[] initial, long[] floor, long budget) {
+    private long fitToBudget(ResourceType type, long[] initial, long[] lower, long budget, long last) {
         long over = -budget;
         for (long v : initial) {
             over += v;
         }
         for (int i = initial.length - 1; i >= 0 && over > 0; i--) {
-            long cut = Math.min(over, initial[i] - floor[i]);
+            long cut = Math.min(over, initial[i] - lower[i]);
             if (cut > 0) {
                 notes.add("vNF " + config.vnfs.get(i).name + ": " + type.label() + " cut from " + initial[i]
-                        + " to " + (initial[i] - cut) + " " + type.unit() + " to stay within the budget " + budget);
+                        + " to " + (initial[i] - cut) + " " + type.unit() + " to stay within the budget " + budget
+                        + (last > 0 ? ", below its request" : ""));
                 initial[i] -= cut;
                 over -= cut;
             }
         }
-        if (over > 0) {
+        if (over > 0 && last > 0) {
             notes.add(type.label() + ": the floors alone exceed the budget " + budget + " by " + over);
         }
+        return over;
     }
 
     private static long roundUp(long v, long gran) {

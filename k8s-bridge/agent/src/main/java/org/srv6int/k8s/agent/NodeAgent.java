@@ -24,6 +24,7 @@ import org.srv6int.k8s.agent.numa.NumaHost;
 import org.srv6int.k8s.agent.obs.AgentMetrics;
 import org.srv6int.k8s.agent.obs.DecisionLog;
 import org.srv6int.k8s.agent.obs.EscalationClient;
+import org.srv6int.k8s.agent.obs.PoolReport;
 import org.srv6int.k8s.agent.obs.MetricsServer;
 import org.srv6int.k8s.agent.pods.PodEvents;
 import org.srv6int.k8s.agent.pods.PodFollower;
@@ -32,6 +33,7 @@ import org.srv6int.k8s.agent.pods.PodMetrics.Overwrite;
 import org.srv6int.k8s.agent.pods.PodMetrics.PodState;
 import org.srv6int.k8s.agent.pods.PodWiring;
 import org.srv6int.k8s.agent.pods.ReplicaPod;
+import org.srv6int.k8s.agent.pods.Reservations;
 import org.srv6int.k8s.agent.pods.ResizeCpuActuator;
 
 import java.io.IOException;
@@ -59,6 +61,12 @@ import java.util.concurrent.TimeUnit;
  * CPU limit (the paper's initial allocation, what the bridge asked for) or what its
  * cgroup holds, cut so no budget is over-committed; a vNF that goes returns its
  * allocations to the pools and its window is dropped.
+ *
+ * <p>The CPU requests of the node's other pods (a replica scheduled but not yet Ready, pods
+ * the agent does not manage, other workloads: {@link Reservations}) are held out of the CPU
+ * pool, as is whatever of the pool's budget exceeds the node's allocatable CPU: the agent
+ * never hands them to its vNFs, takes back what they hold of it when a pod is scheduled,
+ * and a replica that becomes Ready is adopted with at least its request.
  */
 public final class NodeAgent implements AutoCloseable, FrameSink {
 
@@ -81,14 +89,24 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
     private final boolean viaResize;
     private final long checkIntervalNanos;
     private final Map<String, String> reported = new HashMap<>();
+    private final Map<String, String> unreadableReported = new HashMap<>();
     private volatile Generation gen;
     private long seenVersion = -1;
     private boolean retry;
     private long nextCheck;
+    // Pool report to the app (docs/node-agent.md, "Pool report"), on the escalation's client.
+    private final URI poolsUrl;
+    private final long poolReportNanos;
+    private long nextPoolReport;
+    private final java.util.concurrent.atomic.AtomicLongArray poolReports =
+            new java.util.concurrent.atomic.AtomicLongArray(3);
     private final MetricsServer server;
     private volatile PcapLatencySource source;
     private String numaReported;
     private String numaErrorReported;
+    private long allocatableMillis = -1;
+    private long cpuHeld;
+    private long stillHeldWarned;
 
     /** A managed vNF: its config entry and, when followed, its pod. */
     private static final class Member {
@@ -146,6 +164,8 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         this.escalation = config.escalationUrl == null || config.escalationUrl.isEmpty() ? null
                 : new EscalationClient(URI.create(config.escalationUrl), config.escalationAttempts, 250,
                 System.getenv(AUTH_ENV), o -> gen.metrics.escalation(o));
+        this.poolsUrl = escalation == null ? null : EscalationClient.poolsUrl(URI.create(config.escalationUrl));
+        this.poolReportNanos = TimeUnit.MILLISECONDS.toNanos(config.poolReportIntervalMs);
         if (config.followPods) {
             if (client == null) {
                 throw new IOException("followPods needs a Kubernetes API client");
@@ -153,8 +173,10 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             this.events = new PodEvents(client, config.node);
             podMetrics.events(events);
             this.viaResize = chooseResize();
-            this.follower = new PodFollower(client, config.podNamespace, config.node, 30_000);
-            LOG.info("following the replica pods of node {} in namespace {}", config.node, config.podNamespace);
+            this.follower = new PodFollower(client, config.node, 30_000);
+            this.allocatableMillis = readAllocatable();
+            LOG.info("following the pods of node {}: replica pods of namespace {} managed, the requests of the others "
+                    + "held", config.node, config.podNamespace);
             this.gen = build(List.of(), null);
             reconcile();
         } else {
@@ -170,6 +192,19 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         podMetrics.cpuVia(viaResize ? "resize" : "cgroup");
         this.server = new MetricsServer(config.metricsAddress, this::renderMetrics);
         LOG.info("metrics on http://{}/metrics", config.metricsAddress);
+    }
+
+    /** The node's allocatable CPU, read once at start; -1 (not capped) if the node cannot be read. */
+    private long readAllocatable() {
+        try {
+            long m = follower.allocatableCpuMillis();
+            LOG.info(m < 0 ? "node {}: no allocatable CPU reported; the CPU pool is not capped by it"
+                    : "node {}: allocatable CPU {}m caps what the agent hands out", config.node, m);
+            return m;
+        } catch (IOException e) {
+            LOG.warn("node {}: {}; the CPU pool is not capped by its allocatable CPU", config.node, e.getMessage());
+            return -1;
+        }
     }
 
     /** Chosen once at start and logged: resize through the API, or cpu.max directly. */
@@ -252,7 +287,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             public boolean dryRun() {
                 return recommend;
             }
-        }).run();
+        }).hold(ResourceType.CPU_QUOTA, cpuHeld).cap(ResourceType.CPU_QUOTA, allocatableMillis).run();
         for (String note : g.host.notes()) {
             LOG.info("set-up: {}", note);
         }
@@ -270,6 +305,8 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         }
         LOG.info("{} vNF(s) {}; resources offered by this host: [{}]", members.size(), names, offered);
         g.loop = c.newLoop(pools, listener(g), System::nanoTime);
+        // A new set of pods changes the pools: the app hears of it at the next tick, not a period later.
+        nextPoolReport = System.nanoTime();
         for (int i = 0; i < lmax.length; i++) {
             g.metrics.resourceType(i, g.loop.resourceType(i));
         }
@@ -368,6 +405,9 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         CgroupLocator cgroups = new CgroupLocator(new HostFiles(Path.of(config.hostRoot)));
         for (Pod p : pods.values()) {
             String uid = p.getMetadata().getUid();
+            if (!PodFollower.isReplica(p, config.podNamespace)) {
+                continue; // not ours to manage; its request is held below
+            }
             if (ReplicaPod.optedOut(p)) {
                 counts[PodState.OPTED_OUT.ordinal()]++;
                 continue;
@@ -445,7 +485,21 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         }
         counts[PodState.MANAGED.ordinal()] = next.size();
         podMetrics.pods(counts);
+        Set<String> managed = new HashSet<>();
+        for (Member m : next) {
+            managed.add(m.pod.uid());
+        }
+        Reservations held = Reservations.of(pods.values(), managed);
+        unreadableReported.keySet().retainAll(held.unreadable().keySet());
+        for (Map.Entry<String, String> e : held.unreadable().entrySet()) {
+            if (!e.getValue().equals(unreadableReported.put(e.getKey(), e.getValue()))) {
+                LOG.warn("pod {}: its CPU request holds nothing", e.getValue()); // once per pod and message
+            }
+        }
+        cpuHeld = held.cpuMillis();
+        podMetrics.held(held.cpuMillis(), held.pods(), held.unreadable().size());
         if (gone.isEmpty() && in.isEmpty()) {
+            holdCpu(g);
             return;
         }
         gen = build(next, g);
@@ -472,6 +526,24 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         }
     }
 
+    /** Holds the other pods' CPU requests in the current loop; takes back what its vNFs hold of them. */
+    private void holdCpu(Generation g) {
+        ResourcePool pool = g.loop.pool(ResourceType.CPU_QUOTA);
+        if (pool == null) {
+            return;
+        }
+        long still = g.loop.hold(ResourceType.CPU_QUOTA, cpuHeld); // writes only what is still over
+        for (int i = 0; i < g.members.size(); i++) {
+            g.metrics.allocation(i, ResourceType.CPU_QUOTA, pool.allocation(i));
+        }
+        if (still > 0 && still != stillHeldWarned) {
+            LOG.warn("{}m of CPU promised to other pods of node {} is still held by the vNFs (floors, or a refused "
+                    + "write); tried again on every tick", still, config.node);
+        }
+        stillHeldWarned = still;
+        retry |= still > 0;
+    }
+
     private void report(Pod p, String reason, String message) {
         String uid = p.getMetadata().getUid();
         if (message.equals(reported.put(uid, message))) {
@@ -490,6 +562,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         v.lmaxNs = rp.lmaxNs();
         v.podUid = rp.uid();
         v.containerId = rp.containerId();
+        v.cpuRequestMillis = rp.cpuRequestMillis() >= 0 ? rp.cpuRequestMillis() : null; // kept when cutting to fit
         return v;
     }
 
@@ -576,6 +649,11 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             nextCheck = now + checkIntervalNanos;
             checkOverwrites();
         }
+        if (poolsUrl != null && poolReportNanos > 0 && now - nextPoolReport >= 0) {
+            nextPoolReport = now + poolReportNanos;
+            // Read on the loop's thread (the pools are not shared); sent off it.
+            escalation.post(poolsUrl, PoolReport.body(config.node, gen.loop::pool, gen.loop::reclaimable), poolReports::incrementAndGet);
+        }
     }
 
     private void tickNuma(Generation g) {
@@ -599,6 +677,13 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         g.reader.errors().snapshot().forEach((k, v) -> reasons.put(k.name().toLowerCase(Locale.ROOT), v));
         StringBuilder sb = new StringBuilder(g.metrics.render(reasons));
         podMetrics.render(sb);
+        sb.append("# HELP srv6int_node_pool_reports_total Pool reports to the ONOS app by outcome.\n")
+                .append("# TYPE srv6int_node_pool_reports_total counter\n");
+        String[] outcome = {"sent", "failed", "rejected"};
+        for (int i = 0; i < outcome.length; i++) {
+            sb.append("srv6int_node_pool_reports_total{result=\"").append(outcome[i]).append("\"} ")
+                    .append(poolReports.get(i)).append('\n');
+        }
         if (g.numa != null) {
             g.numa.render(sb);
         } else {

@@ -133,6 +133,49 @@ public class HostSetupTest {
         assertEquals(3_000_000, f.ceiling(0));
     }
 
+    /**
+     * Issue 22: CPU held for the node's other pods is kept out of the pool, and when the quotas
+     * found do not fit the rest every vNF is cut to its pod's request before the newest goes
+     * below its own (before: the newest alone, toward its floor).
+     */
+    @Test
+    public void heldCpuIsKeptOutAndANewVnfKeepsItsRequestWhenCutToFit() throws IOException {
+        FakeHost h = fullHost(tmp.getRoot().toPath());
+        AgentConfig c = config(h.root());
+        for (AgentConfig.Vnf v : c.vnfs) {
+            v.initial.put(ResourceType.CPU_QUOTA, 2000L); // 4000 of the 4 cores
+        }
+        c.vnfs.get(1).cpuRequestMillis = 1500L;
+        HostSetup s = new HostSetup(c).hold(ResourceType.CPU_QUOTA, 1000).run();
+        ResourcePool cpu = s.pools()[ResourceType.CPU_QUOTA.ordinal()];
+        assertEquals(4000, cpu.budget());
+        assertEquals(1000, cpu.held());
+        assertEquals("the newest vNF keeps its request", 1500, cpu.allocation(1));
+        assertEquals("the older one, promised nothing, gives the rest", 1500, cpu.allocation(0));
+        assertEquals(0, cpu.free());
+        assertEquals("150000 100000", h.read("/sys/fs/cgroup/" + FakeHost.containerCgroup(false, UID_B, ID_B)
+                + "/cpu.max"));
+        // the node's allocatable CPU caps the budget (the kubelet checks every resize against it)
+        HostSetup capped = new HostSetup(c).cap(ResourceType.CPU_QUOTA, 3500).run();
+        ResourcePool p = capped.pools()[ResourceType.CPU_QUOTA.ordinal()];
+        assertEquals(3500, p.budget());
+        assertEquals(1500, p.allocation(1));
+        assertEquals(2000, p.allocation(0));
+        assertTrue(capped.notes().toString(), capped.notes().toString().contains("capped at the node's allocatable"));
+    }
+
+    @Test
+    public void aVnfAskedToKeepANegativeRequestIsRefusedByName() {
+        try {
+            AgentConfig c = config(tmp.getRoot().toPath());
+            c.vnfs.get(1).cpuRequestMillis = -1L;
+            c.validate();
+            fail("validated");
+        } catch (IOException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("vnfs[1].cpuRequestMillis"));
+        }
+    }
+
     @Test
     public void restartReadsTheAllocationsBackFromTheFiles() throws IOException {
         FakeHost h = fullHost(tmp.getRoot().toPath());

@@ -55,14 +55,13 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
 
     /** Name of the vNF container in the replica's pod. */
     public static final String CONTAINER = "vnf";
-    private static final long POLL_MIN_MS = 50;
-    private static final long POLL_MAX_MS = 500;
     private static final long GRACE_SECONDS = 10;
 
     private final KubernetesClient client;
     private final BridgeConfig config;
     private final Retrier retrier;
     private final boolean ownsClient;
+    private final ReplicaWatch watch;
 
     /**
      * Creates a manager on a client the caller owns. The client should not retry by
@@ -80,6 +79,7 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
         this.config = config;
         this.retrier = new Retrier(config);
         this.ownsClient = ownsClient;
+        this.watch = new ReplicaWatch(client, config.namespace(), ReplicaWatch.RESTART_AFTER);
     }
 
     /**
@@ -145,7 +145,9 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
 
     /**
      * Returns a copy of a client configuration with fabric8's own retries off (the
-     * manager's budget is the only one) and the bridge's request timeout.
+     * manager's budget is the only one), the bridge's request timeout, and the watch's
+     * reconnect back-off starting at the bridge's first back-off (fabric8 doubles it five
+     * times at most: 100 ms to 3.2 s by default).
      *
      * @param base client configuration
      * @param config bridge settings
@@ -153,12 +155,14 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
      */
     public static Config tune(Config base, BridgeConfig config) {
         int timeoutMs = (int) Math.min(Integer.MAX_VALUE, config.requestTimeout().toMillis());
+        int reconnectMs = (int) Math.max(1, Math.min(Integer.MAX_VALUE, config.initialBackoff().toMillis()));
         return new ConfigBuilder(base).withRequestRetryBackoffLimit(0).withRequestTimeout(timeoutMs)
-                .withConnectionTimeout(timeoutMs).build();
+                .withConnectionTimeout(timeoutMs).withWatchReconnectInterval(reconnectMs).build();
     }
 
     @Override
     public void close() {
+        watch.close();
         if (ownsClient) {
             client.close();
         }
@@ -208,39 +212,27 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
     public ReplicaStatus awaitReady(String chainId, int vnfIndex, int replicaIndex, Duration timeout) {
         final String name = ReplicaNames.replicaName(chainId, vnfIndex, replicaIndex);
         final long start = System.nanoTime();
-        final long deadline = start + timeout.toNanos();
-        long poll = POLL_MIN_MS;
-        ReplicaStatus last = null;
-        KubernetesClientException lastError = null;
-        while (true) {
-            try {
-                if (getStatefulSet(name) == null) {
-                    throw new BridgeException("replica " + config.namespace() + "/" + name + " does not exist",
-                            1, 404, null);
-                }
-                last = status(name, replicaIndex);
-                lastError = null;
-                if (last.ready()) {
-                    return last;
-                }
-            } catch (KubernetesClientException e) {
-                if (!Retrier.isRetryable(e)) {
-                    throw new BridgeException("waiting for " + name + " failed: " + Retrier.describe(e),
-                            1, e.getCode(), e);
-                }
-                lastError = e; // the API may be restarting: keep waiting until the timeout
-            }
-            long now = System.nanoTime();
-            if (now >= deadline) {
-                String seen = last == null ? "nothing" : last.toString();
-                throw new BridgeException(String.format("replica %s/%s not Ready after %.1f s; last seen %s%s",
-                        config.namespace(), name, (now - start) / 1e9, seen,
-                        lastError == null ? "" : "; last error " + Retrier.describe(lastError)),
-                        1, lastError == null ? 0 : lastError.getCode(), lastError);
-            }
-            sleepMillis(Math.min(poll, Math.max(1, (deadline - now) / 1_000_000)));
-            poll = Math.min(poll * 2, POLL_MAX_MS);
+        watch.ensureStarted(); // listing while the existence is checked
+        // Authoritative: the watch may not have seen a StatefulSet made a moment ago.
+        if (retrier.call("get StatefulSet " + config.namespace() + "/" + name, () -> getStatefulSet(name)) == null) {
+            throw new BridgeException("replica " + config.namespace() + "/" + name + " does not exist", 1, 404, null);
         }
+        return watch.awaitReady(name, timeout.minusNanos(System.nanoTime() - start));
+    }
+
+    @Override
+    public java.util.Optional<List<ReplicaStatus>> watchedReplicas(String chainId, int vnfIndex) {
+        return watch.replicas(chainId, vnfIndex);
+    }
+
+    @Override
+    public void addListener(ReplicaListener listener) {
+        watch.addListener(listener);
+    }
+
+    @Override
+    public void removeListener(ReplicaListener listener) {
+        watch.removeListener(listener);
     }
 
     @Override
@@ -445,7 +437,8 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
         return toStatus(name, replicaIndex, pod);
     }
 
-    private static ReplicaStatus toStatus(String name, int replicaIndex, Pod pod) {
+    /** A replica's status from its pod (null: none yet); the watch computes it the same way. */
+    static ReplicaStatus toStatus(String name, int replicaIndex, Pod pod) {
         if (pod == null) {
             return new ReplicaStatus(name, replicaIndex, null, null, null, false, ReplicaStatus.PHASE_ABSENT);
         }
@@ -545,15 +538,6 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
         Map<String, Quantity> out = new TreeMap<>();
         m.forEach((k, v) -> out.put(k, new Quantity(v)));
         return out;
-    }
-
-    private static void sleepMillis(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new BridgeException("interrupted while waiting", 1, 0, e);
-        }
     }
 
     /** A state that passes by itself (object being deleted); retried like a 5xx within the budget. */

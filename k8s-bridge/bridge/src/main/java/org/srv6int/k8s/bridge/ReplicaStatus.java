@@ -5,11 +5,13 @@ import java.util.Objects;
 /**
  * What the bridge sees of one replica: its StatefulSet name, its pod, the node and
  * pod IP, whether the pod is Ready, and the pod phase ({@link #PHASE_ABSENT} while
- * the workload has no pod yet).
+ * the workload has no pod yet, {@link #PHASE_DELETED} once a watched workload is gone).
  */
 public final class ReplicaStatus {
     /** Phase reported when the replica's workload exists but has no pod (yet). */
     public static final String PHASE_ABSENT = "Absent";
+    /** Phase the watch reports ({@link ReplicaListener}) once the replica's workload is gone. */
+    public static final String PHASE_DELETED = "Deleted";
 
     private final String name;
     private final int replicaIndex;

@@ -28,14 +28,15 @@ public interface VnfReplicaManager {
     ReplicaStatus ensureReplica(ReplicaRequest request);
 
     /**
-     * Waits until the replica's pod is Ready.
+     * Waits until the replica's pod is Ready, as the bridge's watch sees it (no polling).
      *
      * @param chainId chain identifier
      * @param vnfIndex index of the vNF in the chain
      * @param replicaIndex replica index
      * @param timeout how long to wait at most
      * @return status of the Ready replica (pod IP and node)
-     * @throws BridgeException on timeout, with the last phase seen
+     * @throws BridgeException on timeout, with the last phase seen; at once if the replica does not
+     *                         exist, is deleted meanwhile or the bridge may not watch (RBAC)
      */
     ReplicaStatus awaitReady(String chainId, int vnfIndex, int replicaIndex, Duration timeout);
 
@@ -85,6 +86,33 @@ public interface VnfReplicaManager {
      * @return replica statuses
      */
     List<ReplicaStatus> listReplicas(String chainId, int vnfIndex);
+
+    /**
+     * The replicas of a chain's vNF as the bridge's watch of its StatefulSets and pods shows them:
+     * a read of its local cache, no API call. Readiness is this; {@link #listReplicas} (a LIST) is
+     * for decisions that must not act on a cache a few milliseconds old (picking a free index,
+     * deleting what the inventory does not know).
+     *
+     * @param chainId chain identifier
+     * @param vnfIndex index of the vNF in the chain
+     * @return replica statuses ordered by replica index; empty while the watch is not established
+     *         (starting, reconnecting, or refused by RBAC): readiness is then unknown
+     */
+    java.util.Optional<List<ReplicaStatus>> watchedReplicas(String chainId, int vnfIndex);
+
+    /**
+     * Tells the listener of every change of a replica's readiness from now on (starts the watch).
+     *
+     * @param listener listener
+     */
+    void addListener(ReplicaListener listener);
+
+    /**
+     * Stops telling the listener.
+     *
+     * @param listener listener
+     */
+    void removeListener(ReplicaListener listener);
 
     /**
      * Free resources per schedulable node: allocatable minus the sum of the

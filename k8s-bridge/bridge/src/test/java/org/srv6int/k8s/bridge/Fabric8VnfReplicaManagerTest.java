@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.After;
 import org.junit.AfterClass;
 import org.junit.Before;
 import org.junit.BeforeClass;
@@ -57,6 +58,11 @@ public class Fabric8VnfReplicaManagerTest {
     public void setUp() {
         mock.server.reset(); // empty store, no scripted responses
         bridge = new Fabric8VnfReplicaManager(k8s, CONFIG);
+    }
+
+    @After
+    public void tearDown() {
+        bridge.close(); // its watch; the client is the mock's
     }
 
     static ReplicaRequest request(String chain, int vnf, int replica, String node) {
@@ -277,12 +283,7 @@ public class Fabric8VnfReplicaManagerTest {
         } catch (BridgeException e) {
             assertTrue(e.getMessage(), e.getMessage().contains("not Ready after"));
         }
-        Pod pod = new PodBuilder().withNewMetadata().withName("sfc-c1-vnf0-r0-0").withNamespace(NS).endMetadata()
-                .withNewSpec().withNodeName("worker1").addNewContainer().withName("vnf").withImage("x")
-                .endContainer().endSpec()
-                .withNewStatus().withPhase("Running").withPodIP("10.0.0.7")
-                .addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build();
-        k8s.pods().inNamespace(NS).resource(pod).create();
+        k8s.pods().inNamespace(NS).resource(ReplicaWatchTest.podOf(request("c1", 0, 0, "worker1"), true)).create();
         ReplicaStatus s = bridge.awaitReady("c1", 0, 0, Duration.ofSeconds(5));
         assertTrue(s.ready());
         assertEquals("worker1", s.nodeName());

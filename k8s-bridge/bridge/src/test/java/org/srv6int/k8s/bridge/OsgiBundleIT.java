@@ -127,6 +127,15 @@ public class OsgiBundleIT {
             Method ensure = mgr.getMethod("ensureReplica", req);
             Object status = ensure.invoke(manager, request);
             assertEquals("sfc-osgi-vnf0-r0", status.getClass().getMethod("name").invoke(status));
+            // The readiness watch (fabric8 informers, embedded) runs in the bundle too.
+            Method watched = mgr.getMethod("watchedReplicas", String.class, int.class);
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            Object seen = watched.invoke(manager, "osgi", 0);
+            while (!String.valueOf(seen).contains("sfc-osgi-vnf0-r0") && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+                seen = watched.invoke(manager, "osgi", 0);
+            }
+            assertTrue("the watch did not list the replica: " + seen, String.valueOf(seen).contains("sfc-osgi-vnf0-r0"));
         } finally {
             mgr.getMethod("close").invoke(manager);
         }

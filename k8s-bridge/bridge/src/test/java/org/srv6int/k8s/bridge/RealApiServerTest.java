@@ -305,8 +305,212 @@ public class RealApiServerTest {
             assertForbidden(() -> asBridge.apps().statefulSets().inNamespace(NS).withName("sfc-it-rbac-vnf0-r0")
                     .patch("{\"metadata\":{\"labels\":{\"x\":\"y\"}}}"));
             assertNotEquals(0, asBridge.nodes().list().getItems().size());
+            // It watches its own namespace's pods and StatefulSets only.
+            io.fabric8.kubernetes.client.Watcher<Pod> none = new io.fabric8.kubernetes.client.Watcher<>() {
+                @Override
+                public void eventReceived(Action action, Pod resource) {
+                }
+
+                @Override
+                public void onClose(io.fabric8.kubernetes.client.WatcherException cause) {
+                }
+            };
+            assertForbidden(() -> asBridge.pods().inNamespace("default").watch(none).close());
+            assertForbidden(() -> asBridge.pods().inAnyNamespace().watch(none).close());
+            asBridge.pods().inNamespace(NS).watch(none).close();
         }
         removeAndCheckNoLeak("it-rbac");
+    }
+
+    /**
+     * A pod status write as the kubelet makes it: the Ready condition set to the value, one PUT of
+     * the status subresource (the pod read before).
+     *
+     * @return when the PUT was sent, nanoTime
+     */
+    private static long setReady(String pod, boolean ready) {
+        Pod p = admin.pods().inNamespace(NS).withName(pod).get();
+        p.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType())).forEach(c -> {
+            c.setStatus(ready ? "True" : "False");
+            c.setLastTransitionTime(java.time.Instant.now().toString());
+        });
+        long t0 = System.nanoTime();
+        admin.pods().inNamespace(NS).resource(p).updateStatus();
+        return t0;
+    }
+
+    /** When the listener heard what of one replica, and when a LIST per second (the removed poll) first saw it. */
+    private static final class Heard {
+        final java.util.concurrent.BlockingQueue<long[]> told = new java.util.concurrent.LinkedBlockingQueue<>();
+        final ReplicaListener listener;
+
+        Heard(String name) {
+            listener = (c, vnf, st) -> {
+                if (st.name().equals(name)) {
+                    told.add(new long[] {System.nanoTime(), st.ready() ? 1 : 0});
+                }
+            };
+        }
+
+        long awaitReady(boolean ready, long sinceNanos) throws InterruptedException {
+            while (true) {
+                long[] e = told.poll(30, TimeUnit.SECONDS);
+                assertNotNull("readiness " + ready + " not told within 30 s", e);
+                if (e[0] >= sinceNanos && (e[1] == 1) == ready) {
+                    return e[0];
+                }
+            }
+        }
+    }
+
+    private static long[] sorted(List<Long> v) {
+        long[] a = v.stream().mapToLong(Long::longValue).sorted().toArray();
+        return a;
+    }
+
+    private static String stats(List<Long> nanos) {
+        long[] a = sorted(nanos);
+        return String.format("median %.1f ms, p90 %.1f ms, max %.1f ms (n=%d)", a[a.length / 2] / 1e6,
+                a[(int) (a.length * 0.9)] / 1e6, a[a.length - 1] / 1e6, a.length);
+    }
+
+    /**
+     * The watch's latency: a pod's Ready condition patched on the API server (as the kubelet does)
+     * until the bridge's listener is told, for flips both ways; in the same run a LIST every second
+     * (what the global loop did before) sees the same flips, as the baseline.
+     */
+    @Test
+    public void readinessChangesReachTheListenerInMillisecondsNotAtTheNextPoll() throws Exception {
+        String chain = "it-watch";
+        removeAndCheckNoLeak(chain);
+        Heard heard = new Heard(ReplicaNames.replicaName(chain, 0, 0));
+        ReplicaListener l = heard.listener;
+        bridge.addListener(l);
+        java.util.concurrent.ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor();
+        java.util.concurrent.BlockingQueue<long[]> polled = new java.util.concurrent.LinkedBlockingQueue<>();
+        try {
+            bridge.ensureReplica(request(chain, 0, 0, "worker1"));
+            ReplicaStatus s = bridge.awaitReady(chain, 0, 0, READY);
+            heard.awaitReady(true, 0);
+            poller.scheduleAtFixedRate(() -> {
+                try {
+                    for (ReplicaStatus r : bridge.listReplicas(chain, 0)) {
+                        polled.add(new long[] {System.nanoTime(), r.ready() ? 1 : 0});
+                    }
+                } catch (RuntimeException e) {
+                    // next second
+                }
+            }, 0, 1, TimeUnit.SECONDS);
+            List<Long> watch = new ArrayList<>();
+            List<Long> poll = new ArrayList<>();
+            boolean ready = true;
+            for (int i = 0; i < 12; i++) {
+                ready = !ready;
+                Thread.sleep(150 + (i * 97) % 400); // not in step with the poll
+                long t0 = setReady(s.podName(), ready);
+                watch.add(heard.awaitReady(ready, t0) - t0);
+                long seen;
+                while (true) {
+                    long[] e = polled.poll(30, TimeUnit.SECONDS);
+                    assertNotNull("the poll never saw readiness " + ready, e);
+                    if (e[0] >= t0 && (e[1] == 1) == ready) {
+                        seen = e[0];
+                        break;
+                    }
+                }
+                poll.add(seen - t0);
+                assertEquals(ready, bridge.watchedReplicas(chain, 0).orElseThrow().get(0).ready());
+            }
+            long[] w = sorted(watch);
+            long[] p = sorted(poll);
+            System.out.println("RealApiServerTest: pod Ready flipped on the API server -> listener told: " + stats(watch));
+            System.out.println("RealApiServerTest: same flips seen by a LIST per second (the removed poll): " + stats(poll)
+                    + String.format("; median ratio poll/watch %.0fx", (double) p[p.length / 2] / w[w.length / 2]));
+            // Not a timing assertion: the watch tells each flip before the poll's next LIST can see it.
+            for (int i = 0; i < watch.size(); i++) {
+                assertTrue("flip " + i + " told by the watch after the poll saw it", watch.get(i) <= poll.get(i));
+            }
+        } finally {
+            poller.shutdownNow();
+            bridge.removeListener(l);
+        }
+        removeExistingAndCheckNoLeak(chain);
+    }
+
+    /**
+     * kube-apiserver stopped and started again: the watch reconnects (resuming from its resourceVersion
+     * or re-listing) and goes on telling changes; readiness is unknown while it is down.
+     */
+    @Test
+    public void theWatchRidesOutAnApiServerRestart() throws Exception {
+        Assume.assumeTrue("needs tools/k8s-testenv to restart kube-apiserver (-Dsrv6int.k8s.testenv)",
+                new File(testenv, "stop").isFile());
+        String chain = "it-rewatch";
+        removeAndCheckNoLeak(chain);
+        Heard heard = new Heard(ReplicaNames.replicaName(chain, 0, 0));
+        ReplicaListener l = heard.listener;
+        bridge.addListener(l);
+        try {
+            bridge.ensureReplica(request(chain, 0, 0, "worker2"));
+            ReplicaStatus s = bridge.awaitReady(chain, 0, 0, READY);
+            heard.awaitReady(true, 0);
+            testenv("stop", "apiserver");
+            try {
+                waitUntil("readiness unknown while the API server is down", Duration.ofSeconds(30),
+                        () -> bridge.watchedReplicas(chain, 0).isEmpty());
+            } finally {
+                testenv("start", "apiserver");
+            }
+            waitUntil("the watch re-established", Duration.ofSeconds(60),
+                    () -> bridge.watchedReplicas(chain, 0).isPresent());
+            long t0 = setReady(s.podName(), false);
+            long told = heard.awaitReady(false, t0) - t0;
+            System.out.printf("RealApiServerTest: after the API server restart, pod not Ready -> told in %.1f ms%n",
+                    told / 1e6);
+            assertFalse(bridge.watchedReplicas(chain, 0).orElseThrow().get(0).ready());
+        } finally {
+            bridge.removeListener(l);
+        }
+        removeExistingAndCheckNoLeak(chain);
+    }
+
+    /**
+     * The bridge's Role without {@code watch} (an old manifest): a create cannot wait for Ready and says
+     * why at once, readiness is unknown; once the manifest is applied the watch starts again by itself.
+     */
+    @Test
+    public void aRoleWithoutWatchIsAClearErrorAndApplyingTheManifestHealsIt() throws Exception {
+        String chain = "it-nowatch";
+        removeAndCheckNoLeak(chain);
+        admin.rbac().roles().inNamespace(NS).withName("srv6int-k8s-bridge").edit(r -> {
+            r.getRules().forEach(rule -> rule.getVerbs().remove("watch"));
+            return r;
+        });
+        try (Fabric8VnfReplicaManager noWatch = Fabric8VnfReplicaManager.fromKubeconfig(bridgeKubeconfig, CONFIG)) {
+            noWatch.ensureReplica(request(chain, 0, 0, "worker1"));
+            long t0 = System.nanoTime();
+            try {
+                noWatch.awaitReady(chain, 0, 0, READY);
+                fail("awaitReady without the right to watch");
+            } catch (BridgeException e) {
+                System.out.println("RealApiServerTest: without watch: " + e.getMessage());
+                assertEquals(e.getMessage(), 403, e.httpCode());
+                assertTrue(e.getMessage(), e.getMessage().contains("bridge-rbac.yaml"));
+            }
+            assertTrue("fails at once", System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(30));
+            assertTrue(noWatch.watchedReplicas(chain, 0).isEmpty());
+            try (InputStream in = Files.newInputStream(new File("../deploy/bridge-rbac.yaml").toPath())) {
+                admin.load(in).forceConflicts().serverSideApply();
+            }
+            waitUntil("the watch started again once allowed", Duration.ofSeconds(60),
+                    () -> noWatch.watchedReplicas(chain, 0).isPresent());
+            assertTrue(noWatch.awaitReady(chain, 0, 0, READY).ready());
+        } finally {
+            try (InputStream in = Files.newInputStream(new File("../deploy/bridge-rbac.yaml").toPath())) {
+                admin.load(in).forceConflicts().serverSideApply();
+            }
+        }
+        removeExistingAndCheckNoLeak(chain);
     }
 
     private static void assertForbidden(Runnable call) {

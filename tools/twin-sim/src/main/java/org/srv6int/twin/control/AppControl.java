@@ -13,6 +13,7 @@ import org.onlab.packet.IpPrefix;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.group.Group;
+import org.srv6int.app.api.ResourceNeed;
 import org.srv6int.app.api.FlowClassifier;
 import org.srv6int.app.api.SegmentList;
 import org.srv6int.app.api.Sfc;
@@ -220,6 +221,35 @@ public final class AppControl {
     /** CPU request of a new replica of a vNF, millicores (its template's CPU quota, not the boosted one). */
     public long requestMillis(VnfKey k) {
         return Math.round(template(vnfOfKey.get(k)).get(Resource.CPU_QUOTA) * 1000);
+    }
+
+    /**
+     * Takes a node agent's pool report as {@code POST /onos/srv6int/loop/pools} does (the twin
+     * has no HTTP): the agent's JSON decoded by the resource's codec into the app's
+     * {@code NodePoolService}. A refused report is an event, as the agent's counter would show it.
+     *
+     * @param json the agent's body ({@code PoolReport})
+     */
+    public void acceptPoolReport(String json) {
+        try {
+            org.srv6int.app.rest.PoolReportCodec.submit(POOL_JSON.readTree(json), app.pools);
+        } catch (java.io.IOException | RuntimeException e) {
+            events.add(String.format(java.util.Locale.ROOT, "%.1f s: pool report refused: %s", nowS.getAsDouble(),
+                    e.getMessage()));
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper POOL_JSON =
+            new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /**
+     * What a new replica of a vNF needs on its node (its template's CPU quota, LLC ways and
+     * memory-bandwidth share): the profile the app's placement checks the agents' pools against.
+     */
+    public ResourceNeed need(VnfKey k) {
+        Allocation a = template(vnfOfKey.get(k));
+        return new ResourceNeed(Math.round(a.get(Resource.CPU_QUOTA) * 1000), Math.round(a.get(Resource.LLC_WAYS)),
+                Math.round(a.get(Resource.MEM_BW_PCT)));
     }
 
     private Allocation template(String vnf) {

@@ -23,6 +23,7 @@ import org.srv6int.testkit.InMemoryGroupService;
 import org.srv6int.testkit.InMemoryLinkService;
 import org.srv6int.testkit.InMemoryMastershipService;
 import org.srv6int.testkit.InMemoryNetworkConfigRegistry;
+import org.srv6int.app.pools.NodePoolManager;
 import org.srv6int.testkit.InMemoryStorageService;
 import org.srv6int.testkit.InMemoryTopologyService;
 
@@ -66,6 +67,8 @@ public final class AppCore {
     public final SfcPathManager pathManager;
     /** Flow programming. */
     public final Srv6IntProgrammingManager programmer;
+    /** The node agents' pool reports, in the cluster's store; stamped with {@link #useClock}'s clock. */
+    public final NodePoolManager pools;
     // the programming's clock (drain by flows); the wall clock until a host sets its own
     private volatile java.util.function.LongSupplier clockMillis = System::currentTimeMillis;
 
@@ -88,6 +91,8 @@ public final class AppCore {
         this.pathManager = new Placement(sfcs, inventory, config, this.netcfg, paths);
         InMemoryCluster cluster = new InMemoryCluster();
         this.programmer = new Programming(this, new InMemoryMastershipService(cluster, NODE), appId);
+        this.pools = new NodePoolManager(storage, node -> config.devices().locate(node).isPresent(),
+                () -> clockMillis.getAsLong(), NodePoolManager.DEFAULT_MAX_AGE_MS);
     }
 
     /**

@@ -18,6 +18,7 @@ import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.loop.Colocation;
 import org.srv6int.app.loop.GlobalLoop;
 import org.srv6int.app.loop.InventoryColocation;
+import org.srv6int.app.api.ResourceNeed;
 import org.srv6int.app.loop.InventoryRouting;
 import org.srv6int.app.loop.LoopClock;
 import org.srv6int.app.loop.LoopParams;
@@ -123,6 +124,11 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
             public long cpuRequestMillis(VnfKey vnf) {
                 return control.requestMillis(vnf);
             }
+
+            @Override
+            public ResourceNeed need(VnfKey vnf) {
+                return control.need(vnf);
+            }
         };
         this.loop = newLoop();
         loops.add(loop);
@@ -133,6 +139,7 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
     private GlobalLoop newLoop() {
         GlobalLoop l = new GlobalLoop(params, clock, platform, control.routing(), store);
         l.setColocation(colocation);
+        l.setPools(control.app().pools);
         return l;
     }
 

@@ -1,9 +1,13 @@
 package org.srv6int.twin.control;
 
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -15,7 +19,9 @@ import org.srv6int.k8s.agent.loop.LocalLoop;
 import org.srv6int.k8s.agent.loop.LoopListener;
 import org.srv6int.k8s.agent.loop.ResourceType;
 import org.srv6int.k8s.agent.obs.EscalationClient;
+import org.srv6int.k8s.agent.obs.PoolReport;
 import org.srv6int.app.api.VnfKey;
+import org.srv6int.k8s.agent.pods.Reservations;
 import org.srv6int.twin.host.SimulatedWorker;
 import org.srv6int.twin.model.Fabric;
 import org.srv6int.twin.model.Resource;
@@ -31,7 +37,14 @@ import org.srv6int.twin.model.VnfInstance;
  * <p>When a pod starts on the worker the agent is restarted with the pod in its config, as the
  * DaemonSet's rolling update does (docs/node-agent.md section 7): allocations are read back
  * from the files, a pending Algorithm 2 trial is dropped (its free stands). Escalations, which
- * the real agent POSTs to the ONOS app, are recorded as events and logged.
+ * the real agent POSTs to the ONOS app, go to the app's global loop as that POST would
+ * ({@code GlobalControl.escalate}); pool reports go to the app's pool service ({@link #reportPoolsTo}).
+ *
+ * <p>Pods the platform has bound to the worker but not yet started ({@link NodePods}, what the
+ * real agent's informer lists) have their CPU requests held out of the CPU pool by the agent's
+ * own code ({@link Reservations}, {@link HostSetup#hold}, {@link LocalLoop#hold}), read at every
+ * start and whenever the platform's pods change, so a replica starts with the cores it was
+ * scheduled with.
  */
 public final class NodeAgentOnWorker implements Fabric.DetectionSink {
     private static final ResourceType[] TYPES = {ResourceType.CPU_QUOTA, ResourceType.LLC,
@@ -51,12 +64,17 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
     private final List<String> events;
     private final Map<VnfInstance, Integer> index = new IdentityHashMap<>();
     private List<SimulatedWorker.Pod> pods = List.of();
+    private NodePods bound;
+    private long boundVersion = -1;
     private AgentConfig config;
     private LocalLoop loop;
     private long samples;
     private long decisions;
     private long escalations;
     private int starts;
+    // The agent's pool report, on the path the real agent POSTs it (AppControl#acceptPoolReport).
+    private Consumer<String> poolReports;
+    private long nextPoolReportNs;
 
     /**
      * Creates the agent of a worker (started at its first Detection Result).
@@ -79,6 +97,39 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
         this.clockNs = clockNs;
         this.nowS = nowS;
         this.events = events;
+    }
+
+    /**
+     * Follows the pods a platform binds to this worker (their CPU requests are held).
+     *
+     * @param platformPods the platform's bound, not yet Ready pods
+     */
+    public void follow(NodePods platformPods) {
+        this.bound = platformPods;
+    }
+
+    /** The CPU requests of the pods bound to the worker that the agent does not manage. */
+    private long cpuHeld() {
+        if (bound == null) {
+            return 0;
+        }
+        boundVersion = bound.version();
+        Set<String> managed = new HashSet<>();
+        for (SimulatedWorker.Pod p : pods) {
+            managed.add(p.uid());
+        }
+        return Reservations.of(bound.boundTo(worker.host().name()), managed).cpuMillis();
+    }
+
+    /**
+     * Sends the agent's pool report ({@link PoolReport}, the real agent's body) every
+     * {@link AgentConfig#poolReportIntervalMs} of simulated time and at once when its pods change,
+     * as the real agent does.
+     *
+     * @param sink the app's side of {@code POST /onos/srv6int/loop/pools}
+     */
+    public void reportPoolsTo(Consumer<String> sink) {
+        this.poolReports = sink;
     }
 
     /**
@@ -135,7 +186,7 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
             index.put(pods.get(i).instance(), i);
         }
         config = config();
-        HostSetup setup = new HostSetup(config).run();
+        HostSetup setup = new HostSetup(config).hold(ResourceType.CPU_QUOTA, cpuHeld()).run();
         if (!setup.unavailable().isEmpty()) {
             throw new IllegalStateException("the agent on " + worker + " lacks " + setup.unavailable()
                     + "; start-up notes: " + setup.notes());
@@ -143,6 +194,7 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
         loop = config.newLoop(setup.pools(), listener(), clockNs);
         worker.markDirty(); // the start-up wrote every allocation once
         starts++;
+        nextPoolReportNs = clockNs.getAsLong(); // new pods: report at once
     }
 
     private LoopListener listener() {
@@ -180,6 +232,9 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
     public void onDetection(VnfInstance instance, long latencyNs) {
         if (loop == null || worker.host().instanceCount() != pods.size()) {
             start();
+        } else if (bound != null && bound.version() != boundVersion) {
+            loop.hold(ResourceType.CPU_QUOTA, cpuHeld());
+            worker.markDirty();
         }
         Integer i = index.get(instance);
         if (i == null) {
@@ -188,6 +243,11 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
         loop.onSample(i, latencyNs);
         if (++samples % 1000 == 0) {
             loop.tick();
+        }
+        long now = clockNs.getAsLong();
+        if (poolReports != null && now - nextPoolReportNs >= 0) {
+            nextPoolReportNs = now + config.poolReportIntervalMs * 1_000_000L;
+            poolReports.accept(PoolReport.body(worker.host().name(), loop::pool, loop::reclaimable));
         }
     }
 

@@ -1,5 +1,9 @@
 package org.srv6int.twin.control;
 
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -7,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.ToLongFunction;
@@ -14,6 +19,7 @@ import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.NodeResources;
 import org.srv6int.app.api.ReplicaInfo;
 import org.srv6int.app.api.ReplicaPlatform;
+import org.srv6int.k8s.bridge.ReplicaNames;
 import org.srv6int.twin.model.Host;
 import org.srv6int.twin.model.Resource;
 
@@ -27,8 +33,10 @@ import org.srv6int.twin.model.Resource;
  * {@code readyTimeoutMs} does. Its replica is named as the Kubernetes bridge names workloads,
  * {@code sfc-<chain>-vnf<i>-r<k>}. It creates no model pod itself: the twin's routing does when
  * the loop adds the Ready replica, so any platform (this one, or a real kube-apiserver) works.
+ * The node agents see its scheduled, not yet Ready pods as their informer would
+ * ({@link NodePods}).
  */
-public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime {
+public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime, NodePods {
     /** Pod start-up delay: scheduling, image present, container start (the KWOK stage's delay). */
     public static final double STARTUP_S = 3.0;
     /** A pod not Ready this long after its request fails (the bridge's default readyTimeoutMs). */
@@ -42,6 +50,7 @@ public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime {
     private final List<String> events;
     private final Map<VnfKey, Integer> created = new LinkedHashMap<>();
     private final List<Pending> pending = new ArrayList<>();
+    private volatile long version;
     private double nowS;
 
     private static final class Pending {
@@ -124,11 +133,35 @@ public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime {
     private void schedule(Pending p) {
         if (!p.scheduled() && p.cpuMillis <= freeMillis(hosts.get(hostIndex(p.node)))) {
             p.readyAtS = nowS + STARTUP_S;
+            version++;
             if (nowS > p.requestedAtS) {
                 events.add(String.format(Locale.ROOT, "%.1f s: pod %s scheduled on %s", nowS, p.replica.id(),
                         p.node));
             }
         }
+    }
+
+    @Override
+    public long version() {
+        return version;
+    }
+
+    @Override
+    public synchronized List<Pod> boundTo(String node) {
+        List<Pod> out = new ArrayList<>();
+        for (Pending p : pending) {
+            if (p.scheduled() && p.node.equals(node)) {
+                Map<String, Quantity> cpu = Map.of("cpu", new Quantity(p.cpuMillis + "m"));
+                out.add(new PodBuilder().withNewMetadata().withName(p.replica.id() + "-0").withNamespace("srv6int-sfc")
+                        .withUid(UUID.nameUUIDFromBytes(p.replica.id().getBytes(StandardCharsets.UTF_8)).toString())
+                        .withLabels(Map.of(ReplicaNames.LABEL_MANAGED_BY, ReplicaNames.MANAGER)).endMetadata()
+                        .withNewSpec().withNodeName(node).addNewContainer().withName("vnf").withNewResources()
+                        .withRequests(cpu).withLimits(cpu).endResources().endContainer().endSpec()
+                        .withNewStatus().withPhase("Pending").addNewCondition().withType("PodScheduled")
+                        .withStatus("True").endCondition().endStatus().build());
+            }
+        }
+        return out;
     }
 
     @Override
@@ -158,6 +191,7 @@ public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime {
                 if (p.scheduled() && p.readyAtS <= now + 1e-9) {
                     due.add(p);
                     it.remove();
+                    version++;
                 } else if (!p.scheduled() && now - p.requestedAtS >= READY_TIMEOUT_S) {
                     failed.add(p);
                     it.remove();

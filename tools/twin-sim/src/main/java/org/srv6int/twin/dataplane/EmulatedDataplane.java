@@ -63,8 +63,8 @@ public final class EmulatedDataplane implements Dataplane {
     @Override
     public synchronized void program(DeviceId device, Collection<FlowRule> rules, Collection<Group> groups) {
         Objects.requireNonNull(device, "device");
-        SwitchProgram p = SwitchProgram.compile(device, rules, groups);
-        switches.computeIfAbsent(device, EmulatedSwitch::new).program(p);
+        EmulatedSwitch s = switches.computeIfAbsent(device, EmulatedSwitch::new);
+        s.program(SwitchProgram.compile(device, rules, groups, s.program()));
     }
 
     @Override

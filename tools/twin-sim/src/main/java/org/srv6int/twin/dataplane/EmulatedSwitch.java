@@ -119,6 +119,11 @@ final class EmulatedSwitch {
         program = p;
     }
 
+    /** The program it runs (the next compile takes over its unchanged entries). */
+    SwitchProgram program() {
+        return program;
+    }
+
     /**
      * Returns the direct counter of the entry a rule installed.
      *

@@ -6,9 +6,11 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.onlab.util.ImmutableByteSequence;
 import org.onosproject.net.DeviceId;
@@ -141,6 +143,8 @@ final class SwitchProgram {
 
     /** A table entry, with its direct counter (every table of the P4 program has one). */
     static final class Entry {
+        /** The table it is in. */
+        final TableSpec spec;
         /** The rule it was compiled from (null for a default action). */
         final FlowRule rule;
         /** Direct counter: packets and bytes the entry matched, as the switch's counter counts. */
@@ -156,8 +160,9 @@ final class SwitchProgram {
         final Member[] members;
         final int totalWeight;
 
-        Entry(FlowRule rule, long[] vHi, long[] vLo, long[] mHi, long[] mLo, int priority, int prefix,
-              Action action, Member[] members) {
+        Entry(TableSpec spec, FlowRule rule, long[] vHi, long[] vLo, long[] mHi, long[] mLo, int priority,
+              int prefix, Action action, Member[] members) {
+            this.spec = spec;
             this.rule = rule;
             this.vHi = vHi;
             this.vLo = vLo;
@@ -206,6 +211,33 @@ final class SwitchProgram {
                 }
             }
             return members[members.length - 1];
+        }
+    }
+
+    /** The key of an exact or LPM entry (prefix length and value): two entries with one key are a duplicate. */
+    static final class Key {
+        private final int prefix;
+        private final long[] hi;
+        private final long[] lo;
+
+        Key(Entry e) {
+            prefix = e.prefix;
+            hi = e.vHi;
+            lo = e.vLo;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof Key)) {
+                return false;
+            }
+            Key k = (Key) o;
+            return prefix == k.prefix && Arrays.equals(hi, k.hi) && Arrays.equals(lo, k.lo);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * (31 * prefix + Arrays.hashCode(hi)) + Arrays.hashCode(lo);
         }
     }
 
@@ -406,6 +438,23 @@ final class SwitchProgram {
      *                                  value does not fit
      */
     static SwitchProgram compile(DeviceId device, Collection<FlowRule> rules, Collection<Group> groups) {
+        return compile(device, rules, groups, null);
+    }
+
+    /**
+     * Compiles one switch's rules and groups, taking over the compiled entries of a previous
+     * program whose rule is unchanged (same match, priority, id and action): an update that
+     * rewrites a chain's buckets compiles those buckets, not every entry of the switch again.
+     *
+     * @param device   switch (for messages)
+     * @param rules    PI flow rules
+     * @param groups   PI groups (SELECT: action-profile groups; CLONE/ALL: clone sessions)
+     * @param previous the switch's current program, or null
+     * @return program
+     * @throws IllegalArgumentException as {@link #compile(DeviceId, Collection, Collection)}
+     */
+    static SwitchProgram compile(DeviceId device, Collection<FlowRule> rules, Collection<Group> groups,
+                                 SwitchProgram previous) {
         Map<Integer, Member[]> profileGroups = new HashMap<>();
         Map<Integer, int[]> clones = new HashMap<>();
         for (Group g : groups) {
@@ -421,8 +470,15 @@ final class SwitchProgram {
         defaults.put(T_IPV4_ROUTING, new Action(ROUTING_DROP, new long[0], new long[0]));
         defaults.put(T_REPORT_CONFIG, new Action(SET_REPORT_CONFIG, new long[7],
                 new long[] {0, 0, 0, 0, 32766, 32766, 256}));
+        Map<TableSpec, Set<Key>> keys = new HashMap<>();
         for (FlowRule r : rules) {
-            compileRule(device, r, profileGroups, entries, defaults);
+            Entry same = previous == null ? null : previous.byRule.get(r);
+            // an entry of a direct table depends on its rule alone; indirect ones also on their group
+            if (same != null && !same.spec.indirect && same.rule.exactMatch(r)) {
+                add(device, same, entries, keys);
+            } else {
+                compileRule(device, r, profileGroups, entries, keys, defaults);
+            }
         }
         Map<TableSpec, Table> tables = new HashMap<>();
         for (TableSpec s : TABLES) {
@@ -498,7 +554,8 @@ final class SwitchProgram {
     }
 
     private static void compileRule(DeviceId device, FlowRule r, Map<Integer, Member[]> profileGroups,
-                                    Map<TableSpec, List<Entry>> entries, Map<TableSpec, Action> defaults) {
+                                    Map<TableSpec, List<Entry>> entries, Map<TableSpec, Set<Key>> keys,
+                                    Map<TableSpec, Action> defaults) {
         String where = device + " rule in " + r.table();
         TableSpec spec = null;
         for (TableSpec s : TABLES) {
@@ -609,14 +666,18 @@ final class SwitchProgram {
                 members = new Member[] {new Member(a, 1)};
             }
         }
-        Entry e = new Entry(r, vHi, vLo, mHi, mLo, r.priority(), prefix, a, members);
-        for (Entry other : entries.get(spec)) {
-            if (spec.fields[0].kind != Kind.TERNARY && other.prefix == e.prefix
-                    && Arrays.equals(other.vHi, e.vHi) && Arrays.equals(other.vLo, e.vLo)) {
-                throw new IllegalArgumentException(where + ": duplicate key " + r.selector());
-            }
+        add(device, new Entry(spec, r, vHi, vLo, mHi, mLo, r.priority(), prefix, a, members), entries, keys);
+    }
+
+    /** Adds an entry to its table, refusing a second entry with its key (a set per table, not a scan). */
+    private static void add(DeviceId device, Entry e, Map<TableSpec, List<Entry>> entries,
+                            Map<TableSpec, Set<Key>> keys) {
+        if (e.spec.fields[0].kind != Kind.TERNARY
+                && !keys.computeIfAbsent(e.spec, x -> new HashSet<>()).add(new Key(e))) {
+            throw new IllegalArgumentException(device + " rule in " + e.rule.table() + ": duplicate key "
+                    + e.rule.selector());
         }
-        entries.get(spec).add(e);
+        entries.get(e.spec).add(e);
     }
 
     private static Action action(TableSpec table, PiAction a, String where) {

@@ -6,10 +6,12 @@ import static org.junit.Assert.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.ReplicaInfo;
 import org.srv6int.app.api.SfcId;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.loop.LoopParams;
@@ -30,11 +32,18 @@ public class NodeAgentOnWorkerTest {
     @Rule
     public TemporaryFolder tmp = new TemporaryFolder();
 
+    /** worker1 with a Snort at 4.5 cores and a Fwd at 0.5: 5 of its 10 cores. */
+    private static Host worker() {
+        Host h = new Host("worker1", "sw2");
+        h.addInstance("vnf3", VnfType.SNORT, new Allocation(4.5, 4, 40, 2100), 0);
+        h.addInstance("vnf1", VnfType.FWD, new Allocation(0.5, 1, 10, 1500), 0);
+        return h;
+    }
+
     @Test
     public void anOverBoundVnfGetsACpuStepWrittenToCpuMaxAndTheModelFollowsTheFile() throws Exception {
-        Host h = new Host("worker1", "sw2");
-        VnfInstance snort = h.addInstance("vnf3", VnfType.SNORT, new Allocation(4.5, 4, 40, 2100), 0);
-        h.addInstance("vnf1", VnfType.FWD, new Allocation(0.5, 1, 10, 1500), 0);
+        Host h = worker();
+        VnfInstance snort = h.instances().get(0);
         SimulatedWorker w = new SimulatedWorker(h, tmp.getRoot().toPath());
         List<String> events = new ArrayList<>();
         NodeAgentOnWorker agent = new NodeAgentOnWorker(w, id -> 900.0, v -> VnfKey.of(SfcId.of(1), 0),
@@ -113,5 +122,46 @@ public class NodeAgentOnWorkerTest {
                         && events.get(0).contains("accepted (202): local loop exhausted on worker1"));
             }
         }
+    }
+
+    /**
+     * Issue 22: a replica the platform has bound to the worker but not yet started keeps its CPU
+     * request out of the agent's pool, so the agent does not grow its pods into it in the 3 s
+     * before the pod is Ready, and the replica starts with the cores it was scheduled with (before:
+     * at the 0.1-core floor).
+     */
+    @Test
+    public void aScheduledReplicasRequestIsHeldUntilItStartsWithIt() throws Exception {
+        Host h = worker();
+        VnfInstance snort = h.instances().get(0);
+        SimulatedWorker w = new SimulatedWorker(h, tmp.getRoot().toPath());
+        SimulatedPlatform k8s = new SimulatedPlatform(List.of(h), k -> 2000, new ArrayList<>());
+        NodeAgentOnWorker agent = new NodeAgentOnWorker(w, id -> 900.0, v -> VnfKey.of(SfcId.of(1), 0),
+                json -> "not expected: " + json, () -> 0L, () -> 0.0, new ArrayList<>());
+        agent.follow(k8s);
+        agent.onDetection(snort, 100_000);
+        CompletableFuture<ReplicaInfo> f = k8s.createReplica(VnfKey.of(SfcId.of(2), 0), "worker1", "r-0")
+                .toCompletableFuture();
+        assertEquals("bound to worker1 at once (2 of the 5 free cores)", 1, k8s.boundTo("worker1").size());
+        for (int k = 0; k < 200 * 1500; k++) {
+            agent.onDetection(snort, 2_000_000); // over the bound: the agent adds every step it may
+        }
+        w.apply();
+        double grown = snort.allocation().get(Resource.CPU_QUOTA);
+        assertEquals("the snort grew up to what is not held: 10 - 0.5 - 2 cores", 7.5, grown, 1e-9);
+        assertEquals(2.0, h.free(Resource.CPU_QUOTA), 1e-9);
+        k8s.advanceTo(SimulatedPlatform.STARTUP_S);
+        assertTrue("Ready", f.isDone());
+        assertTrue(k8s.boundTo("worker1").isEmpty());
+        // the routing starts the model pod of the Ready replica (AppControl), clamped to what is free
+        VnfInstance replica = h.addInstance("vnf3", VnfType.SNORT, new Allocation(2.0, 1, 10, 1500), 0);
+        assertEquals("started with its request, not the 0.1-core floor", 2.0,
+                replica.allocation().get(Resource.CPU_QUOTA), 1e-9);
+        agent.onDetection(replica, 100_000);
+        w.apply();
+        assertEquals("the restarted agent adopts it with its request", 2.0,
+                replica.allocation().get(Resource.CPU_QUOTA), 1e-9);
+        assertEquals(grown, snort.allocation().get(Resource.CPU_QUOTA), 1e-9);
+        assertEquals(0.0, h.free(Resource.CPU_QUOTA), 1e-9);
     }
 }

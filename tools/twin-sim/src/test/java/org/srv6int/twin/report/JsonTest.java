@@ -43,4 +43,24 @@ public class JsonTest {
         assertEquals("[0.1,0,2]", n.get("series").toString());
         assertTrue(n.get("none").isNull());
     }
+
+    /** num's fast paths write what String.format("%.3f") with its zeros and point trimmed writes. */
+    @Test
+    public void numWritesWhatTheFormatWrites() {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+        List<Double> values = new ArrayList<>(List.of(0.0, -0.0, 1.0, -1.0, 0.0005, -0.0004, 1.0005, 2.5, 1500.0,
+                0.1, 0.75, 1e7, 123456789.0, 999999999999999.0, 1e15, 1e16, -1e16, 1e300, Double.MIN_VALUE,
+                Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY));
+        for (int i = 0; i < 10_000; i++) {
+            values.add((r.nextDouble() - 0.5) * Math.pow(10, r.nextInt(-4, 12)));
+            values.add((double) r.nextInt(-100_000, 100_000) / (1 << r.nextInt(0, 12)));
+        }
+        for (double d : values) {
+            String s = String.format(java.util.Locale.ROOT, "%.3f", d);
+            if (s.contains(".")) {
+                s = s.replaceAll("0+$", "").replaceAll("\\.$", "");
+            }
+            assertEquals(String.valueOf(d), s.equals("-0") ? "0" : s, Json.num(d));
+        }
+    }
 }

@@ -23,7 +23,12 @@ public final class Decision {
         /** Every offered type was tried and the vNF is still above Lmax: told the ONOS app. */
         ESCALATE,
         /** An actuator refused a write; allocations unchanged. */
-        ACTUATOR_ERROR
+        ACTUATOR_ERROR,
+        /**
+         * Taken back from a vNF because a pod of the node the loop does not manage was promised it
+         * (its request, scheduled while the vNFs held more than the rest); not part of the paper.
+         */
+        RECLAIM
     }
 
     private final Action action;

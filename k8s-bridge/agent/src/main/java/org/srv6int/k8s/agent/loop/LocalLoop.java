@@ -4,6 +4,7 @@ import org.srv6int.k8s.agent.loop.Decision.Action;
 import org.srv6int.k8s.agent.window.LatencyWindow;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.function.LongSupplier;
 
 /**
@@ -329,6 +330,48 @@ public final class LocalLoop {
     }
 
     /**
+     * Holds an amount of a type for pods of the node the loop does not manage (what the
+     * scheduler promised them: their requests), so no vNF is given it; when the vNFs hold
+     * more than the rest, takes the excess back, from the vNF with the largest slack first
+     * (a vNF without a window yet counts slack 0: after those with slack, before those over
+     * their bound), each at most down to its floor, one write per vNF.
+     *
+     * @param type resource type (ignored if the host does not offer it)
+     * @param amount held amount, not negative
+     * @return how much of the held amount the vNFs still hold (floors, or a refused write); 0 when none
+     */
+    public long hold(ResourceType type, long amount) {
+        ResourcePool pool = pools[type.ordinal()];
+        if (pool == null) {
+            return 0;
+        }
+        pool.hold(amount);
+        long overCommit = Math.max(0, -(pool.free() + amount)); // found at start, not due to holds: not ours to cut
+        Integer[] order = new Integer[lmax.length];
+        for (int k = 0; k < order.length; k++) {
+            order[k] = k;
+        }
+        Arrays.sort(order, (a, b) -> Long.compare(tau[b], tau[a])); // a vNF without a window counts slack 0
+        for (int k : order) {
+            long over = -pool.free() - overCommit;
+            long cut = Math.min(over, pool.allocation(k) - pool.floor(k));
+            if (cut <= 0) {
+                continue;
+            }
+            long from = pool.allocation(k);
+            try {
+                pool.set(k, from - cut);
+                listener.onDecision(new Decision(Action.RECLAIM, k, type, from, from - cut, lastL95[k], lmax[k], -1,
+                        "held for pods of the node the agent does not manage"));
+            } catch (IOException | RuntimeException e) {
+                listener.onDecision(new Decision(Action.ACTUATOR_ERROR, k, type, from, from - cut, lastL95[k],
+                        lmax[k], -1, "reclaim failed: " + e.getMessage()));
+            }
+        }
+        return Math.max(0, -pool.free() - overCommit);
+    }
+
+    /**
      * Escalates only a violation the local loop has given up on. Called from a window that found
      * nothing to add or borrow (so no Algorithm 2 trial is pending for the vNF, nor on it); it also
      * needs every offered type tried and the vNF over its bound in every window, and given nothing,
@@ -371,6 +414,28 @@ public final class LocalLoop {
      */
     public long slack(int vnf) {
         return tau[vnf];
+    }
+
+    /**
+     * What Algorithm 2 could take of a type for a newcomer: the allocations above their floors
+     * of the vNFs whose last window leaves the slack line 16 takes from (the pool report's
+     * {@code reclaimable}, docs/node-agent.md "Pool report").
+     *
+     * @param type resource type
+     * @return amount in the type's unit, 0 if the host does not offer it
+     */
+    public long reclaimable(ResourceType type) {
+        ResourcePool pool = pools[type.ordinal()];
+        if (pool == null) {
+            return 0;
+        }
+        long sum = 0;
+        for (int i = 0; i < lmax.length; i++) {
+            if (lastL95[i] >= 0 && slackPolicy.mayTake(tau[i], lmax[i])) {
+                sum += Math.max(0, pool.allocation(i) - pool.floor(i));
+            }
+        }
+        return sum;
     }
 
     /**

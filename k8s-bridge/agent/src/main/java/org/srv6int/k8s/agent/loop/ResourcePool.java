@@ -8,7 +8,8 @@ import java.util.Arrays;
  * vNF's allocation between its floor (so no vNF is starved) and its ceiling,
  * and the fixed step Algorithms 1 and 2 move. A step taken from a vNF by
  * Algorithm 2 is held as {@code reserved} until the trial ends, so that the
- * revert always finds it.
+ * revert always finds it. An amount promised to pods of the node the loop does not manage
+ * (scheduled, not yet Ready; other workloads) is {@code held}: never handed to the vNFs.
  */
 public final class ResourcePool {
 
@@ -21,6 +22,7 @@ public final class ResourcePool {
     private final long[] alloc;
     private long allocated;
     private long reserved;
+    private long held;
 
     /**
      * Creates a pool.
@@ -34,6 +36,26 @@ public final class ResourcePool {
      */
     public ResourcePool(ResourceActuator actuator, long step, long budget,
                         long[] floor, long[] ceiling, long[] initial) {
+        this(actuator, step, budget, 0, floor, ceiling, initial);
+    }
+
+    /**
+     * Creates a pool with part of the budget held for pods the loop does not manage.
+     *
+     * @param actuator applies allocations
+     * @param step fixed step of Algorithms 1 and 2, positive
+     * @param budget total the vNFs and the held pods may hold together
+     * @param held part of the budget the vNFs may not have, not negative
+     * @param floor per-vNF floor
+     * @param ceiling per-vNF ceiling, each at least its floor
+     * @param initial per-vNF allocations read back from the host; clamped into [floor, ceiling]
+     */
+    public ResourcePool(ResourceActuator actuator, long step, long budget, long held,
+                        long[] floor, long[] ceiling, long[] initial) {
+        if (held < 0) {
+            throw new IllegalArgumentException(actuator.type() + ": held amount " + held + " is negative");
+        }
+        this.held = held;
         if (step <= 0) {
             throw new IllegalArgumentException(actuator.type() + ": step must be positive");
         }
@@ -85,13 +107,31 @@ public final class ResourcePool {
     }
 
     /**
-     * Unassigned amount: budget minus allocations minus steps held by pending trials.
-     * Negative if the allocations read back at start exceeded the budget.
+     * Unassigned amount: budget minus allocations minus steps held by pending trials minus
+     * what is held for pods the loop does not manage. Negative if the allocations read back
+     * at start exceeded the budget, or a pod was promised more than was free (until
+     * {@link LocalLoop#hold} has taken it back).
      *
      * @return free amount
      */
     public long free() {
-        return budget - allocated - reserved;
+        return budget - allocated - reserved - held;
+    }
+
+    /**
+     * What is held for pods of the node the loop does not manage.
+     *
+     * @return amount in the type's unit
+     */
+    public long held() {
+        return held;
+    }
+
+    void hold(long amount) {
+        if (amount < 0) {
+            throw new IllegalArgumentException(type + ": held amount " + amount + " is negative");
+        }
+        held = amount;
     }
 
     /**
@@ -218,6 +258,6 @@ public final class ResourcePool {
     @Override
     public String toString() {
         return type + "{step=" + step + ", budget=" + budget + ", alloc=" + Arrays.toString(alloc)
-                + ", reserved=" + reserved + "}";
+                + ", reserved=" + reserved + ", held=" + held + "}";
     }
 }

@@ -107,11 +107,23 @@ public final class EscalationClient implements AutoCloseable {
      * @param json body from {@link #body}
      */
     public void send(String json) {
-        attempt(json, 1);
+        attempt(url, json, 1, outcomes);
     }
 
-    private void attempt(String json, int n) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(url)
+    /**
+     * Posts another report of this agent (the pool report) to another path of the app, with
+     * the same credentials, retries and back-off; never blocks.
+     *
+     * @param to      the app's URL for it
+     * @param json    body
+     * @param outcome receives SENT, FAILED or REJECTED once
+     */
+    public void post(URI to, String json, IntConsumer outcome) {
+        attempt(to, json, 1, outcome);
+    }
+
+    private void attempt(URI to, String json, int n, IntConsumer outcome) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(to)
                 .timeout(Duration.ofSeconds(3))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
@@ -122,29 +134,40 @@ public final class EscalationClient implements AutoCloseable {
             http.sendAsync(b.build(), HttpResponse.BodyHandlers.discarding()).whenComplete((resp, err) -> {
                 int status = resp == null ? -1 : resp.statusCode();
                 if (status >= 200 && status < 300) {
-                    outcomes.accept(SENT);
+                    outcome.accept(SENT);
                 } else if (status >= 400 && status < 500 && status != 429) {
-                    outcomes.accept(REJECTED);
+                    outcome.accept(REJECTED);
                 } else {
-                    retry(json, n);
+                    retry(to, json, n, outcome);
                 }
             });
         } catch (RuntimeException e) {
-            retry(json, n);
+            retry(to, json, n, outcome);
         }
     }
 
-    private void retry(String json, int n) {
+    private void retry(URI to, String json, int n, IntConsumer outcome) {
         if (n >= attempts || scheduler.isShutdown()) {
-            outcomes.accept(FAILED);
+            outcome.accept(FAILED);
             return;
         }
         long delay = firstBackoffMs << Math.min(10, n - 1);
         try {
-            scheduler.schedule(() -> attempt(json, n + 1), delay, TimeUnit.MILLISECONDS);
+            scheduler.schedule(() -> attempt(to, json, n + 1, outcome), delay, TimeUnit.MILLISECONDS);
         } catch (RuntimeException e) {
-            outcomes.accept(FAILED);
+            outcome.accept(FAILED);
         }
+    }
+
+    /**
+     * The app's pool-report URL beside an escalation URL: {@code .../loop/escalations} becomes
+     * {@code .../loop/pools}.
+     *
+     * @param escalationUrl the escalation URL
+     * @return the pool-report URL
+     */
+    public static URI poolsUrl(URI escalationUrl) {
+        return escalationUrl.resolve("pools");
     }
 
     @Override

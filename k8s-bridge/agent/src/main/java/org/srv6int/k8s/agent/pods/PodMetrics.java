@@ -43,6 +43,7 @@ public final class PodMetrics {
     private final AtomicLongArray resizePatches = new AtomicLongArray(2);
     private final AtomicLong wiringErrors = new AtomicLong();
     private final AtomicLong rebuilds = new AtomicLong();
+    private final AtomicLongArray held = new AtomicLongArray(3);
     private volatile PodEvents events;
 
     /**
@@ -142,6 +143,28 @@ public final class PodMetrics {
         return resizePatches;
     }
 
+    /**
+     * Sets what is held for the node's pods the agent does not manage ({@link Reservations}).
+     *
+     * @param cpuMillis CPU held
+     * @param pods pods counted
+     * @param unreadable pods whose request could not be read
+     */
+    public void held(long cpuMillis, int pods, int unreadable) {
+        held.set(0, cpuMillis);
+        held.set(1, pods);
+        held.set(2, unreadable);
+    }
+
+    /**
+     * CPU held for the node's pods the agent does not manage.
+     *
+     * @return millicores
+     */
+    public long heldCpuMillis() {
+        return held.get(0);
+    }
+
     /** A wire or unwire call failed. */
     public void wiringError() {
         wiringErrors.incrementAndGet();
@@ -187,6 +210,14 @@ public final class PodMetrics {
                 + "# TYPE srv6int_node_resize_patches_total counter\n");
         sb.append("srv6int_node_resize_patches_total{result=\"ok\"} ").append(resizePatches.get(0)).append('\n');
         sb.append("srv6int_node_resize_patches_total{result=\"failed\"} ").append(resizePatches.get(1)).append('\n');
+        sb.append("# HELP srv6int_node_held_cpu_millicores CPU requested by pods of the node the agent does not "
+                + "manage (scheduled, not Ready; other workloads), never handed to its vNFs\n"
+                + "# TYPE srv6int_node_held_cpu_millicores gauge\n");
+        sb.append("srv6int_node_held_cpu_millicores ").append(held.get(0)).append('\n');
+        sb.append("# HELP srv6int_node_holding_pods pods of the node whose CPU request is held, by outcome\n"
+                + "# TYPE srv6int_node_holding_pods gauge\n");
+        sb.append("srv6int_node_holding_pods{request=\"read\"} ").append(held.get(1)).append('\n');
+        sb.append("srv6int_node_holding_pods{request=\"unreadable\"} ").append(held.get(2)).append('\n');
         sb.append("# HELP srv6int_node_wiring_errors_total failed wire/unwire calls\n"
                 + "# TYPE srv6int_node_wiring_errors_total counter\n");
         sb.append("srv6int_node_wiring_errors_total ").append(wiringErrors.get()).append('\n');

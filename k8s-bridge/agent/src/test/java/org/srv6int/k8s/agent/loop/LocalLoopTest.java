@@ -122,6 +122,23 @@ public class LocalLoopTest {
     }
 
     @Test
+    public void reclaimableIsWhatVnfsWithSlackHoldAboveTheirFloors() {
+        // Budgets exactly allocated: nothing free. vNF 1 shows slack of 0.9 Lmax (take rule: > 0.5),
+        // vNF 0 is over its bound, vNF 2 has sent no window yet: only vNF 1's share above its floor.
+        LocalLoop loop = loop(pools(1500, true));
+        assertEquals(0, loop.reclaimable(ResourceType.LLC));
+        window(loop, 1, LMAX / 10);
+        window(loop, 0, 3 * LMAX);
+        long cpu1 = loop.pool(ResourceType.CPU_QUOTA).allocation(1);
+        assertEquals(cpu1 - 100, loop.reclaimable(ResourceType.CPU_QUOTA));
+        assertEquals(4 - 1, loop.reclaimable(ResourceType.LLC));
+        assertEquals(30 - 10, loop.reclaimable(ResourceType.MEMORY_BANDWIDTH));
+        // vNF 1 at 0.6 Lmax: slack 0.4 Lmax, below the take rule: nothing reclaimable.
+        window(loop, 1, LMAX * 6 / 10);
+        assertEquals(0, loop.reclaimable(ResourceType.LLC));
+    }
+
+    @Test
     public void vnfWithSlackGivesResourcesUpDownToItsFloor() {
         LocalLoop loop = loop(pools(1500, true));
         for (int w = 0; w < 20; w++) {
@@ -436,5 +453,75 @@ public class LocalLoopTest {
         assertEquals(Action.ACTUATOR_ERROR, last().action());
         assertEquals(500, loop.pool(ResourceType.CPU_QUOTA).allocation(0));
         assertEquals(1500, loop.pool(ResourceType.CPU_QUOTA).free());
+    }
+
+    /**
+     * Issue 22: CPU held for pods of the node the loop does not manage is never handed out; when
+     * more is held than is free the vNFs give the excess back, largest slack first (a vNF without
+     * a window counts slack 0, one over its bound gives last), each down to its floor at most;
+     * releasing it frees it again.
+     */
+    @Test
+    public void heldCpuIsNeverHandedOutAndAnExcessIsTakenBackLargestSlackFirst() {
+        ResourcePool[] pools = pools(3000, false);
+        LocalLoop loop = loop(pools);
+        ResourcePool pool = pools[0];
+        assertEquals("within the free amount: nothing taken", 0, loop.hold(ResourceType.CPU_QUOTA, 1000));
+        assertEquals(1000, pool.held());
+        assertEquals(500, pool.free());
+        assertTrue(decisions.isEmpty());
+        for (int w = 0; w < 8; w++) {
+            window(loop, 0, 2 * LMAX);
+        }
+        assertEquals("vNF 0 grew into the free 500 only", 1000, pool.allocation(0));
+        assertEquals(0, pool.free());
+        assertEquals(Action.NO_RESOURCE, last().action());
+        decisions.clear();
+        // a pod is scheduled while the vNFs hold all but 1000: 1000 more held, taken back
+        assertEquals(0, loop.hold(ResourceType.CPU_QUOTA, 2000));
+        assertEquals(List.of(Action.RECLAIM, Action.RECLAIM, Action.RECLAIM), actions());
+        assertEquals("vNFs 1 and 2 (no window: slack 0) first, to their floors", 100, pool.allocation(1));
+        assertEquals(100, pool.allocation(2));
+        assertEquals("the over-bound vNF last, only the rest", 800, pool.allocation(0));
+        assertArrayEquals(new long[] {800, 100, 100}, cpu.values);
+        assertEquals(0, pool.free());
+        // the pod is deleted: its CPU is free again, nothing is written
+        decisions.clear();
+        assertEquals(0, loop.hold(ResourceType.CPU_QUOTA, 0));
+        assertEquals(2000, pool.free());
+        assertTrue(decisions.isEmpty());
+        // more held than the floors leave: taken down to the floors, the rest is reported
+        assertEquals(100, loop.hold(ResourceType.CPU_QUOTA, 2800));
+        assertArrayEquals(new long[] {100, 100, 100}, cpu.values);
+        assertEquals(-100, pool.free());
+    }
+
+    @Test
+    public void aReclaimTheActuatorRefusesChangesNothingAndIsReported() {
+        ResourcePool[] pools = pools(3000, false);
+        LocalLoop loop = loop(pools);
+        cpu.fail = true;
+        assertEquals("nothing could be taken: all 500 still held by the vNFs", 500,
+                loop.hold(ResourceType.CPU_QUOTA, 2000));
+        assertEquals(List.of(Action.ACTUATOR_ERROR, Action.ACTUATOR_ERROR, Action.ACTUATOR_ERROR), actions());
+        assertArrayEquals(new long[] {500, 500, 500}, cpu.values);
+        assertEquals(-500, pools[0].free());
+        assertFalse("nothing is added while the pool is over", pools[0].canAdd(0));
+        cpu.fail = false;
+        assertEquals("tried again: taken", 0, loop.hold(ResourceType.CPU_QUOTA, 2000));
+        assertEquals(0, pools[0].free());
+    }
+
+    @Test
+    public void anOverCommitFoundAtStartIsNotTakenBackByAHold() {
+        ResourcePool[] pools = pools(1000, false); // the vNFs hold 1500 of 1000 (read back at start)
+        LocalLoop loop = loop(pools);
+        assertEquals(0, loop.hold(ResourceType.CPU_QUOTA, 0));
+        assertEquals(-500, pools[0].free());
+        assertTrue(decisions.isEmpty());
+        assertEquals("only what is held is taken", 0, loop.hold(ResourceType.CPU_QUOTA, 200));
+        assertEquals(-500, pools[0].free());
+        assertArrayEquals(new long[] {300, 500, 500}, cpu.values);
+        assertEquals(List.of(Action.RECLAIM), actions());
     }
 }

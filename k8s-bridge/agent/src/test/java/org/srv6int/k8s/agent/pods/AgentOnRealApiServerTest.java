@@ -328,16 +328,84 @@ public class AgentOnRealApiServerTest {
             assertEquals("a's allocation from its pod spec", 1100, cpu.allocation(index(agent, a)));
             assertEquals(1000, cpu.allocation(index(agent, b)));
             assertEquals("nothing patched on restart", 0, agent.podMetrics().resizePatches().get(ResizeCpuActuator.OK));
-            assertEquals(cpu.budget() - 2100, cpu.free());
+            assertTrue("the malformed and the opted-out pods' requests are held: " + cpu.held(), cpu.held() >= 1000);
+            assertEquals(cpu.budget() - cpu.held() - 2100, cpu.free());
 
             // a goes: its allocation returns to the pool, its wiring is removed
             admin.pods().inNamespace(NS).withName(a).withGracePeriod(0).delete();
             tickUntil(agent, "a no longer managed", () -> agent.managedPods().size() == 1);
             assertTrue(unwired.contains(a));
             ResourcePool after = agent.loop().pool(ResourceType.CPU_QUOTA);
-            assertEquals(after.budget() - 1000, after.free());
+            assertEquals(after.budget() - after.held() - 1000, after.free());
             assertEquals(1000, after.allocation(index(agent, b)));
             assertEquals(-1, index(agent, a));
+        }
+    }
+
+    /**
+     * Issue 22 across the API server: the agent follows every pod of its node (any namespace, its
+     * ServiceAccount's cluster-wide read), holds the CPU request of a replica that is bound but
+     * still starting and of another namespace's pod, takes back through {@code pods/resize} what
+     * its vNF holds of a request scheduled beyond the free CPU, adopts the replica with its
+     * request when it is Ready, and releases a deleted pod's request.
+     */
+    @Test
+    public void requestsOfTheNodesOtherPodsAreHeldTakenBackAndReleased() throws Exception {
+        java.util.Set<String> starting = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        kubelet = new FakeKubelet(admin, NS, NODE, prefix, host, FakeHost.SYSTEMD, true)
+                .paused(p -> starting.contains(p.getMetadata().getName()));
+        starting.add(prefix + "-vnf2");
+        waitUntil("no pod of other tests still terminating on " + NODE, Duration.ofSeconds(30), () ->
+                admin.pods().inAnyNamespace().withField("spec.nodeName", NODE).list().getItems().stream()
+                        .noneMatch(p -> p.getMetadata().getDeletionTimestamp() != null));
+        String a = replica(1, "fc00:7::a", true, Map.of()).getMetadata().getName();
+        String other = prefix + "-other";
+        try (NodeAgent agent = new NodeAgent(config(AgentConfig.Mode.ENFORCE, AgentConfig.CpuActuation.RESIZE),
+                agentClient, wiring)) {
+            tickUntil(agent, "a managed", () -> agent.managedPods().size() == 1);
+            long base = agent.loop().pool(ResourceType.CPU_QUOTA).held(); // pods other tests left on the node
+            assertEquals("the node's allocatable CPU (20) caps the 40 cores of the fake host", 20_000,
+                    agent.loop().pool(ResourceType.CPU_QUOTA).budget());
+            String b = replica(2, "fc00:7::b", true, Map.of()).getMetadata().getName();
+            tickUntil(agent, "b's request held while it starts", () ->
+                    agent.loop().pool(ResourceType.CPU_QUOTA).held() == base + 1000, () -> "held "
+                    + agent.loop().pool(ResourceType.CPU_QUOTA).held() + ", base " + base);
+            assertEquals(1, agent.managedPods().size());
+            // a pod of another namespace, bound to the node, asking for 100m more than is free
+            ResourcePool cpu = agent.loop().pool(ResourceType.CPU_QUOTA);
+            long ask = cpu.free() + 100;
+            admin.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName(other)
+                    .withLabels(Map.of("srv6int.org/test", prefix)).endMetadata()
+                    .withNewSpec().withNodeName(NODE).withAutomountServiceAccountToken(false)
+                    .addNewContainer().withName("app").withImage("registry.local/app:1")
+                    .withNewResources().withRequests(Map.of("cpu", new Quantity(ask + "m"))).endResources()
+                    .endContainer().endSpec().build()).create();
+            tickUntil(agent, "the other pod's request held and 100m taken back from a", () ->
+                    agent.loop().pool(ResourceType.CPU_QUOTA).held() == base + 1000 + ask && limit(get(a)) == 900,
+                    () -> "held " + agent.loop().pool(ResourceType.CPU_QUOTA).held() + ", a's limit " + limit(get(a)));
+            assertEquals(0, cpu.free());
+            assertEquals(900, cpu.allocation(index(agent, a)));
+            assertEquals(1, agent.metrics().decisions(index(agent, a),
+                    org.srv6int.k8s.agent.loop.Decision.Action.RECLAIM));
+            assertEquals("a Guaranteed pod's request follows its limit down", 900, request(get(a)));
+            // b's container starts: b is Ready and managed with its request; its hold goes
+            starting.clear();
+            tickUntil(agent, "b managed", () -> agent.managedPods().size() == 2);
+            ResourcePool now = agent.loop().pool(ResourceType.CPU_QUOTA);
+            assertEquals(base + ask, now.held());
+            assertEquals("adopted with its request (what was held for it)", 1000, now.allocation(index(agent, b)));
+            assertEquals(900, now.allocation(index(agent, a)));
+            assertEquals(0, now.free());
+            // the other pod is deleted: its request is released to the pool
+            admin.pods().inNamespace("default").withName(other).withGracePeriod(0).delete();
+            tickUntil(agent, "the other pod's request released", () ->
+                    agent.loop().pool(ResourceType.CPU_QUOTA).held() == base);
+            assertEquals(ask, agent.loop().pool(ResourceType.CPU_QUOTA).free());
+            String metrics = new String(new java.net.URL("http://127.0.0.1:" + agent.metricsPort() + "/metrics")
+                    .openStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(metrics, metrics.contains("srv6int_node_held_cpu_millicores " + base + "\n"));
+        } finally {
+            admin.pods().inNamespace("default").withName(other).withGracePeriod(0).delete();
         }
     }
 

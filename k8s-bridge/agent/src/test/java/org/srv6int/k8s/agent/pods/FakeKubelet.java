@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * What the kubelet of a KWOK node does not do and the agent relies on, done the way the
@@ -40,6 +41,7 @@ final class FakeKubelet implements AutoCloseable {
     private final Thread thread;
     private volatile int resizesApplied;
     private volatile Function<Pod, String> procs = p -> "";
+    private volatile Predicate<Pod> paused = p -> false;
 
     FakeKubelet(KubernetesClient admin, String namespace, String node, String testLabel, FakeHost host,
                 boolean systemd, boolean reportsResources) {
@@ -92,6 +94,9 @@ final class FakeKubelet implements AutoCloseable {
     }
 
     private void step(Pod p) {
+        if (paused.test(p)) {
+            return; // still starting: no container id, no cgroup
+        }
         if (p.getStatus() == null || !"Running".equals(p.getStatus().getPhase())
                 || p.getMetadata().getDeletionTimestamp() != null || p.getStatus().getContainerStatuses() == null
                 || p.getStatus().getContainerStatuses().isEmpty()) {
@@ -140,6 +145,17 @@ final class FakeKubelet implements AutoCloseable {
      */
     FakeKubelet procs(Function<Pod, String> pids) {
         this.procs = pids;
+        return this;
+    }
+
+    /**
+     * Pods whose container has not started yet (no id, no cgroup) while the predicate holds.
+     *
+     * @param starting pods still starting
+     * @return this
+     */
+    FakeKubelet paused(Predicate<Pod> starting) {
+        this.paused = starting;
         return this;
     }
 
