@@ -318,9 +318,10 @@ public final class GlobalLoop {
     }
 
     /**
-     * Gives the loop the node agents' pool reports: a replica then goes only where a fresh
-     * report's pools hold its vNF type's need ({@link Colocation#need}); a node without a fresh
-     * report is placed by its free CPU alone, said in the decision (docs/global-loop.md, "Pools").
+     * Gives the loop the node agents' pool reports: a replica then goes where a fresh report's
+     * pools hold its vNF type's need ({@link Colocation#need}); a node without a fresh report is
+     * placed by its free CPU alone, and when no node's pools hold the need the replica is placed
+     * by free CPU; each said in the decision (docs/global-loop.md, "Pools").
      *
      * @param p pool reports, null for none (CPU only)
      */
@@ -948,15 +949,19 @@ public final class GlobalLoop {
         if (need.beyondCpu() && pools != null) {
             List<String> short_ = new ArrayList<>();
             List<String> cpuOnly = new ArrayList<>();
-            nodes = byPools(nodes, need, short_, cpuOnly);
-            if (nodes.isEmpty()) {
-                s.cooldownUntil = now + params.cooldownNanos();
-                finish(d.id, LoopDecision.Outcome.FAILED, now, "no node's pools hold a replica (" + need + "): "
-                        + String.join(", ", short_) + note);
-                return null;
+            List<NodeResources> roomy = byPools(nodes, need, short_, cpuOnly);
+            if (roomy.isEmpty()) {
+                // LLC ways and memory bandwidth are the agents' to share, not a request Kubernetes
+                // guarantees: with no node's pools holding the need, a replica where the CPU fits
+                // still takes load off the violating one (placement by free CPU, as without reports).
+                poolNote = "; no node's pools hold a replica (" + need + "): " + String.join(", ", short_)
+                        + "; placed by free CPU";
+            } else {
+                nodes = roomy;
+                poolNote = (short_.isEmpty() ? "" : "; pools too small on " + String.join(", ", short_))
+                        + (cpuOnly.isEmpty() ? "" : "; CPU only (no fresh pool report) on "
+                        + String.join(", ", cpuOnly));
             }
-            poolNote = (short_.isEmpty() ? "" : "; pools too small on " + String.join(", ", short_))
-                    + (cpuOnly.isEmpty() ? "" : "; CPU only (no fresh pool report) on " + String.join(", ", cpuOnly));
         }
         List<String> where;
         try {

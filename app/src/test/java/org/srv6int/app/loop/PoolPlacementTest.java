@@ -20,9 +20,10 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 /**
- * Line 10 with the node agents' pool reports (docs/global-loop.md, "Pools"): a replica goes only
- * where a fresh report's pools hold its type's need, the node with the most room in its scarcest
- * resource first; stale or missing reports fall back to CPU only, said in the decision; the
+ * Line 10 with the node agents' pool reports (docs/global-loop.md, "Pools"): a replica goes where
+ * a fresh report's pools hold its type's need, the node with the most room in its scarcest
+ * resource first; stale or missing reports, or no node with room, fall back to free CPU, said in
+ * the decision; the
  * loop's own replicas on their way count against the report that cannot show them yet.
  */
 public class PoolPlacementTest {
@@ -126,15 +127,17 @@ public class PoolPlacementTest {
     }
 
     @Test
-    public void noNodeWithRoomFailsTheDecisionNamingEachNodesPools() {
+    public void noNodeWithRoomPlacesByFreeCpuNamingEachNodesPools() {
+        // LLC and memory bandwidth are the agents' to share: a replica where the CPU fits still
+        // takes load off the violating one, so the decision goes on by free CPU and says why.
         report("w1", 2000, 2, 50);
         report("w2", 3000, 6, 20);
         violate(vnf);
-        assertEquals(List.of("nodeFreeResources"), platform.calls);
+        assertEquals(List.of("nodeFreeResources", "create 3/1 on w2"), platform.calls);
         LoopDecision d = loop.history().get(0);
-        assertEquals(LoopDecision.Outcome.FAILED, d.outcome());
-        assertTrue(d.detail(), d.detail().startsWith("no node's pools hold a replica (1500m/3 ways/25 %): "
-                + "w1 (cpu 2000m, llc 2 ways, mb 50 %), w2 (cpu 3000m, llc 6 ways, mb 20 %)"));
+        assertEquals(LoopDecision.Outcome.SUCCEEDED, d.outcome());
+        assertTrue(d.detail(), d.detail().contains("; no node's pools hold a replica (1500m/3 ways/25 %): "
+                + "w1 (cpu 2000m, llc 2 ways, mb 50 %), w2 (cpu 3000m, llc 6 ways, mb 20 %); placed by free CPU"));
     }
 
     @Test
@@ -154,8 +157,15 @@ public class PoolPlacementTest {
         assertTrue(second.detail(), second.detail()
                 .contains("pools too small on w1 (cpu 2000m, llc 3 ways, mb 25 %, less 1 replica(s) on their way)"));
         platform.calls.clear();
-        violate(VnfKey.of(SfcId.of(5), 0));
-        assertEquals(List.of("nodeFreeResources"), platform.calls);
+        VnfKey third = VnfKey.of(SfcId.of(5), 0);
+        violate(third);
+        // no node's pools hold it now: placed by free CPU (w2 has more), the decision says why
+        assertEquals(List.of("nodeFreeResources", "create 5/0 on w2"), platform.calls);
+        platform.pendingCreates.get(2).complete(new org.srv6int.app.api.ReplicaInfo("x3", "w2", "10.0.0.9"));
+        LoopDecision d3 = loop.history().stream().filter(d -> d.vnf().equals(third)).findFirst().orElseThrow();
+        assertTrue(d3.detail(), d3.detail().contains("; no node's pools hold a replica (1500m/3 ways/25 %): "
+                + "w1 (cpu 2000m, llc 3 ways, mb 25 %, less 1 replica(s) on their way), "
+                + "w2 (cpu 3000m, llc 3 ways, mb 25 %, less 1 replica(s) on their way); placed by free CPU"));
         // A report after the join (the agent saw its new pod) is taken as it is.
         platform.calls.clear();
         report("w1", 500, 0, 0);
