@@ -17,7 +17,9 @@ import org.junit.AfterClass;
 import org.junit.Assume;
 import org.junit.Before;
 import org.junit.BeforeClass;
+import org.junit.Rule;
 import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
 import org.srv6int.k8s.agent.AgentConfig;
 import org.srv6int.k8s.agent.FakeHost;
 import org.srv6int.k8s.agent.NodeAgent;
@@ -74,6 +76,8 @@ public class AgentOnRealApiServerTest {
             unwired.add(pod.name());
         }
     };
+    @Rule
+    public final TemporaryFolder tmp = new TemporaryFolder();
     private Path root;
     private FakeHost host;
     private FakeKubelet kubelet;
@@ -118,7 +122,7 @@ public class AgentOnRealApiServerTest {
 
     @Before
     public void fakeNode() throws Exception {
-        root = Files.createTempDirectory("agent-k8s");
+        root = tmp.newFolder("agent-k8s").toPath(); // the fake host's files go with the test
         host = new FakeHost(root).numa("eth1");
         prefix = "t" + Long.toHexString(System.nanoTime() & 0xffffff);
     }
