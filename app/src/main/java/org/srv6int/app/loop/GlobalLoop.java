@@ -97,6 +97,8 @@ public final class GlobalLoop {
         long pushAsideAt = NONE;
         String movingOut;
         String movedFor;
+        // This leader's memory: the drain's held delete is counted once.
+        boolean deleteHeld;
     }
 
     private final LoopParams params;
@@ -113,6 +115,10 @@ public final class GlobalLoop {
     private volatile java.util.function.Predicate<String> nodeUsable = n -> true;
     private volatile Colocation colocation;
     private volatile NodePoolService pools;
+    private volatile SwitchSteering steering;
+    // Pod deletions held back while a switch still steered to the replica; scale-ins given up.
+    private long deletesHeld;
+    private long releasesGivenUp;
     // This round's observations: push-aside reads the neighbours' slack from them.
     private final Map<VnfKey, VnfObservation> seen = new HashMap<>();
     private boolean restored;
@@ -335,6 +341,38 @@ public final class GlobalLoop {
      */
     public synchronized void close() {
         closed = true;
+    }
+
+    /**
+     * Makes a drained replica's pod wait for the switches: it is deleted only once {@code s}
+     * says no switch steers to the replica any more, and the scale-in is given up (pod kept,
+     * replica back in the group) if that takes longer than {@link LoopParams#releaseTimeoutNanos()}.
+     * Without it (null, the default) the pod goes after the Port_Counter quiet time as before.
+     *
+     * @param s the switches' view, null for none
+     */
+    public void setSteering(SwitchSteering s) {
+        steering = s;
+    }
+
+    /**
+     * Returns how many drained replicas' pod deletions were held back because a switch still
+     * steered to them (each drain counted once).
+     *
+     * @return held deletions since start
+     */
+    public synchronized long deletesHeld() {
+        return deletesHeld;
+    }
+
+    /**
+     * Returns how many scale-ins (and push-aside moves) were given up because the switches did not
+     * confirm within the release timeout that they stopped steering to the drained replica.
+     *
+     * @return given-up drains since start
+     */
+    public synchronized long releasesGivenUp() {
+        return releasesGivenUp;
     }
 
     /**
@@ -1261,6 +1299,7 @@ public final class GlobalLoop {
                     s.drainingReplica = s.movingOut;
                     s.drainStart = now;
                     s.quietSince = NONE;
+                    s.deleteHeld = false;
                     save(vnf, s);
                     return;
                 } catch (RuntimeException e) {
@@ -1295,6 +1334,7 @@ public final class GlobalLoop {
         s.drainingReplica = victim;
         s.drainStart = now;
         s.quietSince = NONE;
+        s.deleteHeld = false;
         // Write-ahead: a replica taken out of the group is never forgotten by the next leader.
         if (!save(o.vnf(), s)) {
             s.phase = VnfLoopRecord.Phase.IDLE;
@@ -1327,6 +1367,18 @@ public final class GlobalLoop {
         if (!quiet && !timedOut) {
             return;
         }
+        // The pod goes only once no switch can steer a packet to it: the flow programming moves the
+        // replica's buckets after the inventory change (and a bucket with flows waits for them).
+        Optional<String> steered = stillSteering(o.vnf(), s.drainingReplica);
+        if (steered.isPresent()) {
+            if (now - s.drainStart >= params.releaseTimeoutNanos()) {
+                keepReplica(o, s, now, steered.get());
+            } else if (!s.deleteHeld) {
+                s.deleteHeld = true;
+                deletesHeld++;
+            }
+            return;
+        }
         long id = newDecisionId();
         if (id < 0) {
             return;
@@ -1337,7 +1389,8 @@ public final class GlobalLoop {
                          pushed ? LoopDecision.Action.PUSH_ASIDE : LoopDecision.Action.SCALE_IN);
         String why = (pushed ? "pushed aside for " + s.movedFor + ": " : "")
                 + (quiet ? "Port_Counter still for " + (now - s.quietSince) / 1_000_000 + " ms"
-                : "forced after drain timeout, traffic still seen");
+                : "forced after drain timeout, traffic still seen")
+                + (steering == null ? "" : "; no switch steers to it (confirmed)");
         s.phase = VnfLoopRecord.Phase.REMOVING;
         s.pendingDecision = d.id;
         if (!save(o.vnf(), s)) {
@@ -1352,6 +1405,59 @@ public final class GlobalLoop {
             f = CompletableFuture.failedFuture(e);
         }
         f.whenComplete((v, err) -> removeDone(o.vnf(), d.id, replica, why, err));
+    }
+
+    /** Where the switches may still steer to a replica; unreadable switches confirm nothing. */
+    private Optional<String> stillSteering(VnfKey vnf, String replica) {
+        SwitchSteering st = steering;
+        if (st == null) {
+            return Optional.empty();
+        }
+        try {
+            return st.stillSteering(vnf, replica);
+        } catch (RuntimeException e) {
+            return Optional.of("switches unreadable: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The switches did not confirm within the release timeout that they stopped steering to the
+     * drained replica: deleting its pod could drop packets, so the pod stays and the replica goes
+     * back into the group (it serves what the switches still send it); a later scale-in may retry.
+     */
+    private void keepReplica(VnfObservation o, VnfState s, long now, String where) {
+        long id = newDecisionId();
+        if (id < 0) {
+            return;
+        }
+        String replica = s.drainingReplica;
+        boolean pushed = s.movingOut != null;
+        Entry d = record(id, o, s, now, 0, o.activeReplicas().size() + 1,
+                         pushed ? LoopDecision.Action.PUSH_ASIDE : LoopDecision.Action.SCALE_IN);
+        String detail = (pushed ? "pushed aside for " + s.movedFor + ": " : "") + "pod of " + replica
+                + " not deleted: the switches still steer to it " + (now - s.drainStart) / 1_000_000
+                + " ms after its drain began (" + where + ")";
+        releasesGivenUp++;
+        try {
+            routing.restoreReplica(o.vnf(), replica);
+        } catch (RuntimeException e) {
+            // Still out of the group: keep waiting, and give up again after another timeout.
+            s.drainStart = now;
+            s.quietSince = NONE;
+            save(o.vnf(), s);
+            finish(d.id, LoopDecision.Outcome.FAILED, now, detail + "; putting it back into the group failed ("
+                    + e.getMessage() + "), still draining");
+            return;
+        }
+        s.phase = VnfLoopRecord.Phase.IDLE;
+        s.drainingReplica = null;
+        s.deleteHeld = false;
+        s.movingOut = null;
+        s.movedFor = null;
+        s.cooldownUntil = now + params.cooldownNanos();
+        save(o.vnf(), s);
+        finish(d.id, LoopDecision.Outcome.FAILED, now, detail + "; pod kept, " + replica
+                + " back in the multipath group");
     }
 
     private synchronized void removeDone(VnfKey vnf, long decision, String replica, String why, Throwable err) {
@@ -1383,6 +1489,7 @@ public final class GlobalLoop {
         if (s != null) {
             s.phase = VnfLoopRecord.Phase.IDLE;
             s.drainingReplica = null;
+            s.deleteHeld = false;
             s.movingOut = null;
             s.movedFor = null;
             s.cooldownUntil = now + params.cooldownNanos();

@@ -41,6 +41,7 @@ import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfLoopState;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
+import org.srv6int.app.program.SidSteering;
 import org.srv6int.app.api.TelemetrySnapshot;
 import org.srv6int.app.api.TelemetryWindows;
 import org.osgi.service.component.annotations.Activate;
@@ -131,7 +132,8 @@ public class GlobalLoopManager implements GlobalLoopService {
     public static final String METRICS_FEATURE = "failures";
     /** Names of the failure counters, as metrics and in {@link #failureCounters()}. */
     static final List<String> FAILURE_COUNTERS = List.of("chainDowns", "chainsDownNow", "replicaDeaths",
-                                                         "replicaReturns", "replicaFlaps", "reroutes");
+                                                         "replicaReturns", "replicaFlaps", "reroutes",
+                                                         "drainDeletesHeld", "drainsGivenUp");
 
     private MetricsComponent metricsComponent;
     private MetricsFeature metricsFeature;
@@ -156,6 +158,7 @@ public class GlobalLoopManager implements GlobalLoopService {
     private volatile LoopParams.DemandLatency loopDemand;
     private volatile boolean loopPushAside;
     private volatile boolean loopInterference;
+    private volatile long loopReleaseMillis;
     // Learned by the leader, kept in the loop state store: a new leader goes on from it.
     private ClusterInterference interference;
     private InventoryColocation colocation;
@@ -325,6 +328,27 @@ public class GlobalLoopManager implements GlobalLoopService {
                 .map(k -> k.need(vnfType)).orElse(ResourceNeed.NONE);
     }
 
+    /**
+     * How long a drained replica's pod waits for the switches: the flow programming's drain deadline
+     * (a bucket with flows moves at the latest then) plus {@link #RELEASE_GRACE_MS} to write and
+     * confirm the moves.
+     */
+    private long releaseTimeoutMillis() {
+        return configService.appConfig().map(Srv6IntAppConfig::drainDeadlineMillis)
+                .orElse(Srv6IntAppConfig.DEFAULT_DRAIN_DEADLINE_MS) + RELEASE_GRACE_MS;
+    }
+
+    /** Time after the drain deadline for the moved buckets to be written and confirmed, ms. */
+    static final long RELEASE_GRACE_MS = 30_000;
+
+    /** Where the switches may still steer to a replica: its SID in a bucket table, from the flow store. */
+    private java.util.Optional<String> stillSteering(VnfKey vnf, String replica) {
+        org.srv6int.app.api.VnfReplicaId id = org.srv6int.app.api.VnfReplicaId.of(vnf, replica);
+        return SidSteering.stillSteering(flowRuleService, configService.devices().all().keySet(), vnf.sfcId().tag(),
+                                         inventory.getReplica(id).map(org.srv6int.app.api.VnfReplica::sid)
+                                                 .orElse(null));
+    }
+
     private boolean interferenceAware() {
         return configService.appConfig().map(Srv6IntAppConfig::interferenceAware).orElse(false);
     }
@@ -339,13 +363,16 @@ public class GlobalLoopManager implements GlobalLoopService {
         LoopParams.DemandLatency demand = demandLatency();
         boolean pushAside = pushAside();
         boolean aware = interferenceAware();
+        long release = releaseTimeoutMillis();
         GlobalLoop l = loop;
-        // a netcfg change of t-hat, the demand reading, push-aside or interference-awareness starts a new
+        // a netcfg change of t-hat, the demand reading, push-aside, interference-awareness or the drain
+        // deadline starts a new
         // loop (it resumes the store's state)
         if (l == null || loopTHatMillis != tHat || loopDemand != demand || loopPushAside != pushAside
-                || loopInterference != aware) {
+                || loopInterference != aware || loopReleaseMillis != release) {
             LoopParams p = LoopParams.builder().tHatNanos(TimeUnit.MILLISECONDS.toNanos(tHat))
-                    .demandLatency(demand).pushAside(pushAside).build();
+                    .demandLatency(demand).pushAside(pushAside)
+                    .releaseTimeoutNanos(TimeUnit.MILLISECONDS.toNanos(release)).build();
             if (l != null && loopState != null) {
                 l.close();
             }
@@ -354,11 +381,16 @@ public class GlobalLoopManager implements GlobalLoopService {
             l.setNodeFilter(this::nodePortUp);
             l.setColocation(colocation);
             l.setPools(nodePools);
+            if (flowRuleService != null) {
+                // A drained replica's pod goes only once no switch steers to it (docs/global-loop.md).
+                l.setSteering(this::stillSteering);
+            }
             loop = l;
             loopTHatMillis = tHat;
             loopDemand = demand;
             loopPushAside = pushAside;
             loopInterference = aware;
+            loopReleaseMillis = release;
         }
         return l;
     }
@@ -599,6 +631,10 @@ public class GlobalLoopManager implements GlobalLoopService {
         synchronized (this) {
             c.put("reroutes", reroutes);
         }
+        // the scale-in's wait for the switches (restart from 0 with the loop, as its decisions do)
+        GlobalLoop g = loop;
+        c.put("drainDeletesHeld", g == null ? 0 : g.deletesHeld());
+        c.put("drainsGivenUp", g == null ? 0 : g.releasesGivenUp());
         return c;
     }
 

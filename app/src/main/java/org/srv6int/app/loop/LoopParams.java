@@ -32,6 +32,7 @@ public final class LoopParams {
     private final long scaleInHoldNanos;
     private final long drainQuietNanos;
     private final long drainTimeoutNanos;
+    private final long releaseTimeoutNanos;
     private final int maxReplicas;
     private final long minSamples;
     private final int historySize;
@@ -47,6 +48,7 @@ public final class LoopParams {
         this.scaleInHoldNanos = b.scaleInHoldNanos;
         this.drainQuietNanos = b.drainQuietNanos;
         this.drainTimeoutNanos = b.drainTimeoutNanos;
+        this.releaseTimeoutNanos = b.releaseTimeoutNanos;
         this.maxReplicas = b.maxReplicas;
         this.minSamples = b.minSamples;
         this.historySize = b.historySize;
@@ -93,6 +95,16 @@ public final class LoopParams {
     /** @return when a drain is forced, ns after it started */
     public long drainTimeoutNanos() {
         return drainTimeoutNanos;
+    }
+
+    /**
+     * @return how long a drained replica waits, from the start of its drain, for the switches to
+     *         confirm that no entry steers to it any more; then the scale-in is given up (pod kept,
+     *         replica back in the group). Default 90 s: the flow programming's default drain
+     *         deadline (60 s) plus time to write and confirm the moves. ns
+     */
+    public long releaseTimeoutNanos() {
+        return releaseTimeoutNanos;
     }
 
     /** @return largest replica count of one vNF */
@@ -147,6 +159,7 @@ public final class LoopParams {
         private long scaleInHoldNanos = TimeUnit.SECONDS.toNanos(30);
         private long drainQuietNanos = TimeUnit.SECONDS.toNanos(2);
         private long drainTimeoutNanos = TimeUnit.SECONDS.toNanos(60);
+        private long releaseTimeoutNanos = TimeUnit.SECONDS.toNanos(90);
         private int maxReplicas = 8;
         private long minSamples = 1;
         private int historySize = 256;
@@ -234,6 +247,17 @@ public final class LoopParams {
          */
         public Builder drainTimeoutNanos(long v) {
             drainTimeoutNanos = positive(v, "drain timeout");
+            return this;
+        }
+
+        /**
+         * Sets how long a drained replica waits for the switches to stop steering to it.
+         *
+         * @param v ns, &gt; 0
+         * @return this
+         */
+        public Builder releaseTimeoutNanos(long v) {
+            releaseTimeoutNanos = positive(v, "release timeout");
             return this;
         }
 

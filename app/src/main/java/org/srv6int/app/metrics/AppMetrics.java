@@ -143,6 +143,7 @@ public final class AppMetrics {
     private static final String[][] FAILURE_EVENTS = {
         {"chainDowns", "chain_down"}, {"replicaDeaths", "replica_death"}, {"replicaReturns", "replica_return"},
         {"replicaFlaps", "replica_flap"}, {"reroutes", "reroute"},
+        {"drainDeletesHeld", "drain_delete_held"}, {"drainsGivenUp", "drain_given_up"},
     };
 
     private static String[] chainLabels(SfcId c, String... extra) {

@@ -284,6 +284,83 @@ public class GlobalLoopTest {
         assertEquals(2, r2.calls.size());
     }
 
+    /** Three healthy replicas, then low load for the scale-in hold: the loop drains c. */
+    private void lowLoadDrains(GlobalLoop l, FakePorts.Routing r, Map<String, Long> moved) {
+        clock.nanos += SEC;
+        l.tick(List.of(new VnfObservation(vnf, LMAX, 3000, 800_000, 100, r.active(), moved)));
+        for (int i = 0; i < 6; i++) {
+            clock.nanos += SEC;
+            l.tick(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r.active(), moved)));
+        }
+        assertEquals(List.of("drain 3/1 c"), r.calls);
+    }
+
+    @Test
+    public void aDrainedReplicasPodGoesOnlyOnceNoSwitchSteersToIt() {
+        FakePorts.Routing r2 = new FakePorts.Routing("a", "b", "c");
+        GlobalLoop l = new GlobalLoop(params, clock, platform, r2);
+        String[] steering = {"of:1: 128 bucket entries with 2001:db8:2::c"};
+        l.setSteering((v, r) -> {
+            assertEquals(vnf, v);
+            assertEquals("c", r);
+            return java.util.Optional.ofNullable(steering[0]);
+        });
+        Map<String, Long> moved = new HashMap<>(Map.of("a", 1000L, "b", 1000L, "c", 0L));
+        lowLoadDrains(l, r2, moved);
+        // c's Port_Counter stands still (its buckets' flows ended) but the switch still holds its SID:
+        // a new flow hashed into one of those buckets would reach a deleted pod.
+        for (int i = 0; i < 20; i++) {
+            clock.nanos += SEC;
+            l.tick(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
+        }
+        assertTrue(platform.calls.toString(), platform.calls.isEmpty());
+        assertEquals(1, l.deletesHeld());
+        assertTrue(l.busy(vnf));
+        // The programming moved the buckets and the switch confirmed: the pod goes at the next window.
+        steering[0] = null;
+        clock.nanos += SEC;
+        l.tick(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
+        assertEquals(List.of("delete 3/1 c"), platform.calls);
+        assertEquals(List.of("drain 3/1 c", "remove 3/1 c"), r2.calls);
+        LoopDecision done = l.history().get(1);
+        assertEquals(LoopDecision.Outcome.SUCCEEDED, done.outcome());
+        assertTrue(done.detail(), done.detail().contains("no switch steers to it (confirmed)"));
+        assertEquals(0, l.releasesGivenUp());
+    }
+
+    @Test
+    public void aScaleInTheSwitchesNeverConfirmKeepsThePodAndPutsTheReplicaBack() {
+        FakePorts.Routing r2 = new FakePorts.Routing("a", "b", "c");
+        GlobalLoop l = new GlobalLoop(LoopParams.builder().tHatNanos(4 * SEC).cooldownNanos(10 * SEC)
+                .scaleInHoldNanos(5 * SEC).drainQuietNanos(2 * SEC).drainTimeoutNanos(30 * SEC)
+                .releaseTimeoutNanos(40 * SEC).build(), clock, platform, r2);
+        l.setSteering((v, r) -> {
+            throw new IllegalStateException("flow store unavailable");
+        });
+        Map<String, Long> moved = new HashMap<>(Map.of("a", 1000L, "b", 1000L, "c", 0L));
+        lowLoadDrains(l, r2, moved);
+        for (int i = 0; i < 39; i++) {
+            clock.nanos += SEC;
+            l.tick(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
+        }
+        assertTrue(l.busy(vnf));
+        clock.nanos += SEC;
+        l.tick(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
+        // 40 s after the drain began: never deleted, c serves again, the decision says why.
+        assertTrue(platform.calls.toString(), platform.calls.isEmpty());
+        assertEquals(List.of("drain 3/1 c", "restore 3/1 c"), r2.calls);
+        assertEquals(List.of("a", "b", "c"), r2.active());
+        LoopDecision given = l.history().get(1);
+        assertEquals(LoopDecision.Action.SCALE_IN, given.action());
+        assertEquals(LoopDecision.Outcome.FAILED, given.outcome());
+        assertTrue(given.detail(), given.detail().contains("pod of c not deleted: the switches still steer to it 40000 ms")
+                && given.detail().contains("switches unreadable: flow store unavailable")
+                && given.detail().contains("pod kept, c back in the multipath group"));
+        assertEquals(1, l.releasesGivenUp());
+        assertEquals(1, l.decisionsEnded(LoopDecision.Action.SCALE_IN, LoopDecision.Outcome.FAILED));
+        assertFalse(l.busy(vnf));
+    }
+
     @Test
     public void failedDeleteKeepsDrainingAndRetries() {
         int[] attempts = {0};
