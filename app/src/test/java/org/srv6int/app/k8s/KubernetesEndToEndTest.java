@@ -82,6 +82,53 @@ public class KubernetesEndToEndTest {
         }
     }
 
+    /** The bucket table as the switches held it when the loop asked the platform to delete each replica. */
+    private final Map<String, String> bucketsAtDelete = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * The real platform, passed through; it notes the switches' bucket table (read as it is, no
+     * reconcile pass) at the moment the loop asks for a replica's deletion.
+     */
+    private final class DeleteWitness implements org.srv6int.app.api.ReplicaPlatform {
+        private final org.srv6int.app.api.ReplicaPlatform real;
+
+        DeleteWitness(org.srv6int.app.api.ReplicaPlatform real) {
+            this.real = real;
+        }
+
+        @Override
+        public List<org.srv6int.app.api.NodeResources> nodeFreeResources() {
+            return real.nodeFreeResources();
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<org.srv6int.app.api.ReplicaInfo> createReplica(
+                VnfKey vnf, String node, String requestId) {
+            return real.createReplica(vnf, node, requestId);
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<Void> deleteReplica(VnfKey vnf, String replicaId) {
+            bucketsAtDelete.put(replicaId, installedBuckets());
+            return real.deleteReplica(vnf, replicaId);
+        }
+
+        @Override
+        public java.util.Optional<Map<String, Boolean>> replicaReadiness(VnfKey vnf) {
+            return real.replicaReadiness(vnf);
+        }
+
+        @Override
+        public void addReadinessListener(org.srv6int.app.api.ReadinessListener l) {
+            real.addReadinessListener(l);
+        }
+
+        @Override
+        public void removeReadinessListener(org.srv6int.app.api.ReadinessListener l) {
+            real.removeReadinessListener(l);
+        }
+    }
+
     private final WindowClock clock = new WindowClock();
     private final WindowFeed feed = new WindowFeed();
     private final TestReports reports = new TestReports(2, 4, 3);
@@ -159,8 +206,9 @@ public class KubernetesEndToEndTest {
         engine.setBindings(List.of(new HopBinding(2, 1, 2, SNORT, "r0")));
         TelemetryWindows windows = feed;
         loop = GlobalLoopManagers.start(new LeaderHere(), new ClusterServiceAdapter(), windows, app.sfcs, app.inventory,
-                                        app.pathManager, config, platform,
-                                        org.srv6int.app.store.TestStores.loopState(new InMemoryStorageService()), clock);
+                                        app.pathManager, config, new DeleteWitness(platform),
+                                        org.srv6int.app.store.TestStores.loopState(new InMemoryStorageService()), clock,
+                                        app.flows);
     }
 
     @After
@@ -223,13 +271,23 @@ public class KubernetesEndToEndTest {
 
     /** Whether a segment of some bucket entry is this SID (a whole parameter, not a prefix). */
     private boolean inBuckets(String sid) {
-        String t = bucketEntries();
-        return t.contains("=" + sid + ",") || t.contains("=" + sid + ")");
+        return holds(bucketEntries(), sid);
     }
 
-    /** The chains' bucket tables (encap entries), one line per entry. */
+    private static boolean holds(String buckets, String sid) {
+        return buckets.contains("=" + sid + ",") || buckets.contains("=" + sid + ")");
+    }
+
+    /** The chains' bucket tables (encap entries) after the programming caught up, one line per entry. */
     private String bucketEntries() {
-        return rules().stream().filter(l -> l.contains("encap.srv6_encap")).collect(Collectors.joining("\n"));
+        app.settle();
+        return installedBuckets();
+    }
+
+    /** The chains' bucket tables as the switches hold them now, one line per entry. */
+    private String installedBuckets() {
+        return app.flows.entries().stream().map(Rules::describe).filter(l -> l.contains("encap.srv6_encap"))
+                .collect(Collectors.joining("\n"));
     }
 
     /** Snort over its bound past t-hat: the loop scales out; returns its decision. */
@@ -249,28 +307,49 @@ public class KubernetesEndToEndTest {
     /**
      * A replica's pod turned not Ready on the API server (its status written as the kubelet does):
      * the bridge's watch pushes it and the loop takes the replica out of the group at once, with no
-     * telemetry window in between (before session 8: at the next readiness poll, up to 1 s).
+     * telemetry window in between (before session 8: at the next readiness poll, up to 1 s); the
+     * next programming pass moves its buckets without a drain wait.
      */
     @Test
     public void aPodTurningNotReadyOnTheApiServerIsAReplicaDeathWithoutWaitingForAWindow() throws Exception {
+        diesWithoutAWindow("pod status not Ready written", pod -> {
+            pod.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType()))
+                    .forEach(c -> c.setStatus("False"));
+            admin.pods().inNamespace(NS).resource(pod).updateStatus();
+        });
+    }
+
+    /**
+     * A replica's pod deleted on the API server (by hand, an eviction): the same, the replica's SID
+     * leaves the bucket table at the next programming pass, with no window and no drain wait.
+     */
+    @Test
+    public void aPodDeletedOnTheApiServerIsAReplicaDeathAndItsSidLeavesTheBucketsAtOnce() throws Exception {
+        diesWithoutAWindow("pod deleted", pod -> admin.pods().inNamespace(NS).resource(pod).withGracePeriod(0)
+                .delete());
+    }
+
+    private void diesWithoutAWindow(String what, java.util.function.Consumer<Pod> kill) throws Exception {
         scaleOut();
         VnfReplica victim = bridgeReplicas().get(0);
         assertTrue(victim.carriesTraffic());
+        assertTrue(victim.sid() + " in the bucket table:\n" + bucketEntries(), inBuckets(victim.sid().toString()));
         Pod pod = admin.pods().inNamespace(NS).withName(ReplicaNames.podName(victim.id().name())).get();
-        pod.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType()))
-                .forEach(c -> c.setStatus("False"));
         int before = loop.decisions(100).size();
         long t0 = System.nanoTime();
-        admin.pods().inNamespace(NS).resource(pod).updateStatus();
+        kill.accept(pod);
         waitUntil("the loop judges " + victim.id() + " dead", 30, () -> loop.decisions(100).stream()
                 .anyMatch(d -> d.action() == LoopDecision.Action.REPLICA_DEAD && d.detail().contains(
                         victim.id().name() + " at ") && d.detail().contains("pod gone or not Ready")));
         long nanos = System.nanoTime() - t0;
-        System.out.printf("KubernetesEndToEndTest: pod status not Ready written -> REPLICA_DEAD %.1f ms "
-                          + "(no window closed meanwhile)%n", nanos / 1e6);
+        System.out.printf("KubernetesEndToEndTest: %s -> REPLICA_DEAD %.1f ms (no window closed meanwhile)%n",
+                          what, nanos / 1e6);
         assertTrue(loop.decisions(100).size() > before);
         VnfReplica after = app.inventory.getReplica(victim.id()).orElseThrow();
         assertFalse("out of the group at once", after.carriesTraffic());
+        // The programming's clock stands still here: a drain by flows would keep the buckets.
+        assertFalse("a dead replica's buckets move at the next programming pass:\n" + bucketEntries(),
+                    inBuckets(victim.sid().toString()));
     }
 
     @Test
@@ -309,23 +388,48 @@ public class KubernetesEndToEndTest {
                     inBuckets(r.sid().toString()));
         }
 
-        // Low latency: the loop drains the last replica, waits for quiet, deletes its workload.
+        // Low latency: the loop drains the last replica; the programming (run here after each window,
+        // on the window's clock, as ONOS runs it on the inventory's events and every second while
+        // buckets wait) moves its buckets once their counters stood still for drainIdleMs (10 s);
+        // only then may its workload go.
+        // Its flows go on for 5 windows after the drain began (its buckets' counters move, as the switch
+        // counts them), then end; INT reaches the loop through r0 only, so its Port_Counter looks still.
         VnfReplica victim = added.get(added.size() - 1);
+        String victimSid = victim.sid().toString();
         long deadline = System.nanoTime() + 120 * SEC;
+        int busyWindows = 0;
         while (app.inventory.getReplica(victim.id()).isPresent()) {
             assertTrue("scale-in not done within 120 s: " + loop.decisions(3), System.nanoTime() < deadline);
             window(200_000);
+            boolean draining = app.inventory.getReplica(victim.id())
+                    .map(r -> r.state() == ReplicaState.DRAINING).orElse(false);
+            if (draining && busyWindows < 5) {
+                long packets = 100L * ++busyWindows;
+                assertTrue(app.flows.setPackets(e -> {
+                    String d = Rules.describe(e);
+                    return d.contains("encap.srv6_encap") && holds(d, victimSid);
+                }, packets) > 0);
+            }
+            app.nowMs.addAndGet(1000);
+            app.settle();
             Thread.sleep(20);
         }
-        assertTrue(loop.decisions(5).stream().anyMatch(d -> d.action() == LoopDecision.Action.SCALE_IN
-                && d.outcome() == LoopDecision.Outcome.SUCCEEDED && d.detail().contains(victim.id().name())));
+        // The pod was asked to go only once no switch held the SID: the table as it was at that call.
+        String atDelete = bucketsAtDelete.get(victim.id().name());
+        assertTrue("the loop never asked to delete " + victim.id(), atDelete != null);
+        assertFalse("the switches still steered to " + victim.sid() + " when its pod was deleted:\n" + atDelete,
+                    holds(atDelete, victim.sid().toString()));
+        assertTrue(atDelete, atDelete.contains("encap.srv6_encap"));
+        assertEquals(5, busyWindows);
+        assertTrue("the victim's buckets moved once their flows ended",
+                   app.programmer.bucketCounters()[0] > 0);
+        assertTrue(loop.decisions(5).toString(), loop.decisions(5).stream().anyMatch(
+                d -> d.action() == LoopDecision.Action.SCALE_IN && d.outcome() == LoopDecision.Outcome.SUCCEEDED
+                        && d.detail().contains(victim.id().name())
+                        && d.detail().contains("no switch steers to it (confirmed)")));
         loop.decisions(5).stream().filter(d -> d.action() == LoopDecision.Action.SCALE_IN).forEach(
                 d -> System.out.println("KubernetesEndToEndTest: " + d.action() + " " + d.outcome() + ": " + d.detail()));
-        // The bucket table is re-programmed after the inventory change, not with it (flow rules are
-        // applied asynchronously): once in five CI runs it still held the SID when the inventory had
-        // dropped the replica; it must leave it, and not come back.
-        waitUntil("a removed replica's SID leaves the bucket table", 10,
-                () -> !inBuckets(victim.sid().toString()));
+        assertFalse("a removed replica's SID is out of the bucket table", inBuckets(victim.sid().toString()));
         waitUntil("the drained replica's pod is gone", 60, () -> pods().stream().noneMatch(
                 p -> p.getMetadata().getName().equals(ReplicaNames.podName(victim.id().name()))));
         assertFalse("the removed replica's SID came back into the bucket table",

@@ -69,8 +69,36 @@ public final class GlobalLoopManagers {
                                           TelemetryWindows windows, SfcService sfcs, VnfInventoryService inventory,
                                           PlacementService placement, Srv6IntConfigService config,
                                           ReplicaPlatform platform, LoopStateStore loopState, LoopClock clock) {
+        return start(leadership, cluster, windows, sfcs, inventory, placement, config, platform, loopState, clock,
+                     null);
+    }
+
+    /**
+     * Wires and activates the loop component of one instance on a clock of the caller's, reading the
+     * switches' entries from a flow rule service (the scale-in's pod waits for them to stop steering
+     * to the replica; the failure detection reads their counters).
+     *
+     * @param leadership this instance's leadership view
+     * @param cluster    this instance's cluster view
+     * @param windows    this instance's collector
+     * @param sfcs       chains
+     * @param inventory  replicas
+     * @param placement  LCS placement
+     * @param config     netcfg
+     * @param platform   the replica platform
+     * @param loopState  the cluster's loop state store
+     * @param clock      the loop's clock
+     * @param flows      the switches' flow rules, null for none
+     * @return the active component
+     */
+    public static GlobalLoopManager start(LeadershipService leadership, ClusterService cluster,
+                                          TelemetryWindows windows, SfcService sfcs, VnfInventoryService inventory,
+                                          PlacementService placement, Srv6IntConfigService config,
+                                          ReplicaPlatform platform, LoopStateStore loopState, LoopClock clock,
+                                          org.onosproject.net.flow.FlowRuleService flows) {
         GlobalLoopManager m = new GlobalLoopManager();
         m.setClock(clock);
+        m.flowRuleService = flows;
         m.leadershipService = leadership;
         m.clusterService = cluster;
         m.telemetry = windows;
