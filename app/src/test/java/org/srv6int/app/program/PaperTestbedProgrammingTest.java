@@ -221,6 +221,32 @@ public class PaperTestbedProgrammingTest {
         app.flowLog.drain();
     }
 
+    /** Where the switches may still steer to SFC 2's Snort r0 (its SID fc00:0:2:f::2). */
+    private java.util.Optional<String> steeringToR0() {
+        return SidSteering.stillSteering(app.flows, PaperTestbed.SWITCHES, SFC2.tag(),
+                                         org.onlab.packet.Ip6Address.valueOf("fc00:0:2:f::2"));
+    }
+
+    @Test
+    public void aDrainedSidSteersUntilTheSwitchConfirmedItsBucketsMoved() {
+        startScaleIn();
+        assertEquals(java.util.Optional.of("of:0000000000000001: 128 bucket entries with fc00:0:2:f::2"),
+                     steeringToR0());
+        // The buckets' flows are gone: the programming moves them, the switch has not acknowledged yet
+        // (it may still hold the old segment lists).
+        app.flows.holdConfirmations(true);
+        app.nowMs.addAndGet(org.srv6int.app.config.Srv6IntAppConfig.DEFAULT_DRAIN_IDLE_MS);
+        app.settle();
+        assertEquals(java.util.Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flowLog.drain()));
+        assertEquals(java.util.Optional.of("of:0000000000000001: 128 rewrites of chain " + SFC2.tag()
+                + " not confirmed"), steeringToR0());
+        // Unconfirmed rewrites of another chain's table are no concern of a replica of SFC 1.
+        assertEquals(java.util.Optional.empty(), SidSteering.stillSteering(app.flows, PaperTestbed.SWITCHES,
+                SFC1.tag(), org.onlab.packet.Ip6Address.valueOf("fc00:0:2:f::9")));
+        app.flows.confirmAll();
+        assertEquals(java.util.Optional.empty(), steeringToR0());
+    }
+
     @Test
     public void drainIdleMsFromNetcfgFreesABucketSooner() throws IOException {
         loopKnobs("{\"drainIdleMs\": 3000}");
