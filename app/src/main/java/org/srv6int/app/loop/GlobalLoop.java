@@ -1449,13 +1449,7 @@ public final class GlobalLoop {
                     + e.getMessage() + "), still draining");
             return;
         }
-        s.phase = VnfLoopRecord.Phase.IDLE;
-        s.drainingReplica = null;
-        s.deleteHeld = false;
-        s.movingOut = null;
-        s.movedFor = null;
-        s.cooldownUntil = now + params.cooldownNanos();
-        save(o.vnf(), s);
+        endDrain(o.vnf(), s, now);
         finish(d.id, LoopDecision.Outcome.FAILED, now, detail + "; pod kept, " + replica
                 + " back in the multipath group");
     }
@@ -1487,14 +1481,19 @@ public final class GlobalLoop {
         }
         finish(decision, o, now, outcome);
         if (s != null) {
-            s.phase = VnfLoopRecord.Phase.IDLE;
-            s.drainingReplica = null;
-            s.deleteHeld = false;
-            s.movingOut = null;
-            s.movedFor = null;
-            s.cooldownUntil = now + params.cooldownNanos();
-            save(vnf, s);
+            endDrain(vnf, s, now);
         }
+    }
+
+    /** The drain is over (its replica deleted, or back in the group): idle, cooling down. */
+    private void endDrain(VnfKey vnf, VnfState s, long now) {
+        s.phase = VnfLoopRecord.Phase.IDLE;
+        s.drainingReplica = null;
+        s.deleteHeld = false;
+        s.movingOut = null;
+        s.movedFor = null;
+        s.cooldownUntil = now + params.cooldownNanos();
+        save(vnf, s);
     }
 
     private Entry record(long id, VnfObservation o, VnfState s, long now, int n, int after,

@@ -89,44 +89,19 @@ public class KubernetesEndToEndTest {
      * The real platform, passed through; it notes the switches' bucket table (read as it is, no
      * reconcile pass) at the moment the loop asks for a replica's deletion.
      */
-    private final class DeleteWitness implements org.srv6int.app.api.ReplicaPlatform {
-        private final org.srv6int.app.api.ReplicaPlatform real;
-
-        DeleteWitness(org.srv6int.app.api.ReplicaPlatform real) {
-            this.real = real;
-        }
-
-        @Override
-        public List<org.srv6int.app.api.NodeResources> nodeFreeResources() {
-            return real.nodeFreeResources();
-        }
-
-        @Override
-        public java.util.concurrent.CompletionStage<org.srv6int.app.api.ReplicaInfo> createReplica(
-                VnfKey vnf, String node, String requestId) {
-            return real.createReplica(vnf, node, requestId);
-        }
-
-        @Override
-        public java.util.concurrent.CompletionStage<Void> deleteReplica(VnfKey vnf, String replicaId) {
-            bucketsAtDelete.put(replicaId, installedBuckets());
-            return real.deleteReplica(vnf, replicaId);
-        }
-
-        @Override
-        public java.util.Optional<Map<String, Boolean>> replicaReadiness(VnfKey vnf) {
-            return real.replicaReadiness(vnf);
-        }
-
-        @Override
-        public void addReadinessListener(org.srv6int.app.api.ReadinessListener l) {
-            real.addReadinessListener(l);
-        }
-
-        @Override
-        public void removeReadinessListener(org.srv6int.app.api.ReadinessListener l) {
-            real.removeReadinessListener(l);
-        }
+    private org.srv6int.app.api.ReplicaPlatform deleteWitness(org.srv6int.app.api.ReplicaPlatform real) {
+        return (org.srv6int.app.api.ReplicaPlatform) java.lang.reflect.Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {org.srv6int.app.api.ReplicaPlatform.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("deleteReplica")) {
+                        bucketsAtDelete.put((String) args[1], installedBuckets());
+                    }
+                    try {
+                        return method.invoke(real, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     private final WindowClock clock = new WindowClock();
@@ -206,7 +181,7 @@ public class KubernetesEndToEndTest {
         engine.setBindings(List.of(new HopBinding(2, 1, 2, SNORT, "r0")));
         TelemetryWindows windows = feed;
         loop = GlobalLoopManagers.start(new LeaderHere(), new ClusterServiceAdapter(), windows, app.sfcs, app.inventory,
-                                        app.pathManager, config, new DeleteWitness(platform),
+                                        app.pathManager, config, deleteWitness(platform),
                                         org.srv6int.app.store.TestStores.loopState(new InMemoryStorageService()), clock,
                                         app.flows);
     }
