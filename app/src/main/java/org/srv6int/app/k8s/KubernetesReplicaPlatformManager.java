@@ -10,6 +10,7 @@ import org.srv6int.app.k8s.ReplicaIdentities;
 import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigService;
+import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.store.serializers.KryoNamespaces;
 import org.onosproject.store.service.Serializer;
 import org.onosproject.store.service.StorageService;
@@ -34,6 +35,7 @@ import org.srv6int.app.config.KubernetesSettings;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
+import org.srv6int.app.program.SidSteering;
 import org.srv6int.k8s.bridge.BridgeConfig;
 import org.srv6int.k8s.bridge.Fabric8VnfReplicaManager;
 import org.srv6int.k8s.bridge.ReplicaRequest;
@@ -86,6 +88,19 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected VnfInventoryService inventory;
+
+    // A removed chain's workloads go once the switches no longer send packets into it (null: at once).
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected FlowRuleService flowRuleService;
+
+    /** How long a removed chain's workloads wait for the switches to drop its entries, ms. */
+    static final long CHAIN_RELEASE_TIMEOUT_MS = 30_000;
+    // Tests shorten it.
+    volatile long chainReleaseTimeoutMillis = CHAIN_RELEASE_TIMEOUT_MS;
+    private static final long CHAIN_RELEASE_POLL_MS = 100;
+    // Chains whose workloads wait for the switches: the orphan sweep leaves them to that wait.
+    private final Set<String> releasing = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicLong chainReleaseTimeouts = new java.util.concurrent.atomic.AtomicLong();
 
     /** The cluster's replica request ledger (idempotent creates across leaders). */
     static final String REQUESTS_MAP = "srv6int-replica-requests";
@@ -148,11 +163,66 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
     }
 
     // A removed chain's replicas are ours to delete: nothing else would (idempotent on every instance).
+    // They go once no switch sends packets into the chain any more (the flow programming removes its
+    // classifier and bucket table after the chain's removal, not with it).
     private void sfcChanged(SfcEvent e) {
         if (e.type() == SfcEvent.Type.SFC_REMOVED) {
-            String chain = e.subject().id().toString();
-            executor.execute(() -> removeChainWorkloads(chain));
+            Sfc sfc = e.subject();
+            String chain = sfc.id().toString();
+            releasing.add(chain);
+            executor.execute(() -> {
+                try {
+                    awaitChainOffSwitches(sfc);
+                    removeChainWorkloads(chain);
+                } finally {
+                    releasing.remove(chain);
+                }
+            });
         }
+    }
+
+    /**
+     * Waits until no switch holds an entry of a removed chain, at most
+     * {@link #CHAIN_RELEASE_TIMEOUT_MS} (30 s); then its workloads go anyway, logged and counted (the
+     * chain is gone from the app: what a switch still holds is a programming failure the
+     * reconciler keeps retrying, not a reason to keep the pods).
+     *
+     * @param sfc the removed chain
+     * @return true if the switches confirmed, false on timeout or interruption
+     */
+    boolean awaitChainOffSwitches(Sfc sfc) {
+        FlowRuleService flows = flowRuleService;
+        if (flows == null) {
+            return true;
+        }
+        long timeout = chainReleaseTimeoutMillis;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout);
+        Optional<String> where;
+        while ((where = SidSteering.chainEntries(flows, configService.devices().all().keySet(), sfc)).isPresent()) {
+            if (System.nanoTime() - deadline >= 0) {
+                chainReleaseTimeouts.incrementAndGet();
+                log.warn("Chain {} removed but the switches still hold its entries after {} ms ({}): deleting its "
+                         + "workloads anyway", sfc.id(), timeout, where.get());
+                return false;
+            }
+            try {
+                Thread.sleep(CHAIN_RELEASE_POLL_MS);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Returns how many removed chains' workloads were deleted while a switch still held entries of
+     * the chain (the wait for the switches timed out).
+     *
+     * @return timeouts since start
+     */
+    long chainReleaseTimeouts() {
+        return chainReleaseTimeouts.get();
     }
 
     // A crash between create and store, or a removal while the platform was down, leaves workloads
@@ -259,7 +329,7 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
         sfcService.getSfcs().forEach(c -> known.add(c.id().toString()));
         List<String> removed = new ArrayList<>();
         for (String chain : b.listChainIds()) {
-            if (!known.contains(chain)) {
+            if (!known.contains(chain) && !releasing.contains(chain)) {
                 int n = b.removeChain(chain);
                 log.info("Deleted {} workload(s) of chain {}, which no longer exists", n, chain);
                 removed.add(chain);

@@ -174,7 +174,7 @@ public class KubernetesEndToEndTest {
                 + " \"requests\": {\"cpu\": \"1\", \"memory\": \"1Gi\"}, \"limits\": {\"cpu\": \"1\","
                 + " \"memory\": \"1Gi\"}}}}}");
         FakeConfigService config = new FakeConfigService(PaperTestbed.devices(), cfg);
-        platform = KubernetesMock.platform(app.sfcs, config, new KubernetesMock.Netcfg(), app.inventory);
+        platform = KubernetesMock.platform(app.sfcs, config, new KubernetesMock.Netcfg(), app.inventory, app.flows);
 
         engine = new TelemetryEngine(TelemetryEngine.Limits.DEFAULT, () -> clock.nanos);
         engine.setReporters(Map.of(0x7F000001, 4));
@@ -410,9 +410,19 @@ public class KubernetesEndToEndTest {
         assertFalse("the removed replica's SID came back into the bucket table",
                     inBuckets(victim.sid().toString()));
 
-        // Deleting the chain deletes every workload of it.
+        // Deleting the chain deletes every workload of it, once no switch sends packets into the chain:
+        // here the programming has not run since the removal, so its classifier and buckets are still
+        // installed and the workloads stay (checked a second later); the next pass removes the entries.
+        int left = added.size() - 1;
         app.sfcs.removeSfc(PaperTestbed.SFC2);
-        waitUntil("nothing of chain " + CHAIN + " left in the cluster", 60, () ->
+        Thread.sleep(1000);
+        assertTrue(installedBuckets(), installedBuckets().contains("chain_id=" + CHAIN));
+        assertEquals("no workload deleted while the switches still send packets into the chain", left,
+                     admin.apps().statefulSets().inNamespace(NS).withLabel(ReplicaNames.LABEL_CHAIN, CHAIN).list()
+                             .getItems().stream().filter(st -> st.getMetadata().getDeletionTimestamp() == null).count());
+        app.settle();
+        assertFalse(installedBuckets().contains("chain_id=" + CHAIN));
+        waitUntil("nothing of chain " + CHAIN + " left in the cluster", 20, () ->
                 admin.apps().statefulSets().inNamespace(NS).withLabel(ReplicaNames.LABEL_CHAIN, CHAIN).list()
                         .getItems().isEmpty() && pods().isEmpty());
     }

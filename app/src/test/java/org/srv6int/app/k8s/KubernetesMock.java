@@ -170,7 +170,25 @@ public final class KubernetesMock implements AutoCloseable {
      */
     public static KubernetesReplicaPlatformManager platform(SfcService sfcs, FakeConfigService config, Netcfg netcfg,
                                                      org.srv6int.app.api.VnfInventoryService inventory) {
+        return platform(sfcs, config, netcfg, inventory, null);
+    }
+
+    /**
+     * Activates a platform component that deletes a removed chain's workloads once the switches
+     * no longer hold its entries.
+     *
+     * @param sfcs      chains (for the vNF types)
+     * @param config    app config holder
+     * @param netcfg    netcfg service
+     * @param inventory replica inventory (reserves SIDs)
+     * @param flows     the switches' flow rules, null to delete at once
+     * @return the active component
+     */
+    public static KubernetesReplicaPlatformManager platform(SfcService sfcs, FakeConfigService config, Netcfg netcfg,
+                                                     org.srv6int.app.api.VnfInventoryService inventory,
+                                                     org.onosproject.net.flow.FlowRuleService flows) {
         KubernetesReplicaPlatformManager m = new KubernetesReplicaPlatformManager();
+        m.flowRuleService = flows;
         m.sfcService = sfcs;
         m.configService = config;
         m.netcfgService = netcfg;
