@@ -353,4 +353,99 @@ public class GlobalLoopManagerTest {
             }
         }
     }
+    /**
+     * The operator's whole netcfg (the paper testbed's, with a {@code kubernetes} section whose Snort
+     * type has the given extra fields) posted to the testkit's netcfg registry subject by subject, each
+     * subject made from its key by the registry's subject factory, as ONOS's
+     * {@code POST /onos/v1/network/configuration} does, and read back by the app's config
+     * manager; the loop reads it from there, the node agents' pool reports from the app's pool store.
+     */
+    private Srv6IntConfigService postNetcfg(String snortExtra) throws java.io.IOException {
+        org.srv6int.testkit.InMemoryCoreService core = new org.srv6int.testkit.InMemoryCoreService();
+        registry = new org.srv6int.testkit.InMemoryNetworkConfigRegistry().withCoreService(core);
+        org.srv6int.app.config.Srv6IntConfigManager config = new org.srv6int.app.config.Srv6IntConfigManager();
+        org.onlab.junit.TestUtils.setField(config, "registry", registry);
+        org.onlab.junit.TestUtils.setField(config, "coreService", core);
+        config.activate();
+        com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.node.ObjectNode netcfg =
+                (com.fasterxml.jackson.databind.node.ObjectNode) PaperTestbed.netcfg().deepCopy();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) netcfg.get("apps").get(Srv6IntConfigService.APP_NAME)
+                .get(Srv6IntAppConfig.KEY)).set("kubernetes", mapper.readTree(
+                "{\"apiServer\": \"https://10.0.0.1:6443\", \"tokenFile\": \"/var/run/secrets/token\","
+                        + " \"vnfTypes\": {\"snort\": {\"image\": \"registry.local/snort:2.9\","
+                        + " \"requests\": {\"cpu\": \"1500m\", \"memory\": \"1Gi\"}" + snortExtra + "}}}"));
+        netcfg.fields().forEachRemaining(subjects -> subjects.getValue().fields().forEachRemaining(
+                subject -> subject.getValue().fields().forEachRemaining(
+                        c -> registry.applyConfig(subjects.getKey(), registry.getSubjectFactory(subjects.getKey())
+                                .createSubject(subject.getKey()), c.getKey(), c.getValue()))));
+        assertTrue("netcfg refused", config.appConfig().isPresent());
+        return config;
+    }
+
+    /**
+     * Snort over its bound with two attached nodes: Kubernetes shows worker2 with more free CPU,
+     * the node agents' reports show worker2 with 1 free LLC way and 10 % memory bandwidth and
+     * worker1 with 6 ways and 50 %. Returns the platform's creates of the scale-out.
+     */
+    private List<String> scaleOutWithPoolReports(String snortExtra) throws Exception {
+        Srv6IntConfigService config = postNetcfg(snortExtra);
+        manager.configService = config;
+        org.srv6int.app.pools.NodePoolManager pools = new org.srv6int.app.pools.NodePoolManager(
+                new InMemoryStorageService(), n -> config.devices().locate(n).isPresent(), clock::currentTimeMillis,
+                org.srv6int.app.pools.NodePoolManager.DEFAULT_MAX_AGE_MS);
+        manager.nodePools = pools;
+        platform.nodes.add(new NodeResources("worker1", 4000, 1L << 34));
+        pools.report("worker1", List.of(new org.srv6int.app.api.NodePools.Pool(
+                org.srv6int.app.api.NodePools.WHOLE_NODE, 4000, 16_000, 6, 11, 50, 100)));
+        pools.report("worker2", List.of(new org.srv6int.app.api.NodePools.Pool(
+                org.srv6int.app.api.NodePools.WHOLE_NODE, 8000, 16_000, 1, 11, 10, 100)));
+        leadership.elect(ME);
+        window(400_000, 10);
+        for (int i = 0; i < 6; i++) {
+            window(900_000, 20);
+        }
+        LoopDecision d = manager.decisions(1).get(0);
+        assertEquals(d.detail(), LoopDecision.Action.SCALE_OUT, d.action());
+        assertEquals(d.detail(), LoopDecision.Outcome.SUCCEEDED, d.outcome());
+        lastDetail = d.detail();
+        return platform.calls.stream().filter(c -> c.startsWith("create")).collect(Collectors.toList());
+    }
+
+    private String lastDetail;
+    private org.srv6int.testkit.InMemoryNetworkConfigRegistry registry;
+
+    @Test
+    public void aBadProfileIsRefusedByItsPathAndTheConfigInForceStays() throws Exception {
+        Srv6IntConfigService config = postNetcfg(", \"profile\": {\"llcWays\": 3}");
+        com.fasterxml.jackson.databind.JsonNode section = PaperTestbed.netcfg().get("apps")
+                .get(Srv6IntConfigService.APP_NAME).get(Srv6IntAppConfig.KEY).deepCopy();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) section).set("kubernetes",
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(config.appConfig().orElseThrow()
+                        .node().get("kubernetes").toString().replace("\"llcWays\":3", "\"llcWays\":65")));
+        try {
+            registry.applyConfig("apps", registry.getSubjectFactory("apps").createSubject(Srv6IntConfigService.APP_NAME),
+                                 Srv6IntAppConfig.KEY, section);
+            fail("65 LLC ways accepted");
+        } catch (RuntimeException e) {
+            String why = e.getMessage() + (e.getCause() == null ? "" : " " + e.getCause().getMessage());
+            assertTrue(why, why.contains("llcWays"));
+        }
+        assertEquals(3, config.appConfig().orElseThrow().kubernetes().orElseThrow().need("snort").llcWays());
+    }
+
+    @Test
+    public void aVnfTypeProfilePostedInNetcfgPlacesTheReplicaWhereTheAgentsPoolsHoldIt() throws Exception {
+        // n = 3: both new replicas where the pools hold 3 ways and 25 % each (worker1 holds two)
+        assertEquals(List.of("create 7/0 on worker1", "create 7/0 on worker1"), scaleOutWithPoolReports(
+                ", \"profile\": {\"llcWays\": 3, \"memoryBandwidthPercent\": 25}"));
+        assertTrue(lastDetail, lastDetail.contains("pools too small on worker2 (cpu 8000m, llc 1 ways, mb 10 %)"));
+    }
+
+    @Test
+    public void withoutAProfileTheSameReportsPlaceByCpu() throws Exception {
+        // the CPU request alone: worker2's pools hold five, worker1's two; the most room first
+        assertEquals(List.of("create 7/0 on worker2", "create 7/0 on worker1"), scaleOutWithPoolReports(""));
+        assertFalse(lastDetail, lastDetail.contains("too small"));
+    }
 }
