@@ -61,6 +61,7 @@ public final class ChainHealth {
         final OptionalLong sidPackets;
         final Boolean podReady;
         final boolean portUp;
+        final boolean draining;
 
         /**
          * Creates the view of one replica.
@@ -79,6 +80,30 @@ public final class ChainHealth {
          */
         public ReplicaSeen(VnfKey vnf, String id, String where, boolean inGroup, boolean parked,
                            boolean creating, long intPackets, OptionalLong sidPackets, Boolean podReady, boolean portUp) {
+            this(vnf, id, where, inGroup, parked, creating, intPackets, sidPackets, podReady, portUp, false);
+        }
+
+        /**
+         * Creates the view of one replica that may be draining for a scale-in.
+         *
+         * @param vnf        its vNF
+         * @param id         replica name
+         * @param where      where it hangs off ("device/port"), for messages
+         * @param inGroup    whether it is in the multipath group (ACTIVE, weight &gt; 0)
+         * @param parked     whether it is out of the group as a dead replica (PENDING, weight 0)
+         * @param creating   whether a create of its vNF is in flight
+         * @param intPackets packets the window's INT reports counted through it
+         * @param sidPackets its my_sid entry's packet counter on its switch, empty if unreadable
+         * @param podReady   the platform's readiness: true, false (gone or not Ready), null if unknown
+         * @param portUp     whether its switch port is up
+         * @param draining   whether it is draining (DRAINING, its workload not being deleted): its
+         *                   buckets keep their flows while it lives, so its death is judged (on pod
+         *                   and port facts only) and never replaced
+         */
+        public ReplicaSeen(VnfKey vnf, String id, String where, boolean inGroup, boolean parked,
+                           boolean creating, long intPackets, OptionalLong sidPackets, Boolean podReady, boolean portUp,
+                           boolean draining) {
+            this.draining = draining;
             this.vnf = Objects.requireNonNull(vnf);
             this.id = Objects.requireNonNull(id);
             this.where = where;
@@ -506,8 +531,8 @@ public final class ChainHealth {
             m.probation = false;
             m.passedTraffic = true;
         }
-        if (!m.dead && !r.inGroup) {
-            // Pending creation or draining for a scale-in: not ours to judge.
+        if (!m.dead && !r.inGroup && !r.draining) {
+            // Pending creation, or its workload being deleted: not ours to judge.
             m.silentSince = NONE;
             return;
         }
@@ -517,8 +542,9 @@ public final class ChainHealth {
                 cause = "pod gone or not Ready (platform)";
             } else if (!r.portUp) {
                 cause = "switch port " + r.where + " down";
-            } else if (eventOnly) {
-                // INT silence is judged on windows only
+            } else if (eventOnly || r.draining) {
+                // INT silence is judged on windows only, and not for a draining replica (it gets ever less)
+                m.silentSince = r.draining ? NONE : m.silentSince;
             } else if (chainDown || replicaSilenceNanos == 0) {
                 m.silentSince = NONE;
             } else if (r.intPackets == 0) {
@@ -548,10 +574,11 @@ public final class ChainHealth {
                         live++;
                     }
                 }
-                boolean replace = m.passedTraffic || !cause.startsWith(INT_SILENCE);
+                // a draining replica was on its way out: nothing to replace
+                boolean replace = !r.draining && (m.passedTraffic || !cause.startsWith(INT_SILENCE));
                 String detail = r.id + " at " + r.where + ": " + cause
-                        + (live == 0 ? "; it was the last live replica of vNF " + r.vnf.index() : "")
-                        + (replace ? "" : "; it never passed traffic: not replaced");
+                        + (live == 0 && !r.draining ? "; it was the last live replica of vNF " + r.vnf.index() : "")
+                        + (replace || r.draining ? "" : "; it never passed traffic: not replaced");
                 out.add(new Finding(Finding.Kind.REPLICA_DEAD, c.sfc, r.vnf, r.id, detail, live, replace));
             }
             return;

@@ -180,6 +180,8 @@ public final class DetectionInputs {
             Set<VnfKey> before = loop.creating();
             Collection<VnfReplica> replicas = inventory.getReplicas(sfc.id());
             Set<VnfKey> after = loop.creating();
+            // null: unknown, no draining replica is judged (as before the loop could tell)
+            Set<org.srv6int.app.api.VnfReplicaId> removing = loop.removing();
             for (VnfReplica r : replicas) {
                 boolean creating = before == null || after == null || before.contains(r.vnf())
                         || after.contains(r.vnf());
@@ -192,7 +194,8 @@ public final class DetectionInputs {
                         window.replicaPackets(r.vnf(), r.id().name()),
                         flowEntries == null ? OptionalLong.empty()
                                 : SwitchCounters.sidPackets(read.apply(r.deviceId()), r),
-                        readiness.apply(r.vnf(), r.id().name()), portUp.test(r.location())));
+                        readiness.apply(r.vnf(), r.id().name()), portUp.test(r.location()),
+                        r.state() == ReplicaState.DRAINING && removing != null && !removing.contains(r.id())));
             }
             String noList = "no replica combination reaches the egress (a link down?)";
             for (int i = 0; i < sfc.vnfs().size(); i++) {

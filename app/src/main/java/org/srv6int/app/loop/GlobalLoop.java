@@ -677,6 +677,34 @@ public final class GlobalLoop {
         return out;
     }
 
+    /**
+     * Returns the replicas whose workload this loop is deleting (phase REMOVING): their pods going
+     * away is the loop's own doing, not a death (the failure detection leaves them alone).
+     *
+     * @return the replicas, or null if unknown (the loop state store unreadable before the first read)
+     */
+    public synchronized Set<org.srv6int.app.api.VnfReplicaId> removing() {
+        Set<org.srv6int.app.api.VnfReplicaId> out = new HashSet<>();
+        if (store != null && !restored) {
+            try {
+                store.records().forEach((k, r) -> {
+                    if (r.phase() == VnfLoopRecord.Phase.REMOVING && r.drainingReplica() != null) {
+                        out.add(org.srv6int.app.api.VnfReplicaId.of(k, r.drainingReplica()));
+                    }
+                });
+            } catch (RuntimeException e) {
+                storeFailures++;
+                return null;
+            }
+        }
+        states.forEach((k, s) -> {
+            if (s.phase == VnfLoopRecord.Phase.REMOVING && s.drainingReplica != null) {
+                out.add(org.srv6int.app.api.VnfReplicaId.of(k, s.drainingReplica));
+            }
+        });
+        return out;
+    }
+
     private void step(VnfObservation o, VnfState s, long now) {
         int replicas = o.activeReplicas().size();
         boolean data = o.samples() >= params.minSamples() && replicas > 0;
@@ -1148,6 +1176,16 @@ public final class GlobalLoop {
                     action = LoopDecision.Action.REPLICA_DEAD;
                     before = f.liveLeft() + 1;
                     after = f.liveLeft();
+                    if (isDraining(f.vnf(), f.replica())) {
+                        // Its buckets wait for their flows only while it lives: it leaves now.
+                        before = f.liveLeft();
+                        String failed = removeDeadDrain(f.vnf(), now, detail);
+                        detail += "; it was draining for a scale-in: " + (failed == null
+                                ? "out of the inventory at once, its workload deleted"
+                                : "taking it out of the inventory failed (" + failed + "), still draining");
+                        outcome = failed == null ? outcome : LoopDecision.Outcome.FAILED;
+                        break;
+                    }
                     try {
                         routing.failReplica(f.vnf(), f.replica());
                         detail += "; weight 0";
@@ -1158,6 +1196,10 @@ public final class GlobalLoop {
                     break;
                 case REPLICA_RETURNED:
                     action = LoopDecision.Action.REPLICA_RETURNED;
+                    if (isDraining(f.vnf(), f.replica())) {
+                        detail += "; not put back: it is being scaled in";
+                        break;
+                    }
                     try {
                         routing.restoreReplica(f.vnf(), f.replica());
                     } catch (RuntimeException e) {
@@ -1189,6 +1231,42 @@ public final class GlobalLoop {
             }
         }
         return out;
+    }
+
+    private boolean isDraining(VnfKey vnf, String replica) {
+        VnfState s = states.get(vnf);
+        return s != null && s.phase == VnfLoopRecord.Phase.DRAINING && replica.equals(s.drainingReplica);
+    }
+
+    /**
+     * The replica this vNF drains died: its buckets, held for their flows while it lived, must move
+     * now. It leaves the inventory at once (the flow programming then moves its buckets without
+     * waiting) and its workload is deleted; the scale-in ends there.
+     *
+     * @return null if done, else why the inventory refused
+     */
+    private String removeDeadDrain(VnfKey vnf, long now, String cause) {
+        VnfState s = states.get(vnf);
+        String replica = s.drainingReplica;
+        try {
+            routing.removeReplica(vnf, replica);
+        } catch (RuntimeException e) {
+            return String.valueOf(e.getMessage());
+        }
+        long id = newDecisionId();
+        Entry d = note(Math.max(id, 0), now, vnf, s.movingOut != null ? LoopDecision.Action.PUSH_ASIDE
+                : LoopDecision.Action.SCALE_IN, 0, 0, LoopDecision.Outcome.IN_PROGRESS, "", Map.of());
+        s.phase = VnfLoopRecord.Phase.REMOVING;
+        s.pendingDecision = d.id;
+        save(vnf, s);
+        CompletionStage<Void> f;
+        try {
+            f = platform.deleteReplica(vnf, replica);
+        } catch (RuntimeException e) {
+            f = CompletableFuture.failedFuture(e);
+        }
+        f.whenComplete((v, err) -> removeDone(vnf, d.id, replica, "died while draining (" + cause + ")", err));
+        return null;
     }
 
     /**

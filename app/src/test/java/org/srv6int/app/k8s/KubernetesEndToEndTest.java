@@ -265,6 +265,72 @@ public class KubernetesEndToEndTest {
                 .collect(Collectors.joining("\n"));
     }
 
+    /**
+     * Windows of low Snort latency until {@code done}: the loop drains {@code victim} after its
+     * scale-in hold; the programming runs after each window on the window's clock (as ONOS runs it
+     * on the inventory's events and every second while buckets wait); the victim's buckets count
+     * packets (as the switch counts them) in the first {@code busy} windows of its drain, then stop.
+     *
+     * @return windows of the drain its buckets were busy
+     */
+    private int lowLoadUntil(VnfReplica victim, int busy, BooleanSupplier done) throws InterruptedException {
+        String sid = victim.sid().toString();
+        long deadline = System.nanoTime() + 120 * SEC;
+        int busyWindows = 0;
+        while (!done.getAsBoolean()) {
+            assertTrue("not done within 120 s: " + loop.decisions(3), System.nanoTime() < deadline);
+            window(200_000);
+            boolean draining = app.inventory.getReplica(victim.id())
+                    .map(r -> r.state() == ReplicaState.DRAINING).orElse(false);
+            if (draining && busyWindows < busy) {
+                long packets = 100L * ++busyWindows;
+                assertTrue(app.flows.setPackets(e -> {
+                    String d = Rules.describe(e);
+                    return d.contains("encap.srv6_encap") && holds(d, sid);
+                }, packets) > 0);
+            }
+            app.nowMs.addAndGet(1000);
+            app.settle();
+            Thread.sleep(20);
+        }
+        return busyWindows;
+    }
+
+    /**
+     * A replica draining for a scale-in whose pod is deleted on the API server while its buckets
+     * still carry flows: the drain by flows would hold those buckets until the flows end; the death
+     * moves them at the next programming pass instead, the replica leaves the inventory and its
+     * workload goes, and nothing replaces it.
+     */
+    @Test
+    public void aDrainingReplicaWhosePodDiesLeavesTheBucketsAtOnce() throws Exception {
+        scaleOut();
+        List<VnfReplica> added = bridgeReplicas();
+        VnfReplica victim = added.get(added.size() - 1);
+        lowLoadUntil(victim, Integer.MAX_VALUE, () -> app.inventory.getReplica(victim.id())
+                .map(r -> r.state() == ReplicaState.DRAINING).orElse(false));
+        assertTrue("held for its flows:\n" + bucketEntries(), inBuckets(victim.sid().toString()));
+        Pod pod = admin.pods().inNamespace(NS).withName(ReplicaNames.podName(victim.id().name())).get();
+        long t0 = System.nanoTime();
+        admin.pods().inNamespace(NS).resource(pod).withGracePeriod(0).delete();
+        waitUntil("the loop judges the draining " + victim.id() + " dead", 30, () -> loop.decisions(100).stream()
+                .anyMatch(d -> d.action() == LoopDecision.Action.REPLICA_DEAD && d.detail().contains(
+                        victim.id().name() + " at ") && d.detail().contains("it was draining for a scale-in")));
+        System.out.printf("KubernetesEndToEndTest: draining replica's pod deleted -> REPLICA_DEAD %.1f ms%n",
+                          (System.nanoTime() - t0) / 1e6);
+        assertFalse("out of the inventory at once", app.inventory.getReplica(victim.id()).isPresent());
+        // The programming's clock stands still: only the death moves the buckets.
+        assertFalse("a dead draining replica's buckets move at the next pass:\n" + bucketEntries(),
+                    inBuckets(victim.sid().toString()));
+        waitUntil("its workload is gone", 30, () -> admin.apps().statefulSets().inNamespace(NS)
+                .withName(victim.id().name()).get() == null);
+        assertTrue(loop.decisions(100).toString(), loop.decisions(100).stream().noneMatch(
+                d -> d.action() == LoopDecision.Action.REPLACE));
+        assertTrue(loop.decisions(100).toString(), loop.decisions(100).stream().anyMatch(
+                d -> d.action() == LoopDecision.Action.SCALE_IN && d.outcome() == LoopDecision.Outcome.SUCCEEDED
+                        && d.detail().contains("died while draining") && d.detail().contains(victim.id().name())));
+    }
+
     /** Snort over its bound past t-hat: the loop scales out; returns its decision. */
     private LoopDecision scaleOut() throws InterruptedException {
         window(400_000);
@@ -370,25 +436,7 @@ public class KubernetesEndToEndTest {
         // Its flows go on for 5 windows after the drain began (its buckets' counters move, as the switch
         // counts them), then end; INT reaches the loop through r0 only, so its Port_Counter looks still.
         VnfReplica victim = added.get(added.size() - 1);
-        String victimSid = victim.sid().toString();
-        long deadline = System.nanoTime() + 120 * SEC;
-        int busyWindows = 0;
-        while (app.inventory.getReplica(victim.id()).isPresent()) {
-            assertTrue("scale-in not done within 120 s: " + loop.decisions(3), System.nanoTime() < deadline);
-            window(200_000);
-            boolean draining = app.inventory.getReplica(victim.id())
-                    .map(r -> r.state() == ReplicaState.DRAINING).orElse(false);
-            if (draining && busyWindows < 5) {
-                long packets = 100L * ++busyWindows;
-                assertTrue(app.flows.setPackets(e -> {
-                    String d = Rules.describe(e);
-                    return d.contains("encap.srv6_encap") && holds(d, victimSid);
-                }, packets) > 0);
-            }
-            app.nowMs.addAndGet(1000);
-            app.settle();
-            Thread.sleep(20);
-        }
+        int busyWindows = lowLoadUntil(victim, 5, () -> app.inventory.getReplica(victim.id()).isEmpty());
         // The pod was asked to go only once no switch held the SID: the table as it was at that call.
         String atDelete = bucketsAtDelete.get(victim.id().name());
         assertTrue("the loop never asked to delete " + victim.id(), atDelete != null);

@@ -40,6 +40,8 @@ public class ChainHealthTest {
     private boolean inGroupC = true;
     private Boolean readyB = true;
     private boolean portUpB = true;
+    /** b draining for a scale-in (out of the group, its buckets held for their flows). */
+    private boolean drainingB;
     private int lists = 2;
     private boolean counterReadable = true;
     /** Replica d of vNF 1, absent unless set: "reserved" (PENDING weight 0) or "active". */
@@ -52,8 +54,8 @@ public class ChainHealthTest {
         List<ChainHealth.ReplicaSeen> rs = new ArrayList<>();
         rs.add(new ChainHealth.ReplicaSeen(V0, "a", "sw2/3", true, false, false, pktsA, OptionalLong.of(sidA), true, true));
         boolean parkedB = health.isDead(V1, "b") || parked.contains("b");
-        rs.add(new ChainHealth.ReplicaSeen(V1, "b", "sw3/3", !parkedB, parkedB, creatingV1,
-                                           pktsB, OptionalLong.of(sidB), readyB, portUpB));
+        rs.add(new ChainHealth.ReplicaSeen(V1, "b", "sw3/3", !parkedB && !drainingB, parkedB, creatingV1,
+                                           pktsB, OptionalLong.of(sidB), readyB, portUpB, drainingB && !parkedB));
         rs.add(new ChainHealth.ReplicaSeen(V1, "c", "sw3/4", inGroupC && !health.isDead(V1, "c"),
                                            health.isDead(V1, "c"), creatingV1, pktsC, OptionalLong.empty(), null, true));
         if (d != null) {
@@ -454,5 +456,21 @@ public class ChainHealthTest {
         assertEquals(ChainHealth.Finding.Kind.CHAIN_DOWN, f.get(0).kind());
         assertTrue(f.get(0).detail(), f.get(0).detail().startsWith("no segment list left: no live replica of vNF 1"));
         assertFalse(health.isDead(V1, "b"));
+    }
+    @Test
+    public void aDrainingReplicaIsJudgedOnItsPodAndPortNotOnSilenceAndNeverReplaced() {
+        healthy();
+        window();
+        drainingB = true;
+        pktsB = 0;
+        for (int i = 0; i < 20; i++) {
+            assertEquals("silence is what a drain looks like", List.of(), window());
+        }
+        readyB = false;
+        List<ChainHealth.Finding> f = window();
+        assertEquals(1, f.size());
+        assertEquals(ChainHealth.Finding.Kind.REPLICA_DEAD, f.get(0).kind());
+        assertEquals("b at sw3/3: pod gone or not Ready (platform)", f.get(0).detail());
+        assertFalse("nothing replaces a replica on its way out", f.get(0).replace());
     }
 }

@@ -288,11 +288,16 @@ public class GlobalLoopTest {
     private void lowLoadDrains(GlobalLoop l, FakePorts.Routing r, Map<String, Long> moved) {
         clock.nanos += SEC;
         l.tick(List.of(new VnfObservation(vnf, LMAX, 3000, 800_000, 100, r.active(), moved)));
-        for (int i = 0; i < 6; i++) {
+        lowWindows(l, r, moved, 6);
+        assertEquals(List.of("drain 3/1 c"), r.calls);
+    }
+
+    /** n windows of low load, one second apart. */
+    private void lowWindows(GlobalLoop l, FakePorts.Routing r, Map<String, Long> moved, int n) {
+        for (int i = 0; i < n; i++) {
             clock.nanos += SEC;
             l.tick(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r.active(), moved)));
         }
-        assertEquals(List.of("drain 3/1 c"), r.calls);
     }
 
     @Test
@@ -309,17 +314,13 @@ public class GlobalLoopTest {
         lowLoadDrains(l, r2, moved);
         // c's Port_Counter stands still (its buckets' flows ended) but the switch still holds its SID:
         // a new flow hashed into one of those buckets would reach a deleted pod.
-        for (int i = 0; i < 20; i++) {
-            clock.nanos += SEC;
-            l.tick(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
-        }
+        lowWindows(l, r2, moved, 20);
         assertTrue(platform.calls.toString(), platform.calls.isEmpty());
         assertEquals(1, l.deletesHeld());
         assertTrue(l.busy(vnf));
         // The programming moved the buckets and the switch confirmed: the pod goes at the next window.
         steering[0] = null;
-        clock.nanos += SEC;
-        l.tick(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
+        lowWindows(l, r2, moved, 1);
         assertEquals(List.of("delete 3/1 c"), platform.calls);
         assertEquals(List.of("drain 3/1 c", "remove 3/1 c"), r2.calls);
         LoopDecision done = l.history().get(1);
@@ -339,13 +340,9 @@ public class GlobalLoopTest {
         });
         Map<String, Long> moved = new HashMap<>(Map.of("a", 1000L, "b", 1000L, "c", 0L));
         lowLoadDrains(l, r2, moved);
-        for (int i = 0; i < 39; i++) {
-            clock.nanos += SEC;
-            l.tick(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
-        }
+        lowWindows(l, r2, moved, 39);
         assertTrue(l.busy(vnf));
-        clock.nanos += SEC;
-        l.tick(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
+        lowWindows(l, r2, moved, 1);
         // 40 s after the drain began: never deleted, c serves again, the decision says why.
         assertTrue(platform.calls.toString(), platform.calls.isEmpty());
         assertEquals(List.of("drain 3/1 c", "restore 3/1 c"), r2.calls);
@@ -359,6 +356,35 @@ public class GlobalLoopTest {
         assertEquals(1, l.releasesGivenUp());
         assertEquals(1, l.decisionsEnded(LoopDecision.Action.SCALE_IN, LoopDecision.Outcome.FAILED));
         assertFalse(l.busy(vnf));
+    }
+
+    @Test
+    public void aDrainingReplicaThatDiesLeavesTheInventoryAtOnceAndIsNotReplaced() {
+        FakePorts.Routing r2 = new FakePorts.Routing("a", "b", "c");
+        GlobalLoop l = new GlobalLoop(params, clock, platform, r2);
+        l.setSteering((v, r) -> java.util.Optional.of("of:1: 128 bucket entries with c's SID (flows still on them)"));
+        Map<String, Long> moved = new HashMap<>(Map.of("a", 1000L, "b", 1000L, "c", 0L));
+        lowLoadDrains(l, r2, moved);
+        // Coming back while draining does not put it back into the group.
+        l.onFindings(List.of(new ChainHealth.Finding(ChainHealth.Finding.Kind.REPLICA_RETURNED, vnf.sfcId(), vnf,
+                                                     "c", "c: pod Ready", 0)));
+        assertEquals(List.of("drain 3/1 c"), r2.calls);
+        List<LoopDecision> ds = l.onFindings(List.of(new ChainHealth.Finding(ChainHealth.Finding.Kind.REPLICA_DEAD,
+                vnf.sfcId(), vnf, "c", "c at sw3/3: pod gone or not Ready (platform)", 2, false)));
+        assertEquals("c at sw3/3: pod gone or not Ready (platform); it was draining for a scale-in: out of the "
+                     + "inventory at once, its workload deleted", ds.get(0).detail());
+        assertEquals(2, ds.get(0).replicasBefore());
+        // Out of the inventory first (its buckets move at the next pass), then the workload goes.
+        assertEquals(List.of("drain 3/1 c", "remove 3/1 c", "remove 3/1 c"), r2.calls);
+        assertEquals(List.of("delete 3/1 c"), platform.calls);
+        assertFalse(l.busy(vnf));
+        LoopDecision in = l.history().stream().filter(d -> d.action() == LoopDecision.Action.SCALE_IN)
+                .reduce((x, y) -> y).orElseThrow();
+        assertEquals(LoopDecision.Outcome.SUCCEEDED, in.outcome());
+        assertTrue(in.detail(), in.detail().startsWith("died while draining (c at sw3/3: pod gone"));
+        // Nothing replaces a replica that was on its way out.
+        lowWindows(l, r2, moved, 3);
+        assertEquals(List.of("delete 3/1 c"), platform.calls);
     }
 
     @Test
