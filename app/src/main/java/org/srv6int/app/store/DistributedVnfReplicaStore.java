@@ -1,5 +1,6 @@
 package org.srv6int.app.store;
 
+import org.onlab.packet.Ip6Address;
 import org.onosproject.store.AbstractStore;
 import org.onosproject.store.service.ConsistentMap;
 import org.onosproject.store.service.MapEvent;
@@ -16,7 +17,9 @@ import org.srv6int.app.api.VnfReplicaEvent;
 import org.srv6int.app.api.VnfReplicaId;
 
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
@@ -29,11 +32,14 @@ public class DistributedVnfReplicaStore extends AbstractStore<VnfReplicaEvent, V
         implements VnfReplicaStore {
 
     static final String MAP_NAME = "srv6int-replicas";
+    /** SID -> the replica holding it: the claim that makes a SID one replica's (putIfAbsent). */
+    static final String SIDS_MAP_NAME = "srv6int-replica-sids";
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected StorageService storageService;
 
     private ConsistentMap<VnfReplicaId, VnfReplica> replicas;
+    private ConsistentMap<Ip6Address, VnfReplicaId> sids;
     private final MapEventListener<VnfReplicaId, VnfReplica> listener = this::onMapEvent;
 
     /** Creates the map and starts listening. */
@@ -44,6 +50,14 @@ public class DistributedVnfReplicaStore extends AbstractStore<VnfReplicaEvent, V
                 .withSerializer(Srv6IntSerializers.SERIALIZER)
                 .build();
         replicas.addListener(listener);
+        sids = storageService.<Ip6Address, VnfReplicaId>consistentMapBuilder()
+                .withName(SIDS_MAP_NAME)
+                .withSerializer(Srv6IntSerializers.SERIALIZER)
+                .build();
+        // Replicas stored before SIDs were claimed (an upgrade) hold theirs from now on.
+        for (VnfReplica r : getReplicas()) {
+            sids.putIfAbsent(r.sid(), r.id());
+        }
     }
 
     /** Stops listening. */
@@ -83,9 +97,29 @@ public class DistributedVnfReplicaStore extends AbstractStore<VnfReplicaEvent, V
         return Optional.ofNullable(Versioned.valueOrNull(replicas.get(id)));
     }
 
+    // The SID first: two creates that read the same free SID (threads or instances) cannot both
+    // claim it; the one that loses allocates again.
     @Override
     public boolean createReplica(VnfReplica replica) {
-        return replicas.putIfAbsent(replica.id(), replica) == null;
+        Versioned<VnfReplicaId> held = sids.putIfAbsent(replica.sid(), replica.id());
+        if (held != null && !held.value().equals(replica.id())) {
+            return false;
+        }
+        if (replicas.putIfAbsent(replica.id(), replica) == null) {
+            return true;
+        }
+        if (held == null) {
+            // the name was taken: give back the SID this call claimed
+            sids.remove(replica.sid(), replica.id());
+        }
+        return false;
+    }
+
+    @Override
+    public Set<Ip6Address> sidsInUse() {
+        Set<Ip6Address> out = new HashSet<>(sids.keySet());
+        getReplicas().forEach(r -> out.add(r.sid()));
+        return out;
     }
 
     @Override
@@ -96,6 +130,8 @@ public class DistributedVnfReplicaStore extends AbstractStore<VnfReplicaEvent, V
 
     @Override
     public Optional<VnfReplica> removeReplica(VnfReplicaId id) {
-        return Optional.ofNullable(Versioned.valueOrNull(replicas.remove(id)));
+        Optional<VnfReplica> gone = Optional.ofNullable(Versioned.valueOrNull(replicas.remove(id)));
+        gone.ifPresent(r -> sids.remove(r.sid(), id));
+        return gone;
     }
 }

@@ -143,8 +143,9 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
         Srv6DeviceConfig cfg = devices.get(at.getKey()).orElseThrow();
         for (int attempt = 0; attempt < ALLOCATION_ATTEMPTS; attempt++) {
             Collection<VnfReplica> all = store.getReplicas();
-            Set<Integer> usedIds = all.stream().filter(r -> r.deviceId().equals(at.getKey()))
-                    .map(r -> cfg.vnfId(r.sid()).orElse(0)).collect(Collectors.toSet());
+            // SIDs claimed by creates in progress too (the store refuses a SID held twice)
+            Set<Integer> usedIds = store.sidsInUse().stream().map(sid -> cfg.vnfId(sid).orElse(0))
+                    .collect(Collectors.toSet());
             int vnfId = 1;
             while (usedIds.contains(vnfId)) {
                 vnfId++;
@@ -198,7 +199,8 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
             throw new SfcException(SfcException.Reason.CONFLICT, "SID " + replica.sid() + " is in use");
         }
         if (!store.createReplica(replica)) {
-            throw new SfcException(SfcException.Reason.CONFLICT, "replica " + replica.id() + " exists");
+            throw new SfcException(SfcException.Reason.CONFLICT, "replica " + replica.id() + " exists or SID "
+                    + replica.sid() + " is in use");
         }
     }
 

@@ -30,12 +30,21 @@ public interface VnfReplicaStore extends Store<VnfReplicaEvent, VnfReplicaStoreD
     Optional<VnfReplica> getReplica(VnfReplicaId id);
 
     /**
-     * Adds a replica unless its id is taken (atomic across the cluster).
+     * Adds a replica unless its id or its SID is taken (atomic across the cluster: two replicas
+     * never hold one SID, however many are added at once).
      *
      * @param replica replica
      * @return true if added
      */
     boolean createReplica(VnfReplica replica);
+
+    /**
+     * Returns the SIDs held: those of the stored replicas and those claimed by a create in progress
+     * (or left claimed by an instance that failed between claim and store).
+     *
+     * @return SIDs not free to allocate
+     */
+    java.util.Set<org.onlab.packet.Ip6Address> sidsInUse();
 
     /**
      * Atomically changes an existing replica.

@@ -73,4 +73,43 @@ public class NamedReplicaTest {
             assertTrue(e.getMessage(), e.getMessage().contains("worker2"));
         }
     }
+    /**
+     * The platform reserves the replicas of one scale-out on several threads at once (and in a
+     * cluster, on several instances): each gets a SID of its own. Before session 9 two of them could
+     * read the same free SID and both store it (seen on the real API server: sfc-2-vnf0-r4 and r6 both
+     * fc00:0:3:f::3, so draining r6 left "its" SID in 36 buckets that were r4's).
+     */
+    @Test
+    public void concurrentReservationsGetDistinctSids() throws Exception {
+        VnfKey snort = VnfKey.of(SFC2, 0);
+        int n = 12;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(n);
+        try {
+            for (int round = 0; round < 20; round++) {
+                java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(n);
+                java.util.List<java.util.concurrent.Future<VnfReplica>> fs = new java.util.ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    String name = "sfc-2-vnf0-r" + (round * n + i);
+                    fs.add(pool.submit(() -> {
+                        start.await();
+                        return app.inventory.reserveReplica(snort, "worker2", name);
+                    }));
+                }
+                java.util.Set<String> sids = new java.util.HashSet<>();
+                for (java.util.concurrent.Future<VnfReplica> f : fs) {
+                    VnfReplica r = f.get(10, java.util.concurrent.TimeUnit.SECONDS);
+                    assertTrue("round " + round + ": SID " + r.sid() + " given twice", sids.add(r.sid().toString()));
+                }
+                java.util.Set<String> stored = new java.util.HashSet<>();
+                for (VnfReplica r : app.inventory.getReplicas()) {
+                    assertTrue("stored twice: " + r.sid(), stored.add(r.sid().toString()));
+                }
+                for (java.util.concurrent.Future<VnfReplica> f : fs) {
+                    app.inventory.removeReplica(f.get().id());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }
