@@ -402,6 +402,8 @@ public class KubernetesEndToEndTest {
         assertFalse("no replica joined the inventory: " + out.detail(), added.isEmpty());
         List<Pod> pods = pods();
         assertEquals(added.size(), pods.size());
+        // Reserved on the platform's threads at once, each holds a SID of its own.
+        assertEquals(added.toString(), added.size(), added.stream().map(VnfReplica::sid).distinct().count());
         for (VnfReplica r : added) {
             assertEquals(ReplicaState.ACTIVE, r.state());
             assertEquals(1, r.weight());
