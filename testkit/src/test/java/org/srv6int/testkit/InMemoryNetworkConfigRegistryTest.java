@@ -3,6 +3,7 @@ package org.srv6int.testkit;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.Test;
+import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.config.Config;
 import org.onosproject.net.config.ConfigFactory;
@@ -43,8 +44,8 @@ public class InMemoryNetworkConfigRegistryTest {
                 }
             };
 
-    private final InMemoryNetworkConfigRegistry registry =
-            new InMemoryNetworkConfigRegistry().withCoreService(new InMemoryCoreService());
+    private final InMemoryCoreService core = new InMemoryCoreService();
+    private final InMemoryNetworkConfigRegistry registry = new InMemoryNetworkConfigRegistry().withCoreService(core);
     private final List<NetworkConfigEvent> events = new ArrayList<>();
     private final DeviceId sw1 = DeviceId.deviceId("of:0000000000000001");
 
@@ -61,6 +62,42 @@ public class InMemoryNetworkConfigRegistryTest {
         assertEquals(3, registry.getConfig(sw1, Positive.class).n());
         assertEquals(NetworkConfigEvent.Type.CONFIG_REGISTERED, events.get(0).type());
         assertEquals(NetworkConfigEvent.Type.CONFIG_ADDED, events.get(1).type());
+    }
+
+    /** A config of an application, valid when "n" is a positive number. */
+    public static final class AppPositive extends Config<ApplicationId> {
+        @Override
+        public boolean isValid() {
+            return object.path("n").asInt(0) > 0;
+        }
+
+        int n() {
+            return object.path("n").asInt();
+        }
+    }
+
+    private final ConfigFactory<ApplicationId, AppPositive> appFactory =
+            new ConfigFactory<>(SubjectFactories.APP_SUBJECT_FACTORY, AppPositive.class, "positive") {
+                @Override
+                public AppPositive createConfig() {
+                    return new AppPositive();
+                }
+            };
+
+    @Test
+    public void anApplicationSubjectAppliedBeforeItsFactoryStaysThatApplication() {
+        ApplicationId app = core.registerApplication("org.srv6int.sfc");
+        assertNull(registry.applyConfig("apps", app, "positive", n(4)));
+        registry.registerConfigFactory(appFactory);
+        assertEquals(4, registry.getConfig(app, AppPositive.class).n());
+    }
+
+    @Test
+    public void aRestSubjectKeyAppliedBeforeItsFactoryBecomesItsSubject() {
+        ApplicationId app = core.registerApplication("org.srv6int.sfc");
+        assertNull(registry.applyConfig("apps", "org.srv6int.sfc", "positive", n(5)));
+        registry.registerConfigFactory(appFactory);
+        assertEquals(5, registry.getConfig(app, AppPositive.class).n());
     }
 
     @Test
