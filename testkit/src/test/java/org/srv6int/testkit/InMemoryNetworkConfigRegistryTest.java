@@ -25,7 +25,7 @@ import static org.junit.Assert.fail;
 public class InMemoryNetworkConfigRegistryTest {
 
     /** A config valid when "n" is a positive number. */
-    public static final class Positive extends Config<DeviceId> {
+    abstract static class PositiveOf<S> extends Config<S> {
         @Override
         public boolean isValid() {
             return object.path("n").asInt(0) > 0;
@@ -34,6 +34,14 @@ public class InMemoryNetworkConfigRegistryTest {
         int n() {
             return object.path("n").asInt();
         }
+    }
+
+    /** Of a device. */
+    public static final class Positive extends PositiveOf<DeviceId> {
+    }
+
+    /** Of an application. */
+    public static final class AppPositive extends PositiveOf<ApplicationId> {
     }
 
     private final ConfigFactory<DeviceId, Positive> factory =
@@ -62,18 +70,6 @@ public class InMemoryNetworkConfigRegistryTest {
         assertEquals(3, registry.getConfig(sw1, Positive.class).n());
         assertEquals(NetworkConfigEvent.Type.CONFIG_REGISTERED, events.get(0).type());
         assertEquals(NetworkConfigEvent.Type.CONFIG_ADDED, events.get(1).type());
-    }
-
-    /** A config of an application, valid when "n" is a positive number. */
-    public static final class AppPositive extends Config<ApplicationId> {
-        @Override
-        public boolean isValid() {
-            return object.path("n").asInt(0) > 0;
-        }
-
-        int n() {
-            return object.path("n").asInt();
-        }
     }
 
     private final ConfigFactory<ApplicationId, AppPositive> appFactory =
