@@ -105,8 +105,9 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
     private String numaReported;
     private String numaErrorReported;
     private long allocatableMillis = -1;
-    private long cpuHeld;
-    private long stillHeldWarned;
+    // Held for the node's pods the agent does not manage, per resource type (Reservations).
+    private final long[] held = new long[ResourceType.values().length];
+    private final long[] stillHeldWarned = new long[ResourceType.values().length];
 
     /** A managed vNF: its config entry and, when followed, its pod. */
     private static final class Member {
@@ -287,7 +288,10 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             public boolean dryRun() {
                 return recommend;
             }
-        }).hold(ResourceType.CPU_QUOTA, cpuHeld).cap(ResourceType.CPU_QUOTA, allocatableMillis).run();
+        }).hold(ResourceType.CPU_QUOTA, held[ResourceType.CPU_QUOTA.ordinal()])
+                .hold(ResourceType.LLC, held[ResourceType.LLC.ordinal()])
+                .hold(ResourceType.MEMORY_BANDWIDTH, held[ResourceType.MEMORY_BANDWIDTH.ordinal()])
+                .cap(ResourceType.CPU_QUOTA, allocatableMillis).run();
         for (String note : g.host.notes()) {
             LOG.info("set-up: {}", note);
         }
@@ -479,6 +483,13 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             if (viaResize && rp.cpuLimitMillis() > 0) {
                 vnf.initial.put(ResourceType.CPU_QUOTA, rp.cpuLimitMillis()); // what the bridge asked for
             }
+            // the profile's ways and bandwidth, held for it while it started
+            if (rp.llcWays() > 0) {
+                vnf.initial.put(ResourceType.LLC, rp.llcWays());
+            }
+            if (rp.memoryBandwidthPercent() > 0) {
+                vnf.initial.put(ResourceType.MEMORY_BANDWIDTH, rp.memoryBandwidthPercent());
+            }
             Member m = new Member(vnf, rp);
             next.add(m);
             in.add(m);
@@ -489,17 +500,19 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         for (Member m : next) {
             managed.add(m.pod.uid());
         }
-        Reservations held = Reservations.of(pods.values(), managed);
-        unreadableReported.keySet().retainAll(held.unreadable().keySet());
-        for (Map.Entry<String, String> e : held.unreadable().entrySet()) {
+        Reservations r = Reservations.of(pods.values(), managed, g.host == null ? -1 : g.host.nicNode());
+        unreadableReported.keySet().retainAll(r.unreadable().keySet());
+        for (Map.Entry<String, String> e : r.unreadable().entrySet()) {
             if (!e.getValue().equals(unreadableReported.put(e.getKey(), e.getValue()))) {
-                LOG.warn("pod {}: its CPU request holds nothing", e.getValue()); // once per pod and message
+                LOG.warn("pod {}", e.getValue()); // once per pod and message; says what holds nothing
             }
         }
-        cpuHeld = held.cpuMillis();
-        podMetrics.held(held.cpuMillis(), held.pods(), held.unreadable().size());
+        held[ResourceType.CPU_QUOTA.ordinal()] = r.cpuMillis();
+        held[ResourceType.LLC.ordinal()] = r.llcWays();
+        held[ResourceType.MEMORY_BANDWIDTH.ordinal()] = r.memoryBandwidthPercent();
+        podMetrics.held(r.cpuMillis(), r.llcWays(), r.memoryBandwidthPercent(), r.pods(), r.unreadable().size());
         if (gone.isEmpty() && in.isEmpty()) {
-            holdCpu(g);
+            hold(g);
             return;
         }
         gen = build(next, g);
@@ -526,22 +539,27 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         }
     }
 
-    /** Holds the other pods' CPU requests in the current loop; takes back what its vNFs hold of them. */
-    private void holdCpu(Generation g) {
-        ResourcePool pool = g.loop.pool(ResourceType.CPU_QUOTA);
-        if (pool == null) {
-            return;
+    /**
+     * Holds what the node's other pods were promised (CPU requests; LLC ways and memory bandwidth
+     * of their profiles) in the current loop; takes back what its vNFs hold of it.
+     */
+    private void hold(Generation g) {
+        for (ResourceType t : List.of(ResourceType.CPU_QUOTA, ResourceType.LLC, ResourceType.MEMORY_BANDWIDTH)) {
+            ResourcePool pool = g.loop.pool(t);
+            if (pool == null) {
+                continue;
+            }
+            long still = g.loop.hold(t, held[t.ordinal()]); // writes only what is still over
+            for (int i = 0; i < g.members.size(); i++) {
+                g.metrics.allocation(i, t, pool.allocation(i));
+            }
+            if (still > 0 && still != stillHeldWarned[t.ordinal()]) {
+                LOG.warn("{} {} of {} promised to other pods of node {} still held by the vNFs (floors, or a refused "
+                        + "write); tried again on every tick", still, t.unit(), t.label(), config.node);
+            }
+            stillHeldWarned[t.ordinal()] = still;
+            retry |= still > 0;
         }
-        long still = g.loop.hold(ResourceType.CPU_QUOTA, cpuHeld); // writes only what is still over
-        for (int i = 0; i < g.members.size(); i++) {
-            g.metrics.allocation(i, ResourceType.CPU_QUOTA, pool.allocation(i));
-        }
-        if (still > 0 && still != stillHeldWarned) {
-            LOG.warn("{}m of CPU promised to other pods of node {} is still held by the vNFs (floors, or a refused "
-                    + "write); tried again on every tick", still, config.node);
-        }
-        stillHeldWarned = still;
-        retry |= still > 0;
     }
 
     private void report(Pod p, String reason, String message) {

@@ -118,7 +118,7 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
         for (SimulatedWorker.Pod p : pods) {
             managed.add(p.uid());
         }
-        return Reservations.of(bound.boundTo(worker.host().name()), managed).cpuMillis();
+        return Reservations.of(bound.boundTo(worker.host().name()), managed, 0).cpuMillis();
     }
 
     /**

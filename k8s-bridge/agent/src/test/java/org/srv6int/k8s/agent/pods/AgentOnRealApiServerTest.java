@@ -413,6 +413,65 @@ public class AgentOnRealApiServerTest {
         }
     }
 
+    /**
+     * A replica's LLC ways and memory bandwidth have no Kubernetes request: the bridge writes its
+     * vNF type's profile as annotations, and the agent holds them while the replica starts (taking
+     * them back from its vNF in the resctrl schemata), adopts the replica with them when it is
+     * Ready, and holds nothing any more.
+     */
+    @Test
+    public void aStartingReplicasProfileIsHeldInTheSchemataAndItIsAdoptedWithIt() throws Exception {
+        java.util.Set<String> starting = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        host.resctrl("srv6int-snort-c7v1r0", "srv6int-snort-c7v2r0");
+        kubelet = new FakeKubelet(admin, NS, NODE, prefix, host, FakeHost.SYSTEMD, true)
+                .paused(p -> starting.contains(p.getMetadata().getName()));
+        starting.add(prefix + "-vnf2");
+        String a = replica(1, "fc00:7::a", true, Map.of()).getMetadata().getName();
+        AgentConfig c = config(AgentConfig.Mode.ENFORCE, AgentConfig.CpuActuation.AUTO);
+        c.numa.enabled = false; // the local loop shares LLC and bandwidth (NUMASFP would per chain)
+        c.resources.get(ResourceType.LLC).enabled = true;
+        c.resources.get(ResourceType.MEMORY_BANDWIDTH).enabled = true;
+        c.resources.get(ResourceType.MEMORY_BANDWIDTH).budget = 100L; // the node's bandwidth, shared
+        c.validate();
+        try (NodeAgent agent = new NodeAgent(c, agentClient, wiring)) {
+            tickUntil(agent, "a managed", () -> agent.managedPods().size() == 1);
+            ResourcePool llc = agent.loop().pool(ResourceType.LLC);
+            ResourcePool mb = agent.loop().pool(ResourceType.MEMORY_BANDWIDTH);
+            assertEquals("a found with the full mask", 20, llc.allocation(0));
+            assertEquals(100, mb.allocation(0));
+            String b = replica(2, "fc00:7::b", true, Map.of(ReplicaNames.ANNOTATION_LLC_WAYS, "4",
+                    ReplicaNames.ANNOTATION_MEMORY_BANDWIDTH, "30")).getMetadata().getName();
+            tickUntil(agent, "b's profile held and taken back from a", () ->
+                    agent.loop().pool(ResourceType.LLC).held() == 4 && agent.loop().pool(ResourceType.LLC)
+                            .allocation(0) == 16 && agent.loop().pool(ResourceType.MEMORY_BANDWIDTH).allocation(0) == 70,
+                    () -> "llc " + agent.loop().pool(ResourceType.LLC).allocation(0) + " held "
+                            + agent.loop().pool(ResourceType.LLC).held());
+            String schemata = host.read("/sys/fs/resctrl/srv6int-snort-c7v1r0/schemata");
+            java.util.regex.Matcher l3 = java.util.regex.Pattern.compile("L3:0=([0-9a-f]+)").matcher(schemata);
+            assertTrue(schemata, l3.find());
+            assertEquals(schemata, 16, Long.bitCount(Long.parseLong(l3.group(1), 16)));
+            assertTrue(schemata, schemata.contains("MB:0=70"));
+            assertEquals(2, agent.metrics().decisions(index(agent, a),
+                    org.srv6int.k8s.agent.loop.Decision.Action.RECLAIM));
+            String metrics = new String(new java.net.URL("http://127.0.0.1:" + agent.metricsPort() + "/metrics")
+                    .openStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(metrics, metrics.contains("srv6int_node_held_llc_ways 4\n"));
+            assertTrue(metrics, metrics.contains("srv6int_node_held_memory_bandwidth_percent 30\n"));
+            // b starts: adopted with its profile, nothing held any more
+            starting.clear();
+            tickUntil(agent, "b managed", () -> agent.managedPods().size() == 2);
+            ResourcePool llcNow = agent.loop().pool(ResourceType.LLC);
+            ResourcePool mbNow = agent.loop().pool(ResourceType.MEMORY_BANDWIDTH);
+            assertEquals(0, llcNow.held());
+            assertEquals(0, mbNow.held());
+            assertEquals("adopted with the ways held for it", 4, llcNow.allocation(index(agent, b)));
+            assertEquals(30, mbNow.allocation(index(agent, b)));
+            assertEquals(16, llcNow.allocation(index(agent, a)));
+            String bs = host.read("/sys/fs/resctrl/srv6int-snort-c7v2r0/schemata");
+            assertTrue(bs, bs.contains("MB:0=30"));
+        }
+    }
+
     @Test
     public void recommendPublishesAndChangesNothing() throws Exception {
         kubelet = new FakeKubelet(admin, NS, NODE, prefix, host, FakeHost.CGROUPFS, true);
