@@ -136,7 +136,7 @@ final class ReplicaWatch implements AutoCloseable {
         return !ExceptionHandler.isDeserializationException(t);
     }
 
-    private static KubernetesClientException find(Throwable t) {
+    static KubernetesClientException find(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
             if (c instanceof KubernetesClientException && ((KubernetesClientException) c).getCode() > 0) {
                 return (KubernetesClientException) c;
