@@ -25,6 +25,7 @@ import org.srv6int.k8s.agent.obs.AgentMetrics;
 import org.srv6int.k8s.agent.obs.DecisionLog;
 import org.srv6int.k8s.agent.obs.EscalationClient;
 import org.srv6int.k8s.agent.obs.PoolReport;
+import org.srv6int.k8s.agent.obs.PoolReporter;
 import org.srv6int.k8s.agent.obs.MetricsServer;
 import org.srv6int.k8s.agent.pods.PodEvents;
 import org.srv6int.k8s.agent.pods.PodFollower;
@@ -94,10 +95,8 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
     private long seenVersion = -1;
     private boolean retry;
     private long nextCheck;
-    // Pool report to the app (docs/node-agent.md, "Pool report"), on the escalation's client.
-    private final URI poolsUrl;
-    private final long poolReportNanos;
-    private long nextPoolReport;
+    // Pool report to the app (docs/node-agent.md, "Pool report"), on the escalation's client; null: none.
+    private final PoolReporter poolReporter;
     private final java.util.concurrent.atomic.AtomicLongArray poolReports =
             new java.util.concurrent.atomic.AtomicLongArray(3);
     private final MetricsServer server;
@@ -164,8 +163,9 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         this.escalation = config.escalationUrl == null || config.escalationUrl.isEmpty() ? null
                 : new EscalationClient(URI.create(config.escalationUrl), config.escalationAttempts, 250,
                 System.getenv(AUTH_ENV), o -> gen.metrics.escalation(o));
-        this.poolsUrl = escalation == null ? null : EscalationClient.poolsUrl(URI.create(config.escalationUrl));
-        this.poolReportNanos = TimeUnit.MILLISECONDS.toNanos(config.poolReportIntervalMs);
+        this.poolReporter = escalation == null || config.poolReportIntervalMs <= 0 ? null
+                : new PoolReporter(escalation, EscalationClient.poolsUrl(URI.create(config.escalationUrl)),
+                TimeUnit.MILLISECONDS.toNanos(config.poolReportIntervalMs), poolReports::incrementAndGet);
         if (config.followPods) {
             if (client == null) {
                 throw new IOException("followPods needs a Kubernetes API client");
@@ -306,7 +306,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         LOG.info("{} vNF(s) {}; resources offered by this host: [{}]", members.size(), names, offered);
         g.loop = c.newLoop(pools, listener(g), System::nanoTime);
         // A new set of pods changes the pools: the app hears of it at the next tick, not a period later.
-        nextPoolReport = System.nanoTime();
+        poolsChanged();
         for (int i = 0; i < lmax.length; i++) {
             g.metrics.resourceType(i, g.loop.resourceType(i));
         }
@@ -496,6 +496,9 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
                 LOG.warn("pod {}: its CPU request holds nothing", e.getValue()); // once per pod and message
             }
         }
+        if (held.cpuMillis() != cpuHeld) {
+            poolsChanged(); // another pod's request came or went: the CPU pool the app sees changed
+        }
         cpuHeld = held.cpuMillis();
         podMetrics.held(held.cpuMillis(), held.pods(), held.unreadable().size());
         if (gone.isEmpty() && in.isEmpty()) {
@@ -649,10 +652,16 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             nextCheck = now + checkIntervalNanos;
             checkOverwrites();
         }
-        if (poolsUrl != null && poolReportNanos > 0 && now - nextPoolReport >= 0) {
-            nextPoolReport = now + poolReportNanos;
+        if (poolReporter != null) {
             // Read on the loop's thread (the pools are not shared); sent off it.
-            escalation.post(poolsUrl, PoolReport.body(config.node, gen.loop::pool, gen.loop::reclaimable), poolReports::incrementAndGet);
+            Generation g = gen;
+            poolReporter.tick(now, () -> PoolReport.body(config.node, g.loop::pool, g.loop::reclaimable));
+        }
+    }
+
+    private void poolsChanged() {
+        if (poolReporter != null) {
+            poolReporter.changed();
         }
     }
 
