@@ -302,7 +302,7 @@ public class Fabric8VnfReplicaManagerTest {
     }
 
     @Test
-    public void freeResourcesAreAllocatableMinusRequestsOfLivePods() {
+    public void freeResourcesAreAllocatableMinusRequestsOfLivePods() throws Exception {
         for (String n : List.of("worker1", "worker2")) {
             k8s.nodes().resource(new NodeBuilder().withNewMetadata().withName(n).endMetadata()
                     .withNewSpec().endSpec().withNewStatus()
@@ -331,6 +331,15 @@ public class Fabric8VnfReplicaManagerTest {
         assertEquals(64L * (1L << 30) - 4L * (1L << 30) - 512L * (1L << 20), w1.freeMemoryBytes());
         assertEquals(20_000, w1.allocatableCpuMillis());
         assertEquals(20_000 - 3_000, free.get("worker2").freeCpuMillis());
+        // The same from the watch once it is established (the first answer was a LIST).
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (bridge.nodeCapacityStats().problem() != null) {
+            assertTrue(bridge.nodeCapacityStats().toString(), System.nanoTime() < deadline);
+            Thread.sleep(10);
+        }
+        assertEquals(RealApiServerTest.render(free), RealApiServerTest.render(bridge.nodeFreeResources()));
+        assertEquals(1, bridge.nodeCapacityStats().fromWatch());
+        assertEquals(1, bridge.nodeCapacityStats().byList());
     }
 
     private static Pod pod(String name, String node, String phase, String cpu, String mem, String initCpu) {
