@@ -14,7 +14,6 @@ import org.srv6int.k8s.agent.loop.ResourceType;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -99,20 +98,9 @@ public class PoolReportTest {
     }
 
     private NodeAgent agent() throws Exception {
-        Path dir = tmp.getRoot().toPath();
         // CPU quota only (no resctrl, no cpufreq): LLC and MB are reported as 0 of 0.
-        new FakeHost(dir.resolve("host")).numa("eth1").container(FakeHost.SYSTEMD, FakeHost.UID_A, FakeHost.ID_A);
-        AgentConfig c = new AgentConfig();
-        c.node = "worker1";
-        c.iface = "eth1";
-        c.hostRoot = dir.resolve("host").toString();
-        c.metricsAddress = "127.0.0.1:0";
-        c.decisionLog = "";
-        c.escalationUrl = "http://127.0.0.1:" + onos.port + "/onos/srv6int/loop/escalations";
+        AgentConfig c = NodeAgentTest.cpuOnlyFwd(tmp.getRoot().toPath(), onos.port);
         c.poolReportIntervalMs = INTERVAL_MS;
-        c.escalationHoldMs = 0;
-        c.vnfs.add(HostSetupTest.vnf("fwd", "fc00:2::10", 1, 3, FakeHost.UID_A, FakeHost.ID_A, "2-3"));
-        c.vnfs.get(0).initial.put(ResourceType.CPU_QUOTA, 1000L);
         c.validate();
         agent = new NodeAgent(c);
         return agent;

@@ -7,8 +7,6 @@ import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.ReducedStateItemStore;
 import org.slf4j.Logger;
@@ -25,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -44,22 +41,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * the next query {@link ReplicaWatch#RESTART_AFTER} later starts them again, so applying the
  * manifest heals it without a restart.
  */
-final class NodeCapacityWatch implements AutoCloseable {
+final class NodeCapacityWatch extends InformerWatch {
     private static final Logger log = LoggerFactory.getLogger(NodeCapacityWatch.class);
 
     private final KubernetesClient client;
-    private final Duration restartAfter;
     // What each counted pod holds ("namespace/name"), each node's sum and each node; guarded by this.
     private final Map<String, Held> held = new HashMap<>();
     private final Map<String, long[]> requested = new HashMap<>();
     private final Map<String, NodeResources> nodes = new HashMap<>();
-    private SharedIndexInformer<Node> nodeInformer;
-    private SharedIndexInformer<Pod> podInformer;
-    private boolean synced;
-    private boolean closed;
-    private volatile KubernetesClientException refused;
-    private volatile long refusedAtNanos;
-    private volatile String lastError;
+    private int generation;
     private final AtomicLong refusals = new AtomicLong();
 
     /** What one pod holds of its node, as the scheduler counts it. */
@@ -76,8 +66,8 @@ final class NodeCapacityWatch implements AutoCloseable {
     }
 
     NodeCapacityWatch(KubernetesClient client, Duration restartAfter) {
+        super(restartAfter);
         this.client = client;
-        this.restartAfter = restartAfter;
     }
 
     /**
@@ -201,87 +191,38 @@ final class NodeCapacityWatch implements AutoCloseable {
         return Optional.of(free(nodes.values(), requested));
     }
 
-    /** Why the watch cannot answer now, or null when it can. */
-    synchronized String problem() {
-        if (refused != null) {
-            return "watch refused: " + Retrier.describe(refused);
-        }
-        if (watching()) {
-            return null;
-        }
-        return (nodeInformer == null ? "watch not started" : synced ? "watch reconnecting" : "watch not synced yet")
-                + (lastError == null ? "" : " (last error " + lastError + ")");
-    }
-
     /** Refusals (401/403) of the watch so far. */
     long refusals() {
         return refusals.get();
     }
 
-    private boolean watching() {
-        return synced && refused == null && nodeInformer != null && nodeInformer.isWatching()
-                && podInformer.isWatching();
-    }
-
-    /** Starts the informers if they are not running (first use, or a refusal long enough ago). */
-    private void ensureStarted() {
-        if (closed || (nodeInformer != null && refused == null)) {
-            return;
-        }
-        if (refused != null && System.nanoTime() - refusedAtNanos < restartAfter.toNanos()) {
-            return;
-        }
-        stopInformers();
-        refused = null;
-        synced = false;
+    @Override
+    SharedIndexInformer<?>[] makeInformers() {
         held.clear();
         requested.clear();
         nodes.clear();
         // Keys and resource versions only: the handlers keep what is counted (no resync, which would
         // hand them the reduced objects).
-        nodeInformer = client.nodes().runnableInformer(0)
+        SharedIndexInformer<Node> n = client.nodes().runnableInformer(0)
                 .itemStore(new ReducedStateItemStore<>(ReducedStateItemStore.NAME_KEY_STATE, Node.class,
                         client.getKubernetesSerialization(), "spec.unschedulable"));
-        podInformer = client.pods().inAnyNamespace().withoutField("spec.nodeName", "")
+        SharedIndexInformer<Pod> p = client.pods().inAnyNamespace().withoutField("spec.nodeName", "")
                 .withoutField("status.phase", "Succeeded").withoutField("status.phase", "Failed")
                 .runnableInformer(0)
                 .itemStore(new ReducedStateItemStore<>(ReducedStateItemStore.NAME_KEY_STATE, Pod.class,
                         client.getKubernetesSerialization(), "spec.nodeName"));
-        SharedIndexInformer<Node> n = nodeInformer;
-        SharedIndexInformer<Pod> p = podInformer;
-        n.addEventHandler(new Handler<>(this::nodeChanged)).exceptionHandler(this::retry);
-        p.addEventHandler(new Handler<>(this::podChanged)).exceptionHandler(this::retry);
-        CompletableFuture.allOf(n.start().toCompletableFuture(), p.start().toCompletableFuture())
-                .whenCompleteAsync((v, t) -> {
-                    if (t == null) {
-                        synced(n);
-                    }
-                });
+        int g = ++generation; // events of informers stopped earlier count no more
+        n.addEventHandler(new Handler<Node>((o, deleted) -> nodeChanged(g, o, deleted)));
+        p.addEventHandler(new Handler<Pod>((o, deleted) -> podChanged(g, o, deleted)));
+        return new SharedIndexInformer<?>[] {n, p};
     }
 
-    private synchronized void synced(SharedIndexInformer<Node> n) {
-        if (n == nodeInformer) {
-            synced = true;
-        }
-    }
-
-    // Retries everything (fabric8 backs off) but a refusal, which retrying cannot fix.
-    private boolean retry(boolean started, Throwable t) {
-        KubernetesClientException k = ReplicaWatch.find(t);
-        lastError = k != null ? Retrier.describe(k) : String.valueOf(t);
-        if (k != null && (k.getCode() == 401 || k.getCode() == 403)) {
-            // No lock here, as in ReplicaWatch: fabric8 may call this holding its reflector's lock.
-            if (refused == null) {
-                refusedAtNanos = System.nanoTime();
-                refused = k;
-                refusals.incrementAndGet();
-                log.warn("The bridge may not watch nodes and pods cluster-wide ({}): each node-free-resources "
-                        + "query LISTs every pod instead; it needs list, watch on nodes and pods "
-                        + "(ClusterRole srv6int-k8s-bridge-capacity, k8s-bridge/deploy/bridge-rbac.yaml)", lastError);
-            }
-            return false;
-        }
-        return !io.fabric8.kubernetes.client.informers.ExceptionHandler.isDeserializationException(t);
+    @Override
+    void onRefused(String error) {
+        refusals.incrementAndGet();
+        log.warn("The bridge may not watch nodes and pods cluster-wide ({}): each node-free-resources query "
+                + "LISTs every pod instead; it needs list, watch on nodes and pods (ClusterRole "
+                + "srv6int-k8s-bridge-capacity, k8s-bridge/deploy/bridge-rbac.yaml)", error);
     }
 
     private static String key(HasMetadata o) {
@@ -289,7 +230,10 @@ final class NodeCapacityWatch implements AutoCloseable {
                 : o.getMetadata().getNamespace() + "/" + o.getMetadata().getName();
     }
 
-    private synchronized void podChanged(Pod p, boolean deleted) {
+    private synchronized void podChanged(int g, Pod p, boolean deleted) {
+        if (g != generation) {
+            return;
+        }
         String k = key(p);
         Held now = deleted ? null : held(p);
         Held before = now == null ? held.remove(k) : held.put(k, now);
@@ -310,55 +254,15 @@ final class NodeCapacityWatch implements AutoCloseable {
         }
     }
 
-    private synchronized void nodeChanged(Node n, boolean deleted) {
+    private synchronized void nodeChanged(int g, Node n, boolean deleted) {
+        if (g != generation) {
+            return;
+        }
         NodeResources a = deleted ? null : allocatable(n);
         if (a == null) {
             nodes.remove(n.getMetadata().getName());
         } else {
             nodes.put(a.nodeName(), a);
         }
-    }
-
-    /** What an object's event means for the counts: changed (or added) or deleted. */
-    private interface Change<T> {
-        void apply(T obj, boolean deleted);
-    }
-
-    private static final class Handler<T> implements ResourceEventHandler<T> {
-        private final Change<T> change;
-
-        Handler(Change<T> change) {
-            this.change = change;
-        }
-
-        @Override
-        public void onAdd(T obj) {
-            change.apply(obj, false);
-        }
-
-        @Override
-        public void onUpdate(T oldObj, T newObj) {
-            change.apply(newObj, false);
-        }
-
-        @Override
-        public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-            change.apply(obj, true);
-        }
-    }
-
-    private void stopInformers() {
-        if (nodeInformer != null) {
-            nodeInformer.stop();
-            podInformer.stop();
-        }
-    }
-
-    @Override
-    public synchronized void close() {
-        closed = true;
-        stopInformers();
-        nodeInformer = null;
-        podInformer = null;
     }
 }

@@ -460,15 +460,25 @@ public class RealApiServerTest {
             bridge.ensureReplica(request(chain, 0, 0, "worker2"));
             ReplicaStatus s = bridge.awaitReady(chain, 0, 0, READY);
             heard.awaitReady(true, 0);
+            bridge.nodeFreeResources(); // the free resources' watch too
+            waitUntil("the capacity watch established", Duration.ofSeconds(30),
+                    () -> bridge.nodeCapacityStats().problem() == null);
             testenv("stop", "apiserver");
             try {
                 waitUntil("readiness unknown while the API server is down", Duration.ofSeconds(30),
                         () -> bridge.watchedReplicas(chain, 0).isEmpty());
+                waitUntil("free resources not answered from the watch while the API server is down",
+                        Duration.ofSeconds(30), () -> bridge.nodeCapacityStats().problem() != null);
             } finally {
                 testenv("start", "apiserver");
             }
             waitUntil("the watch re-established", Duration.ofSeconds(60),
                     () -> bridge.watchedReplicas(chain, 0).isPresent());
+            waitUntil("the capacity watch re-established", Duration.ofSeconds(60),
+                    () -> bridge.nodeCapacityStats().problem() == null);
+            long fromWatch = bridge.nodeCapacityStats().fromWatch();
+            assertEquals(render(bridge.listFreeResources()), render(bridge.nodeFreeResources()));
+            assertEquals(fromWatch + 1, bridge.nodeCapacityStats().fromWatch());
             long t0 = setReady(s.podName(), false);
             long told = heard.awaitReady(false, t0) - t0;
             System.out.printf("RealApiServerTest: after the API server restart, pod not Ready -> told in %.1f ms%n",
