@@ -43,6 +43,16 @@ abstract class InformerWatch implements AutoCloseable {
     }
 
     /**
+     * Why the subclass cannot answer although both informers watch (e.g. its handler still taking in
+     * their first list), or null. Called under the lock.
+     *
+     * @return the reason, or null
+     */
+    String catchingUp() {
+        return null;
+    }
+
+    /**
      * The informers were refused: the subclass says so (a WARN naming what it needs), once per refusal.
      * Called without the lock, on a fabric8 thread.
      *
@@ -127,7 +137,7 @@ abstract class InformerWatch implements AutoCloseable {
             return "watch refused: " + Retrier.describe(refused);
         }
         if (watching()) {
-            return null;
+            return catchingUp();
         }
         return (first == null ? "watch not started" : synced ? "watch reconnecting" : "watch not synced yet")
                 + (lastError == null ? "" : " (last error " + lastError + ")");

@@ -19,10 +19,12 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -45,12 +47,22 @@ final class NodeCapacityWatch extends InformerWatch {
     private static final Logger log = LoggerFactory.getLogger(NodeCapacityWatch.class);
 
     private final KubernetesClient client;
-    // What each counted pod holds ("namespace/name"), each node's sum and each node; guarded by this.
+    // Every pod the handler has seen ("namespace/name") and what it holds, each node's sum, the nodes
+    // that take pods and those that do not; guarded by this.
     private final Map<String, Held> held = new HashMap<>();
     private final Map<String, long[]> requested = new HashMap<>();
     private final Map<String, NodeResources> nodes = new HashMap<>();
+    private final Set<String> otherNodes = new HashSet<>();
+    // Keys the informers had listed when they synced and the handler has not seen yet: fabric8 hands
+    // the list to the handlers on another thread, after the start completes.
+    private final Set<String> pending = new HashSet<>();
+    private SharedIndexInformer<Node> nodeInformer;
+    private SharedIndexInformer<Pod> podInformer;
     private int generation;
     private final AtomicLong refusals = new AtomicLong();
+
+    /** What a pod that holds nothing (not bound, finished) is counted as. */
+    private static final Held NOTHING = new Held(null, 0, 0);
 
     /** What one pod holds of its node, as the scheduler counts it. */
     static final class Held {
@@ -185,7 +197,7 @@ final class NodeCapacityWatch extends InformerWatch {
      */
     synchronized Optional<Map<String, NodeResources>> free() {
         ensureStarted();
-        if (!watching()) {
+        if (!watching() || catchingUp() != null) {
             return Optional.empty();
         }
         return Optional.of(free(nodes.values(), requested));
@@ -201,12 +213,14 @@ final class NodeCapacityWatch extends InformerWatch {
         held.clear();
         requested.clear();
         nodes.clear();
+        otherNodes.clear();
+        pending.clear();
         // Keys and resource versions only: the handlers keep what is counted (no resync, which would
         // hand them the reduced objects).
-        SharedIndexInformer<Node> n = client.nodes().runnableInformer(0)
+        SharedIndexInformer<Node> n = nodeInformer = client.nodes().runnableInformer(0)
                 .itemStore(new ReducedStateItemStore<>(ReducedStateItemStore.NAME_KEY_STATE, Node.class,
                         client.getKubernetesSerialization(), "spec.unschedulable"));
-        SharedIndexInformer<Pod> p = client.pods().inAnyNamespace().withoutField("spec.nodeName", "")
+        SharedIndexInformer<Pod> p = podInformer = client.pods().inAnyNamespace().withoutField("spec.nodeName", "")
                 .withoutField("status.phase", "Succeeded").withoutField("status.phase", "Failed")
                 .runnableInformer(0)
                 .itemStore(new ReducedStateItemStore<>(ReducedStateItemStore.NAME_KEY_STATE, Pod.class,
@@ -215,6 +229,26 @@ final class NodeCapacityWatch extends InformerWatch {
         n.addEventHandler(new Handler<Node>((o, deleted) -> nodeChanged(g, o, deleted)));
         p.addEventHandler(new Handler<Pod>((o, deleted) -> podChanged(g, o, deleted)));
         return new SharedIndexInformer<?>[] {n, p};
+    }
+
+    // The informers listed: the answer waits until the handler has seen what they listed.
+    @Override
+    void onSynced() {
+        for (String k : podInformer.getStore().listKeys()) {
+            if (!held.containsKey(k)) {
+                pending.add("pod " + k);
+            }
+        }
+        for (String k : nodeInformer.getStore().listKeys()) {
+            if (!nodes.containsKey(k) && !otherNodes.contains(k)) {
+                pending.add("node " + k);
+            }
+        }
+    }
+
+    @Override
+    String catchingUp() {
+        return pending.isEmpty() ? null : "watch taking in its list (" + pending.size() + " objects to go)";
     }
 
     @Override
@@ -235,13 +269,20 @@ final class NodeCapacityWatch extends InformerWatch {
             return;
         }
         String k = key(p);
-        Held now = deleted ? null : held(p);
+        Held now = null; // a deleted pod's object may be the store's reduced one: its key is enough
+        if (!deleted) {
+            Held h = held(p);
+            now = h != null ? h : NOTHING;
+        }
         Held before = now == null ? held.remove(k) : held.put(k, now);
-        if (before != null) {
+        if (before != null && before != NOTHING) {
             add(before, -1);
         }
-        if (now != null) {
+        if (now != null && now != NOTHING) {
             add(now, 1);
+        }
+        if (!pending.isEmpty()) {
+            pending.remove("pod " + k);
         }
     }
 
@@ -258,11 +299,17 @@ final class NodeCapacityWatch extends InformerWatch {
         if (g != generation) {
             return;
         }
+        String name = n.getMetadata().getName();
         NodeResources a = deleted ? null : allocatable(n);
-        if (a == null) {
-            nodes.remove(n.getMetadata().getName());
-        } else {
-            nodes.put(a.nodeName(), a);
+        nodes.remove(name);
+        otherNodes.remove(name);
+        if (a != null) {
+            nodes.put(name, a);
+        } else if (!deleted) {
+            otherNodes.add(name);
+        }
+        if (!pending.isEmpty()) {
+            pending.remove("node " + name);
         }
     }
 }
