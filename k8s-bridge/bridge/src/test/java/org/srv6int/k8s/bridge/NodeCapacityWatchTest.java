@@ -90,11 +90,7 @@ public class NodeCapacityWatchTest {
         assertEquals(20_000, w1.allocatableCpuMillis());
         assertEquals(20_000 - 3_000, free.get("worker2").freeCpuMillis());
         // The same from the watch once it is established (the first answer was a LIST).
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (bridge.nodeCapacityStats().problem() != null) {
-            assertTrue(bridge.nodeCapacityStats().toString(), System.nanoTime() < deadline);
-            Thread.sleep(10);
-        }
+        awaitWatchAnswering();
         assertEquals(RealApiServerTest.render(free), RealApiServerTest.render(bridge.nodeFreeResources()));
         assertEquals(1, bridge.nodeCapacityStats().fromWatch());
         assertEquals(1, bridge.nodeCapacityStats().byList());
@@ -115,13 +111,18 @@ public class NodeCapacityWatchTest {
         }
         Map<String, NodeResources> listed = bridge.nodeFreeResources();
         assertEquals(64_000 - 4_000, listed.get("worker1").freeCpuMillis());
+        awaitWatchAnswering();
+        assertEquals(RealApiServerTest.render(listed), RealApiServerTest.render(bridge.nodeFreeResources()));
+        assertEquals(1, bridge.nodeCapacityStats().fromWatch());
+    }
+
+    /** Waits (20 s at most) until the watch can answer, asking every millisecond. */
+    private void awaitWatchAnswering() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (bridge.nodeCapacityStats().problem() != null) {
             assertTrue(bridge.nodeCapacityStats().toString(), System.nanoTime() < deadline);
             Thread.sleep(1);
         }
-        assertEquals(RealApiServerTest.render(listed), RealApiServerTest.render(bridge.nodeFreeResources()));
-        assertEquals(1, bridge.nodeCapacityStats().fromWatch());
     }
 
     private static Pod pod(String name, String node, String phase, String cpu, String mem, String initCpu) {
