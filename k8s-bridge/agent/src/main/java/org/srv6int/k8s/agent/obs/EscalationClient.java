@@ -124,14 +124,14 @@ public final class EscalationClient implements AutoCloseable {
     }
 
     private void attempt(URI to, String json, int n, int max, IntConsumer outcome) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(to)
-                .timeout(Duration.ofSeconds(3))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
-        if (authorization != null) {
-            b.header("Authorization", authorization);
-        }
-        try {
+        try { // nothing thrown reaches the caller (the loop's thread): counted as failed
+            HttpRequest.Builder b = HttpRequest.newBuilder(to)
+                    .timeout(Duration.ofSeconds(3))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
+            if (authorization != null) {
+                b.header("Authorization", authorization);
+            }
             http.sendAsync(b.build(), HttpResponse.BodyHandlers.discarding()).whenComplete((resp, err) -> {
                 int status = resp == null ? -1 : resp.statusCode();
                 if (status >= 200 && status < 300) {
