@@ -280,8 +280,18 @@ public class KubernetesReplicaPlatformManagerTest {
                             "no eligible node: [worker9] have no switch attachment in netcfg"));
                 }
                 own.addNode("worker2", "20", "64Gi");
-                assertEquals(List.of("worker2"), m.nodeFreeResources().stream().map(NodeResources::node)
-                        .collect(java.util.stream.Collectors.toList()));
+                // the bridge answers from its watch of the nodes: the new node shows within a watch event
+                List<String> offered = List.of();
+                for (long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                     !offered.contains("worker2") && System.nanoTime() < end; Thread.sleep(20)) {
+                    try {
+                        offered = m.nodeFreeResources().stream().map(NodeResources::node)
+                                .collect(java.util.stream.Collectors.toList());
+                    } catch (IllegalStateException e) {
+                        offered = List.of(); // still only worker9 seen
+                    }
+                }
+                assertEquals(List.of("worker2"), offered);
             } finally {
                 KubernetesMock.stop(m);
             }

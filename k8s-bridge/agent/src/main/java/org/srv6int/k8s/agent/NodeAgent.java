@@ -25,6 +25,7 @@ import org.srv6int.k8s.agent.obs.AgentMetrics;
 import org.srv6int.k8s.agent.obs.DecisionLog;
 import org.srv6int.k8s.agent.obs.EscalationClient;
 import org.srv6int.k8s.agent.obs.PoolReport;
+import org.srv6int.k8s.agent.obs.PoolReporter;
 import org.srv6int.k8s.agent.obs.MetricsServer;
 import org.srv6int.k8s.agent.pods.PodEvents;
 import org.srv6int.k8s.agent.pods.PodFollower;
@@ -94,10 +95,8 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
     private long seenVersion = -1;
     private boolean retry;
     private long nextCheck;
-    // Pool report to the app (docs/node-agent.md, "Pool report"), on the escalation's client.
-    private final URI poolsUrl;
-    private final long poolReportNanos;
-    private long nextPoolReport;
+    // Pool report to the app (docs/node-agent.md, "Pool report"), on the escalation's client; null: none.
+    private final PoolReporter poolReporter;
     private final java.util.concurrent.atomic.AtomicLongArray poolReports =
             new java.util.concurrent.atomic.AtomicLongArray(3);
     private final MetricsServer server;
@@ -165,8 +164,9 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         this.escalation = config.escalationUrl == null || config.escalationUrl.isEmpty() ? null
                 : new EscalationClient(URI.create(config.escalationUrl), config.escalationAttempts, 250,
                 System.getenv(AUTH_ENV), o -> gen.metrics.escalation(o));
-        this.poolsUrl = escalation == null ? null : EscalationClient.poolsUrl(URI.create(config.escalationUrl));
-        this.poolReportNanos = TimeUnit.MILLISECONDS.toNanos(config.poolReportIntervalMs);
+        this.poolReporter = escalation == null || config.poolReportIntervalMs <= 0 ? null
+                : new PoolReporter(escalation, EscalationClient.poolsUrl(URI.create(config.escalationUrl)),
+                TimeUnit.MILLISECONDS.toNanos(config.poolReportIntervalMs), poolReports::incrementAndGet);
         if (config.followPods) {
             if (client == null) {
                 throw new IOException("followPods needs a Kubernetes API client");
@@ -310,7 +310,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         LOG.info("{} vNF(s) {}; resources offered by this host: [{}]", members.size(), names, offered);
         g.loop = c.newLoop(pools, listener(g), System::nanoTime);
         // A new set of pods changes the pools: the app hears of it at the next tick, not a period later.
-        nextPoolReport = System.nanoTime();
+        poolsChanged();
         for (int i = 0; i < lmax.length; i++) {
             g.metrics.resourceType(i, g.loop.resourceType(i));
         }
@@ -507,6 +507,11 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
                 LOG.warn("pod {}", e.getValue()); // once per pod and message; says what holds nothing
             }
         }
+        if (r.cpuMillis() != held[ResourceType.CPU_QUOTA.ordinal()]
+                || r.llcWays() != held[ResourceType.LLC.ordinal()]
+                || r.memoryBandwidthPercent() != held[ResourceType.MEMORY_BANDWIDTH.ordinal()]) {
+            poolsChanged(); // another pod's request or profile came or went: the pools the app sees changed
+        }
         held[ResourceType.CPU_QUOTA.ordinal()] = r.cpuMillis();
         held[ResourceType.LLC.ordinal()] = r.llcWays();
         held[ResourceType.MEMORY_BANDWIDTH.ordinal()] = r.memoryBandwidthPercent();
@@ -667,10 +672,16 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             nextCheck = now + checkIntervalNanos;
             checkOverwrites();
         }
-        if (poolsUrl != null && poolReportNanos > 0 && now - nextPoolReport >= 0) {
-            nextPoolReport = now + poolReportNanos;
+        if (poolReporter != null) {
             // Read on the loop's thread (the pools are not shared); sent off it.
-            escalation.post(poolsUrl, PoolReport.body(config.node, gen.loop::pool, gen.loop::reclaimable), poolReports::incrementAndGet);
+            Generation g = gen;
+            poolReporter.tick(now, () -> PoolReport.body(config.node, g.loop::pool, g.loop::reclaimable));
+        }
+    }
+
+    private void poolsChanged() {
+        if (poolReporter != null) {
+            poolReporter.changed();
         }
     }
 

@@ -353,6 +353,77 @@ public class AgentOnRealApiServerTest {
      * its vNF holds of a request scheduled beyond the free CPU, adopts the replica with its
      * request when it is Ready, and releases a deleted pod's request.
      */
+    /** The next pool report the app gets while the agent ticks, within 30 s. */
+    private static com.fasterxml.jackson.databind.JsonNode nextReport(NodeAgent agent,
+            java.util.concurrent.BlockingQueue<String> reports, String what) throws Exception {
+        long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < end) {
+            agent.tick();
+            String r = reports.poll(20, java.util.concurrent.TimeUnit.MILLISECONDS);
+            if (r != null) {
+                return new com.fasterxml.jackson.databind.ObjectMapper().readTree(r);
+            }
+        }
+        throw new AssertionError("no pool report within 30 s after " + what);
+    }
+
+    private static long reportedFreeCpu(com.fasterxml.jackson.databind.JsonNode report) {
+        return report.get("pools").get(0).get("cpuMillis").get("free").asLong();
+    }
+
+    /**
+     * The pool report goes to the app at once when the node's pods change (a replica managed, another
+     * pod's request held or released), not at the next period (10 min here, so any report is the
+     * change's), with the figures of the pools after the change.
+     */
+    @Test
+    public void aPodChangeIsReportedToTheAppAtOnce() throws Exception {
+        java.util.concurrent.BlockingQueue<String> reports = new java.util.concurrent.LinkedBlockingQueue<>();
+        com.sun.net.httpserver.HttpServer onos = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        onos.createContext("/onos/srv6int/loop/pools", ex -> {
+            reports.add(new String(ex.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            ex.sendResponseHeaders(202, -1);
+            ex.close();
+        });
+        onos.start();
+        kubelet = new FakeKubelet(admin, NS, NODE, prefix, host, FakeHost.SYSTEMD, true);
+        String other = prefix + "-other";
+        AgentConfig c = config(AgentConfig.Mode.ENFORCE, AgentConfig.CpuActuation.RESIZE);
+        c.escalationUrl = "http://127.0.0.1:" + onos.getAddress().getPort() + "/onos/srv6int/loop/escalations";
+        c.poolReportIntervalMs = 600_000;
+        try (NodeAgent agent = new NodeAgent(c, agentClient, wiring)) {
+            nextReport(agent, reports, "start");
+            String a = replica(1, "fc00:7::a", true, Map.of()).getMetadata().getName();
+            tickUntil(agent, "a managed", () -> agent.managedPods().size() == 1);
+            // a's request held while it starts, then a managed: each told at once, each with its figures.
+            long free = agent.loop().pool(ResourceType.CPU_QUOTA).free();
+            com.fasterxml.jackson.databind.JsonNode r = nextReport(agent, reports, "a held and managed");
+            while (reportedFreeCpu(r) != free) {
+                r = nextReport(agent, reports, "a managed");
+            }
+            assertTrue(a + " holds CPU of the pool", free < agent.loop().pool(ResourceType.CPU_QUOTA).budget());
+            // Another tenant's pod bound to the node: its request is held, the app hears of it at once.
+            admin.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName(other)
+                    .withLabels(Map.of("srv6int.org/test", prefix)).endMetadata()
+                    .withNewSpec().withNodeName(NODE).withAutomountServiceAccountToken(false)
+                    .addNewContainer().withName("app").withImage("registry.local/app:1")
+                    .withNewResources().withRequests(Map.of("cpu", new Quantity("300m"))).endResources()
+                    .endContainer().endSpec().build()).create();
+            r = nextReport(agent, reports, "another pod's request held");
+            assertEquals(r.toString(), free - 300, reportedFreeCpu(r));
+            assertEquals(agent.loop().pool(ResourceType.CPU_QUOTA).free(), reportedFreeCpu(r));
+            // Deleted: released, told at once.
+            admin.pods().inNamespace("default").withName(other).withGracePeriod(0).delete();
+            r = nextReport(agent, reports, "another pod's request released");
+            assertEquals(r.toString(), free, reportedFreeCpu(r));
+            assertTrue("nothing more without a change: " + reports, reports.isEmpty());
+        } finally {
+            onos.stop(0);
+            admin.pods().inNamespace("default").withName(other).withGracePeriod(0).delete();
+        }
+    }
+
     @Test
     public void requestsOfTheNodesOtherPodsAreHeldTakenBackAndReleased() throws Exception {
         java.util.Set<String> starting = java.util.concurrent.ConcurrentHashMap.newKeySet();
