@@ -43,8 +43,9 @@ public class InMemoryNetworkConfigRegistry implements NetworkConfigRegistry {
     private final Map<String, SubjectFactory> subjectFactories = new LinkedHashMap<>();
     // subject -> config class -> config
     private final Map<Object, Map<Class, Config>> configs = new LinkedHashMap<>();
-    // (subject class key, subject key, config key) -> JSON waiting for its factory
-    private final Map<List<String>, JsonNode> pending = new LinkedHashMap<>();
+    // (subject class key, subject as applied: an object or a REST subject key, config key) -> JSON
+    // waiting for its factory
+    private final Map<List<Object>, JsonNode> pending = new LinkedHashMap<>();
     private final Listeners<NetworkConfigEvent, NetworkConfigListener> listeners = new Listeners<>();
 
     /** Subjects of ApplicationId are made by the core service, as in ONOS. */
@@ -78,16 +79,24 @@ public class InMemoryNetworkConfigRegistry implements NetworkConfigRegistry {
             subjectFactories.putIfAbsent(sf.subjectClassKey(), sf);
             events.add(new NetworkConfigEvent(NetworkConfigEvent.Type.CONFIG_REGISTERED, configFactory.configKey(),
                                               configFactory.configClass()));
-            for (Map.Entry<List<String>, JsonNode> p : new ArrayList<>(pending.entrySet())) {
-                List<String> k = p.getKey();
+            for (Map.Entry<List<Object>, JsonNode> p : new ArrayList<>(pending.entrySet())) {
+                List<Object> k = p.getKey();
                 if (k.get(0).equals(sf.subjectClassKey()) && k.get(2).equals(configFactory.configKey())) {
                     pending.remove(k);
-                    Object subject = sf.createSubject(k.get(1));
-                    events.add(store(subject, configFactory, p.getValue()));
+                    events.add(store(subject(sf, k.get(1)), configFactory, p.getValue()));
                 }
             }
         }
         events.forEach(listeners::post);
+    }
+
+    // A subject kept as an object is the subject; a string is a subject key (the REST path), as ONOS
+    // resolves queued configs: an ApplicationId applied before its factory stays that ApplicationId.
+    private static Object subject(SubjectFactory sf, Object applied) {
+        if (sf.subjectClass().isInstance(applied)) {
+            return applied;
+        }
+        return sf.createSubject(applied.toString());
     }
 
     @Override
@@ -200,9 +209,7 @@ public class InMemoryNetworkConfigRegistry implements NetworkConfigRegistry {
             f = factories.get(List.of(subjectClassKey, configKey));
             if (f == null) {
                 // kept until a factory for the key registers, as ONOS's store does
-                SubjectFactory sf = subjectFactories.get(subjectClassKey);
-                String key = sf != null ? sf.subjectKey(subject) : subject.toString();
-                pending.put(List.of(subjectClassKey, key, configKey), json);
+                pending.put(List.of(subjectClassKey, subject, configKey), json);
                 return null;
             }
         }
@@ -260,7 +267,7 @@ public class InMemoryNetworkConfigRegistry implements NetworkConfigRegistry {
         } else {
             synchronized (this) {
                 pending.keySet().removeIf(k -> k.get(0).equals(subjectClassKey) && k.get(2).equals(configKey)
-                        && k.get(1).equals(subject.toString()));
+                        && k.get(1).equals(subject));
             }
         }
     }

@@ -3,6 +3,7 @@ package org.srv6int.testkit;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.Test;
+import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.config.Config;
 import org.onosproject.net.config.ConfigFactory;
@@ -24,7 +25,7 @@ import static org.junit.Assert.fail;
 public class InMemoryNetworkConfigRegistryTest {
 
     /** A config valid when "n" is a positive number. */
-    public static final class Positive extends Config<DeviceId> {
+    abstract static class PositiveOf<S> extends Config<S> {
         @Override
         public boolean isValid() {
             return object.path("n").asInt(0) > 0;
@@ -35,6 +36,14 @@ public class InMemoryNetworkConfigRegistryTest {
         }
     }
 
+    /** Of a device. */
+    public static final class Positive extends PositiveOf<DeviceId> {
+    }
+
+    /** Of an application. */
+    public static final class AppPositive extends PositiveOf<ApplicationId> {
+    }
+
     private final ConfigFactory<DeviceId, Positive> factory =
             new ConfigFactory<>(SubjectFactories.DEVICE_SUBJECT_FACTORY, Positive.class, "positive") {
                 @Override
@@ -43,8 +52,8 @@ public class InMemoryNetworkConfigRegistryTest {
                 }
             };
 
-    private final InMemoryNetworkConfigRegistry registry =
-            new InMemoryNetworkConfigRegistry().withCoreService(new InMemoryCoreService());
+    private final InMemoryCoreService core = new InMemoryCoreService();
+    private final InMemoryNetworkConfigRegistry registry = new InMemoryNetworkConfigRegistry().withCoreService(core);
     private final List<NetworkConfigEvent> events = new ArrayList<>();
     private final DeviceId sw1 = DeviceId.deviceId("of:0000000000000001");
 
@@ -61,6 +70,30 @@ public class InMemoryNetworkConfigRegistryTest {
         assertEquals(3, registry.getConfig(sw1, Positive.class).n());
         assertEquals(NetworkConfigEvent.Type.CONFIG_REGISTERED, events.get(0).type());
         assertEquals(NetworkConfigEvent.Type.CONFIG_ADDED, events.get(1).type());
+    }
+
+    private final ConfigFactory<ApplicationId, AppPositive> appFactory =
+            new ConfigFactory<>(SubjectFactories.APP_SUBJECT_FACTORY, AppPositive.class, "positive") {
+                @Override
+                public AppPositive createConfig() {
+                    return new AppPositive();
+                }
+            };
+
+    @Test
+    public void anApplicationSubjectAppliedBeforeItsFactoryStaysThatApplication() {
+        ApplicationId app = core.registerApplication("org.srv6int.sfc");
+        assertNull(registry.applyConfig("apps", app, "positive", n(4)));
+        registry.registerConfigFactory(appFactory);
+        assertEquals(4, registry.getConfig(app, AppPositive.class).n());
+    }
+
+    @Test
+    public void aRestSubjectKeyAppliedBeforeItsFactoryBecomesItsSubject() {
+        ApplicationId app = core.registerApplication("org.srv6int.sfc");
+        assertNull(registry.applyConfig("apps", "org.srv6int.sfc", "positive", n(5)));
+        registry.registerConfigFactory(appFactory);
+        assertEquals(5, registry.getConfig(app, AppPositive.class).n());
     }
 
     @Test

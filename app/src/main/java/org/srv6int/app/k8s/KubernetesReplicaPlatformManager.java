@@ -3,6 +3,7 @@ package org.srv6int.app.k8s;
 import org.srv6int.app.api.NodeResources;
 import org.srv6int.app.api.ReplicaInfo;
 import org.srv6int.app.api.ReadinessListener;
+import org.srv6int.app.api.ResourceNeed;
 import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.k8s.BridgeReplicaPlatform;
 import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
@@ -441,6 +442,9 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
         ReplicaRequest.Builder b = ReplicaRequest.builder().vnfType(type).image(t.image());
         t.requests().forEach(b::request);
         t.limits().forEach(b::limit);
+        // LLC ways and bandwidth have no Kubernetes request: the node agent holds the profile's
+        ResourceNeed need = s.need(type);
+        b.profile(need.llcWays(), need.memoryBandwidthPercent());
         return b;
     }
 

@@ -102,6 +102,25 @@ public class KubernetesReplicaPlatformManagerTest {
         assertTrue(s.template("nat").isEmpty());
     }
 
+    /** A vNF type's netcfg profile reaches the replica's pods as the annotations the node agent holds. */
+    @Test
+    public void theProfileInNetcfgIsWrittenOnTheReplicasPods() throws Exception {
+        FakeConfigService cfg = KubernetesMock.configOf(KubernetesMock.appConfig("{\"kubernetes\":" + k8s.kubernetesJson()
+                .replace("\"image\":\"registry.local/snort:2.9\",", "\"image\":\"registry.local/snort:2.9\","
+                        + "\"profile\":{\"llcWays\":3,\"memoryBandwidthPercent\":20},") + "}"));
+        KubernetesReplicaPlatformManager m = KubernetesMock.platform(sfcs, cfg, new KubernetesMock.Netcfg());
+        try {
+            m.createReplica(SNORT, "worker1", "p1-0").toCompletableFuture().get(10, TimeUnit.SECONDS);
+            java.util.Map<String, String> ann = k8s.statefulSet("sfc-3-vnf0-r0").getSpec().getTemplate()
+                    .getMetadata().getAnnotations();
+            assertEquals("3", ann.get("srv6int.org/llc-ways"));
+            assertEquals("20", ann.get("srv6int.org/memory-bandwidth-percent"));
+        } finally {
+            m.deactivate();
+            k8s.deleteStatefulSet("sfc-3-vnf0-r0");
+        }
+    }
+
     @Test
     public void followsNetcfgAndFailsClearlyWithoutUsableSettings() throws Exception {
         FakeConfigService cfg = KubernetesMock.configOf(null);
@@ -294,8 +313,18 @@ public class KubernetesReplicaPlatformManagerTest {
                             "no eligible node: [worker9] have no switch attachment in netcfg"));
                 }
                 own.addNode("worker2", "20", "64Gi");
-                assertEquals(List.of("worker2"), m.nodeFreeResources().stream().map(NodeResources::node)
-                        .collect(java.util.stream.Collectors.toList()));
+                // the bridge answers from its watch of the nodes: the new node shows within a watch event
+                List<String> offered = List.of();
+                for (long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                     !offered.contains("worker2") && System.nanoTime() < end; Thread.sleep(20)) {
+                    try {
+                        offered = m.nodeFreeResources().stream().map(NodeResources::node)
+                                .collect(java.util.stream.Collectors.toList());
+                    } catch (IllegalStateException e) {
+                        offered = List.of(); // still only worker9 seen
+                    }
+                }
+                assertEquals(List.of("worker2"), offered);
             } finally {
                 KubernetesMock.stop(m);
             }

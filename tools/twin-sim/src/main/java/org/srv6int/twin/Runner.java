@@ -36,7 +36,7 @@ public final class Runner {
 
     /** The default replica platform: a simulated Kubernetes (pods Ready after 3 s of simulated time). */
     public static final Function<AppControl, ReplicaPlatform> SIMULATED_K8S =
-            c -> new SimulatedPlatform(c.fabric().hosts(), c::requestMillis, c.events());
+            c -> new SimulatedPlatform(c.events(), c.fabric().hosts(), c::need);
 
     private Runner() {
     }

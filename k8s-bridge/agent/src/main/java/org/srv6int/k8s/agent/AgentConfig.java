@@ -217,6 +217,24 @@ public final class AgentConfig {
         return c;
     }
 
+    // The HTTP client refuses other URLs only when it sends: that would be on the loop's thread.
+    private void checkEscalationUrl() throws IOException {
+        if (escalationUrl == null || escalationUrl.isEmpty()) {
+            return;
+        }
+        java.net.URI u;
+        try {
+            u = new java.net.URI(escalationUrl);
+        } catch (java.net.URISyntaxException e) {
+            throw new IOException("escalationUrl is not a URL: " + e.getMessage(), e);
+        }
+        boolean http = "http".equalsIgnoreCase(u.getScheme()) || "https".equalsIgnoreCase(u.getScheme());
+        if (!http || u.getHost() == null) {
+            throw new IOException("escalationUrl must be an http:// or https:// URL with a host, got '"
+                    + escalationUrl + "'");
+        }
+    }
+
     /**
      * Checks the values and fills derived defaults.
      *
@@ -251,6 +269,7 @@ public final class AgentConfig {
         if (poolReportIntervalMs < 0) {
             throw new IOException("poolReportIntervalMs must be >= 0 (0: no pool report)");
         }
+        checkEscalationUrl();
         try {
             slackPolicy();
         } catch (IllegalArgumentException e) {

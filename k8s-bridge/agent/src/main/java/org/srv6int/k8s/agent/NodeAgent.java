@@ -25,6 +25,7 @@ import org.srv6int.k8s.agent.obs.AgentMetrics;
 import org.srv6int.k8s.agent.obs.DecisionLog;
 import org.srv6int.k8s.agent.obs.EscalationClient;
 import org.srv6int.k8s.agent.obs.PoolReport;
+import org.srv6int.k8s.agent.obs.PoolReporter;
 import org.srv6int.k8s.agent.obs.MetricsServer;
 import org.srv6int.k8s.agent.pods.PodEvents;
 import org.srv6int.k8s.agent.pods.PodFollower;
@@ -94,10 +95,8 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
     private long seenVersion = -1;
     private boolean retry;
     private long nextCheck;
-    // Pool report to the app (docs/node-agent.md, "Pool report"), on the escalation's client.
-    private final URI poolsUrl;
-    private final long poolReportNanos;
-    private long nextPoolReport;
+    // Pool report to the app (docs/node-agent.md, "Pool report"), on the escalation's client; null: none.
+    private final PoolReporter poolReporter;
     private final java.util.concurrent.atomic.AtomicLongArray poolReports =
             new java.util.concurrent.atomic.AtomicLongArray(3);
     private final MetricsServer server;
@@ -105,8 +104,9 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
     private String numaReported;
     private String numaErrorReported;
     private long allocatableMillis = -1;
-    private long cpuHeld;
-    private long stillHeldWarned;
+    // Held for the node's pods the agent does not manage, per resource type (Reservations).
+    private final long[] held = new long[ResourceType.values().length];
+    private final long[] stillHeldWarned = new long[ResourceType.values().length];
 
     /** A managed vNF: its config entry and, when followed, its pod. */
     private static final class Member {
@@ -164,8 +164,9 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         this.escalation = config.escalationUrl == null || config.escalationUrl.isEmpty() ? null
                 : new EscalationClient(URI.create(config.escalationUrl), config.escalationAttempts, 250,
                 System.getenv(AUTH_ENV), o -> gen.metrics.escalation(o));
-        this.poolsUrl = escalation == null ? null : EscalationClient.poolsUrl(URI.create(config.escalationUrl));
-        this.poolReportNanos = TimeUnit.MILLISECONDS.toNanos(config.poolReportIntervalMs);
+        this.poolReporter = escalation == null || config.poolReportIntervalMs <= 0 ? null
+                : new PoolReporter(escalation, EscalationClient.poolsUrl(URI.create(config.escalationUrl)),
+                TimeUnit.MILLISECONDS.toNanos(config.poolReportIntervalMs), poolReports::incrementAndGet);
         if (config.followPods) {
             if (client == null) {
                 throw new IOException("followPods needs a Kubernetes API client");
@@ -287,7 +288,10 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             public boolean dryRun() {
                 return recommend;
             }
-        }).hold(ResourceType.CPU_QUOTA, cpuHeld).cap(ResourceType.CPU_QUOTA, allocatableMillis).run();
+        }).hold(ResourceType.CPU_QUOTA, held[ResourceType.CPU_QUOTA.ordinal()])
+                .hold(ResourceType.LLC, held[ResourceType.LLC.ordinal()])
+                .hold(ResourceType.MEMORY_BANDWIDTH, held[ResourceType.MEMORY_BANDWIDTH.ordinal()])
+                .cap(ResourceType.CPU_QUOTA, allocatableMillis).run();
         for (String note : g.host.notes()) {
             LOG.info("set-up: {}", note);
         }
@@ -306,7 +310,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         LOG.info("{} vNF(s) {}; resources offered by this host: [{}]", members.size(), names, offered);
         g.loop = c.newLoop(pools, listener(g), System::nanoTime);
         // A new set of pods changes the pools: the app hears of it at the next tick, not a period later.
-        nextPoolReport = System.nanoTime();
+        poolsChanged();
         for (int i = 0; i < lmax.length; i++) {
             g.metrics.resourceType(i, g.loop.resourceType(i));
         }
@@ -479,6 +483,13 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             if (viaResize && rp.cpuLimitMillis() > 0) {
                 vnf.initial.put(ResourceType.CPU_QUOTA, rp.cpuLimitMillis()); // what the bridge asked for
             }
+            // the profile's ways and bandwidth, held for it while it started
+            if (rp.llcWays() > 0) {
+                vnf.initial.put(ResourceType.LLC, rp.llcWays());
+            }
+            if (rp.memoryBandwidthPercent() > 0) {
+                vnf.initial.put(ResourceType.MEMORY_BANDWIDTH, rp.memoryBandwidthPercent());
+            }
             Member m = new Member(vnf, rp);
             next.add(m);
             in.add(m);
@@ -489,17 +500,24 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         for (Member m : next) {
             managed.add(m.pod.uid());
         }
-        Reservations held = Reservations.of(pods.values(), managed);
-        unreadableReported.keySet().retainAll(held.unreadable().keySet());
-        for (Map.Entry<String, String> e : held.unreadable().entrySet()) {
+        Reservations r = Reservations.of(pods.values(), managed, g.host == null ? -1 : g.host.nicNode());
+        unreadableReported.keySet().retainAll(r.unreadable().keySet());
+        for (Map.Entry<String, String> e : r.unreadable().entrySet()) {
             if (!e.getValue().equals(unreadableReported.put(e.getKey(), e.getValue()))) {
-                LOG.warn("pod {}: its CPU request holds nothing", e.getValue()); // once per pod and message
+                LOG.warn("pod {}", e.getValue()); // once per pod and message; says what holds nothing
             }
         }
-        cpuHeld = held.cpuMillis();
-        podMetrics.held(held.cpuMillis(), held.pods(), held.unreadable().size());
+        if (r.cpuMillis() != held[ResourceType.CPU_QUOTA.ordinal()]
+                || r.llcWays() != held[ResourceType.LLC.ordinal()]
+                || r.memoryBandwidthPercent() != held[ResourceType.MEMORY_BANDWIDTH.ordinal()]) {
+            poolsChanged(); // another pod's request or profile came or went: the pools the app sees changed
+        }
+        held[ResourceType.CPU_QUOTA.ordinal()] = r.cpuMillis();
+        held[ResourceType.LLC.ordinal()] = r.llcWays();
+        held[ResourceType.MEMORY_BANDWIDTH.ordinal()] = r.memoryBandwidthPercent();
+        podMetrics.held(r.cpuMillis(), r.llcWays(), r.memoryBandwidthPercent(), r.pods(), r.unreadable().size());
         if (gone.isEmpty() && in.isEmpty()) {
-            holdCpu(g);
+            hold(g);
             return;
         }
         gen = build(next, g);
@@ -526,22 +544,27 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         }
     }
 
-    /** Holds the other pods' CPU requests in the current loop; takes back what its vNFs hold of them. */
-    private void holdCpu(Generation g) {
-        ResourcePool pool = g.loop.pool(ResourceType.CPU_QUOTA);
-        if (pool == null) {
-            return;
+    /**
+     * Holds what the node's other pods were promised (CPU requests; LLC ways and memory bandwidth
+     * of their profiles) in the current loop; takes back what its vNFs hold of it.
+     */
+    private void hold(Generation g) {
+        for (ResourceType t : List.of(ResourceType.CPU_QUOTA, ResourceType.LLC, ResourceType.MEMORY_BANDWIDTH)) {
+            ResourcePool pool = g.loop.pool(t);
+            if (pool == null) {
+                continue;
+            }
+            long still = g.loop.hold(t, held[t.ordinal()]); // writes only what is still over
+            for (int i = 0; i < g.members.size(); i++) {
+                g.metrics.allocation(i, t, pool.allocation(i));
+            }
+            if (still > 0 && still != stillHeldWarned[t.ordinal()]) {
+                LOG.warn("{} {} of {} promised to other pods of node {} still held by the vNFs (floors, or a refused "
+                        + "write); tried again on every tick", still, t.unit(), t.label(), config.node);
+            }
+            stillHeldWarned[t.ordinal()] = still;
+            retry |= still > 0;
         }
-        long still = g.loop.hold(ResourceType.CPU_QUOTA, cpuHeld); // writes only what is still over
-        for (int i = 0; i < g.members.size(); i++) {
-            g.metrics.allocation(i, ResourceType.CPU_QUOTA, pool.allocation(i));
-        }
-        if (still > 0 && still != stillHeldWarned) {
-            LOG.warn("{}m of CPU promised to other pods of node {} is still held by the vNFs (floors, or a refused "
-                    + "write); tried again on every tick", still, config.node);
-        }
-        stillHeldWarned = still;
-        retry |= still > 0;
     }
 
     private void report(Pod p, String reason, String message) {
@@ -649,10 +672,16 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             nextCheck = now + checkIntervalNanos;
             checkOverwrites();
         }
-        if (poolsUrl != null && poolReportNanos > 0 && now - nextPoolReport >= 0) {
-            nextPoolReport = now + poolReportNanos;
+        if (poolReporter != null) {
             // Read on the loop's thread (the pools are not shared); sent off it.
-            escalation.post(poolsUrl, PoolReport.body(config.node, gen.loop::pool, gen.loop::reclaimable), poolReports::incrementAndGet);
+            Generation g = gen;
+            poolReporter.tick(now, () -> PoolReport.body(config.node, g.loop::pool, g.loop::reclaimable));
+        }
+    }
+
+    private void poolsChanged() {
+        if (poolReporter != null) {
+            poolReporter.changed();
         }
     }
 

@@ -76,6 +76,13 @@ public class AgentConfigTest {
         assertTrue(error("{\"escalationIntervalMs\":-5,\"vnfs\":[" + VNF + "}]}").contains("escalationIntervalMs"));
         assertTrue(error("{\"trialTimeoutMs\":0,\"vnfs\":[" + VNF + "}]}").contains("trialTimeoutMs must be positive"));
         assertTrue(error("{\"numa\":null,\"vnfs\":[" + VNF + "}]}").contains("numa"));
+        // refused when loaded, not by the HTTP client on the loop's thread when it first sends
+        assertTrue(error("{\"escalationUrl\":\"ftp://onos/escalations\",\"vnfs\":[" + VNF + "}]}")
+                .contains("escalationUrl must be an http"));
+        assertTrue(error("{\"escalationUrl\":\"onos:8181/escalations\",\"vnfs\":[" + VNF + "}]}")
+                .contains("escalationUrl"));
+        assertTrue(error("{\"escalationUrl\":\"http://on os/x\",\"vnfs\":[" + VNF + "}]}")
+                .contains("escalationUrl is not a URL"));
     }
 
     @Test

@@ -104,20 +104,7 @@ public class NodeAgentTest {
         onos.start();
         try {
             Path dir = tmp.getRoot().toPath();
-            // a host without resctrl and cpufreq: CPU quota is the only type the loop can use
-            new FakeHost(dir.resolve("host")).numa("eth1")
-                    .container(FakeHost.SYSTEMD, FakeHost.UID_A, FakeHost.ID_A);
-            AgentConfig c = new AgentConfig();
-            c.node = "worker1";
-            c.iface = "eth1";
-            c.hostRoot = dir.resolve("host").toString();
-            c.metricsAddress = "127.0.0.1:0";
-            c.decisionLog = "";
-            c.escalationUrl = "http://127.0.0.1:" + onos.getAddress().getPort() + "/onos/srv6int/loop/escalations";
-            c.vnfs.add(HostSetupTest.vnf("fwd", "fc00:2::10", 1, 3, FakeHost.UID_A, FakeHost.ID_A, "2-3"));
-            c.vnfs.get(0).initial.put(ResourceType.CPU_QUOTA, 1000L);
-            // the replay takes milliseconds of the agent's clock: no hold here (LocalLoopTest covers it)
-            c.escalationHoldMs = 0;
+            AgentConfig c = cpuOnlyFwd(dir, onos.getAddress().getPort());
             c.validate();
             List<byte[]> frames = new ArrayList<>();
             for (int k = 0; k < 14 * ReplayFixture.N; k++) {
@@ -138,6 +125,26 @@ public class NodeAgentTest {
         } finally {
             onos.stop(0);
         }
+    }
+
+    /**
+     * One vNF, fwd (chain 1, vNF 3, 1 cpu of its 2), on a host without resctrl and cpufreq: CPU quota
+     * is the only type the loop can use; escalations (and pool reports) go to the app on that port.
+     */
+    static AgentConfig cpuOnlyFwd(Path dir, int onosPort) {
+        new FakeHost(dir.resolve("host")).numa("eth1").container(FakeHost.SYSTEMD, FakeHost.UID_A, FakeHost.ID_A);
+        AgentConfig c = new AgentConfig();
+        c.node = "worker1";
+        c.iface = "eth1";
+        c.hostRoot = dir.resolve("host").toString();
+        c.metricsAddress = "127.0.0.1:0";
+        c.decisionLog = "";
+        c.escalationUrl = "http://127.0.0.1:" + onosPort + "/onos/srv6int/loop/escalations";
+        c.vnfs.add(HostSetupTest.vnf("fwd", "fc00:2::10", 1, 3, FakeHost.UID_A, FakeHost.ID_A, "2-3"));
+        c.vnfs.get(0).initial.put(ResourceType.CPU_QUOTA, 1000L);
+        // the replay takes milliseconds of the agent's clock: no hold here (LocalLoopTest covers it)
+        c.escalationHoldMs = 0;
+        return c;
     }
 
     static String get(String url) throws IOException {

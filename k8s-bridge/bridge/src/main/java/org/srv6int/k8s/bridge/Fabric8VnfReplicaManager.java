@@ -1,9 +1,7 @@
 package org.srv6int.k8s.bridge;
 
-import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -22,7 +20,6 @@ import org.slf4j.LoggerFactory;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -30,11 +27,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -62,6 +60,9 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
     private final Retrier retrier;
     private final boolean ownsClient;
     private final ReplicaWatch watch;
+    private final NodeCapacityWatch capacity;
+    private final AtomicLong fromWatch = new AtomicLong();
+    private final AtomicLong byList = new AtomicLong();
 
     /**
      * Creates a manager on a client the caller owns. The client should not retry by
@@ -80,6 +81,7 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
         this.retrier = new Retrier(config);
         this.ownsClient = ownsClient;
         this.watch = new ReplicaWatch(client, config.namespace(), ReplicaWatch.RESTART_AFTER);
+        this.capacity = new NodeCapacityWatch(client, ReplicaWatch.RESTART_AFTER);
     }
 
     /**
@@ -163,6 +165,7 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
     @Override
     public void close() {
         watch.close();
+        capacity.close();
         if (ownsClient) {
             client.close();
         }
@@ -321,90 +324,47 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
 
     @Override
     public Map<String, NodeResources> nodeFreeResources() {
+        Optional<Map<String, NodeResources>> watched = capacity.free();
+        if (watched.isPresent()) {
+            fromWatch.incrementAndGet();
+            return watched.get();
+        }
+        // The watch cannot answer (starting, reconnecting, refused): the exact answer by a LIST, counted.
+        byList.incrementAndGet();
+        return listFreeResources();
+    }
+
+    /** The answer computed from a LIST of every node and every pod (the watch's fall-back and reference). */
+    Map<String, NodeResources> listFreeResources() {
         List<Node> nodes = retrier.call("list nodes", () -> client.nodes().list().getItems());
         List<Pod> pods = retrier.call("list pods", () -> client.pods().inAnyNamespace().list().getItems());
         Map<String, long[]> requested = new HashMap<>();
         for (Pod p : pods) {
-            String node = p.getSpec() == null ? null : p.getSpec().getNodeName();
-            String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
-            if (node == null || "Succeeded".equals(phase) || "Failed".equals(phase)) {
-                continue;
+            NodeCapacityWatch.Held h = NodeCapacityWatch.held(p);
+            if (h != null) {
+                long[] acc = requested.computeIfAbsent(h.node, k -> new long[2]);
+                acc[0] += h.cpuMillis;
+                acc[1] += h.memoryBytes;
             }
-            long[] r = podRequests(p);
-            long[] acc = requested.computeIfAbsent(node, k -> new long[2]);
-            acc[0] += r[0];
-            acc[1] += r[1];
         }
-        List<NodeResources> free = new ArrayList<>();
+        List<NodeResources> allocatable = new ArrayList<>();
         for (Node n : nodes) {
-            if (Boolean.TRUE.equals(n.getSpec().getUnschedulable()) || !isReady(n)) {
-                continue;
-            }
-            Map<String, Quantity> alloc = n.getStatus().getAllocatable();
-            long cpu = millis(alloc == null ? null : alloc.get("cpu"));
-            long mem = units(alloc == null ? null : alloc.get("memory"));
-            long[] used = requested.getOrDefault(n.getMetadata().getName(), new long[2]);
-            free.add(new NodeResources(n.getMetadata().getName(), cpu - used[0], mem - used[1], cpu, mem));
-        }
-        free.sort(Comparator.comparingLong(NodeResources::freeCpuMillis).reversed()
-                .thenComparing(Comparator.comparingLong(NodeResources::freeMemoryBytes).reversed())
-                .thenComparing(NodeResources::nodeName));
-        Map<String, NodeResources> out = new LinkedHashMap<>();
-        for (NodeResources r : free) {
-            out.put(r.nodeName(), r);
-        }
-        return out;
-    }
-
-    /** Requests of a pod as the scheduler counts them: max(sum of containers, any init container) + overhead. */
-    static long[] podRequests(Pod p) {
-        long cpu = 0;
-        long mem = 0;
-        for (Container c : p.getSpec().getContainers()) {
-            cpu += millis(request(c, "cpu"));
-            mem += units(request(c, "memory"));
-        }
-        if (p.getSpec().getInitContainers() != null) {
-            for (Container c : p.getSpec().getInitContainers()) {
-                cpu = Math.max(cpu, millis(request(c, "cpu")));
-                mem = Math.max(mem, units(request(c, "memory")));
+            NodeResources a = NodeCapacityWatch.allocatable(n);
+            if (a != null) {
+                allocatable.add(a);
             }
         }
-        Map<String, Quantity> overhead = p.getSpec().getOverhead();
-        if (overhead != null) {
-            cpu += millis(overhead.get("cpu"));
-            mem += units(overhead.get("memory"));
-        }
-        return new long[] {cpu, mem};
+        return NodeCapacityWatch.free(allocatable, requested);
     }
 
-    private static Quantity request(Container c, String resource) {
-        if (c.getResources() == null || c.getResources().getRequests() == null) {
-            return null;
-        }
-        return c.getResources().getRequests().get(resource);
-    }
-
-    private static long millis(Quantity q) {
-        return q == null ? 0 : Quantity.getAmountInBytes(q).multiply(BigDecimal.valueOf(1000))
-                .setScale(0, java.math.RoundingMode.CEILING).longValueExact();
-    }
-
-    private static long units(Quantity q) {
-        return q == null ? 0 : Quantity.getAmountInBytes(q).setScale(0, java.math.RoundingMode.CEILING)
-                .longValueExact();
-    }
-
-    private static boolean isReady(Node n) {
-        if (n.getStatus() == null || n.getStatus().getConditions() == null) {
-            return false;
-        }
-        for (NodeCondition c : n.getStatus().getConditions()) {
-            if ("Ready".equals(c.getType())) {
-                return "True".equals(c.getStatus());
-            }
-        }
-        return false;
+    /**
+     * How {@link #nodeFreeResources} has been answered: from the watch, or by a LIST because the
+     * watch could not answer (and why not, now).
+     *
+     * @return counts since this manager was made
+     */
+    public NodeCapacityStats nodeCapacityStats() {
+        return new NodeCapacityStats(fromWatch.get(), byList.get(), capacity.refusals(), capacity.problem());
     }
 
     private boolean delete(String name) {

@@ -34,6 +34,17 @@ public final class ReplicaNames {
     public static final String ANNOTATION_SWITCH_PORT = "srv6int.org/switch-port";
     /** Annotation, optional: NUMA node the replica should run on. */
     public static final String ANNOTATION_NUMA_NODE = "srv6int.org/numa-node";
+    /**
+     * Annotation, optional: LLC ways one replica of the vNF type needs (its netcfg profile); the
+     * node agent holds them for the pod until it manages it.
+     */
+    public static final String ANNOTATION_LLC_WAYS = "srv6int.org/llc-ways";
+    /** Annotation, optional: memory-bandwidth percent one replica needs (its profile), held likewise. */
+    public static final String ANNOTATION_MEMORY_BANDWIDTH = "srv6int.org/memory-bandwidth-percent";
+    /** Largest {@link #ANNOTATION_LLC_WAYS} (the bits of an L3 capacity bitmask). */
+    public static final long MAX_LLC_WAYS = 64;
+    /** Largest {@link #ANNOTATION_MEMORY_BANDWIDTH}. */
+    public static final long MAX_MEMORY_BANDWIDTH = 100;
     /** Node label used for pinning. */
     public static final String HOSTNAME_LABEL = "kubernetes.io/hostname";
 
@@ -103,7 +114,8 @@ public final class ReplicaNames {
 
     /**
      * Checks identity annotations: a SID that is an IPv6 address, a non-empty switch device id,
-     * a switch port in 0..2^32-1 and a NUMA node &gt;= 0, each when present.
+     * a switch port in 0..2^32-1, a NUMA node &gt;= 0, LLC ways in 0..64 and a memory-bandwidth
+     * percent in 0..100, each when present.
      *
      * @param annotations annotation name to value
      * @throws IllegalArgumentException naming the first invalid one
@@ -119,6 +131,25 @@ public final class ReplicaNames {
         }
         checkRange(annotations, ANNOTATION_SWITCH_PORT, 0xFFFF_FFFFL);
         checkRange(annotations, ANNOTATION_NUMA_NODE, Integer.MAX_VALUE);
+        checkRange(annotations, ANNOTATION_LLC_WAYS, MAX_LLC_WAYS);
+        checkRange(annotations, ANNOTATION_MEMORY_BANDWIDTH, MAX_MEMORY_BANDWIDTH);
+    }
+
+    /**
+     * Reads a numeric annotation as {@link #checkIdentity} checks it.
+     *
+     * @param annotations annotation name to value (null: none)
+     * @param key annotation
+     * @param max largest value
+     * @return the value, 0 when absent
+     * @throws IllegalArgumentException naming the annotation and its value when it is not a number in 0..max
+     */
+    public static long annotationValue(Map<String, String> annotations, String key, long max) {
+        if (annotations == null || annotations.get(key) == null) {
+            return 0;
+        }
+        checkRange(annotations, key, max);
+        return Long.parseLong(annotations.get(key));
     }
 
     private static void checkRange(Map<String, String> annotations, String key, long max) {

@@ -203,6 +203,24 @@ public final class ReplicaRequest {
         }
 
         /**
+         * Sets what one replica of the vNF type needs besides CPU (its netcfg profile), written as
+         * pod annotations the node agent holds for the pod until it manages it; 0 writes nothing.
+         *
+         * @param llcWays LLC ways, 0..64
+         * @param memoryBandwidthPercent memory-bandwidth percent, 0..100
+         * @return this builder
+         */
+        public Builder profile(long llcWays, long memoryBandwidthPercent) {
+            if (llcWays > 0) {
+                annotations.put(ReplicaNames.ANNOTATION_LLC_WAYS, Long.toString(llcWays));
+            }
+            if (memoryBandwidthPercent > 0) {
+                annotations.put(ReplicaNames.ANNOTATION_MEMORY_BANDWIDTH, Long.toString(memoryBandwidthPercent));
+            }
+            return this;
+        }
+
+        /**
          * Sets the chain identifier (a DNS label).
          *
          * @param v chain id

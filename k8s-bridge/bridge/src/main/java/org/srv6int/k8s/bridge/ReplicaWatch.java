@@ -5,8 +5,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ExceptionHandler;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -40,7 +37,7 @@ import java.util.concurrent.TimeUnit;
  * {@link #problem()}; no fall-back to polling: the next query at least {@link #RESTART_AFTER} later
  * starts them again, so applying the RBAC heals it without a restart.
  */
-final class ReplicaWatch implements AutoCloseable {
+final class ReplicaWatch extends InformerWatch {
     private static final Logger log = LoggerFactory.getLogger(ReplicaWatch.class);
 
     /** Re-delivery of the caches to the handlers (a safety net; statuses are compared, so it tells nothing new). */
@@ -48,7 +45,6 @@ final class ReplicaWatch implements AutoCloseable {
     /** How long after a refusal (401/403) the informers are started again by the next query. */
     static final Duration RESTART_AFTER = Duration.ofSeconds(10);
 
-    private final Duration restartAfter;
     private final KubernetesClient client;
     private final String namespace;
     private final List<ReplicaListener> listeners = new CopyOnWriteArrayList<>();
@@ -56,11 +52,6 @@ final class ReplicaWatch implements AutoCloseable {
     private final Map<String, Seen> seen = new HashMap<>();
     private SharedIndexInformer<StatefulSet> sets;
     private SharedIndexInformer<Pod> pods;
-    private boolean synced;
-    private volatile KubernetesClientException refused;
-    private volatile long refusedAtNanos;
-    private volatile String lastError;
-    private boolean closed;
 
     private static final class Seen {
         final String chainId;
@@ -75,9 +66,9 @@ final class ReplicaWatch implements AutoCloseable {
     }
 
     ReplicaWatch(KubernetesClient client, String namespace, Duration restartAfter) {
+        super(restartAfter);
         this.client = client;
         this.namespace = namespace;
-        this.restartAfter = restartAfter;
     }
 
     void addListener(ReplicaListener l) {
@@ -89,67 +80,27 @@ final class ReplicaWatch implements AutoCloseable {
         listeners.remove(l);
     }
 
-    /** Starts the informers if they are not running (first use, or a refusal long enough ago). */
-    synchronized void ensureStarted() {
-        if (closed || (sets != null && refused == null)) {
-            return;
-        }
-        if (refused != null && System.nanoTime() - refusedAtNanos < restartAfter.toNanos()) {
-            return;
-        }
-        stopInformers();
-        refused = null;
-        synced = false;
+    @Override
+    SharedIndexInformer<?>[] makeInformers() {
         sets = client.apps().statefulSets().inNamespace(namespace)
                 .withLabel(ReplicaNames.LABEL_MANAGED_BY, ReplicaNames.MANAGER).runnableInformer(RESYNC_MS);
         pods = client.pods().inNamespace(namespace)
                 .withLabel(ReplicaNames.LABEL_MANAGED_BY, ReplicaNames.MANAGER).runnableInformer(RESYNC_MS);
-        SharedIndexInformer<StatefulSet> s = sets;
-        SharedIndexInformer<Pod> p = pods;
-        s.addEventHandler(new Handler<>()).exceptionHandler(this::retry);
-        p.addEventHandler(new Handler<>()).exceptionHandler(this::retry);
-        // Async: not on the fabric8 thread that completed the start.
-        CompletableFuture.allOf(s.start().toCompletableFuture(), p.start().toCompletableFuture())
-                .whenCompleteAsync((v, t) -> {
-                    if (t == null) {
-                        initialSync(s);
-                    }
-                });
+        sets.addEventHandler(new Handler<>((obj, deleted) -> changed(obj)));
+        pods.addEventHandler(new Handler<>((obj, deleted) -> changed(obj)));
+        return new SharedIndexInformer<?>[] {sets, pods};
     }
 
-    // Retries everything (fabric8 backs off) but a refusal, which retrying cannot fix.
-    private boolean retry(boolean started, Throwable t) {
-        KubernetesClientException k = find(t);
-        lastError = k != null ? Retrier.describe(k) : String.valueOf(t);
-        if (k != null && (k.getCode() == 401 || k.getCode() == 403)) {
-            // No lock here: fabric8 may call this holding its reflector's lock, which stopping an
-            // informer (under this object's lock) takes. Waiters see it at their next wake-up.
-            if (refused == null) {
-                refusedAtNanos = System.nanoTime();
-                refused = k;
-                log.warn("The bridge may not watch its replicas in namespace {} ({}): readiness unknown, "
-                        + "creates fail; it needs get, list, watch on statefulsets and pods there "
-                        + "(k8s-bridge/deploy/bridge-rbac.yaml)", namespace, lastError);
-            }
-            return false;
-        }
-        return !ExceptionHandler.isDeserializationException(t);
-    }
-
-    private static KubernetesClientException find(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof KubernetesClientException && ((KubernetesClientException) c).getCode() > 0) {
-                return (KubernetesClientException) c;
-            }
-        }
-        return null;
+    @Override
+    void onRefused(String error) {
+        log.warn("The bridge may not watch its replicas in namespace {} ({}): readiness unknown, "
+                + "creates fail; it needs get, list, watch on statefulsets and pods there "
+                + "(k8s-bridge/deploy/bridge-rbac.yaml)", namespace, error);
     }
 
     // First list of both done: replicas seen before (an earlier run of the informers) and gone now are told.
-    private synchronized void initialSync(SharedIndexInformer<StatefulSet> s) {
-        if (s != sets) {
-            return;
-        }
+    @Override
+    void onSynced() {
         Set<String> names = new HashSet<>(seen.keySet());
         for (StatefulSet sts : sets.getStore().list()) {
             names.add(sts.getMetadata().getName());
@@ -157,12 +108,6 @@ final class ReplicaWatch implements AutoCloseable {
         for (String name : names) {
             recompute(name);
         }
-        synced = true;
-        notifyAll();
-    }
-
-    private boolean watching() {
-        return synced && refused == null && sets != null && sets.isWatching() && pods.isWatching();
     }
 
     /**
@@ -187,18 +132,6 @@ final class ReplicaWatch implements AutoCloseable {
         return Optional.of(out);
     }
 
-    /** Why readiness is unknown now, or null if the watch is established. */
-    synchronized String problem() {
-        if (refused != null) {
-            return "watch refused: " + Retrier.describe(refused);
-        }
-        if (watching()) {
-            return null;
-        }
-        return (sets == null ? "watch not started" : synced ? "watch reconnecting" : "watch not synced yet")
-                + (lastError == null ? "" : " (last error " + lastError + ")");
-    }
-
     /**
      * Waits until the replica's pod is Ready in the cache.
      *
@@ -216,6 +149,7 @@ final class ReplicaWatch implements AutoCloseable {
                 return s.status;
             }
             present |= s != null;
+            KubernetesClientException refused = refused();
             if (refused != null) {
                 throw new BridgeException("cannot wait for " + namespace + "/" + name + " to be Ready: the bridge "
                         + "may not watch its replicas (needs get, list, watch on statefulsets and pods in " + namespace
@@ -244,23 +178,6 @@ final class ReplicaWatch implements AutoCloseable {
     }
 
     // Any event of either cache: the replica's status from both caches, told if its readiness changed.
-    private final class Handler<T extends HasMetadata> implements ResourceEventHandler<T> {
-        @Override
-        public void onAdd(T obj) {
-            changed(obj);
-        }
-
-        @Override
-        public void onUpdate(T oldObj, T newObj) {
-            changed(newObj);
-        }
-
-        @Override
-        public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-            changed(obj);
-        }
-    }
-
     private void changed(HasMetadata obj) {
         Map<String, String> labels = obj.getMetadata().getLabels();
         String name;
@@ -320,19 +237,10 @@ final class ReplicaWatch implements AutoCloseable {
         }
     }
 
-    private void stopInformers() {
-        if (sets != null) {
-            sets.stop();
-            pods.stop();
-        }
-    }
-
     @Override
     public synchronized void close() {
-        closed = true;
-        stopInformers();
+        super.close();
         sets = null;
         pods = null;
-        notifyAll();
     }
 }

@@ -116,9 +116,13 @@ public interface VnfReplicaManager {
 
     /**
      * Free resources per schedulable node: allocatable minus the sum of the
-     * requests of its non-terminated pods.
+     * requests of its non-terminated pods. Answered from the bridge's watch of nodes and
+     * pods (no API call; as fresh as the watch, typically milliseconds behind the API server);
+     * while that watch is not established (starting, reconnecting, refused by RBAC) computed
+     * by a LIST of every node and pod, never from a cache known to be stale.
      *
      * @return node name to free resources, most free CPU first
+     * @throws BridgeException when the watch cannot answer and the LIST fails
      */
     Map<String, NodeResources> nodeFreeResources();
 }

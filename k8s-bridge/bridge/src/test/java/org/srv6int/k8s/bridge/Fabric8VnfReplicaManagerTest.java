@@ -1,8 +1,5 @@
 package org.srv6int.k8s.bridge;
 
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -16,7 +13,6 @@ import org.junit.Test;
 
 import java.net.ServerSocket;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -299,49 +295,5 @@ public class Fabric8VnfReplicaManagerTest {
         } catch (BridgeException e) {
             assertTrue(e.getMessage(), e.getMessage().contains("does not exist"));
         }
-    }
-
-    @Test
-    public void freeResourcesAreAllocatableMinusRequestsOfLivePods() {
-        for (String n : List.of("worker1", "worker2")) {
-            k8s.nodes().resource(new NodeBuilder().withNewMetadata().withName(n).endMetadata()
-                    .withNewSpec().endSpec().withNewStatus()
-                    .addToAllocatable("cpu", new Quantity("20")).addToAllocatable("memory", new Quantity("64Gi"))
-                    .addNewCondition().withType("Ready").withStatus("True").endCondition()
-                    .endStatus().build()).create();
-        }
-        k8s.nodes().resource(new NodeBuilder().withNewMetadata().withName("cordoned").endMetadata()
-                .withNewSpec().withUnschedulable(true).endSpec().withNewStatus()
-                .addToAllocatable("cpu", new Quantity("64"))
-                .addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build()).create();
-        List<Pod> pods = new ArrayList<>();
-        pods.add(pod("a", "worker1", "Running", "2", "4Gi", null));
-        pods.add(pod("b", "worker1", "Pending", "500m", "512Mi", null));
-        pods.add(pod("c", "worker1", "Succeeded", "8", "8Gi", null)); // finished: frees its requests
-        pods.add(pod("d", "worker2", "Running", "1", "1Gi", "3")); // init container needs more than the app
-        pods.add(pod("e", null, "Pending", "16", "16Gi", null)); // not scheduled
-        for (Pod p : pods) {
-            k8s.pods().inNamespace("other").resource(p).create();
-        }
-        Map<String, NodeResources> free = bridge.nodeFreeResources();
-        // worker1 has 2.5 cpu requested, worker2 3 cpu (its init container): worker1 is freer.
-        assertEquals(List.of("worker1", "worker2"), new ArrayList<>(free.keySet()));
-        NodeResources w1 = free.get("worker1");
-        assertEquals(20_000 - 2_500, w1.freeCpuMillis());
-        assertEquals(64L * (1L << 30) - 4L * (1L << 30) - 512L * (1L << 20), w1.freeMemoryBytes());
-        assertEquals(20_000, w1.allocatableCpuMillis());
-        assertEquals(20_000 - 3_000, free.get("worker2").freeCpuMillis());
-    }
-
-    private static Pod pod(String name, String node, String phase, String cpu, String mem, String initCpu) {
-        PodBuilder b = new PodBuilder().withNewMetadata().withName(name).endMetadata();
-        var spec = b.withNewSpec().withNodeName(node).addNewContainer().withName("c").withImage("x")
-                .withNewResources().addToRequests("cpu", new Quantity(cpu)).addToRequests("memory", new Quantity(mem))
-                .endResources().endContainer();
-        if (initCpu != null) {
-            spec = spec.addNewInitContainer().withName("i").withImage("x").withNewResources()
-                    .addToRequests("cpu", new Quantity(initCpu)).endResources().endInitContainer();
-        }
-        return spec.endSpec().withNewStatus().withPhase(phase).endStatus().build();
     }
 }

@@ -136,6 +136,19 @@ public class OsgiBundleIT {
                 seen = watched.invoke(manager, "osgi", 0);
             }
             assertTrue("the watch did not list the replica: " + seen, String.valueOf(seen).contains("sfc-osgi-vnf0-r0"));
+            // So does the free resources' watch (cluster-wide informers with fabric8's reduced item store).
+            Method free = mgr.getMethod("nodeFreeResources");
+            Method stats = mgr.getMethod("nodeCapacityStats");
+            free.invoke(manager);
+            Object st = stats.invoke(manager);
+            while (String.valueOf(st).contains("problem=") && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+                st = stats.invoke(manager);
+            }
+            free.invoke(manager);
+            st = stats.invoke(manager);
+            assertTrue("free resources not answered from the watch in the bundle: " + st,
+                    String.valueOf(st).contains("fromWatch=1,"));
         } finally {
             mgr.getMethod("close").invoke(manager);
         }

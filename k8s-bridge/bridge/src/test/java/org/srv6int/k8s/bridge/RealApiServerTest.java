@@ -315,9 +315,15 @@ public class RealApiServerTest {
                 public void onClose(io.fabric8.kubernetes.client.WatcherException cause) {
                 }
             };
-            assertForbidden(() -> asBridge.pods().inNamespace("default").watch(none).close());
-            assertForbidden(() -> asBridge.pods().inAnyNamespace().watch(none).close());
+            // It watches pods of every namespace (free resources from watched state, read-only) but
+            // changes pods nowhere and StatefulSets only in its namespace.
+            asBridge.pods().inAnyNamespace().watch(none).close();
             asBridge.pods().inNamespace(NS).watch(none).close();
+            assertForbidden(() -> asBridge.nodes().withName("worker1").edit(n -> n));
+            assertForbidden(() -> asBridge.pods().inNamespace("default").resource(new io.fabric8.kubernetes.api.model
+                    .PodBuilder().withNewMetadata().withName("x").endMetadata().withNewSpec().addNewContainer()
+                    .withName("c").withImage("i").endContainer().endSpec().build()).create());
+            assertForbidden(() -> asBridge.pods().inNamespace("default").withName("any").delete());
         }
         removeAndCheckNoLeak("it-rbac");
     }
@@ -454,15 +460,25 @@ public class RealApiServerTest {
             bridge.ensureReplica(request(chain, 0, 0, "worker2"));
             ReplicaStatus s = bridge.awaitReady(chain, 0, 0, READY);
             heard.awaitReady(true, 0);
+            bridge.nodeFreeResources(); // the free resources' watch too
+            waitUntil("the capacity watch established", Duration.ofSeconds(30),
+                    () -> bridge.nodeCapacityStats().problem() == null);
             testenv("stop", "apiserver");
             try {
                 waitUntil("readiness unknown while the API server is down", Duration.ofSeconds(30),
                         () -> bridge.watchedReplicas(chain, 0).isEmpty());
+                waitUntil("free resources not answered from the watch while the API server is down",
+                        Duration.ofSeconds(30), () -> bridge.nodeCapacityStats().problem() != null);
             } finally {
                 testenv("start", "apiserver");
             }
             waitUntil("the watch re-established", Duration.ofSeconds(60),
                     () -> bridge.watchedReplicas(chain, 0).isPresent());
+            waitUntil("the capacity watch re-established", Duration.ofSeconds(60),
+                    () -> bridge.nodeCapacityStats().problem() == null);
+            long fromWatch = bridge.nodeCapacityStats().fromWatch();
+            assertEquals(render(bridge.listFreeResources()), render(bridge.nodeFreeResources()));
+            assertEquals(fromWatch + 1, bridge.nodeCapacityStats().fromWatch());
             long t0 = setReady(s.podName(), false);
             long told = heard.awaitReady(false, t0) - t0;
             System.out.printf("RealApiServerTest: after the API server restart, pod not Ready -> told in %.1f ms%n",
@@ -511,6 +527,168 @@ public class RealApiServerTest {
             }
         }
         removeExistingAndCheckNoLeak(chain);
+    }
+
+    /** A map of free resources as text (NodeResources has no equals): node order and every figure. */
+    static String render(Map<String, NodeResources> free) {
+        return free.values().stream().map(NodeResources::toString).collect(Collectors.joining(", "));
+    }
+
+    /** A pod of another tenant: requests only; schedulerName "none" keeps it unbound until bound by hand. */
+    private static Pod tenantPod(String name, String node, String cpu, String memory) {
+        return new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName(name)
+                .addToLabels("srv6int.org/test", "capacity").endMetadata()
+                .withNewSpec().withNodeName(node).withSchedulerName(node == null ? "none" : null)
+                .withAutomountServiceAccountToken(false).withTerminationGracePeriodSeconds(0L)
+                .addNewContainer().withName("c").withImage("registry.local/tenant:1").withNewResources()
+                .addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity(cpu))
+                .addToRequests("memory", new io.fabric8.kubernetes.api.model.Quantity(memory))
+                .endResources().endContainer().endSpec().build();
+    }
+
+    /**
+     * Waits until the bridge's answer (from its watch) shows what the condition asks and equals what a
+     * LIST computes; returns how long after {@code t0} the answer first showed it.
+     */
+    private static long awaitWatched(String what, long t0, java.util.function.Predicate<Map<String, NodeResources>> shows)
+            throws InterruptedException {
+        long deadline = t0 + TimeUnit.SECONDS.toNanos(10);
+        long seen = -1;
+        while (true) {
+            Map<String, NodeResources> w = bridge.nodeFreeResources();
+            long now = System.nanoTime();
+            if (seen < 0 && shows.test(w)) {
+                seen = now - t0;
+            }
+            if (seen >= 0) {
+                // Nothing else changes the cluster now: the two must agree once the watch caught up.
+                Map<String, NodeResources> listed = bridge.listFreeResources();
+                if (render(w).equals(render(bridge.nodeFreeResources())) && render(w).equals(render(listed))) {
+                    return seen;
+                }
+            }
+            if (now > deadline) {
+                fail("within 10 s the watched answer did not show " + what + " and equal a LIST: watched "
+                        + render(w) + "; LIST " + render(bridge.listFreeResources()) + "; " + bridge.nodeCapacityStats());
+            }
+            Thread.sleep(2);
+        }
+    }
+
+    private static long freeCpu(Map<String, NodeResources> free, String node) {
+        return free.get(node).freeCpuMillis();
+    }
+
+    /**
+     * Free resources come from the bridge's watch of nodes and pods: a pod created unbound counts
+     * nowhere, binding it, creating one bound, finishing one (Succeeded) and deleting one show in
+     * the watched answer within a bounded wait, which then equals what a LIST computes; none of
+     * these answers needed a LIST.
+     */
+    @Test
+    public void freeResourcesFollowPodsFromTheWatchAndEqualAList() throws Exception {
+        admin.pods().inNamespace(NS).withLabel("srv6int.org/test", "capacity").withGracePeriod(0).delete();
+        waitUntil("no tenant pod left", READY, () ->
+                admin.pods().inNamespace(NS).withLabel("srv6int.org/test", "capacity").list().getItems().isEmpty());
+        bridge.nodeFreeResources(); // starts the watch
+        waitUntil("the capacity watch established", Duration.ofSeconds(30),
+                () -> bridge.nodeCapacityStats().problem() == null);
+        Map<String, NodeResources> base = bridge.nodeFreeResources();
+        assertEquals(render(bridge.listFreeResources()), render(base));
+        long listsBefore = bridge.nodeCapacityStats().byList();
+        long w1 = freeCpu(base, "worker1");
+        long w2 = freeCpu(base, "worker2");
+        List<Long> lag = new ArrayList<>();
+        try {
+            // Unbound (no scheduler takes it): held nowhere.
+            admin.pods().inNamespace(NS).resource(tenantPod("cap-a", null, "3", "1Gi")).create();
+            Thread.sleep(300);
+            awaitWatched("an unbound pod holding nothing", System.nanoTime(),
+                    f -> freeCpu(f, "worker1") == w1 && freeCpu(f, "worker2") == w2);
+            // Bound to worker1 as the scheduler binds it.
+            long t0 = System.nanoTime();
+            admin.bindings().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.BindingBuilder()
+                    .withNewMetadata().withName("cap-a").endMetadata()
+                    .withNewTarget().withApiVersion("v1").withKind("Node").withName("worker1").endTarget().build())
+                    .create();
+            lag.add(awaitWatched("cap-a bound to worker1", t0, f -> freeCpu(f, "worker1") == w1 - 3000));
+            // Created bound to worker2.
+            t0 = System.nanoTime();
+            admin.pods().inNamespace(NS).resource(tenantPod("cap-b", "worker2", "1500m", "2Gi")).create();
+            lag.add(awaitWatched("cap-b on worker2", t0, f -> freeCpu(f, "worker2") == w2 - 1500
+                    && f.get("worker2").freeMemoryBytes() == base.get("worker2").freeMemoryBytes() - (2L << 30)));
+            // Finished: a Succeeded pod holds nothing (the pod stays).
+            Pod a = admin.pods().inNamespace(NS).withName("cap-a").get();
+            a.getStatus().setPhase("Succeeded");
+            t0 = System.nanoTime();
+            admin.pods().inNamespace(NS).resource(a).updateStatus();
+            lag.add(awaitWatched("cap-a Succeeded", t0, f -> freeCpu(f, "worker1") == w1));
+            // Deleted.
+            t0 = System.nanoTime();
+            admin.pods().inNamespace(NS).withName("cap-b").withGracePeriod(0).delete();
+            lag.add(awaitWatched("cap-b deleted", t0, f -> freeCpu(f, "worker2") == w2));
+        } finally {
+            admin.pods().inNamespace(NS).withLabel("srv6int.org/test", "capacity").withGracePeriod(0).delete();
+        }
+        System.out.println("RealApiServerTest: pod write on the API server -> shown by the watched free resources: "
+                + lag.stream().map(n -> String.format("%.1f ms", n / 1e6)).collect(Collectors.joining(", "))
+                + " (bind, create bound, Succeeded, delete); " + bridge.nodeCapacityStats());
+        assertEquals("every answer after the watch was up came from it", listsBefore,
+                bridge.nodeCapacityStats().byList());
+    }
+
+    /**
+     * The ClusterRole without {@code watch} (an older manifest): the answer is the LIST's (right, at the
+     * old cost), the refusal is counted and said; without {@code list} either a clear 403. Applying the
+     * manifest brings the watch back without a restart.
+     */
+    @Test
+    public void aCapacityRoleWithoutWatchFallsBackToAListCountedAndHealsWhenApplied() throws Exception {
+        String role = "srv6int-k8s-bridge-capacity";
+        try (Fabric8VnfReplicaManager noWatch = Fabric8VnfReplicaManager.fromKubeconfig(bridgeKubeconfig, CONFIG)) {
+            admin.rbac().clusterRoles().withName(role).edit(r -> {
+                r.getRules().forEach(rule -> rule.getVerbs().remove("watch"));
+                return r;
+            });
+            waitUntil("the watch refused and counted", Duration.ofSeconds(60), () -> {
+                String expected = render(noWatch.listFreeResources());
+                assertEquals("the answer is the LIST's while refused", expected, render(noWatch.nodeFreeResources()));
+                return noWatch.nodeCapacityStats().watchRefusals() > 0;
+            });
+            NodeCapacityStats refused = noWatch.nodeCapacityStats();
+            System.out.println("RealApiServerTest: capacity watch refused: " + refused);
+            assertTrue(refused.problem(), refused.problem().contains("HTTP 403"));
+            assertEquals(0, refused.fromWatch());
+            long lists = refused.byList();
+            noWatch.nodeFreeResources();
+            assertEquals("each answer while refused is a LIST, counted", lists + 1, noWatch.nodeCapacityStats().byList());
+            // Without list either (get only): no answer at all, said clearly.
+            admin.rbac().clusterRoles().withName(role).edit(r -> {
+                r.getRules().forEach(rule -> rule.setVerbs(new ArrayList<>(List.of("get"))));
+                return r;
+            });
+            waitUntil("the LIST refused", Duration.ofSeconds(30), () -> {
+                try {
+                    noWatch.nodeFreeResources();
+                    return false;
+                } catch (BridgeException e) {
+                    assertEquals(e.getMessage(), 403, e.httpCode());
+                    return true;
+                }
+            });
+            try (InputStream in = Files.newInputStream(new File("../deploy/bridge-rbac.yaml").toPath())) {
+                admin.load(in).forceConflicts().serverSideApply();
+            }
+            waitUntil("the watch started again once allowed and answering", Duration.ofSeconds(60), () -> {
+                noWatch.nodeFreeResources();
+                return noWatch.nodeCapacityStats().fromWatch() > 0;
+            });
+            assertEquals(render(noWatch.listFreeResources()), render(noWatch.nodeFreeResources()));
+        } finally {
+            try (InputStream in = Files.newInputStream(new File("../deploy/bridge-rbac.yaml").toPath())) {
+                admin.load(in).forceConflicts().serverSideApply();
+            }
+        }
     }
 
     private static void assertForbidden(Runnable call) {

@@ -46,6 +46,17 @@ public class ReplicaRequestTest {
         rejects(valid().identity("fc00:2::1", "device:s1", -1), "srv6int.org/switch-port");
         rejects(valid().identity("fc00:2::1", " ", 3), "srv6int.org/switch-device");
         rejects(valid().numaNode(-1), "srv6int.org/numa-node");
+        rejects(valid().profile(65, 0), "srv6int.org/llc-ways must be a number in 0..64, got '65'");
+        rejects(valid().profile(0, 101), "srv6int.org/memory-bandwidth-percent must be a number in 0..100");
+    }
+
+    /** The profile the node agent holds for a starting replica: literal names, written only when given. */
+    @Test
+    public void aProfileIsWrittenUnderTheContractNames() {
+        assertEquals(java.util.Map.of("srv6int.org/llc-ways", "3", "srv6int.org/memory-bandwidth-percent", "20"),
+                     valid().profile(3, 20).build().annotations());
+        assertEquals(java.util.Map.of("srv6int.org/llc-ways", "2"), valid().profile(2, 0).build().annotations());
+        assertTrue(valid().profile(0, 0).build().annotations().isEmpty());
     }
 
     /** The contract the node agent reads: these literal names, not the constants, so a rename fails here. */

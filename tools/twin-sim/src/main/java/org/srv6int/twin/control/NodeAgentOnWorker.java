@@ -108,17 +108,25 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
         this.bound = platformPods;
     }
 
-    /** The CPU requests of the pods bound to the worker that the agent does not manage. */
-    private long cpuHeld() {
+    /** What the pods bound to the worker that the agent does not manage were promised, per held type. */
+    private Map<ResourceType, Long> held() {
+        Map<ResourceType, Long> out = new java.util.EnumMap<>(ResourceType.class); // in type order: deterministic
+        out.put(ResourceType.CPU_QUOTA, 0L);
+        out.put(ResourceType.LLC, 0L);
+        out.put(ResourceType.MEMORY_BANDWIDTH, 0L);
         if (bound == null) {
-            return 0;
+            return out;
         }
         boundVersion = bound.version();
         Set<String> managed = new HashSet<>();
         for (SimulatedWorker.Pod p : pods) {
             managed.add(p.uid());
         }
-        return Reservations.of(bound.boundTo(worker.host().name()), managed).cpuMillis();
+        Reservations r = Reservations.of(bound.boundTo(worker.host().name()), managed, 0);
+        out.put(ResourceType.CPU_QUOTA, r.cpuMillis());
+        out.put(ResourceType.LLC, r.llcWays());
+        out.put(ResourceType.MEMORY_BANDWIDTH, r.memoryBandwidthPercent());
+        return out;
     }
 
     /**
@@ -186,7 +194,9 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
             index.put(pods.get(i).instance(), i);
         }
         config = config();
-        HostSetup setup = new HostSetup(config).hold(ResourceType.CPU_QUOTA, cpuHeld()).run();
+        HostSetup setup = new HostSetup(config);
+        held().forEach(setup::hold);
+        setup.run();
         if (!setup.unavailable().isEmpty()) {
             throw new IllegalStateException("the agent on " + worker + " lacks " + setup.unavailable()
                     + "; start-up notes: " + setup.notes());
@@ -233,7 +243,7 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
         if (loop == null || worker.host().instanceCount() != pods.size()) {
             start();
         } else if (bound != null && bound.version() != boundVersion) {
-            loop.hold(ResourceType.CPU_QUOTA, cpuHeld());
+            held().forEach(loop::hold);
             worker.markDirty();
         }
         Integer i = index.get(instance);

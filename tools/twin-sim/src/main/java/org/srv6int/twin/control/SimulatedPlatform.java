@@ -17,6 +17,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.ToLongFunction;
 import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.ResourceNeed;
 import org.srv6int.app.api.ReplicaInfo;
 import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.k8s.bridge.ReplicaNames;
@@ -46,7 +47,7 @@ public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime, 
 
     private final Map<String, CompletableFuture<ReplicaInfo>> requests = new HashMap<>();
     private final List<Host> hosts;
-    private final ToLongFunction<VnfKey> requestMillis;
+    private final java.util.function.Function<VnfKey, ResourceNeed> needs;
     private final List<String> events;
     private final Map<VnfKey, Integer> created = new LinkedHashMap<>();
     private final List<Pending> pending = new ArrayList<>();
@@ -56,14 +57,16 @@ public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime, 
     private static final class Pending {
         final String node;
         final long cpuMillis;
+        final ResourceNeed need;
         final double requestedAtS;
         final ReplicaInfo replica;
         final CompletableFuture<ReplicaInfo> future = new CompletableFuture<>();
         double readyAtS = Double.NaN;
 
-        Pending(String node, long cpuMillis, double requestedAtS, ReplicaInfo replica) {
+        Pending(String node, ResourceNeed need, double requestedAtS, ReplicaInfo replica) {
             this.node = node;
-            this.cpuMillis = cpuMillis;
+            this.cpuMillis = need.cpuMillis();
+            this.need = need;
             this.requestedAtS = requestedAtS;
             this.replica = replica;
         }
@@ -81,8 +84,21 @@ public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime, 
      * @param events        where pod requests are logged ("t s: pod ... requested on ...")
      */
     public SimulatedPlatform(List<Host> hosts, ToLongFunction<VnfKey> requestMillis, List<String> events) {
+        this(events, hosts, k -> new ResourceNeed(requestMillis.applyAsLong(k), 0, 0));
+    }
+
+    /**
+     * Creates the platform whose new pods also carry their vNF type's profile (LLC ways, memory
+     * bandwidth) as the annotations the app has the bridge write, which the node agents hold.
+     *
+     * @param events where pod requests are logged
+     * @param hosts  the simulated workers (Kubernetes nodes)
+     * @param needs  a new replica's CPU request and profile
+     */
+    public SimulatedPlatform(List<String> events, List<Host> hosts,
+                             java.util.function.Function<VnfKey, ResourceNeed> needs) {
         this.hosts = List.copyOf(hosts);
-        this.requestMillis = requestMillis;
+        this.needs = needs;
         this.events = events;
     }
 
@@ -120,7 +136,7 @@ public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime, 
         int k = created.merge(vnf, 1, Integer::sum);
         String id = "sfc-" + vnf.sfcId().tag() + "-vnf" + vnf.index() + "-r" + k;
         ReplicaInfo r = new ReplicaInfo(id, node, "10.244." + index + "." + (pending.size() + k + 1));
-        Pending p = new Pending(node, requestMillis.applyAsLong(vnf), nowS, r);
+        Pending p = new Pending(node, needs.apply(vnf), nowS, r);
         pending.add(p);
         events.add(String.format(Locale.ROOT, "%.1f s: pod %s requested on %s (%d millicores)", nowS, id, node,
                 p.cpuMillis));
@@ -141,6 +157,18 @@ public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime, 
         }
     }
 
+    // What ReplicaRequest.profile writes on the bridge's pods.
+    private static Map<String, String> profile(ResourceNeed n) {
+        Map<String, String> m = new LinkedHashMap<>();
+        if (n.llcWays() > 0) {
+            m.put(ReplicaNames.ANNOTATION_LLC_WAYS, Long.toString(n.llcWays()));
+        }
+        if (n.memoryBandwidthPercent() > 0) {
+            m.put(ReplicaNames.ANNOTATION_MEMORY_BANDWIDTH, Long.toString(n.memoryBandwidthPercent()));
+        }
+        return m;
+    }
+
     @Override
     public long version() {
         return version;
@@ -154,7 +182,8 @@ public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime, 
                 Map<String, Quantity> cpu = Map.of("cpu", new Quantity(p.cpuMillis + "m"));
                 out.add(new PodBuilder().withNewMetadata().withName(p.replica.id() + "-0").withNamespace("srv6int-sfc")
                         .withUid(UUID.nameUUIDFromBytes(p.replica.id().getBytes(StandardCharsets.UTF_8)).toString())
-                        .withLabels(Map.of(ReplicaNames.LABEL_MANAGED_BY, ReplicaNames.MANAGER)).endMetadata()
+                        .withLabels(Map.of(ReplicaNames.LABEL_MANAGED_BY, ReplicaNames.MANAGER))
+                        .withAnnotations(profile(p.need)).endMetadata()
                         .withNewSpec().withNodeName(node).addNewContainer().withName("vnf").withNewResources()
                         .withRequests(cpu).withLimits(cpu).endResources().endContainer().endSpec()
                         .withNewStatus().withPhase("Pending").addNewCondition().withType("PodScheduled")

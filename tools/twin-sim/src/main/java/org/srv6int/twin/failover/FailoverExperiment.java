@@ -67,8 +67,17 @@ public final class FailoverExperiment {
     static final double FLOW_STATS_POLL_S = 5;
     /** The flow programming looks again this often while buckets wait to drain, s. */
     static final double RECHECK_S = 1;
-    /** The loop manager reads the platform's pod readiness this often, s. */
-    static final double READINESS_POLL_S = 1;
+    /**
+     * The kubelet's generic PLEG relists containers this often (Kubernetes' default, 1 s): a
+     * crashed container is seen at the next relist, on a grid from t = 0 (the kill at a whole
+     * second is the worst case, a full period), and the pod's Ready condition turns false then.
+     */
+    static final double PLEG_RELIST_S = 1;
+    /**
+     * From the pod's status update to the app's readiness listener through the bridge's watch
+     * (docs/kubernetes.md, ReplicaWatch: median 24-30 ms measured against kube-apiserver).
+     */
+    static final double WATCH_DELIVERY_S = 0.03;
     /** When the replica dies in kill-replica, s. */
     public static final double KILL_AT_S = 20;
     /** Scale schedule of rescale: (time s, replicas). */
@@ -202,7 +211,7 @@ public final class FailoverExperiment {
             this.inputs = new DetectionInputs(control.app().inventory)
                     .flowEntries(control.app().flows::getFlowEntries)
                     .segmentLists(control.app().pathManager)
-                    .readiness((k, replica) -> readiness.get(replica));
+                    .readiness((k, replica) -> kubernetesReady(replica));
         }
 
         double durationS() {
@@ -238,7 +247,12 @@ public final class FailoverExperiment {
                     removeDrainedReplica(next);
                 }
                 if (ours && onPeriod(next, windowS)) {
-                    checkHealth(next);
+                    checkHealth(next, false);
+                }
+                // the bridge's watch pushes the pod's Ready=false; the loop manager checks at once
+                if (ours && !readinessPushed && !hang && victim != null && next + 1e-9 >= notReadySeenS()) {
+                    readinessPushed = true;
+                    checkHealth(next, true);
                 }
                 if (victim != null && Double.isNaN(movedS) && bucketsOf(victim) == 0) {
                     movedS = next;
@@ -449,9 +463,9 @@ public final class FailoverExperiment {
         }
 
         /** The failure detection as the loop manager runs it once a window (docs/failures.md). */
-        private void checkHealth(double t) {
+        private void checkHealth(double t, boolean eventOnly) {
             List<ChainHealth.ChainSeen> seen = seen();
-            List<ChainHealth.Finding> found = health.observe(seen, false);
+            List<ChainHealth.Finding> found = health.observe(seen, eventOnly);
             for (int round = 0; round < 2 && !found.isEmpty(); round++) {
                 boolean died = false;
                 for (ChainHealth.Finding f : found) {
@@ -471,18 +485,19 @@ public final class FailoverExperiment {
             passedInWindow.clear();
         }
 
-        private double lastReadinessPoll = -1;
-        private final Map<String, Boolean> readiness = new LinkedHashMap<>();
+        private boolean readinessPushed;
+
+        /** When the app's watch sees the crashed pod not Ready: the kubelet's next relist, then the watch. */
+        private double notReadySeenS() {
+            return Math.ceil(KILL_AT_S / PLEG_RELIST_S + 1e-9) * PLEG_RELIST_S + WATCH_DELIVERY_S;
+        }
+
+        /** Kubernetes' view as the app's watch has it: a crashed pod turns not Ready, a hung one stays Ready. */
+        private boolean kubernetesReady(String replica) {
+            return hang || !dead.contains(replica) || clock[0] + 1e-9 < notReadySeenS();
+        }
 
         private List<ChainHealth.ChainSeen> seen() {
-            // Kubernetes' view, polled every second: a crashed pod is not Ready, a hung one still is.
-            if (clock[0] - lastReadinessPoll >= READINESS_POLL_S - 1e-9) {
-                lastReadinessPoll = clock[0];
-                readiness.clear();
-                for (VnfReplica r : control.app().inventory.getReplicas(sfc.id())) {
-                    readiness.put(r.id().name(), hang || !dead.contains(r.id().name()));
-                }
-            }
             // as the loop manager builds them; this run counts the window's reports and packets itself
             DetectionInputs.WindowCounts window = new DetectionInputs.WindowCounts() {
                 @Override

@@ -10,6 +10,7 @@ import org.srv6int.twin.model.Allocation;
 import org.srv6int.twin.model.Chain;
 import org.srv6int.twin.model.Fabric;
 import org.srv6int.twin.model.Host;
+import org.srv6int.twin.model.Resource;
 import org.srv6int.twin.model.VnfType;
 
 /** The five scenarios of the paper's section V (docs/twin.md section 5 lists every number). */
@@ -155,13 +156,13 @@ public final class Scenarios {
                 + "both vNF SIDs)", List.of(b));
     }
 
-    /** Four co-located vNFs on Worker 1, one chain each; rates given per type. */
-    static Fabric colocated(DoubleUnaryOperator[] rates) {
+    /** Four co-located vNFs on Worker 1, one chain each; rates and requests given per type. */
+    static Fabric colocated(DoubleUnaryOperator[] rates, Allocation[] requests) {
         Fabric f = new Fabric();
         Host w1 = f.addHost(new Host("worker1", "sw2"));
         for (VnfType t : VnfType.values()) {
             String v = t.label().toLowerCase(Locale.ROOT);
-            w1.addInstance(v, t, REQUESTS[t.ordinal()], 0);
+            w1.addInstance(v, t, requests[t.ordinal()], 0);
             f.addChain(new Chain(t.label(), List.of(v), rates[t.ordinal()], SIZE, BOUND_US));
         }
         return f;
@@ -183,20 +184,37 @@ public final class Scenarios {
      */
     public static Scenario fig11() {
         List<Supplier<Experiment>> exps = new ArrayList<>();
-        double step = RAMP_STEP_S;
         for (VnfType target : VnfType.values()) {
-            exps.add(() -> {
-                DoubleUnaryOperator[] rates = new DoubleUnaryOperator[4];
-                for (VnfType t : VnfType.values()) {
-                    rates[t.ordinal()] = t == target ? Scenarios::ramp : x -> 1.0;
-                }
-                Fabric f = colocated(rates);
-                return new Experiment(target.label(), f, 60).withRamp(target.label(), step);
-            });
+            exps.add(() -> fig11a(target, false));
         }
         exps.addAll(fig11b());
         return new Scenario("fig11", "Throughput of a vNF co-located with three others, and of SFC 1 co-located "
                 + "with SFCs 2-4 (paper Fig. 11a, 11b)", exps);
+    }
+
+    /**
+     * One Fig. 11(a) experiment: the target's ramp while the three others carry 1 Gbps.
+     *
+     * @param target the vNF whose throughput is measured
+     * @param givenFreeCores false: every pod at its request (the paper's setup); true: the target
+     *                       also holds every core of the NIC's node the others do not request, as a
+     *                       controller handing out CPU quota at once would give it (docs/twin.md
+     *                       section 8, what decides an (a) bar)
+     * @return the experiment, labelled with the target's name
+     */
+    public static Experiment fig11a(VnfType target, boolean givenFreeCores) {
+        DoubleUnaryOperator[] rates = new DoubleUnaryOperator[4];
+        Allocation[] requests = new Allocation[4];
+        double othersCores = 0;
+        for (VnfType t : VnfType.values()) {
+            rates[t.ordinal()] = t == target ? Scenarios::ramp : x -> 1.0;
+            requests[t.ordinal()] = REQUESTS[t.ordinal()].copy();
+            othersCores += t == target ? 0 : REQUESTS[t.ordinal()].get(Resource.CPU_QUOTA);
+        }
+        if (givenFreeCores) {
+            requests[target.ordinal()].set(Resource.CPU_QUOTA, Resource.CPU_QUOTA.pool() - othersCores);
+        }
+        return new Experiment(target.label(), colocated(rates, requests), 60).withRamp(target.label(), RAMP_STEP_S);
     }
 
     /** Fig. 11(b) experiments, one per type pair, labelled {@link #FIG11B} + "A+B". */
@@ -236,7 +254,7 @@ public final class Scenarios {
             rates[VnfType.SNORT.ordinal()] = curve(0, 0.5);
             rates[VnfType.NDPI.ordinal()] = curve(0, 0.5, 10, 0.5, 42, 1.6, 57, 1.6, 60, 0.5);
             rates[VnfType.NTOPNG.ordinal()] = curve(0, 0.5, 55, 0.5, 70, 1.6, 90, 1.6, 92, 0.5);
-            return new Experiment("", colocated(rates), 100);
+            return new Experiment("", colocated(rates, REQUESTS), 100);
         };
         return new Scenario("fig12", "Dynamic traffic, four co-located vNFs (paper Figs. 12-13)", List.of(b));
     }

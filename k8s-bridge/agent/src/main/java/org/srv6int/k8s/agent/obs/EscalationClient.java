@@ -107,30 +107,31 @@ public final class EscalationClient implements AutoCloseable {
      * @param json body from {@link #body}
      */
     public void send(String json) {
-        attempt(url, json, 1, outcomes);
+        attempt(url, json, 1, attempts, outcomes);
     }
 
     /**
      * Posts another report of this agent (the pool report) to another path of the app, with
-     * the same credentials, retries and back-off; never blocks.
+     * the same credentials, once: a periodic report is not repeated with its old figures (a
+     * repeat could land after a newer report), the next one carries fresh figures. Never blocks.
      *
      * @param to      the app's URL for it
      * @param json    body
      * @param outcome receives SENT, FAILED or REJECTED once
      */
     public void post(URI to, String json, IntConsumer outcome) {
-        attempt(to, json, 1, outcome);
+        attempt(to, json, 1, 1, outcome);
     }
 
-    private void attempt(URI to, String json, int n, IntConsumer outcome) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(to)
-                .timeout(Duration.ofSeconds(3))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
-        if (authorization != null) {
-            b.header("Authorization", authorization);
-        }
-        try {
+    private void attempt(URI to, String json, int n, int max, IntConsumer outcome) {
+        try { // nothing thrown reaches the caller (the loop's thread): counted as failed
+            HttpRequest.Builder b = HttpRequest.newBuilder(to)
+                    .timeout(Duration.ofSeconds(3))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
+            if (authorization != null) {
+                b.header("Authorization", authorization);
+            }
             http.sendAsync(b.build(), HttpResponse.BodyHandlers.discarding()).whenComplete((resp, err) -> {
                 int status = resp == null ? -1 : resp.statusCode();
                 if (status >= 200 && status < 300) {
@@ -138,22 +139,22 @@ public final class EscalationClient implements AutoCloseable {
                 } else if (status >= 400 && status < 500 && status != 429) {
                     outcome.accept(REJECTED);
                 } else {
-                    retry(to, json, n, outcome);
+                    retry(to, json, n, max, outcome);
                 }
             });
         } catch (RuntimeException e) {
-            retry(to, json, n, outcome);
+            retry(to, json, n, max, outcome);
         }
     }
 
-    private void retry(URI to, String json, int n, IntConsumer outcome) {
-        if (n >= attempts || scheduler.isShutdown()) {
+    private void retry(URI to, String json, int n, int max, IntConsumer outcome) {
+        if (n >= max || scheduler.isShutdown()) {
             outcome.accept(FAILED);
             return;
         }
         long delay = firstBackoffMs << Math.min(10, n - 1);
         try {
-            scheduler.schedule(() -> attempt(to, json, n + 1, outcome), delay, TimeUnit.MILLISECONDS);
+            scheduler.schedule(() -> attempt(to, json, n + 1, max, outcome), delay, TimeUnit.MILLISECONDS);
         } catch (RuntimeException e) {
             outcome.accept(FAILED);
         }

@@ -43,7 +43,7 @@ public final class PodMetrics {
     private final AtomicLongArray resizePatches = new AtomicLongArray(2);
     private final AtomicLong wiringErrors = new AtomicLong();
     private final AtomicLong rebuilds = new AtomicLong();
-    private final AtomicLongArray held = new AtomicLongArray(3);
+    private final AtomicLongArray held = new AtomicLongArray(5);
     private volatile PodEvents events;
 
     /**
@@ -147,13 +147,17 @@ public final class PodMetrics {
      * Sets what is held for the node's pods the agent does not manage ({@link Reservations}).
      *
      * @param cpuMillis CPU held
+     * @param llcWays LLC ways held (the pods' profile annotations)
+     * @param memoryBandwidthPercent memory bandwidth held (the same)
      * @param pods pods counted
-     * @param unreadable pods whose request could not be read
+     * @param unreadable pods whose request or profile could not be read
      */
-    public void held(long cpuMillis, int pods, int unreadable) {
+    public void held(long cpuMillis, long llcWays, long memoryBandwidthPercent, int pods, int unreadable) {
         held.set(0, cpuMillis);
         held.set(1, pods);
         held.set(2, unreadable);
+        held.set(3, llcWays);
+        held.set(4, memoryBandwidthPercent);
     }
 
     /**
@@ -214,6 +218,14 @@ public final class PodMetrics {
                 + "manage (scheduled, not Ready; other workloads), never handed to its vNFs\n"
                 + "# TYPE srv6int_node_held_cpu_millicores gauge\n");
         sb.append("srv6int_node_held_cpu_millicores ").append(held.get(0)).append('\n');
+        sb.append("# HELP srv6int_node_held_llc_ways LLC ways of the profiles of replicas of the node the agent does "
+                + "not manage yet (annotation srv6int.org/llc-ways), never handed to its vNFs\n"
+                + "# TYPE srv6int_node_held_llc_ways gauge\n");
+        sb.append("srv6int_node_held_llc_ways ").append(held.get(3)).append('\n');
+        sb.append("# HELP srv6int_node_held_memory_bandwidth_percent memory bandwidth of the same profiles "
+                + "(annotation srv6int.org/memory-bandwidth-percent)\n"
+                + "# TYPE srv6int_node_held_memory_bandwidth_percent gauge\n");
+        sb.append("srv6int_node_held_memory_bandwidth_percent ").append(held.get(4)).append('\n');
         sb.append("# HELP srv6int_node_holding_pods pods of the node whose CPU request is held, by outcome\n"
                 + "# TYPE srv6int_node_holding_pods gauge\n");
         sb.append("srv6int_node_holding_pods{request=\"read\"} ").append(held.get(1)).append('\n');

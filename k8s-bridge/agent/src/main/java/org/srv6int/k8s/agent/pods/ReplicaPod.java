@@ -49,6 +49,8 @@ public final class ReplicaPod {
     private final String qosClass;
     private final long cpuLimitMillis;
     private final long cpuRequestMillis;
+    private final long llcWays;
+    private final long memoryBandwidthPercent;
 
     private ReplicaPod(Pod pod, Map<String, String> labels, Map<String, String> ann, long lmaxNs,
                        Container c, String containerId) throws IOException {
@@ -93,6 +95,11 @@ public final class ReplicaPod {
                 ? pod.getStatus().getQosClass() : "";
         this.cpuLimitMillis = cpuMillis(c.getResources() == null ? null : c.getResources().getLimits());
         this.cpuRequestMillis = cpuMillis(c.getResources() == null ? null : c.getResources().getRequests());
+        this.llcWays = ann.containsKey(ReplicaNames.ANNOTATION_LLC_WAYS)
+                ? intValue(ann, ReplicaNames.ANNOTATION_LLC_WAYS, "annotation", 0, (int) ReplicaNames.MAX_LLC_WAYS) : 0;
+        this.memoryBandwidthPercent = ann.containsKey(ReplicaNames.ANNOTATION_MEMORY_BANDWIDTH)
+                ? intValue(ann, ReplicaNames.ANNOTATION_MEMORY_BANDWIDTH, "annotation", 0,
+                           (int) ReplicaNames.MAX_MEMORY_BANDWIDTH) : 0;
     }
 
     /**
@@ -303,6 +310,16 @@ public final class ReplicaPod {
     /** @return the container's CPU request in the pod spec, millicores, -1 if none */
     public long cpuRequestMillis() {
         return cpuRequestMillis;
+    }
+
+    /** @return LLC ways its vNF type's profile asks for (annotation), 0 if none */
+    public long llcWays() {
+        return llcWays;
+    }
+
+    /** @return memory-bandwidth percent its vNF type's profile asks for (annotation), 0 if none */
+    public long memoryBandwidthPercent() {
+        return memoryBandwidthPercent;
     }
 
     /**

@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 
+import org.srv6int.k8s.bridge.ReplicaNames;
+
 import java.io.IOException;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -17,7 +19,12 @@ import java.util.Set;
  * is not terminated and not one of the agent's vNFs — a replica scheduled but not yet Ready,
  * a replica the agent refused or that opted out, any other workload. The agent holds this
  * out of its CPU pool, so it never hands those cores to its vNFs (in-place resize) and the
- * kubelet never has to refuse a resize for lack of allocatable CPU.
+ * kubelet never has to refuse a resize for lack of allocatable CPU. A replica's LLC ways and
+ * memory bandwidth have no Kubernetes request: the bridge writes its vNF type's profile as the
+ * annotations {@link ReplicaNames#ANNOTATION_LLC_WAYS} and
+ * {@link ReplicaNames#ANNOTATION_MEMORY_BANDWIDTH}, and those are held the same way, for pods
+ * that will run on the agent's NUMA node (no {@link ReplicaNames#ANNOTATION_NUMA_NODE}, or that
+ * node).
  *
  * <p>A pod's request is computed as the scheduler does: the larger of its containers' sum
  * (restartable init containers, i.e. sidecars, added) and its largest init container, plus
@@ -27,11 +34,16 @@ import java.util.Set;
 public final class Reservations {
 
     private final long cpuMillis;
+    private final long llcWays;
+    private final long memoryBandwidthPercent;
     private final int pods;
     private final Map<String, String> unreadable;
 
-    private Reservations(long cpuMillis, int pods, Map<String, String> unreadable) {
+    private Reservations(long cpuMillis, long llcWays, long memoryBandwidthPercent, int pods,
+                         Map<String, String> unreadable) {
         this.cpuMillis = cpuMillis;
+        this.llcWays = llcWays;
+        this.memoryBandwidthPercent = memoryBandwidthPercent;
         this.pods = pods;
         this.unreadable = unreadable;
     }
@@ -41,10 +53,14 @@ public final class Reservations {
      *
      * @param pods every pod bound to this node, as the informer holds them
      * @param managed UIDs of the pods the agent manages now (their CPU is in the pool)
+     * @param numaNode the NUMA node whose LLC and memory bandwidth the agent's pools share (-1:
+     *                 unknown, every pod's profile is held)
      * @return the reservations
      */
-    public static Reservations of(Collection<Pod> pods, Set<String> managed) {
+    public static Reservations of(Collection<Pod> pods, Set<String> managed, int numaNode) {
         long cpu = 0;
+        long ways = 0;
+        long mb = 0;
         int counted = 0;
         Map<String, String> bad = new LinkedHashMap<>();
         for (Pod p : pods) {
@@ -52,6 +68,7 @@ public final class Reservations {
             if (uid == null || managed.contains(uid) || !holds(p)) {
                 continue;
             }
+            String name = p.getMetadata().getNamespace() + "/" + p.getMetadata().getName() + ": ";
             try {
                 long m = cpuRequestMillis(p);
                 if (m > Long.MAX_VALUE - cpu) {
@@ -60,10 +77,30 @@ public final class Reservations {
                 cpu += m;
                 counted++;
             } catch (IOException e) {
-                bad.put(uid, p.getMetadata().getNamespace() + "/" + p.getMetadata().getName() + ": " + e.getMessage());
+                bad.put(uid, name + e.getMessage());
+            }
+            Map<String, String> ann = p.getMetadata().getAnnotations();
+            try {
+                if (onNode(ann, numaNode)) { // both read before either counts: a bad one holds nothing
+                    long w = ReplicaNames.annotationValue(ann, ReplicaNames.ANNOTATION_LLC_WAYS,
+                            ReplicaNames.MAX_LLC_WAYS);
+                    long b = ReplicaNames.annotationValue(ann, ReplicaNames.ANNOTATION_MEMORY_BANDWIDTH,
+                            ReplicaNames.MAX_MEMORY_BANDWIDTH);
+                    ways += w; // each at most 64 or 100 per pod: no overflow for any pod count
+                    mb += b;
+                }
+            } catch (IllegalArgumentException e) {
+                bad.merge(uid, name + e.getMessage() + " (its profile holds nothing)", (x, y) -> x + "; " + y);
             }
         }
-        return new Reservations(cpu, counted, Map.copyOf(bad));
+        return new Reservations(cpu, ways, mb, counted, Map.copyOf(bad));
+    }
+
+    // The pod's profile shares the agent's pools when it will run on the agent's NUMA node.
+    private static boolean onNode(Map<String, String> ann, int numaNode) {
+        long wanted = ReplicaNames.annotationValue(ann, ReplicaNames.ANNOTATION_NUMA_NODE, Integer.MAX_VALUE);
+        return numaNode < 0 || ann == null || ann.get(ReplicaNames.ANNOTATION_NUMA_NODE) == null
+                || wanted == numaNode;
     }
 
     /** Bound to a node and not terminated: the scheduler and the kubelet count its requests. */
@@ -157,6 +194,24 @@ public final class Reservations {
     }
 
     /**
+     * LLC ways promised to the pods counted (their profile annotations).
+     *
+     * @return ways
+     */
+    public long llcWays() {
+        return llcWays;
+    }
+
+    /**
+     * Memory-bandwidth percent promised to the pods counted (their profile annotations).
+     *
+     * @return percent
+     */
+    public long memoryBandwidthPercent() {
+        return memoryBandwidthPercent;
+    }
+
+    /**
      * Pods counted (bound, not terminated, not managed, request readable; a pod requesting
      * nothing is counted with 0).
      *
@@ -167,7 +222,8 @@ public final class Reservations {
     }
 
     /**
-     * Pods whose request could not be read (they reserve nothing), with why.
+     * Pods whose CPU request or profile could not be read (what could not be read reserves
+     * nothing), with why.
      *
      * @return pod UID to message
      */

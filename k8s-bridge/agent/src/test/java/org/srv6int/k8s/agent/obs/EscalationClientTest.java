@@ -104,4 +104,13 @@ public class EscalationClientTest {
             assertEquals(EscalationClient.FAILED, (int) outcomes.poll(20, TimeUnit.SECONDS));
         }
     }
+
+    /** A URL the HTTP client refuses: counted as failed, nothing thrown at the caller (the loop's thread). */
+    @Test
+    public void aUrlTheHttpClientRefusesIsAFailureNotAnException() throws Exception {
+        try (EscalationClient c = client(1)) {
+            c.post(URI.create("ftp://127.0.0.1/onos/srv6int/loop/pools"), "{}", outcomes::add);
+            assertEquals(EscalationClient.FAILED, (int) outcomes.poll(20, TimeUnit.SECONDS));
+        }
+    }
 }

@@ -353,6 +353,77 @@ public class AgentOnRealApiServerTest {
      * its vNF holds of a request scheduled beyond the free CPU, adopts the replica with its
      * request when it is Ready, and releases a deleted pod's request.
      */
+    /** The next pool report the app gets while the agent ticks, within 30 s. */
+    private static com.fasterxml.jackson.databind.JsonNode nextReport(NodeAgent agent,
+            java.util.concurrent.BlockingQueue<String> reports, String what) throws Exception {
+        long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < end) {
+            agent.tick();
+            String r = reports.poll(20, java.util.concurrent.TimeUnit.MILLISECONDS);
+            if (r != null) {
+                return new com.fasterxml.jackson.databind.ObjectMapper().readTree(r);
+            }
+        }
+        throw new AssertionError("no pool report within 30 s after " + what);
+    }
+
+    private static long reportedFreeCpu(com.fasterxml.jackson.databind.JsonNode report) {
+        return report.get("pools").get(0).get("cpuMillis").get("free").asLong();
+    }
+
+    /**
+     * The pool report goes to the app at once when the node's pods change (a replica managed, another
+     * pod's request held or released), not at the next period (10 min here, so any report is the
+     * change's), with the figures of the pools after the change.
+     */
+    @Test
+    public void aPodChangeIsReportedToTheAppAtOnce() throws Exception {
+        java.util.concurrent.BlockingQueue<String> reports = new java.util.concurrent.LinkedBlockingQueue<>();
+        com.sun.net.httpserver.HttpServer onos = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        onos.createContext("/onos/srv6int/loop/pools", ex -> {
+            reports.add(new String(ex.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            ex.sendResponseHeaders(202, -1);
+            ex.close();
+        });
+        onos.start();
+        kubelet = new FakeKubelet(admin, NS, NODE, prefix, host, FakeHost.SYSTEMD, true);
+        String other = prefix + "-other";
+        AgentConfig c = config(AgentConfig.Mode.ENFORCE, AgentConfig.CpuActuation.RESIZE);
+        c.escalationUrl = "http://127.0.0.1:" + onos.getAddress().getPort() + "/onos/srv6int/loop/escalations";
+        c.poolReportIntervalMs = 600_000;
+        try (NodeAgent agent = new NodeAgent(c, agentClient, wiring)) {
+            nextReport(agent, reports, "start");
+            String a = replica(1, "fc00:7::a", true, Map.of()).getMetadata().getName();
+            tickUntil(agent, "a managed", () -> agent.managedPods().size() == 1);
+            // a's request held while it starts, then a managed: each told at once, each with its figures.
+            long free = agent.loop().pool(ResourceType.CPU_QUOTA).free();
+            com.fasterxml.jackson.databind.JsonNode r = nextReport(agent, reports, "a held and managed");
+            while (reportedFreeCpu(r) != free) {
+                r = nextReport(agent, reports, "a managed");
+            }
+            assertTrue(a + " holds CPU of the pool", free < agent.loop().pool(ResourceType.CPU_QUOTA).budget());
+            // Another tenant's pod bound to the node: its request is held, the app hears of it at once.
+            admin.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName(other)
+                    .withLabels(Map.of("srv6int.org/test", prefix)).endMetadata()
+                    .withNewSpec().withNodeName(NODE).withAutomountServiceAccountToken(false)
+                    .addNewContainer().withName("app").withImage("registry.local/app:1")
+                    .withNewResources().withRequests(Map.of("cpu", new Quantity("300m"))).endResources()
+                    .endContainer().endSpec().build()).create();
+            r = nextReport(agent, reports, "another pod's request held");
+            assertEquals(r.toString(), free - 300, reportedFreeCpu(r));
+            assertEquals(agent.loop().pool(ResourceType.CPU_QUOTA).free(), reportedFreeCpu(r));
+            // Deleted: released, told at once.
+            admin.pods().inNamespace("default").withName(other).withGracePeriod(0).delete();
+            r = nextReport(agent, reports, "another pod's request released");
+            assertEquals(r.toString(), free, reportedFreeCpu(r));
+            assertTrue("nothing more without a change: " + reports, reports.isEmpty());
+        } finally {
+            onos.stop(0);
+            admin.pods().inNamespace("default").withName(other).withGracePeriod(0).delete();
+        }
+    }
+
     @Test
     public void requestsOfTheNodesOtherPodsAreHeldTakenBackAndReleased() throws Exception {
         java.util.Set<String> starting = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -410,6 +481,65 @@ public class AgentOnRealApiServerTest {
             assertTrue(metrics, metrics.contains("srv6int_node_held_cpu_millicores " + base + "\n"));
         } finally {
             admin.pods().inNamespace("default").withName(other).withGracePeriod(0).delete();
+        }
+    }
+
+    /**
+     * A replica's LLC ways and memory bandwidth have no Kubernetes request: the bridge writes its
+     * vNF type's profile as annotations, and the agent holds them while the replica starts (taking
+     * them back from its vNF in the resctrl schemata), adopts the replica with them when it is
+     * Ready, and holds nothing any more.
+     */
+    @Test
+    public void aStartingReplicasProfileIsHeldInTheSchemataAndItIsAdoptedWithIt() throws Exception {
+        java.util.Set<String> starting = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        host.resctrl("srv6int-snort-c7v1r0", "srv6int-snort-c7v2r0");
+        kubelet = new FakeKubelet(admin, NS, NODE, prefix, host, FakeHost.SYSTEMD, true)
+                .paused(p -> starting.contains(p.getMetadata().getName()));
+        starting.add(prefix + "-vnf2");
+        String a = replica(1, "fc00:7::a", true, Map.of()).getMetadata().getName();
+        AgentConfig c = config(AgentConfig.Mode.ENFORCE, AgentConfig.CpuActuation.AUTO);
+        c.numa.enabled = false; // the local loop shares LLC and bandwidth (NUMASFP would per chain)
+        c.resources.get(ResourceType.LLC).enabled = true;
+        c.resources.get(ResourceType.MEMORY_BANDWIDTH).enabled = true;
+        c.resources.get(ResourceType.MEMORY_BANDWIDTH).budget = 100L; // the node's bandwidth, shared
+        c.validate();
+        try (NodeAgent agent = new NodeAgent(c, agentClient, wiring)) {
+            tickUntil(agent, "a managed", () -> agent.managedPods().size() == 1);
+            ResourcePool llc = agent.loop().pool(ResourceType.LLC);
+            ResourcePool mb = agent.loop().pool(ResourceType.MEMORY_BANDWIDTH);
+            assertEquals("a found with the full mask", 20, llc.allocation(0));
+            assertEquals(100, mb.allocation(0));
+            String b = replica(2, "fc00:7::b", true, Map.of(ReplicaNames.ANNOTATION_LLC_WAYS, "4",
+                    ReplicaNames.ANNOTATION_MEMORY_BANDWIDTH, "30")).getMetadata().getName();
+            tickUntil(agent, "b's profile held and taken back from a", () ->
+                    agent.loop().pool(ResourceType.LLC).held() == 4 && agent.loop().pool(ResourceType.LLC)
+                            .allocation(0) == 16 && agent.loop().pool(ResourceType.MEMORY_BANDWIDTH).allocation(0) == 70,
+                    () -> "llc " + agent.loop().pool(ResourceType.LLC).allocation(0) + " held "
+                            + agent.loop().pool(ResourceType.LLC).held());
+            String schemata = host.read("/sys/fs/resctrl/srv6int-snort-c7v1r0/schemata");
+            java.util.regex.Matcher l3 = java.util.regex.Pattern.compile("L3:0=([0-9a-f]+)").matcher(schemata);
+            assertTrue(schemata, l3.find());
+            assertEquals(schemata, 16, Long.bitCount(Long.parseLong(l3.group(1), 16)));
+            assertTrue(schemata, schemata.contains("MB:0=70"));
+            assertEquals(2, agent.metrics().decisions(index(agent, a),
+                    org.srv6int.k8s.agent.loop.Decision.Action.RECLAIM));
+            String metrics = new String(new java.net.URL("http://127.0.0.1:" + agent.metricsPort() + "/metrics")
+                    .openStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(metrics, metrics.contains("srv6int_node_held_llc_ways 4\n"));
+            assertTrue(metrics, metrics.contains("srv6int_node_held_memory_bandwidth_percent 30\n"));
+            // b starts: adopted with its profile, nothing held any more
+            starting.clear();
+            tickUntil(agent, "b managed", () -> agent.managedPods().size() == 2);
+            ResourcePool llcNow = agent.loop().pool(ResourceType.LLC);
+            ResourcePool mbNow = agent.loop().pool(ResourceType.MEMORY_BANDWIDTH);
+            assertEquals(0, llcNow.held());
+            assertEquals(0, mbNow.held());
+            assertEquals("adopted with the ways held for it", 4, llcNow.allocation(index(agent, b)));
+            assertEquals(30, mbNow.allocation(index(agent, b)));
+            assertEquals(16, llcNow.allocation(index(agent, a)));
+            String bs = host.read("/sys/fs/resctrl/srv6int-snort-c7v2r0/schemata");
+            assertTrue(bs, bs.contains("MB:0=30"));
         }
     }
 

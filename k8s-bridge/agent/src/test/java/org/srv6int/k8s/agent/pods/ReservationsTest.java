@@ -37,12 +37,12 @@ public class ReservationsTest {
         Pod starting = pod("a", "worker1", "Pending", container("vnf", "1500m", "2"));
         Pod managed = pod("b", "worker1", "Running", container("vnf", "1", "1"));
         Pod other = pod("c", "worker1", "Running", container("app", "250m", null), container("side", "0.1", null));
-        Reservations r = Reservations.of(List.of(starting, managed, other), Set.of("b"));
+        Reservations r = Reservations.of(List.of(starting, managed, other), Set.of("b"), -1);
         assertEquals(1500 + 250 + 100, r.cpuMillis());
         assertEquals(2, r.pods());
         assertTrue(r.unreadable().isEmpty());
         // adopted when Ready: now managed, its request is the pool's
-        assertEquals(350, Reservations.of(List.of(starting, managed, other), Set.of("a", "b")).cpuMillis());
+        assertEquals(350, Reservations.of(List.of(starting, managed, other), Set.of("a", "b"), -1).cpuMillis());
     }
 
     @Test
@@ -50,11 +50,11 @@ public class ReservationsTest {
         Pod done = pod("a", "worker1", "Succeeded", container("job", "2", null));
         Pod failed = pod("b", "worker1", "Failed", container("job", "2", null));
         Pod unbound = pod("c", null, "Pending", container("vnf", "2", null));
-        Reservations r = Reservations.of(List.of(done, failed, unbound), Set.of());
+        Reservations r = Reservations.of(List.of(done, failed, unbound), Set.of(), -1);
         assertEquals(0, r.cpuMillis());
         assertEquals(0, r.pods());
         assertEquals("a deleted pod is no longer listed: nothing held", 0,
-                Reservations.of(List.of(), Set.of()).cpuMillis());
+                Reservations.of(List.of(), Set.of(), -1).cpuMillis());
     }
 
     @Test
@@ -84,7 +84,7 @@ public class ReservationsTest {
         Pod negative = pod("b", "worker1", "Pending", container("vnf", "-1", null));
         Pod garbage = pod("c", "worker1", "Pending", container("vnf", "lots", null));
         Pod fine = pod("d", "worker1", "Pending", container("vnf", "1", null));
-        Reservations r = Reservations.of(List.of(huge, negative, garbage, fine), Set.of());
+        Reservations r = Reservations.of(List.of(huge, negative, garbage, fine), Set.of(), -1);
         assertEquals(1000, r.cpuMillis());
         assertEquals(1, r.pods());
         assertEquals(Set.of("a", "b", "c"), r.unreadable().keySet());
@@ -93,11 +93,51 @@ public class ReservationsTest {
         assertTrue(r.unreadable().get("c"), r.unreadable().get("c").contains("container vnf requests.cpu 'lots'"));
     }
 
+    private static Pod profiled(String uid, Map<String, String> annotations) {
+        Pod p = pod(uid, "worker1", "Pending", container("vnf", "1", "1"));
+        p.getMetadata().setAnnotations(annotations);
+        return p;
+    }
+
+    @Test
+    public void aReplicasProfileHoldsItsLlcWaysAndMemoryBandwidthOnTheAgentsNumaNode() {
+        Pod here = profiled("a", Map.of("srv6int.org/llc-ways", "3", "srv6int.org/memory-bandwidth-percent", "20"));
+        Pod pinnedHere = profiled("b", Map.of("srv6int.org/llc-ways", "2", "srv6int.org/numa-node", "0"));
+        Pod elsewhere = profiled("c", Map.of("srv6int.org/llc-ways", "4", "srv6int.org/numa-node", "1",
+                "srv6int.org/memory-bandwidth-percent", "30"));
+        Pod managed = profiled("d", Map.of("srv6int.org/llc-ways", "5"));
+        Reservations r = Reservations.of(List.of(here, pinnedHere, elsewhere, managed), Set.of("d"), 0);
+        assertEquals("node 1's L3 and memory controller are not the pools'", 3 + 2, r.llcWays());
+        assertEquals(20, r.memoryBandwidthPercent());
+        assertEquals("every CPU request is the node's", 3000, r.cpuMillis());
+        Reservations unknown = Reservations.of(List.of(here, pinnedHere, elsewhere, managed), Set.of("d"), -1);
+        assertEquals("NUMA node unknown: every profile is held", 3 + 2 + 4, unknown.llcWays());
+        assertEquals(50, unknown.memoryBandwidthPercent());
+        // adopted: the pool has it now
+        assertEquals(0, Reservations.of(List.of(here), Set.of("a"), 0).llcWays());
+    }
+
+    @Test
+    public void aProfileThatCannotBeReadHoldsNothingButTheCpuRequestStays() {
+        Pod ways = profiled("a", Map.of("srv6int.org/llc-ways", "65"));
+        Pod bw = profiled("b", Map.of("srv6int.org/llc-ways", "2", "srv6int.org/memory-bandwidth-percent", "lots"));
+        Pod numa = profiled("c", Map.of("srv6int.org/llc-ways", "2", "srv6int.org/numa-node", "-1"));
+        Reservations r = Reservations.of(List.of(ways, bw, numa), Set.of(), 0);
+        assertEquals(0, r.llcWays());
+        assertEquals(0, r.memoryBandwidthPercent());
+        assertEquals(3000, r.cpuMillis());
+        assertEquals(3, r.pods());
+        assertTrue(r.unreadable().get("a"), r.unreadable().get("a").contains("srv6int.org/llc-ways must be a number in "
+                + "0..64, got '65' (its profile holds nothing)"));
+        assertTrue(r.unreadable().get("b"), r.unreadable().get("b").contains("srv6int.org/memory-bandwidth-percent"));
+        assertTrue(r.unreadable().get("c"), r.unreadable().get("c").contains("srv6int.org/numa-node"));
+    }
+
     @Test
     public void requestsAddingUpBeyondALongAreRefusedNotWrapped() {
         Pod a = pod("a", "worker1", "Pending", container("x", "9000000000000000", null));
         Pod b = pod("b", "worker1", "Pending", container("x", "9000000000000000", null));
-        Reservations r = Reservations.of(List.of(a, b), Set.of());
+        Reservations r = Reservations.of(List.of(a, b), Set.of(), -1);
         assertTrue("never negative", r.cpuMillis() >= 0);
         assertEquals(1, r.unreadable().size());
     }
