@@ -200,39 +200,6 @@ public class KubernetesReplicaPlatformManagerTest {
     }
 
     @Test
-    public void aRemovedChainsWorkloadsWaitForItsEntriesToLeaveTheSwitchesThenGoAnywayCounted() throws Exception {
-        Sfc chain = org.srv6int.app.testing.PaperTestbed.sfc2();
-        InMemorySfcService chains = new InMemorySfcService(chain);
-        org.srv6int.testkit.InMemoryFlowRuleService flows = new org.srv6int.testkit.InMemoryFlowRuleService();
-        // A switch that keeps the chain's classifier (its removal is not confirmed, or fails).
-        flows.applyFlowRules(org.srv6int.app.program.ChainProgrammer.classifierRule(
-                chain, org.srv6int.app.testing.PaperTestbed.APP_ID));
-        FakeConfigService cfg = KubernetesMock.configOf(
-                KubernetesMock.appConfig("{\"kubernetes\":" + k8s.kubernetesJson() + "}"));
-        KubernetesReplicaPlatformManager m = KubernetesMock.platform(chains, cfg, new KubernetesMock.Netcfg(),
-                                                                     new FakeInventory(), flows);
-        m.chainReleaseTimeoutMillis = 2_000;
-        try {
-            m.createReplica(VnfKey.of(chain.id(), 0), "worker1", "c1-0").toCompletableFuture()
-                    .get(10, TimeUnit.SECONDS);
-            assertEquals(1, k8s.statefulSetNames().size());
-            chains.removeSfc(chain.id());
-            Thread.sleep(500);
-            assertEquals("kept while the switch still sends packets into the chain", 1,
-                         k8s.statefulSetNames().size());
-            assertEquals(0, m.chainReleaseTimeouts());
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!k8s.statefulSetNames().isEmpty() && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
-            assertEquals("deleted after the wait, logged and counted", List.of(), k8s.statefulSetNames());
-            assertEquals(1, m.chainReleaseTimeouts());
-        } finally {
-            m.deactivate();
-        }
-    }
-
-    @Test
     public void workloadsOfChainsThatNoLongerExistAreSwept() throws Exception {
         FakeConfigService cfg = KubernetesMock.configOf(
                 KubernetesMock.appConfig("{\"kubernetes\":" + k8s.kubernetesJson() + "}"));
