@@ -41,7 +41,6 @@ import org.srv6int.app.api.VnfKey;
 import org.srv6int.app.api.VnfLoopState;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
-import org.srv6int.app.program.SidSteering;
 import org.srv6int.app.api.TelemetrySnapshot;
 import org.srv6int.app.api.TelemetryWindows;
 import org.osgi.service.component.annotations.Activate;
@@ -342,13 +341,6 @@ public class GlobalLoopManager implements GlobalLoopService {
     static final long RELEASE_GRACE_MS = 30_000;
 
     /** Where the switches may still steer to a replica: its SID in a bucket table, from the flow store. */
-    private java.util.Optional<String> stillSteering(VnfKey vnf, String replica) {
-        org.srv6int.app.api.VnfReplicaId id = org.srv6int.app.api.VnfReplicaId.of(vnf, replica);
-        return SidSteering.stillSteering(flowRuleService, configService.devices().all().keySet(), vnf.sfcId().tag(),
-                                         inventory.getReplica(id).map(org.srv6int.app.api.VnfReplica::sid)
-                                                 .orElse(null));
-    }
-
     private boolean interferenceAware() {
         return configService.appConfig().map(Srv6IntAppConfig::interferenceAware).orElse(false);
     }
@@ -383,7 +375,8 @@ public class GlobalLoopManager implements GlobalLoopService {
             l.setPools(nodePools);
             if (flowRuleService != null) {
                 // A drained replica's pod goes only once no switch steers to it (docs/global-loop.md).
-                l.setSteering(this::stillSteering);
+                l.setSteering(SwitchSteering.ofFlowStore(flowRuleService, () -> configService.devices().all().keySet(),
+                                                         inventory));
             }
             loop = l;
             loopTHatMillis = tHat;

@@ -1,8 +1,16 @@
 package org.srv6int.app.loop;
 
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.flow.FlowRuleService;
+import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.program.SidSteering;
 
+import java.util.Collection;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The loop's port towards what the switches hold: whether any switch may still steer a packet to
@@ -23,4 +31,20 @@ public interface SwitchSteering {
      * @throws RuntimeException if the switches cannot be read (counts as not confirmed)
      */
     Optional<String> stillSteering(VnfKey vnf, String replicaId);
+
+    /**
+     * The switches' view as ONOS's flow store holds it ({@link SidSteering}): the replica's SID
+     * from the inventory, the chain's table on every SRv6 switch.
+     *
+     * @param flows     flow rule service
+     * @param devices   the SRv6 switches, read at each call
+     * @param inventory the replicas (a replica no longer there has no SID: only the chain's
+     *                  unconfirmed rewrites count)
+     * @return the port
+     */
+    static SwitchSteering ofFlowStore(FlowRuleService flows, Supplier<? extends Collection<DeviceId>> devices,
+                                      VnfInventoryService inventory) {
+        return (vnf, replica) -> SidSteering.stillSteering(flows, devices.get(), vnf.sfcId().tag(),
+                inventory.getReplica(VnfReplicaId.of(vnf, replica)).map(VnfReplica::sid).orElse(null));
+    }
 }

@@ -234,4 +234,14 @@ public final class AppCore {
             bindApplication(appId, () -> app.clockMillis.getAsLong());
         }
     }
+
+    /**
+     * The switches' view the loop's scale-in waits on (a drained replica's pod goes once no switch
+     * steers to it), as the loop manager builds it: over this core's flow store.
+     *
+     * @return the loop's steering port
+     */
+    public org.srv6int.app.loop.SwitchSteering steering() {
+        return org.srv6int.app.loop.SwitchSteering.ofFlowStore(flows, () -> config.devices().all().keySet(), inventory);
+    }
 }

@@ -140,6 +140,7 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
         GlobalLoop l = new GlobalLoop(params, clock, platform, control.routing(), store);
         l.setColocation(colocation);
         l.setPools(control.app().pools);
+        l.setSteering(control.app().steering());
         return l;
     }
 

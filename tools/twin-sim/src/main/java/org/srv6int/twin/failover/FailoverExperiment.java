@@ -205,6 +205,9 @@ public final class FailoverExperiment {
             };
             this.platform = new SimulatedPlatform(control.fabric().hosts(), control::requestMillis, control.events());
             this.loop = ours ? new GlobalLoop(LoopParams.builder().build(), lc, platform, control.routing()) : null;
+            if (loop != null) {
+                loop.setSteering(control.app().steering());
+            }
             this.health = ours ? new ChainHealth(lc, TimeUnit.MILLISECONDS.toNanos(cfg.silenceMillis()),
                     TimeUnit.MILLISECONDS.toNanos(cfg.replicaSilenceMillis()),
                     TimeUnit.MILLISECONDS.toNanos(cfg.returnHoldMillis())) : null;
