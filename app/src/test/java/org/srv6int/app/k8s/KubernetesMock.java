@@ -211,8 +211,32 @@ public final class KubernetesMock implements AutoCloseable {
         return new FakeConfigService(org.srv6int.app.testing.PaperTestbed.devices(), app);
     }
 
+    /**
+     * Waits until the mock answers again. It blocks its event loop (shared by every mock server of
+     * the JVM) for up to ~10 s while it closes a watch that had events, and since the bridge
+     * watches nodes and pods, every platform stopped closes some: a test that follows would time
+     * out on its first call, and closing the server would fail.
+     */
+    public void settle() {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            try {
+                admin.namespaces().list();
+                return;
+            } catch (RuntimeException e) {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
     @Override
     public void close() throws IOException {
+        settle();
         kubelet.shutdownNow();
         admin.close();
         server.destroy();

@@ -5,6 +5,7 @@ import org.srv6int.app.api.ReplicaInfo;
 import org.srv6int.app.k8s.KubernetesMock;
 import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
 import org.srv6int.app.k8s.KubernetesReplicaPlatformManagerTest;
+import org.junit.After;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -59,6 +60,12 @@ public class KubernetesReplicaPlatformManagerTest {
     @AfterClass
     public static void stop() throws Exception {
         k8s.close();
+    }
+
+    /** The shared mock server answers again before the next test (see {@link KubernetesMock#settle}). */
+    @After
+    public void settle() {
+        k8s.settle();
     }
 
     private static void assertRejected(String kubernetesJson, String field) throws Exception {
