@@ -687,22 +687,21 @@ public final class GlobalLoop {
         Set<org.srv6int.app.api.VnfReplicaId> out = new HashSet<>();
         if (store != null && !restored) {
             try {
-                store.records().forEach((k, r) -> {
-                    if (r.phase() == VnfLoopRecord.Phase.REMOVING && r.drainingReplica() != null) {
-                        out.add(org.srv6int.app.api.VnfReplicaId.of(k, r.drainingReplica()));
-                    }
-                });
+                store.records().forEach((k, r) -> addRemoving(out, k, r.phase(), r.drainingReplica()));
             } catch (RuntimeException e) {
                 storeFailures++;
                 return null;
             }
         }
-        states.forEach((k, s) -> {
-            if (s.phase == VnfLoopRecord.Phase.REMOVING && s.drainingReplica != null) {
-                out.add(org.srv6int.app.api.VnfReplicaId.of(k, s.drainingReplica));
-            }
-        });
+        states.forEach((k, s) -> addRemoving(out, k, s.phase, s.drainingReplica));
         return out;
+    }
+
+    private static void addRemoving(Set<org.srv6int.app.api.VnfReplicaId> out, VnfKey vnf, VnfLoopRecord.Phase phase,
+                                    String replica) {
+        if (phase == VnfLoopRecord.Phase.REMOVING && replica != null) {
+            out.add(org.srv6int.app.api.VnfReplicaId.of(vnf, replica));
+        }
     }
 
     private void step(VnfObservation o, VnfState s, long now) {

@@ -136,6 +136,25 @@ public final class ReplicaNames {
     }
 
     /**
+     * The annotations of a vNF type's profile as the bridge writes them on a replica's pods: each
+     * only when given (above 0).
+     *
+     * @param llcWays LLC ways
+     * @param memoryBandwidthPercent memory-bandwidth percent
+     * @return annotation name to value
+     */
+    public static Map<String, String> profileAnnotations(long llcWays, long memoryBandwidthPercent) {
+        Map<String, String> m = new java.util.TreeMap<>();
+        if (llcWays > 0) {
+            m.put(ANNOTATION_LLC_WAYS, Long.toString(llcWays));
+        }
+        if (memoryBandwidthPercent > 0) {
+            m.put(ANNOTATION_MEMORY_BANDWIDTH, Long.toString(memoryBandwidthPercent));
+        }
+        return m;
+    }
+
+    /**
      * Reads a numeric annotation as {@link #checkIdentity} checks it.
      *
      * @param annotations annotation name to value (null: none)

@@ -211,12 +211,7 @@ public final class ReplicaRequest {
          * @return this builder
          */
         public Builder profile(long llcWays, long memoryBandwidthPercent) {
-            if (llcWays > 0) {
-                annotations.put(ReplicaNames.ANNOTATION_LLC_WAYS, Long.toString(llcWays));
-            }
-            if (memoryBandwidthPercent > 0) {
-                annotations.put(ReplicaNames.ANNOTATION_MEMORY_BANDWIDTH, Long.toString(memoryBandwidthPercent));
-            }
+            annotations.putAll(ReplicaNames.profileAnnotations(llcWays, memoryBandwidthPercent));
             return this;
         }
 

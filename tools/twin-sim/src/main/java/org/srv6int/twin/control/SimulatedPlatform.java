@@ -157,18 +157,6 @@ public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime, 
         }
     }
 
-    // What ReplicaRequest.profile writes on the bridge's pods.
-    private static Map<String, String> profile(ResourceNeed n) {
-        Map<String, String> m = new LinkedHashMap<>();
-        if (n.llcWays() > 0) {
-            m.put(ReplicaNames.ANNOTATION_LLC_WAYS, Long.toString(n.llcWays()));
-        }
-        if (n.memoryBandwidthPercent() > 0) {
-            m.put(ReplicaNames.ANNOTATION_MEMORY_BANDWIDTH, Long.toString(n.memoryBandwidthPercent()));
-        }
-        return m;
-    }
-
     @Override
     public long version() {
         return version;
@@ -183,7 +171,8 @@ public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime, 
                 out.add(new PodBuilder().withNewMetadata().withName(p.replica.id() + "-0").withNamespace("srv6int-sfc")
                         .withUid(UUID.nameUUIDFromBytes(p.replica.id().getBytes(StandardCharsets.UTF_8)).toString())
                         .withLabels(Map.of(ReplicaNames.LABEL_MANAGED_BY, ReplicaNames.MANAGER))
-                        .withAnnotations(profile(p.need)).endMetadata()
+                        .withAnnotations(ReplicaNames.profileAnnotations(p.need.llcWays(),
+                                p.need.memoryBandwidthPercent())).endMetadata()
                         .withNewSpec().withNodeName(node).addNewContainer().withName("vnf").withNewResources()
                         .withRequests(cpu).withLimits(cpu).endResources().endContainer().endSpec()
                         .withNewStatus().withPhase("Pending").addNewCondition().withType("PodScheduled")

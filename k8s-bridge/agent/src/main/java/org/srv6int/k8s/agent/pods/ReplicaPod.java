@@ -95,11 +95,14 @@ public final class ReplicaPod {
                 ? pod.getStatus().getQosClass() : "";
         this.cpuLimitMillis = cpuMillis(c.getResources() == null ? null : c.getResources().getLimits());
         this.cpuRequestMillis = cpuMillis(c.getResources() == null ? null : c.getResources().getRequests());
-        this.llcWays = ann.containsKey(ReplicaNames.ANNOTATION_LLC_WAYS)
-                ? intValue(ann, ReplicaNames.ANNOTATION_LLC_WAYS, "annotation", 0, (int) ReplicaNames.MAX_LLC_WAYS) : 0;
-        this.memoryBandwidthPercent = ann.containsKey(ReplicaNames.ANNOTATION_MEMORY_BANDWIDTH)
-                ? intValue(ann, ReplicaNames.ANNOTATION_MEMORY_BANDWIDTH, "annotation", 0,
-                           (int) ReplicaNames.MAX_MEMORY_BANDWIDTH) : 0;
+        try { // read as Reservations reads them while the pod starts
+            this.llcWays = ReplicaNames.annotationValue(ann, ReplicaNames.ANNOTATION_LLC_WAYS,
+                    ReplicaNames.MAX_LLC_WAYS);
+            this.memoryBandwidthPercent = ReplicaNames.annotationValue(ann, ReplicaNames.ANNOTATION_MEMORY_BANDWIDTH,
+                    ReplicaNames.MAX_MEMORY_BANDWIDTH);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("annotation " + e.getMessage(), e);
+        }
     }
 
     /**
