@@ -26,14 +26,14 @@ fi
 # Both test classes in one Maven run (one JVM start-up less); each module runs its own.
 BRIDGE_XML=$ROOT/k8s-bridge/bridge/target/surefire-reports/TEST-org.srv6int.k8s.bridge.RealApiServerTest.xml
 APP_XML=$ROOT/app/target/surefire-reports/TEST-org.srv6int.app.k8s.KubernetesEndToEndTest.xml
-TWIN_REPORTS=$ROOT/tools/twin-sim/target/surefire-reports
+TWIN_REPORTS=$ROOT/twin/target/surefire-reports
 TWIN_XML=$TWIN_REPORTS/TEST-org.srv6int.twin.k8s.RealKubernetesTest.xml
 JOINTS_XML=$TWIN_REPORTS/TEST-org.srv6int.twin.k8s.KubernetesDataplaneTest.xml
-AGENT_XML=$ROOT/k8s-bridge/agent/target/surefire-reports/TEST-org.srv6int.k8s.agent.pods.AgentOnRealApiServerTest.xml
+AGENT_XML=$ROOT/node-agent/target/surefire-reports/TEST-org.srv6int.agent.pods.AgentOnRealApiServerTest.xml
 rm -f "$BRIDGE_XML" "$APP_XML" "$TWIN_XML" "$JOINTS_XML" "$AGENT_XML"
 # -fn: a failing module does not keep the others' tests from running (-fae would skip the modules
 # that depend on it); the verdict comes from each module's report below, not from mvn's exit code.
-mvn -B -ntp -q -fn -pl k8s-bridge/bridge,app,tools/twin-sim,k8s-bridge/agent surefire:test \
+mvn -B -ntp -q -fn -pl k8s-bridge/bridge,app,twin,node-agent surefire:test \
   -Dtest=RealApiServerTest,KubernetesEndToEndTest,RealKubernetesTest,KubernetesDataplaneTest,AgentOnRealApiServerTest \
   -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false \
   -Dsrv6int.kubeconfig="$K8S_RUN/bridge.kubeconfig" -Dsrv6int.admin.kubeconfig="$K8S_RUN/admin.kubeconfig" \

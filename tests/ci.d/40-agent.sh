@@ -5,7 +5,7 @@
 # cgroup files and the decision log checked. Runs after `mvn install`.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-MOD=k8s-bridge/agent
+MOD=node-agent
 JAR=$(ls $MOD/target/srv6int-node-agent-*-all.jar 2>/dev/null | head -n1)
 passed=0; failed=0
 check() { # name, command...
@@ -20,7 +20,7 @@ PID=
 cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-mapfile -t CPU_MAX < <(java -cp "$JAR:$MOD/target/test-classes" org.srv6int.k8s.agent.ReplayFixture "$WORK" "127.0.0.1:$PORT")
+mapfile -t CPU_MAX < <(java -cp "$JAR:$MOD/target/test-classes" org.srv6int.agent.ReplayFixture "$WORK" "127.0.0.1:$PORT")
 tools/node-agent --config "$WORK/agent.json" --pcap "$WORK/replay.pcap" >"$WORK/agent.out" 2>"$WORK/agent.err" &
 PID=$!
 metric() { # prints the value of an exact metric line prefix, or nothing

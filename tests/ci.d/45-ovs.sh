@@ -19,7 +19,7 @@
 # Everything it made is removed on exit.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-MOD=k8s-bridge/agent
+MOD=node-agent
 if [ "$(id -u)" -ne 0 ]; then
   echo "skipped: not root (network namespaces, veths and OVS's userspace datapath need root)"
   exit 0
@@ -30,7 +30,7 @@ if ! command -v ovs-vswitchd >/dev/null; then
     openvswitch-switch >/dev/null || { echo "cannot install openvswitch-switch"; echo "0 passed, 1 failed"; exit 1; }
 fi
 JAR=$(ls $MOD/target/srv6int-node-agent-*-all.jar 2>/dev/null | head -n1)
-if [ -z "$JAR" ] || [ ! -d $MOD/target/test-classes/org/srv6int/k8s/agent/wiring ]; then
+if [ -z "$JAR" ] || [ ! -d $MOD/target/test-classes/org/srv6int/agent/wiring ]; then
   echo "node agent jar or test classes missing: run mvn install first"; echo "0 passed, 1 failed"; exit 1
 fi
 T=$$
@@ -70,7 +70,7 @@ set +e
 for i in 0 1; do # the forwarders are listening before any frame is sent
   for _ in $(seq 1 50); do grep -q up "$WORK/echo-$i.log" && break; sleep 0.1; done
 done
-timeout 300 ip netns exec "$NODE" java -cp "$JAR:$MOD/target/test-classes" org.srv6int.k8s.agent.wiring.WiringCrossCheck \
+timeout 300 ip netns exec "$NODE" java -cp "$JAR:$MOD/target/test-classes" org.srv6int.agent.wiring.WiringCrossCheck \
   "$WORK/ovs" sfc-br nic0 sw0 fc00:2::10 pod0 "${MACS[0]}" fc00:2::20 pod1 "${MACS[1]}" | tee "$WORK/wiring.out"
 rc=${PIPESTATUS[0]}
 if [ $rc -ne 0 ]; then
@@ -92,7 +92,7 @@ if ! ip netns exec "$NODE" "$TESTENV/start" >"$WORK/k8s-start.log" 2>&1; then
 fi
 mkdir -p "$WORK/ovs2"
 timeout 300 ip netns exec "$NODE" java -cp "$JAR:$MOD/target/test-classes" \
-  org.srv6int.k8s.agent.pods.PodWiringCrossCheck "$WORK/ovs2" sfc-br2 nic0 sw0 "$K8S_RUN/admin.kubeconfig" \
+  org.srv6int.agent.pods.PodWiringCrossCheck "$WORK/ovs2" sfc-br2 nic0 sw0 "$K8S_RUN/admin.kubeconfig" \
   k8s-bridge/deploy "${ECHO_PIDS[0]}" "${MACS[0]}" "${ECHO_PIDS[1]}" "${MACS[1]}" 2>&1 | tee "$WORK/joints.out" \
   | grep -E '^(ok|FAIL|---|[0-9]+ passed)|Exception'
 rc2=${PIPESTATUS[0]}

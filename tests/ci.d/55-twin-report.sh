@@ -15,7 +15,7 @@ if [ ! -d tests/gui/node_modules/playwright-core ]; then
   (cd tests/gui && npm install --no-package-lock --no-audit --no-fund --loglevel=error) >/tmp/srv6int-report-npm.log 2>&1 \
     || { cat /tmp/srv6int-report-npm.log; fail "npm install failed"; }
 fi
-OUT=$ROOT/tools/twin-sim/target/report-ci
+OUT=$ROOT/twin/target/report-ci
 rm -rf "$OUT"
 t0=$SECONDS
 tools/twin fig8 --policy none --out "$OUT" </dev/null || fail "tools/twin fig8 failed"

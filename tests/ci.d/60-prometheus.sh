@@ -19,8 +19,8 @@ if ! command -v promtool >/dev/null || ! command -v prometheus >/dev/null; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null
 fi
 command -v prometheus >/dev/null || { echo "prometheus not installed"; echo "0 passed, 1 failed"; exit 1; }
-AGENT_JAR=$(ls k8s-bridge/agent/target/srv6int-node-agent-*-all.jar 2>/dev/null | head -n1)
-if [ ! -d app/target/test-classes ] || [ -z "$AGENT_JAR" ] || [ ! -d k8s-bridge/agent/target/test-classes ]; then
+AGENT_JAR=$(ls node-agent/target/srv6int-node-agent-*-all.jar 2>/dev/null | head -n1)
+if [ ! -d app/target/test-classes ] || [ -z "$AGENT_JAR" ] || [ ! -d node-agent/target/test-classes ]; then
   echo "app test classes or node agent jar missing: run mvn install first"; echo "0 passed, 1 failed"; exit 1
 fi
 WORK=$(mktemp -d)
@@ -45,7 +45,7 @@ PIDS+=($!)
 
 # --- source 2: a node agent after a pcap replay
 AGENT_PORT=$(free_port)
-mapfile -t _ < <(java -cp "$AGENT_JAR:k8s-bridge/agent/target/test-classes" org.srv6int.k8s.agent.ReplayFixture \
+mapfile -t _ < <(java -cp "$AGENT_JAR:node-agent/target/test-classes" org.srv6int.agent.ReplayFixture \
   "$WORK/agent" "127.0.0.1:$AGENT_PORT")
 tools/node-agent --config "$WORK/agent/agent.json" --pcap "$WORK/agent/replay.pcap" >"$WORK/agent.out" 2>&1 &
 PIDS+=($!)

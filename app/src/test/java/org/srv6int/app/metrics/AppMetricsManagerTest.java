@@ -106,9 +106,9 @@ public class AppMetricsManagerTest {
         String fwd = "{chain=\"1\",vnf=\"0\",vnf_type=\"fwd\"}";
         ParsedExposition app = until(x -> has(x, "srv6int_vnf_window_samples" + fwd)
                 && x.get("srv6int_vnf_window_samples" + fwd) > 0, 300_000);
-        org.srv6int.k8s.agent.obs.AgentMetrics agentMetrics = new org.srv6int.k8s.agent.obs.AgentMetrics(
+        org.srv6int.agent.obs.AgentMetrics agentMetrics = new org.srv6int.agent.obs.AgentMetrics(
                 java.util.List.of("fwd"), java.util.List.of("1"), java.util.List.of("0"), new long[] {1_000_000});
-        for (org.srv6int.k8s.agent.loop.ResourceType t : org.srv6int.k8s.agent.loop.ResourceType.all()) {
+        for (org.srv6int.agent.loop.ResourceType t : org.srv6int.agent.loop.ResourceType.all()) {
             agentMetrics.allocation(0, t, 1);
         }
         agentMetrics.window(0, 500_000, 500_000);

@@ -9,7 +9,7 @@ import org.onlab.osgi.TestServiceDirectory;
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.SfcService;
 import org.srv6int.app.testing.FakeGlobalLoopService;
-import org.srv6int.k8s.agent.obs.EscalationClient;
+import org.srv6int.agent.obs.EscalationClient;
 
 import javax.ws.rs.client.Entity;
 import javax.ws.rs.core.Response;

@@ -9,11 +9,11 @@ import org.onlab.osgi.TestServiceDirectory;
 import org.srv6int.app.api.NodePoolService;
 import org.srv6int.app.api.NodePools;
 import org.srv6int.app.pools.NodePoolManager;
-import org.srv6int.k8s.agent.loop.ResourceActuator;
-import org.srv6int.k8s.agent.loop.ResourcePool;
-import org.srv6int.k8s.agent.loop.ResourceType;
-import org.srv6int.k8s.agent.obs.EscalationClient;
-import org.srv6int.k8s.agent.obs.PoolReport;
+import org.srv6int.agent.loop.ResourceActuator;
+import org.srv6int.agent.loop.ResourcePool;
+import org.srv6int.agent.loop.ResourceType;
+import org.srv6int.agent.obs.EscalationClient;
+import org.srv6int.agent.obs.PoolReport;
 import org.srv6int.testkit.InMemoryStorageService;
 
 import javax.ws.rs.client.Entity;

@@ -1,4 +1,0 @@
-/**
- * Per-vNF latency windows: N Detection Result samples, L95 by selection.
- */
-package org.srv6int.k8s.agent.window;

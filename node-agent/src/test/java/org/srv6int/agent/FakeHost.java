@@ -1,0 +1,221 @@
+package org.srv6int.agent;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Builds a fake host tree in a temporary directory whose files have exactly
+ * the formats the kernel uses (cgroup v2, resctrl, cpufreq, NUMA sysfs), so
+ * the actuators run unchanged against it. What the fake cannot do is the
+ * kernel's side effects (mkdir in resctrl populating a group, rejecting a
+ * value): groups are pre-created like a previous run would have left them.
+ */
+public final class FakeHost {
+
+    /** Systemd cgroup driver layout. */
+    public static final boolean SYSTEMD = true;
+    /** Cgroupfs cgroup driver layout. */
+    public static final boolean CGROUPFS = false;
+
+    /** Pod UID of the worker preset's first vNF (systemd driver). */
+    public static final String UID_A = "2f0e8a4c-1b7d-4e0a-9c1e-5d6f7a8b9c0d";
+    /** Pod UID of the worker preset's second vNF (cgroupfs driver). */
+    public static final String UID_B = "7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+    /** Container id of the first vNF. */
+    public static final String ID_A = "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
+    /** Container id of the second vNF. */
+    public static final String ID_B = "0f9e8d7c6b5a49382716f5e4d3c2b1a00f9e8d7c6b5a49382716f5e4d3c2b1a0";
+
+    private final Path root;
+
+    /**
+     * Starts a tree.
+     *
+     * @param root temp directory
+     */
+    public FakeHost(Path root) {
+        this.root = root;
+        file("/sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory hugetlb pids rdma misc");
+        file("/sys/devices/system/cpu/online", "0-39");
+    }
+
+    /**
+     * A worker like the paper's: two NUMA nodes of 10 cores (+HT), NIC eth1 on
+     * node 0, vNF "fwd" (systemd driver) and "snort" (cgroupfs driver), resctrl
+     * with their groups, cpufreq on every core.
+     *
+     * @param root temp directory
+     * @return the tree
+     */
+    public static FakeHost worker(Path root) {
+        return new FakeHost(root).numa("eth1")
+                .container(SYSTEMD, UID_A, ID_A, "4242", "4243")
+                .container(CGROUPFS, UID_B, ID_B, "5151")
+                .resctrl("srv6int-fwd", "srv6int-snort")
+                .cpufreq(0, 39);
+    }
+
+    /**
+     * The root.
+     *
+     * @return root dir
+     */
+    public Path root() {
+        return root;
+    }
+
+    /**
+     * Path of a host file in the tree.
+     *
+     * @param hostPath absolute host path
+     * @return path
+     */
+    public Path path(String hostPath) {
+        return root.resolve(hostPath.substring(1));
+    }
+
+    /**
+     * Writes a kernel-style file (value + newline).
+     *
+     * @param hostPath absolute host path
+     * @param value content without the newline
+     * @return this
+     */
+    public FakeHost file(String hostPath, String value) {
+        try {
+            Path p = path(hostPath);
+            Files.createDirectories(p.getParent());
+            Files.write(p, (value + "\n").getBytes(StandardCharsets.US_ASCII));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    /**
+     * Reads a file of the tree, trimmed.
+     *
+     * @param hostPath absolute host path
+     * @return content
+     */
+    public String read(String hostPath) {
+        try {
+            return new String(Files.readAllBytes(path(hostPath)), StandardCharsets.US_ASCII).trim();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Two NUMA nodes of 10 cores + 10 hyperthreads each (the paper's workers), NIC on node 0.
+     *
+     * @param iface NIC name
+     * @return this
+     */
+    public FakeHost numa(String iface) {
+        file("/sys/devices/system/node/node0/cpulist", "0-9,20-29");
+        file("/sys/devices/system/node/node1/cpulist", "10-19,30-39");
+        file("/sys/devices/system/node/online", "0-1");
+        file("/sys/class/net/" + iface + "/device/numa_node", "0");
+        return this;
+    }
+
+    /**
+     * cgroup path of a container (relative to /sys/fs/cgroup) for a driver, burstable QoS.
+     *
+     * @param systemd driver
+     * @param podUid pod UID with dashes
+     * @param containerId bare container id
+     * @return relative path
+     */
+    public static String containerCgroup(boolean systemd, String podUid, String containerId) {
+        return systemd
+                ? "kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" + podUid.replace('-', '_')
+                + ".slice/cri-containerd-" + containerId + ".scope"
+                : "kubepods/burstable/pod" + podUid + "/" + containerId;
+    }
+
+    /**
+     * A container cgroup as the kubelet and containerd leave it (no CPU limit).
+     *
+     * @param systemd driver
+     * @param podUid pod UID
+     * @param containerId bare id
+     * @param threads thread ids in it
+     * @return this
+     */
+    public FakeHost container(boolean systemd, String podUid, String containerId, String... threads) {
+        String dir = "/sys/fs/cgroup/" + containerCgroup(systemd, podUid, containerId);
+        file(dir + "/cpu.max", "max 100000");
+        file(dir + "/cpu.weight", "100");
+        file(dir + "/cpuset.cpus", "");
+        file(dir + "/cpuset.cpus.effective", "0-39");
+        file(dir + "/cpuset.mems", "");
+        file(dir + "/cpuset.mems.effective", "0-1");
+        file(dir + "/cgroup.procs", threads.length > 0 ? threads[0] : "");
+        file(dir + "/cgroup.threads", String.join("\n", threads));
+        return this;
+    }
+
+    /**
+     * resctrl mounted with L3 CAT (20 ways) and MBA (granularity 10 %), two domains.
+     *
+     * @param groups names of control groups already present
+     * @return this
+     */
+    public FakeHost resctrl(String... groups) {
+        file("/sys/fs/resctrl/info/L3/cbm_mask", "fffff");
+        file("/sys/fs/resctrl/info/L3/min_cbm_bits", "1");
+        file("/sys/fs/resctrl/info/L3/num_closids", "16");
+        file("/sys/fs/resctrl/info/L3/shareable_bits", "0");
+        file("/sys/fs/resctrl/info/MB/bandwidth_gran", "10");
+        file("/sys/fs/resctrl/info/MB/min_bandwidth", "10");
+        file("/sys/fs/resctrl/info/MB/num_closids", "8");
+        file("/sys/fs/resctrl/info/MB/delay_linear", "1");
+        file("/sys/fs/resctrl/schemata", "L3:0=fffff;1=fffff\nMB:0=100;1=100");
+        file("/sys/fs/resctrl/tasks", "1");
+        for (String g : groups) {
+            group(g);
+        }
+        return this;
+    }
+
+    /**
+     * A resctrl control group as mkdir makes it (full mask, full bandwidth).
+     *
+     * @param name group name
+     * @return this
+     */
+    public FakeHost group(String name) {
+        String dir = "/sys/fs/resctrl/" + name;
+        file(dir + "/schemata", "L3:0=fffff;1=fffff\nMB:0=100;1=100");
+        file(dir + "/tasks", "");
+        file(dir + "/cpus", "00000000,00000000");
+        file(dir + "/cpus_list", "");
+        file(dir + "/mode", "shareable");
+        return this;
+    }
+
+    /**
+     * cpufreq on cores lo..hi (800 MHz - 3 GHz, at the maximum).
+     *
+     * @param lo first core
+     * @param hi last core
+     * @return this
+     */
+    public FakeHost cpufreq(int lo, int hi) {
+        for (int c = lo; c <= hi; c++) {
+            String dir = "/sys/devices/system/cpu/cpu" + c + "/cpufreq";
+            file(dir + "/cpuinfo_min_freq", "800000");
+            file(dir + "/cpuinfo_max_freq", "3000000");
+            file(dir + "/scaling_min_freq", "800000");
+            file(dir + "/scaling_max_freq", "3000000");
+            file(dir + "/scaling_governor", "performance");
+            file(dir + "/scaling_driver", "intel_pstate");
+        }
+        return this;
+    }
+}
