@@ -6,11 +6,11 @@ import org.apache.karaf.shell.api.action.Argument;
 import org.apache.karaf.shell.api.action.Command;
 import org.apache.karaf.shell.api.action.Completion;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
-import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.model.Sfc;
 import org.srv6int.app.api.SfcService;
-import org.srv6int.app.api.SfcTelemetry;
+import org.srv6int.app.api.model.SfcTelemetry;
 import org.srv6int.app.api.TelemetryService;
-import org.srv6int.app.api.VnfTelemetry;
+import org.srv6int.app.api.model.VnfTelemetry;
 import org.srv6int.app.rest.TelemetryCodecs;
 
 import java.util.Comparator;

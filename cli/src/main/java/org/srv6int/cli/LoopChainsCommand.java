@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.karaf.shell.api.action.Command;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
-import org.srv6int.app.api.ChainState;
+import org.srv6int.app.api.model.ChainState;
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.rest.TelemetryCodecs;
 

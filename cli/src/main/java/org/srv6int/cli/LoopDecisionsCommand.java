@@ -5,7 +5,7 @@ import org.apache.karaf.shell.api.action.Command;
 import org.apache.karaf.shell.api.action.Option;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
 import org.srv6int.app.api.GlobalLoopService;
-import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.rest.TelemetryCodecs;
 
 import java.util.List;

@@ -4,8 +4,8 @@ import org.apache.karaf.shell.api.action.Argument;
 import org.apache.karaf.shell.api.action.Command;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
 import org.srv6int.app.api.GlobalLoopService;
-import org.srv6int.app.api.InterferenceView;
-import org.srv6int.app.api.VnfClass;
+import org.srv6int.app.api.model.InterferenceView;
+import org.srv6int.app.api.model.VnfClass;
 import org.srv6int.app.rest.InterferenceJson;
 
 import java.util.List;

@@ -3,7 +3,7 @@ package org.srv6int.cli;
 import org.apache.karaf.shell.api.action.Command;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
 import org.srv6int.app.api.NodePoolService;
-import org.srv6int.app.api.NodePools;
+import org.srv6int.app.api.model.NodePools;
 import org.srv6int.app.rest.PoolReportCodec;
 
 /**

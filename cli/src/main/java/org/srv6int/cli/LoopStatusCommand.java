@@ -3,8 +3,8 @@ package org.srv6int.cli;
 import org.apache.karaf.shell.api.action.Command;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
 import org.srv6int.app.api.GlobalLoopService;
-import org.srv6int.app.api.LoopStatus;
-import org.srv6int.app.api.VnfLoopState;
+import org.srv6int.app.api.model.LoopStatus;
+import org.srv6int.app.api.model.VnfLoopState;
 import org.srv6int.app.rest.TelemetryCodecs;
 
 /**

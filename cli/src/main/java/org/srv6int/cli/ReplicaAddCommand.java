@@ -5,7 +5,7 @@ import org.apache.karaf.shell.api.action.Command;
 import org.apache.karaf.shell.api.action.Completion;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
 import org.srv6int.app.api.VnfInventoryService;
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.VnfKey;
 
 /**
  * Adds a replica of a vNF by hand (REST: POST /vnfs/{sfc}/{index}/replicas).

@@ -1,7 +1,7 @@
 package org.srv6int.cli;
 
-import org.srv6int.app.api.VnfReplica;
-import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.api.model.VnfReplica;
+import org.srv6int.app.api.model.VnfReplicaId;
 import org.srv6int.app.rest.ReplicaCodec;
 
 /**

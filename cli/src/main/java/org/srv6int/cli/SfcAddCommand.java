@@ -8,10 +8,10 @@ import org.apache.karaf.shell.api.action.lifecycle.Service;
 import org.onlab.packet.IpPrefix;
 import org.onosproject.cli.net.ConnectPointCompleter;
 import org.onosproject.net.ConnectPoint;
-import org.srv6int.app.api.FlowClassifier;
-import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.model.FlowClassifier;
+import org.srv6int.app.api.model.Sfc;
 import org.srv6int.app.api.SfcService;
-import org.srv6int.app.api.VnfSpec;
+import org.srv6int.app.api.model.VnfSpec;
 
 import java.util.ArrayList;
 import java.util.List;

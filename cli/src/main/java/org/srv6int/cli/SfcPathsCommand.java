@@ -4,10 +4,10 @@ import org.apache.karaf.shell.api.action.Argument;
 import org.apache.karaf.shell.api.action.Command;
 import org.apache.karaf.shell.api.action.Completion;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
-import org.srv6int.app.api.SegmentList;
-import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.model.SegmentList;
+import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.SfcPathService;
-import org.srv6int.app.api.SfcPaths;
+import org.srv6int.app.api.model.SfcPaths;
 import org.srv6int.app.api.SfcService;
 import org.srv6int.app.rest.SfcPathsCodec;
 

@@ -3,9 +3,9 @@ package org.srv6int.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import org.apache.karaf.shell.api.action.Command;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
-import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.model.Sfc;
 import org.srv6int.app.api.SfcService;
-import org.srv6int.app.api.VnfSpec;
+import org.srv6int.app.api.model.VnfSpec;
 import org.srv6int.app.rest.SfcCodec;
 
 import java.util.Comparator;

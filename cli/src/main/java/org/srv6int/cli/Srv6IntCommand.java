@@ -3,7 +3,7 @@ package org.srv6int.cli;
 import org.onlab.osgi.ServiceDirectory;
 import org.onosproject.cli.AbstractShellCommand;
 import org.srv6int.app.api.SfcException;
-import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.model.SfcId;
 
 /**
  * Base of the app's commands: service lookup (replaceable in tests) and

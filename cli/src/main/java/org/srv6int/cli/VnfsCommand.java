@@ -6,7 +6,7 @@ import org.apache.karaf.shell.api.action.Command;
 import org.apache.karaf.shell.api.action.Completion;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
 import org.srv6int.app.api.VnfInventoryService;
-import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.rest.ReplicaCodec;
 
 import java.util.Collection;

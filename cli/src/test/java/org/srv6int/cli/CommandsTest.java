@@ -7,16 +7,16 @@ import org.junit.Before;
 import org.junit.Test;
 import org.onlab.junit.TestUtils;
 import org.onlab.osgi.TestServiceDirectory;
-import org.srv6int.app.api.ChainState;
+import org.srv6int.app.api.model.ChainState;
 import org.srv6int.app.api.GlobalLoopService;
-import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.SfcPathService;
 import org.srv6int.app.api.SfcService;
-import org.srv6int.app.api.SfcTelemetry;
+import org.srv6int.app.api.model.SfcTelemetry;
 import org.srv6int.app.api.TelemetryService;
 import org.srv6int.app.api.VnfInventoryService;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfTelemetry;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfTelemetry;
 import org.srv6int.app.testing.AppHarness;
 import org.srv6int.app.testing.FakeGlobalLoopService;
 import org.srv6int.app.testing.FakeTelemetryService;
@@ -289,8 +289,8 @@ public class CommandsTest {
         long[] now = {100_000};
         org.srv6int.app.pools.NodePoolManager pools = new org.srv6int.app.pools.NodePoolManager(
                 new org.srv6int.testkit.InMemoryStorageService(), n -> true, () -> now[0], 15_000);
-        pools.report("worker2", List.of(new org.srv6int.app.api.NodePools.Pool(
-                org.srv6int.app.api.NodePools.WHOLE_NODE, 3250, 500, 10_000, 1, 2, 11, 0, 20, 100)));
+        pools.report("worker2", List.of(new org.srv6int.app.api.model.NodePools.Pool(
+                org.srv6int.app.api.model.NodePools.WHOLE_NODE, 3250, 500, 10_000, 1, 2, 11, 0, 20, 100)));
         now[0] += 20_000;
         Srv6IntCommand.testServices = new TestServiceDirectory()
                 .add(org.srv6int.app.api.NodePoolService.class, pools);

@@ -1,7 +1,7 @@
 package org.srv6int.app.loop;
 
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.TelemetryEngine;
 import org.srv6int.app.telemetry.TelemetryShards;

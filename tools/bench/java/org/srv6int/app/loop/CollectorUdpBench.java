@@ -1,6 +1,6 @@
 package org.srv6int.app.loop;
 
-import org.srv6int.app.api.CollectorCounters;
+import org.srv6int.app.api.model.CollectorCounters;
 import org.srv6int.app.telemetry.TelemetryShards;
 import org.srv6int.app.telemetry.UdpCollector;
 

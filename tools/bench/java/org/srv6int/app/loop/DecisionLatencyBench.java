@@ -1,6 +1,6 @@
 package org.srv6int.app.loop;
 
-import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.model.NodeResources;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;

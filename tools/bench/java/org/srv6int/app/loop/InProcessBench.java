@@ -1,6 +1,6 @@
 package org.srv6int.app.loop;
 
-import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.model.NodeResources;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -10,8 +10,8 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.srv6int.app.telemetry.TelemetryEngine;
-import org.srv6int.app.api.TelemetrySnapshot;
-import org.srv6int.app.api.VnfWindow;
+import org.srv6int.app.api.model.TelemetrySnapshot;
+import org.srv6int.app.api.model.VnfWindow;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;

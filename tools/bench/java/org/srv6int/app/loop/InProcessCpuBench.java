@@ -1,9 +1,9 @@
 package org.srv6int.app.loop;
 
-import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.telemetry.TelemetryEngine;
-import org.srv6int.app.api.TelemetrySnapshot;
-import org.srv6int.app.api.VnfWindow;
+import org.srv6int.app.api.model.TelemetrySnapshot;
+import org.srv6int.app.api.model.VnfWindow;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;

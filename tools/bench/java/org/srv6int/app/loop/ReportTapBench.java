@@ -4,7 +4,7 @@ import org.srv6int.app.export.ExportCounters;
 import org.srv6int.app.export.ExportRecord;
 import org.srv6int.app.export.IntReportSettings;
 import org.srv6int.app.export.IntReportTap;
-import org.srv6int.app.api.SampledReport;
+import org.srv6int.app.api.model.SampledReport;
 import org.srv6int.app.telemetry.TelemetryEngine;
 
 import java.lang.management.ManagementFactory;

@@ -1,5 +1,11 @@
 package org.srv6int.app.api;
 
+import org.srv6int.app.api.model.ChainState;
+import org.srv6int.app.api.model.InterferenceView;
+import org.srv6int.app.api.model.LoopDecision;
+import org.srv6int.app.api.model.LoopStatus;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfKey;
 import java.util.List;
 
 /**

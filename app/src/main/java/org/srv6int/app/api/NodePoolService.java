@@ -1,5 +1,6 @@
 package org.srv6int.app.api;
 
+import org.srv6int.app.api.model.NodePools;
 import java.util.List;
 import java.util.Optional;
 

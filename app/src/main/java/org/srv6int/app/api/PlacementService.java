@@ -1,5 +1,6 @@
 package org.srv6int.app.api;
 
+import org.srv6int.app.api.model.VnfKey;
 import java.util.Map;
 import java.util.Optional;
 

@@ -1,5 +1,7 @@
 package org.srv6int.app.api;
 
+import org.srv6int.app.api.model.VnfKey;
+
 /**
  * Told by a {@link ReplicaPlatform} when one of its replicas' readiness changes, as soon as the
  * platform sees it (the Kubernetes bridge's watch: a pod turned Ready or not Ready, a workload

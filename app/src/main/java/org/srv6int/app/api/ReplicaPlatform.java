@@ -1,9 +1,9 @@
 package org.srv6int.app.api;
 
-import org.srv6int.app.api.NodeResources;
-import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.model.NodeResources;
+import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.api.ReplicaPlatform;
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.VnfKey;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -1,5 +1,7 @@
 package org.srv6int.app.api;
 
+import org.srv6int.app.api.model.SampledReport;
+
 /**
  * Where the collector hands sampled decoded INT reports (the per-report export). Each receive
  * thread samples on its own: one accepted report in {@link #sampleEvery()}, at most its share of

@@ -1,5 +1,6 @@
 package org.srv6int.app.api;
 
+import org.srv6int.app.api.model.Sfc;
 import org.onosproject.event.AbstractEvent;
 
 /**

@@ -1,5 +1,7 @@
 package org.srv6int.app.api;
 
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.SfcPaths;
 import java.util.Map;
 import java.util.Optional;
 

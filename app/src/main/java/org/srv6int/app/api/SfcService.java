@@ -1,5 +1,7 @@
 package org.srv6int.app.api;
 
+import org.srv6int.app.api.model.Sfc;
+import org.srv6int.app.api.model.SfcId;
 import org.onosproject.event.ListenerService;
 
 import java.util.Collection;

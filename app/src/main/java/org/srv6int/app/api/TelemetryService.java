@@ -1,5 +1,9 @@
 package org.srv6int.app.api;
 
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.SfcTelemetry;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfTelemetry;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

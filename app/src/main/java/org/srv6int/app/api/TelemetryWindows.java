@@ -1,5 +1,7 @@
 package org.srv6int.app.api;
 
+import org.srv6int.app.api.model.CollectorCounters;
+import org.srv6int.app.api.model.TelemetrySnapshot;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;

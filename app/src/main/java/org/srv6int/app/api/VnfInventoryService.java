@@ -1,5 +1,10 @@
 package org.srv6int.app.api;
 
+import org.srv6int.app.api.model.ReplicaState;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfReplica;
+import org.srv6int.app.api.model.VnfReplicaId;
 import org.onosproject.event.ListenerService;
 
 import java.util.Collection;

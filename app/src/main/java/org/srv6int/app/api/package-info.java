@@ -1,10 +1,6 @@
 /**
- * Stable northbound model and service interfaces of the SRv6-INT SFC app:
- * service function chains, the vNF replica inventory, computed segment lists,
- * INT telemetry and the global closed loop (Algorithm 4).
- *
- * <p>Everything here is immutable value types plus small ONOS-style service
- * interfaces; REST, CLI, GUI, the INT collector and the global loop are all
- * written against this package only.
+ * Northbound service interfaces of the SRv6-INT SFC app (chains, inventory, paths, telemetry,
+ * the global loop, node pools) with their events and listeners, and the replica platform SPI
+ * the Kubernetes bridge implements. The values they take and return are in {@code api.model}.
  */
 package org.srv6int.app.api;

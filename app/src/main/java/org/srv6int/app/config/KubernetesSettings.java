@@ -3,7 +3,7 @@ package org.srv6int.app.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onosproject.net.config.InvalidFieldException;
-import org.srv6int.app.api.ResourceNeed;
+import org.srv6int.app.api.model.ResourceNeed;
 import org.srv6int.k8s.bridge.ReplicaRules;
 
 import java.net.URI;

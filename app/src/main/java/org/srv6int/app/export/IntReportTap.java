@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.srv6int.app.api.ReportTap;
-import org.srv6int.app.api.SampledReport;
+import org.srv6int.app.api.model.SampledReport;
 
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;

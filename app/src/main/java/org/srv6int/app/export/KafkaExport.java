@@ -8,7 +8,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.srv6int.app.api.ReportTap;
-import org.srv6int.app.api.SampledReport;
+import org.srv6int.app.api.model.SampledReport;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;

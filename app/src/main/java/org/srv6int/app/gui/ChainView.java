@@ -2,7 +2,7 @@ package org.srv6int.app.gui;
 
 import com.google.common.collect.ImmutableList;
 import org.onosproject.net.DeviceId;
-import org.srv6int.app.api.ChainState;
+import org.srv6int.app.api.model.ChainState;
 
 import java.util.List;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package org.srv6int.app.gui;
 
-import org.srv6int.app.api.ChainState;
+import org.srv6int.app.api.model.ChainState;
 
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -1,14 +1,14 @@
 package org.srv6int.app.k8s;
 
-import org.srv6int.app.api.NodeResources;
-import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.model.NodeResources;
+import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.api.ReadinessListener;
 import org.srv6int.app.api.ReplicaPlatform;
-import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.k8s.BridgeReplicaPlatform;
 import org.srv6int.app.k8s.ReplicaIdentities;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.k8s.bridge.ReplicaListener;
 import org.srv6int.k8s.bridge.ReplicaNames;
 import org.srv6int.k8s.bridge.ReplicaRequest;

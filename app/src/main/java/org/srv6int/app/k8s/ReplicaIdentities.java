@@ -1,8 +1,8 @@
 package org.srv6int.app.k8s;
 
 import org.srv6int.app.k8s.ReplicaIdentities;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfReplica;
 
 /**
  * Where a replica's data-plane identity (SID, switch, port) comes from before its workload

@@ -1,11 +1,11 @@
 package org.srv6int.app.loop;
 
-import org.srv6int.app.api.ChainState;
-import org.srv6int.app.api.LoopStateStore;
-import org.srv6int.app.api.ReplicaHealthRecord;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.api.model.ChainState;
+import org.srv6int.app.store.LoopStateStore;
+import org.srv6int.app.api.model.ReplicaHealthRecord;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfReplicaId;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package org.srv6int.app.loop;
 
-import org.srv6int.app.api.NodeResources;
-import org.srv6int.app.api.ReplicaInfo;
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.NodeResources;
+import org.srv6int.app.api.model.ReplicaInfo;
+import org.srv6int.app.api.model.VnfKey;
 import java.util.List;
 
 /**

@@ -1,8 +1,8 @@
 package org.srv6int.app.loop;
 
-import org.srv6int.app.api.InterferenceView;
-import org.srv6int.app.api.LearnedInterference;
-import org.srv6int.app.api.LoopStateStore;
+import org.srv6int.app.api.model.InterferenceView;
+import org.srv6int.app.api.model.LearnedInterference;
+import org.srv6int.app.store.LoopStateStore;
 import org.srv6int.app.placement.InterferenceMatrix;
 
 import java.util.List;

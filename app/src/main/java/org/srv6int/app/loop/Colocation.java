@@ -1,7 +1,7 @@
 package org.srv6int.app.loop;
 
-import org.srv6int.app.api.ResourceNeed;
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.ResourceNeed;
+import org.srv6int.app.api.model.VnfKey;
 
 import java.util.Map;
 

@@ -4,16 +4,16 @@ import com.google.common.collect.ImmutableList;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowEntry;
-import org.srv6int.app.api.ChainWindow;
-import org.srv6int.app.api.ReplicaState;
-import org.srv6int.app.api.Sfc;
-import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.model.ChainWindow;
+import org.srv6int.app.api.model.ReplicaState;
+import org.srv6int.app.api.model.Sfc;
+import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.SfcPathService;
-import org.srv6int.app.api.TelemetrySnapshot;
+import org.srv6int.app.api.model.TelemetrySnapshot;
 import org.srv6int.app.api.VnfInventoryService;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfReplica;
-import org.srv6int.app.api.VnfWindow;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfReplica;
+import org.srv6int.app.api.model.VnfWindow;
 import org.srv6int.app.program.SwitchCounters;
 
 import java.util.ArrayList;
@@ -181,7 +181,7 @@ public final class DetectionInputs {
             Collection<VnfReplica> replicas = inventory.getReplicas(sfc.id());
             Set<VnfKey> after = loop.creating();
             // null: unknown, no draining replica is judged (as before the loop could tell)
-            Set<org.srv6int.app.api.VnfReplicaId> removing = loop.removing();
+            Set<org.srv6int.app.api.model.VnfReplicaId> removing = loop.removing();
             for (VnfReplica r : replicas) {
                 boolean creating = before == null || after == null || before.contains(r.vnf())
                         || after.contains(r.vnf());

@@ -1,8 +1,8 @@
 package org.srv6int.app.loop;
 
-import org.srv6int.app.api.Escalation;
-import org.srv6int.app.api.LoopDecision;
-import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.model.Escalation;
+import org.srv6int.app.api.model.LoopDecision;
+import org.srv6int.app.api.model.Sfc;
 import org.srv6int.app.api.SfcException;
 import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.VnfInventoryService;

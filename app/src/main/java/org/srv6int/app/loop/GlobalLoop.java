@@ -1,15 +1,15 @@
 package org.srv6int.app.loop;
 
 import org.srv6int.app.api.NodePoolService;
-import org.srv6int.app.api.NodePools;
-import org.srv6int.app.api.NodeResources;
-import org.srv6int.app.api.ResourceNeed;
-import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.model.NodePools;
+import org.srv6int.app.api.model.NodeResources;
+import org.srv6int.app.api.model.ResourceNeed;
+import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.api.ReplicaPlatform;
-import org.srv6int.app.api.LoopDecision;
-import org.srv6int.app.api.LoopStateStore;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfLoopRecord;
+import org.srv6int.app.api.model.LoopDecision;
+import org.srv6int.app.store.LoopStateStore;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfLoopRecord;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -683,8 +683,8 @@ public final class GlobalLoop {
      *
      * @return the replicas, or null if unknown (the loop state store unreadable before the first read)
      */
-    public synchronized Set<org.srv6int.app.api.VnfReplicaId> removing() {
-        Set<org.srv6int.app.api.VnfReplicaId> out = new HashSet<>();
+    public synchronized Set<org.srv6int.app.api.model.VnfReplicaId> removing() {
+        Set<org.srv6int.app.api.model.VnfReplicaId> out = new HashSet<>();
         if (store != null && !restored) {
             try {
                 store.records().forEach((k, r) -> addRemoving(out, k, r.phase(), r.drainingReplica()));
@@ -697,10 +697,10 @@ public final class GlobalLoop {
         return out;
     }
 
-    private static void addRemoving(Set<org.srv6int.app.api.VnfReplicaId> out, VnfKey vnf, VnfLoopRecord.Phase phase,
+    private static void addRemoving(Set<org.srv6int.app.api.model.VnfReplicaId> out, VnfKey vnf, VnfLoopRecord.Phase phase,
                                     String replica) {
         if (phase == VnfLoopRecord.Phase.REMOVING && replica != null) {
-            out.add(org.srv6int.app.api.VnfReplicaId.of(vnf, replica));
+            out.add(org.srv6int.app.api.model.VnfReplicaId.of(vnf, replica));
         }
     }
 

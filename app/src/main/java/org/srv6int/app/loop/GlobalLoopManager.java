@@ -2,7 +2,7 @@ package org.srv6int.app.loop;
 
 import org.srv6int.app.api.NodePoolService;
 import org.srv6int.app.api.ReadinessListener;
-import org.srv6int.app.api.ResourceNeed;
+import org.srv6int.app.api.model.ResourceNeed;
 import org.srv6int.app.api.ReplicaPlatform;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.LeadershipEvent;
@@ -22,26 +22,26 @@ import org.onosproject.net.flow.FlowRuleService;
 import org.onosproject.net.link.LinkEvent;
 import org.onosproject.net.link.LinkListener;
 import org.onosproject.net.link.LinkService;
-import org.srv6int.app.api.ChainState;
-import org.srv6int.app.api.SegmentList;
+import org.srv6int.app.api.model.ChainState;
+import org.srv6int.app.api.model.SegmentList;
 import org.srv6int.app.api.SfcPathService;
-import org.srv6int.app.api.SfcPaths;
-import org.srv6int.app.api.Escalation;
+import org.srv6int.app.api.model.SfcPaths;
+import org.srv6int.app.api.model.Escalation;
 import org.srv6int.app.api.GlobalLoopService;
-import org.srv6int.app.api.LoopDecision;
-import org.srv6int.app.api.LoopStateStore;
+import org.srv6int.app.api.model.LoopDecision;
+import org.srv6int.app.store.LoopStateStore;
 import org.srv6int.app.api.PlacementService;
-import org.srv6int.app.api.LoopStatus;
-import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.model.LoopStatus;
+import org.srv6int.app.api.model.Sfc;
 import org.srv6int.app.api.SfcException;
-import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.VnfInventoryService;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfLoopState;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfLoopState;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
-import org.srv6int.app.api.TelemetrySnapshot;
+import org.srv6int.app.api.model.TelemetrySnapshot;
 import org.srv6int.app.api.TelemetryWindows;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -143,7 +143,7 @@ public class GlobalLoopManager implements GlobalLoopService {
     private final ReadinessListener readinessListener = this::onReadiness;
     private final java.util.concurrent.atomic.AtomicBoolean readinessCheckQueued =
             new java.util.concurrent.atomic.AtomicBoolean();
-    private final Map<org.srv6int.app.api.SfcId, List<SegmentList>> lastLists = new HashMap<>();
+    private final Map<org.srv6int.app.api.model.SfcId, List<SegmentList>> lastLists = new HashMap<>();
     private final Set<String> pendingEvents = new LinkedHashSet<>();
     private long reroutes;
     private ExecutorService events;
@@ -346,7 +346,7 @@ public class GlobalLoopManager implements GlobalLoopService {
     }
 
     @Override
-    public org.srv6int.app.api.InterferenceView interference() {
+    public org.srv6int.app.api.model.InterferenceView interference() {
         return interference.view(leader);
     }
 
@@ -458,7 +458,7 @@ public class GlobalLoopManager implements GlobalLoopService {
         if (pathsService == null) {
             return;
         }
-        Map<org.srv6int.app.api.SfcId, SfcPaths> now = pathsService.getAllPaths();
+        Map<org.srv6int.app.api.model.SfcId, SfcPaths> now = pathsService.getAllPaths();
         String why = pendingEvents.isEmpty() ? null : String.join(", ", pendingEvents);
         for (Sfc sfc : sfcService.getSfcs()) {
             List<SegmentList> after = Optional.ofNullable(now.get(sfc.id())).map(SfcPaths::segmentLists)
@@ -591,7 +591,7 @@ public class GlobalLoopManager implements GlobalLoopService {
      */
     private List<ChainState> storedStates() {
         Map<SfcId, ChainState> down;
-        Map<org.srv6int.app.api.VnfReplicaId, org.srv6int.app.api.ReplicaHealthRecord> replicas;
+        Map<org.srv6int.app.api.model.VnfReplicaId, org.srv6int.app.api.model.ReplicaHealthRecord> replicas;
         try {
             down = loopState.downChains();
             replicas = loopState.replicaHealth();

@@ -1,12 +1,12 @@
 package org.srv6int.app.loop;
 
-import org.srv6int.app.api.ResourceNeed;
-import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.model.ResourceNeed;
+import org.srv6int.app.api.model.Sfc;
 import org.srv6int.app.api.SfcService;
-import org.srv6int.app.api.VnfClass;
+import org.srv6int.app.api.model.VnfClass;
 import org.srv6int.app.api.VnfInventoryService;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfReplica;
 
 import java.util.ArrayList;
 import java.util.List;

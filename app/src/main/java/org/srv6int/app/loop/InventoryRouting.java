@@ -1,17 +1,17 @@
 package org.srv6int.app.loop;
 
-import org.srv6int.app.api.NodeResources;
-import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.model.NodeResources;
+import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.api.PlacementService;
-import org.srv6int.app.api.ReplicaState;
-import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.model.ReplicaState;
+import org.srv6int.app.api.model.Sfc;
 import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.VnfInventoryService;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfReplica;
-import org.srv6int.app.api.VnfReplicaId;
-import org.srv6int.app.api.TelemetrySnapshot;
-import org.srv6int.app.api.VnfWindow;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfReplica;
+import org.srv6int.app.api.model.VnfReplicaId;
+import org.srv6int.app.api.model.TelemetrySnapshot;
+import org.srv6int.app.api.model.VnfWindow;
 
 import java.util.ArrayList;
 import java.util.Comparator;

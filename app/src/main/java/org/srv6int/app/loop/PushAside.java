@@ -1,7 +1,7 @@
 package org.srv6int.app.loop;
 
-import org.srv6int.app.api.NodeResources;
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.NodeResources;
+import org.srv6int.app.api.model.VnfKey;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -3,9 +3,9 @@ package org.srv6int.app.loop;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowRuleService;
 import org.srv6int.app.api.VnfInventoryService;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfReplica;
-import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfReplica;
+import org.srv6int.app.api.model.VnfReplicaId;
 import org.srv6int.app.program.SidSteering;
 
 import java.util.Collection;

@@ -1,6 +1,6 @@
 package org.srv6int.app.loop;
 
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.VnfKey;
 import java.util.List;
 import java.util.Map;
 

@@ -1,22 +1,22 @@
 package org.srv6int.app.metrics;
 
-import org.srv6int.app.api.ChainState;
-import org.srv6int.app.api.LoopDecision;
-import org.srv6int.app.api.LoopStatus;
-import org.srv6int.app.api.ReplicaState;
-import org.srv6int.app.api.Sfc;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfLoopState;
-import org.srv6int.app.api.VnfReplica;
-import org.srv6int.app.api.VnfReplicaId;
-import org.srv6int.app.api.VnfSpec;
+import org.srv6int.app.api.model.ChainState;
+import org.srv6int.app.api.model.LoopDecision;
+import org.srv6int.app.api.model.LoopStatus;
+import org.srv6int.app.api.model.ReplicaState;
+import org.srv6int.app.api.model.Sfc;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfLoopState;
+import org.srv6int.app.api.model.VnfReplica;
+import org.srv6int.app.api.model.VnfReplicaId;
+import org.srv6int.app.api.model.VnfSpec;
 import org.srv6int.app.export.ExportCounters;
 import org.srv6int.app.export.ExportStats;
-import org.srv6int.app.api.ChainWindow;
-import org.srv6int.app.api.CollectorCounters;
-import org.srv6int.app.api.TelemetrySnapshot;
-import org.srv6int.app.api.VnfWindow;
+import org.srv6int.app.api.model.ChainWindow;
+import org.srv6int.app.api.model.CollectorCounters;
+import org.srv6int.app.api.model.TelemetrySnapshot;
+import org.srv6int.app.api.model.VnfWindow;
 import org.srv6int.codec.DecodeStatus;
 
 import java.util.ArrayList;

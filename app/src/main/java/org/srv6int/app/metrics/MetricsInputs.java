@@ -1,14 +1,14 @@
 package org.srv6int.app.metrics;
 
-import org.srv6int.app.api.ChainState;
-import org.srv6int.app.api.LoopDecision;
-import org.srv6int.app.api.LoopStatus;
-import org.srv6int.app.api.Sfc;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.model.ChainState;
+import org.srv6int.app.api.model.LoopDecision;
+import org.srv6int.app.api.model.LoopStatus;
+import org.srv6int.app.api.model.Sfc;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.export.ExportStats;
-import org.srv6int.app.api.CollectorCounters;
-import org.srv6int.app.api.TelemetrySnapshot;
+import org.srv6int.app.api.model.CollectorCounters;
+import org.srv6int.app.api.model.TelemetrySnapshot;
 
 import java.util.ArrayList;
 import java.util.EnumMap;

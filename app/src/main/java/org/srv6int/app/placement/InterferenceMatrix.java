@@ -1,8 +1,8 @@
 package org.srv6int.app.placement;
 
-import org.srv6int.app.api.InterferenceView;
-import org.srv6int.app.api.LearnedInterference;
-import org.srv6int.app.api.VnfClass;
+import org.srv6int.app.api.model.InterferenceView;
+import org.srv6int.app.api.model.LearnedInterference;
+import org.srv6int.app.api.model.VnfClass;
 
 import java.util.EnumMap;
 import java.util.Map;

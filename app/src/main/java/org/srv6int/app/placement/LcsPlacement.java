@@ -4,8 +4,8 @@ import org.onosproject.net.DeviceId;
 import org.onosproject.net.Link;
 import org.onosproject.net.Path;
 import org.onosproject.net.topology.PathService;
-import org.srv6int.app.api.Sfc;
-import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.model.Sfc;
+import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.config.AttachedServer;
 import org.srv6int.app.config.Srv6Devices;
 

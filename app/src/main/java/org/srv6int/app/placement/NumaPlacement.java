@@ -1,6 +1,6 @@
 package org.srv6int.app.placement;
 
-import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.config.ServerNuma;
 
 import java.util.Arrays;

@@ -5,11 +5,11 @@ import com.google.common.collect.Lists;
 import com.google.common.math.IntMath;
 import org.onlab.packet.Ip6Address;
 import org.onosproject.net.DeviceId;
-import org.srv6int.app.api.SegmentList;
-import org.srv6int.app.api.Sfc;
-import org.srv6int.app.api.SfcPaths;
-import org.srv6int.app.api.VnfReplica;
-import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.api.model.SegmentList;
+import org.srv6int.app.api.model.Sfc;
+import org.srv6int.app.api.model.SfcPaths;
+import org.srv6int.app.api.model.VnfReplica;
+import org.srv6int.app.api.model.VnfReplicaId;
 import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
 

@@ -10,7 +10,7 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.srv6int.app.api.NodePoolService;
-import org.srv6int.app.api.NodePools;
+import org.srv6int.app.api.model.NodePools;
 import org.srv6int.app.config.Srv6IntConfigService;
 
 import java.util.ArrayList;

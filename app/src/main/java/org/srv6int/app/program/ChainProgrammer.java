@@ -11,9 +11,9 @@ import org.onosproject.net.flow.criteria.PiCriterion;
 import org.onosproject.net.pi.model.PiActionParamId;
 import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiActionParam;
-import org.srv6int.app.api.FlowClassifier;
-import org.srv6int.app.api.SegmentList;
-import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.model.FlowClassifier;
+import org.srv6int.app.api.model.SegmentList;
+import org.srv6int.app.api.model.Sfc;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -5,8 +5,8 @@ import com.google.common.collect.ImmutableList;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.group.GroupDescription;
-import org.srv6int.app.api.Sfc;
-import org.srv6int.app.api.SfcPaths;
+import org.srv6int.app.api.model.Sfc;
+import org.srv6int.app.api.model.SfcPaths;
 
 import java.util.List;
 

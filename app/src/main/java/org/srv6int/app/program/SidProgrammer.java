@@ -8,7 +8,7 @@ import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiActionParam;
-import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.config.Srv6DeviceConfig;
 
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import org.onlab.packet.Ip6Address;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowEntry;
 import org.onosproject.net.flow.FlowRuleService;
-import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.model.Sfc;
 import org.srv6int.pipeconf.Srv6IntConstants;
 
 import java.util.ArrayList;

@@ -37,7 +37,7 @@ import org.srv6int.app.api.SfcListener;
 import org.srv6int.app.api.SfcPathService;
 import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.VnfInventoryService;
-import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.api.VnfReplicaEvent;
 import org.srv6int.app.api.VnfReplicaListener;
 import org.srv6int.app.config.Srv6Devices;

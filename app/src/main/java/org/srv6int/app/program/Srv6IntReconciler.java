@@ -18,9 +18,9 @@ import org.onosproject.net.group.Group;
 import org.onosproject.net.group.GroupDescription;
 import org.onosproject.net.group.GroupService;
 import org.onosproject.net.pi.runtime.PiActionProfileGroupId;
-import org.srv6int.app.api.SegmentList;
-import org.srv6int.app.api.VnfReplica;
-import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.api.model.SegmentList;
+import org.srv6int.app.api.model.VnfReplica;
+import org.srv6int.app.api.model.VnfReplicaId;
 import org.srv6int.app.config.Srv6Devices;
 
 import java.util.ArrayList;

@@ -10,8 +10,8 @@ import org.onosproject.net.flow.instructions.Instruction;
 import org.onosproject.net.flow.instructions.PiInstruction;
 import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiActionParam;
-import org.srv6int.app.api.Sfc;
-import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.model.Sfc;
+import org.srv6int.app.api.model.VnfReplica;
 
 import java.math.BigInteger;
 import java.util.OptionalLong;

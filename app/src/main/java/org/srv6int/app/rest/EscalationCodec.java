@@ -2,9 +2,9 @@ package org.srv6int.app.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.onosproject.net.config.InvalidFieldException;
-import org.srv6int.app.api.Escalation;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.Escalation;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfKey;
 
 import java.util.ArrayList;
 import java.util.List;

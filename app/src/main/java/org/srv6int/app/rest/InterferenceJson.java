@@ -2,8 +2,8 @@ package org.srv6int.app.rest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.srv6int.app.api.InterferenceView;
-import org.srv6int.app.api.VnfClass;
+import org.srv6int.app.api.model.InterferenceView;
+import org.srv6int.app.api.model.VnfClass;
 
 import java.util.List;
 

@@ -4,11 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onosproject.net.config.InvalidFieldException;
-import org.srv6int.app.api.Escalation;
+import org.srv6int.app.api.model.Escalation;
 import org.srv6int.app.api.GlobalLoopService;
-import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.NodePoolService;
-import org.srv6int.app.api.NodePools;
+import org.srv6int.app.api.model.NodePools;
 
 import javax.ws.rs.Consumes;
 import javax.ws.rs.DefaultValue;
@@ -111,12 +111,12 @@ public class LoopWebResource extends Srv6IntResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response getInterference(@QueryParam("target") String target) {
         return handle(() -> {
-            java.util.List<org.srv6int.app.api.VnfClass> rows;
+            java.util.List<org.srv6int.app.api.model.VnfClass> rows;
             if (target == null) {
-                rows = java.util.List.of(org.srv6int.app.api.VnfClass.values());
+                rows = java.util.List.of(org.srv6int.app.api.model.VnfClass.values());
             } else {
                 try {
-                    rows = java.util.List.of(org.srv6int.app.api.VnfClass.parse(target));
+                    rows = java.util.List.of(org.srv6int.app.api.model.VnfClass.parse(target));
                 } catch (IllegalArgumentException e) {
                     throw new InvalidFieldException("target", e.getMessage());
                 }

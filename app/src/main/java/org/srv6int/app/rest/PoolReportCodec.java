@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onosproject.net.config.InvalidFieldException;
 import org.srv6int.app.api.NodePoolService;
-import org.srv6int.app.api.NodePools;
+import org.srv6int.app.api.model.NodePools;
 
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -3,7 +3,7 @@ package org.srv6int.app.rest;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onosproject.codec.CodecContext;
 import org.onosproject.codec.JsonCodec;
-import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.model.VnfReplica;
 
 /**
  * JSON of a vNF replica (encode only; replicas are created from a node name).

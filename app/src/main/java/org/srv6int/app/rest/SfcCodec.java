@@ -8,10 +8,10 @@ import org.onosproject.codec.CodecContext;
 import org.onosproject.codec.JsonCodec;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.config.InvalidFieldException;
-import org.srv6int.app.api.FlowClassifier;
-import org.srv6int.app.api.Sfc;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfSpec;
+import org.srv6int.app.api.model.FlowClassifier;
+import org.srv6int.app.api.model.Sfc;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfSpec;
 
 import java.util.ArrayList;
 import java.util.List;

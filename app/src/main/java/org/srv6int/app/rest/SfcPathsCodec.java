@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onosproject.codec.CodecContext;
 import org.onosproject.codec.JsonCodec;
-import org.srv6int.app.api.SegmentList;
-import org.srv6int.app.api.SfcPaths;
+import org.srv6int.app.api.model.SegmentList;
+import org.srv6int.app.api.model.SfcPaths;
 
 /**
  * JSON of a chain's segment lists (travel order, switch path, replicas, weight).

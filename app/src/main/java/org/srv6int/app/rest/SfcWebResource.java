@@ -3,9 +3,9 @@ package org.srv6int.app.rest;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onosproject.net.config.InvalidFieldException;
-import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.model.Sfc;
 import org.srv6int.app.api.SfcException;
-import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.SfcPathService;
 import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.VnfInventoryService;
@@ -149,7 +149,7 @@ public class SfcWebResource extends Srv6IntResource {
             SfcId sid = sfcId(id);
             Sfc unusedSfc = get(SfcService.class).getSfc(sid).orElseThrow(() -> notFound(sid));
             return ok(new SfcPathsCodec().encode(get(SfcPathService.class).getPaths(sid)
-                    .orElse(new org.srv6int.app.api.SfcPaths(sid, java.util.List.of())), this)).build();
+                    .orElse(new org.srv6int.app.api.model.SfcPaths(sid, java.util.List.of())), this)).build();
         });
     }
 

@@ -6,8 +6,8 @@ import org.onlab.osgi.ServiceNotFoundException;
 import org.onosproject.net.config.InvalidFieldException;
 import org.onosproject.rest.AbstractWebResource;
 import org.srv6int.app.api.SfcException;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfKey;
 
 import javax.ws.rs.core.MediaType;
 import javax.ws.rs.core.Response;

@@ -4,12 +4,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onosproject.codec.CodecContext;
 import org.onosproject.codec.JsonCodec;
-import org.srv6int.app.api.ChainState;
-import org.srv6int.app.api.LoopDecision;
-import org.srv6int.app.api.LoopStatus;
-import org.srv6int.app.api.SfcTelemetry;
-import org.srv6int.app.api.VnfLoopState;
-import org.srv6int.app.api.VnfTelemetry;
+import org.srv6int.app.api.model.ChainState;
+import org.srv6int.app.api.model.LoopDecision;
+import org.srv6int.app.api.model.LoopStatus;
+import org.srv6int.app.api.model.SfcTelemetry;
+import org.srv6int.app.api.model.VnfLoopState;
+import org.srv6int.app.api.model.VnfTelemetry;
 
 /**
  * JSON codecs of the telemetry and global-loop value types (encode only).

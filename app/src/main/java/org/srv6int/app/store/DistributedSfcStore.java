@@ -11,9 +11,9 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
-import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.model.Sfc;
 import org.srv6int.app.api.SfcEvent;
-import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.model.SfcId;
 
 import java.util.Collection;
 import java.util.Optional;

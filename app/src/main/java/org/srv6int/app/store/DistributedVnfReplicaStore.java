@@ -12,9 +12,9 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
-import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.api.VnfReplicaEvent;
-import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.api.model.VnfReplicaId;
 
 import java.util.Collection;
 import java.util.HashSet;

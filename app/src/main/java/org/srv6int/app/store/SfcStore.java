@@ -1,9 +1,9 @@
 package org.srv6int.app.store;
 
 import org.onosproject.store.Store;
-import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.model.Sfc;
 import org.srv6int.app.api.SfcEvent;
-import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.model.SfcId;
 
 import java.util.Collection;
 import java.util.Optional;

@@ -3,19 +3,19 @@ package org.srv6int.app.store;
 import org.onlab.util.KryoNamespace;
 import org.onosproject.store.serializers.KryoNamespaces;
 import org.onosproject.store.service.Serializer;
-import org.srv6int.app.api.ChainState;
-import org.srv6int.app.api.FlowClassifier;
-import org.srv6int.app.api.LearnedInterference;
-import org.srv6int.app.api.LoopDecision;
-import org.srv6int.app.api.ReplicaHealthRecord;
-import org.srv6int.app.api.ReplicaState;
-import org.srv6int.app.api.Sfc;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfLoopRecord;
-import org.srv6int.app.api.VnfReplica;
-import org.srv6int.app.api.VnfReplicaId;
-import org.srv6int.app.api.VnfSpec;
+import org.srv6int.app.api.model.ChainState;
+import org.srv6int.app.api.model.FlowClassifier;
+import org.srv6int.app.api.model.LearnedInterference;
+import org.srv6int.app.api.model.LoopDecision;
+import org.srv6int.app.api.model.ReplicaHealthRecord;
+import org.srv6int.app.api.model.ReplicaState;
+import org.srv6int.app.api.model.Sfc;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfLoopRecord;
+import org.srv6int.app.api.model.VnfReplica;
+import org.srv6int.app.api.model.VnfReplicaId;
+import org.srv6int.app.api.model.VnfSpec;
 
 /**
  * The one Kryo namespace for the app's distributed state.

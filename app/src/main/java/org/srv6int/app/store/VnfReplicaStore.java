@@ -1,9 +1,9 @@
 package org.srv6int.app.store;
 
 import org.onosproject.store.Store;
-import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.api.VnfReplicaEvent;
-import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.api.model.VnfReplicaId;
 
 import java.util.Collection;
 import java.util.Optional;

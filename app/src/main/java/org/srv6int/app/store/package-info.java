@@ -1,6 +1,6 @@
 /**
- * Cluster-wide state of the app in ONOS distributed stores (ConsistentMap):
- * chains and the vNF replica inventory. Every instance sees the same maps and
- * gets the same events through its store delegate.
+ * Cluster-wide state of the app in ONOS distributed stores (ConsistentMap): chains, the vNF
+ * replica inventory, the loop's state and telemetry summaries. Stores only; the managers that
+ * act on them live in their feature's package.
  */
 package org.srv6int.app.store;

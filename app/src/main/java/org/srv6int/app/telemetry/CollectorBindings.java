@@ -1,9 +1,9 @@
 package org.srv6int.app.telemetry;
 
 import org.onosproject.net.DeviceId;
-import org.srv6int.app.api.SfcPaths;
-import org.srv6int.app.api.VnfReplica;
-import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.api.model.SfcPaths;
+import org.srv6int.app.api.model.VnfReplica;
+import org.srv6int.app.api.model.VnfReplicaId;
 import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
 

@@ -1,6 +1,6 @@
 package org.srv6int.app.telemetry;
 
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.VnfKey;
 
 import java.util.Objects;
 

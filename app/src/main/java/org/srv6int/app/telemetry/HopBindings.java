@@ -1,10 +1,10 @@
 package org.srv6int.app.telemetry;
 
 import org.onosproject.net.DeviceId;
-import org.srv6int.app.api.SegmentList;
-import org.srv6int.app.api.SfcPaths;
-import org.srv6int.app.api.VnfReplica;
-import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.api.model.SegmentList;
+import org.srv6int.app.api.model.SfcPaths;
+import org.srv6int.app.api.model.VnfReplica;
+import org.srv6int.app.api.model.VnfReplicaId;
 
 import java.util.ArrayList;
 import java.util.Collection;

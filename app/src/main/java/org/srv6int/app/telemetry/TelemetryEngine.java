@@ -1,13 +1,13 @@
 package org.srv6int.app.telemetry;
 
-import org.srv6int.app.api.TelemetrySnapshot;
-import org.srv6int.app.api.CollectorCounters;
-import org.srv6int.app.api.VnfWindow;
+import org.srv6int.app.api.model.TelemetrySnapshot;
+import org.srv6int.app.api.model.CollectorCounters;
+import org.srv6int.app.api.model.VnfWindow;
 import org.srv6int.app.api.ReportTap;
-import org.srv6int.app.api.SampledReport;
+import org.srv6int.app.api.model.SampledReport;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.WriterReaderPhaser;
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.codec.DecodeStatus;
 import org.srv6int.codec.IntMetadataVisitor;

@@ -1,8 +1,8 @@
 package org.srv6int.app.telemetry;
 
-import org.srv6int.app.api.TelemetrySnapshot;
-import org.srv6int.app.api.CollectorCounters;
-import org.srv6int.app.api.PeerWindow;
+import org.srv6int.app.api.model.TelemetrySnapshot;
+import org.srv6int.app.api.model.CollectorCounters;
+import org.srv6int.app.api.model.PeerWindow;
 import org.srv6int.app.api.ReportTap;
 import java.util.ArrayList;
 import java.util.Collection;

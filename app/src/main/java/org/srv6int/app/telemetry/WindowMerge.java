@@ -1,14 +1,14 @@
 package org.srv6int.app.telemetry;
 
-import org.srv6int.app.api.HopQueue;
-import org.srv6int.app.api.TelemetrySnapshot;
-import org.srv6int.app.api.CollectorCounters;
-import org.srv6int.app.api.VnfWindow;
-import org.srv6int.app.api.ChainWindow;
-import org.srv6int.app.api.PeerWindow;
+import org.srv6int.app.api.model.HopQueue;
+import org.srv6int.app.api.model.TelemetrySnapshot;
+import org.srv6int.app.api.model.CollectorCounters;
+import org.srv6int.app.api.model.VnfWindow;
+import org.srv6int.app.api.model.ChainWindow;
+import org.srv6int.app.api.model.PeerWindow;
 import org.HdrHistogram.Histogram;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfKey;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;

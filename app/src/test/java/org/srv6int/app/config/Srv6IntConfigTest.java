@@ -196,7 +196,7 @@ public class Srv6IntConfigTest {
         Srv6IntAppConfig c = PaperTestbed.appConfig(MAPPER.readTree(
                 String.format(k, "{\"llcWays\": 3, \"memoryBandwidthPercent\": 25}")));
         assertTrue(c.isValid());
-        org.srv6int.app.api.ResourceNeed n = c.kubernetes().orElseThrow().need("snort");
+        org.srv6int.app.api.model.ResourceNeed n = c.kubernetes().orElseThrow().need("snort");
         assertEquals(2500, n.cpuMillis());
         assertEquals(3, n.llcWays());
         assertEquals(25, n.memoryBandwidthPercent());

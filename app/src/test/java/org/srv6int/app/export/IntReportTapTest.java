@@ -3,7 +3,7 @@ package org.srv6int.app.export;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.Test;
-import org.srv6int.app.api.SampledReport;
+import org.srv6int.app.api.model.SampledReport;
 
 import java.util.ArrayList;
 import java.util.List;

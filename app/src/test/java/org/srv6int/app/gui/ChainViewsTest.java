@@ -1,7 +1,7 @@
 package org.srv6int.app.gui;
 
 import org.junit.Test;
-import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.model.SfcId;
 
 import java.util.List;
 

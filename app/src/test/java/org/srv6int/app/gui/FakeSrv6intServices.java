@@ -3,21 +3,21 @@ package org.srv6int.app.gui;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import org.srv6int.app.api.GlobalLoopService;
-import org.srv6int.app.api.LoopDecision;
-import org.srv6int.app.api.LoopStatus;
-import org.srv6int.app.api.ReplicaState;
-import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.model.LoopDecision;
+import org.srv6int.app.api.model.LoopStatus;
+import org.srv6int.app.api.model.ReplicaState;
+import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.SfcPathService;
-import org.srv6int.app.api.SfcPaths;
+import org.srv6int.app.api.model.SfcPaths;
 import org.srv6int.app.testing.InMemorySfcService;
-import org.srv6int.app.api.SfcTelemetry;
+import org.srv6int.app.api.model.SfcTelemetry;
 import org.srv6int.app.api.TelemetryService;
 import org.srv6int.app.api.VnfInventoryService;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfReplica;
-import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfReplica;
+import org.srv6int.app.api.model.VnfReplicaId;
 import org.srv6int.app.api.VnfReplicaListener;
-import org.srv6int.app.api.VnfTelemetry;
+import org.srv6int.app.api.model.VnfTelemetry;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -40,7 +40,7 @@ final class FakeSrv6intServices {
     final Map<VnfKey, VnfTelemetry> vnfTelemetry = new TreeMap<>();
     /** Oldest first, as the loop makes them. */
     final List<LoopDecision> decisions = new ArrayList<>();
-    final Map<SfcId, org.srv6int.app.api.ChainState> chainStates = new TreeMap<>();
+    final Map<SfcId, org.srv6int.app.api.model.ChainState> chainStates = new TreeMap<>();
 
     final InMemorySfcService sfcService = new InMemorySfcService();
 
@@ -179,12 +179,12 @@ final class FakeSrv6intServices {
         }
 
         @Override
-        public void setPaused(org.srv6int.app.api.SfcId sfc, boolean paused) {
+        public void setPaused(org.srv6int.app.api.model.SfcId sfc, boolean paused) {
             throw new IllegalStateException("the GUI's fake loop cannot be paused");
         }
 
         @Override
-        public java.util.Set<org.srv6int.app.api.SfcId> pausedChains() {
+        public java.util.Set<org.srv6int.app.api.model.SfcId> pausedChains() {
             return java.util.Set.of();
         }
 
@@ -195,7 +195,7 @@ final class FakeSrv6intServices {
         }
 
         @Override
-        public List<org.srv6int.app.api.ChainState> chainStates() {
+        public List<org.srv6int.app.api.model.ChainState> chainStates() {
             return ImmutableList.copyOf(chainStates.values());
         }
 

@@ -1,13 +1,13 @@
 package org.srv6int.app.k8s;
 
 import org.srv6int.app.loop.FakeInventory;
-import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.k8s.BridgeReplicaPlatform;
 import org.srv6int.app.k8s.BridgeReplicaPlatformTest;
 import org.srv6int.app.k8s.ReplicaIdentities;
 import org.junit.Test;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.k8s.bridge.BridgeException;
 import org.srv6int.k8s.bridge.ReplicaNames;
 import org.srv6int.k8s.bridge.ReplicaRequest;
@@ -123,14 +123,14 @@ public class BridgeReplicaPlatformTest {
     private final FakeInventory inventory = new FakeInventory();
     private final ReplicaIdentities identities = new ReplicaIdentities() {
         @Override
-        public org.srv6int.app.api.VnfReplica reserve(VnfKey vnf, String node, String replicaName) {
+        public org.srv6int.app.api.model.VnfReplica reserve(VnfKey vnf, String node, String replicaName) {
             return inventory.reserveReplica(vnf, node, replicaName);
         }
 
         @Override
         public boolean release(VnfKey vnf, String replicaName) {
-            org.srv6int.app.api.VnfReplicaId id = org.srv6int.app.api.VnfReplicaId.of(vnf, replicaName);
-            if (inventory.getReplica(id).map(r -> r.state() == org.srv6int.app.api.ReplicaState.PENDING)
+            org.srv6int.app.api.model.VnfReplicaId id = org.srv6int.app.api.model.VnfReplicaId.of(vnf, replicaName);
+            if (inventory.getReplica(id).map(r -> r.state() == org.srv6int.app.api.model.ReplicaState.PENDING)
                     .orElse(false)) {
                 inventory.removeReplica(id);
                 return true;
@@ -157,9 +157,9 @@ public class BridgeReplicaPlatformTest {
         assertEquals(List.of("list 2/1", "ensure 2/1/r1 on w2 image snort:3 cpu 1", "awaitReady 2/1/r1"),
                      bridge.calls);
         // The pod carries the identity the inventory reserved before it was made (PENDING until Ready).
-        org.srv6int.app.api.VnfReplica reserved =
-                inventory.getReplica(org.srv6int.app.api.VnfReplicaId.of(VNF, "sfc-2-vnf1-r1")).orElseThrow();
-        assertEquals(org.srv6int.app.api.ReplicaState.PENDING, reserved.state());
+        org.srv6int.app.api.model.VnfReplica reserved =
+                inventory.getReplica(org.srv6int.app.api.model.VnfReplicaId.of(VNF, "sfc-2-vnf1-r1")).orElseThrow();
+        assertEquals(org.srv6int.app.api.model.ReplicaState.PENDING, reserved.state());
         assertEquals(Map.of(ReplicaNames.ANNOTATION_SID, reserved.sid().toString(),
                             ReplicaNames.ANNOTATION_SWITCH_DEVICE, "device:s2",
                             ReplicaNames.ANNOTATION_SWITCH_PORT, "3"),
@@ -173,7 +173,7 @@ public class BridgeReplicaPlatformTest {
     public void theReservedNumaNodeIsWrittenOnThePod() {
         ReplicaIdentities numa = new ReplicaIdentities() {
             @Override
-            public org.srv6int.app.api.VnfReplica reserve(VnfKey vnf, String node, String replicaName) {
+            public org.srv6int.app.api.model.VnfReplica reserve(VnfKey vnf, String node, String replicaName) {
                 return identities.reserve(vnf, node, replicaName).withNumaNode(1);
             }
 
@@ -229,8 +229,8 @@ public class BridgeReplicaPlatformTest {
     public void aFailedRetryKeepsAReplicaThatCarriesTraffic() {
         platform.createReplica(VNF, "w2", "d1-0").toCompletableFuture().join();
         VnfKey vnf = VNF;
-        org.srv6int.app.api.VnfReplicaId id = org.srv6int.app.api.VnfReplicaId.of(vnf, "sfc-2-vnf1-r0");
-        inventory.updateReplica(id, org.srv6int.app.api.ReplicaState.ACTIVE, 1);
+        org.srv6int.app.api.model.VnfReplicaId id = org.srv6int.app.api.model.VnfReplicaId.of(vnf, "sfc-2-vnf1-r0");
+        inventory.updateReplica(id, org.srv6int.app.api.model.ReplicaState.ACTIVE, 1);
         bridge.neverReady = true;
         try {
             platform().createReplica(VNF, "w2", "d1-0").toCompletableFuture().join();

@@ -1,7 +1,7 @@
 package org.srv6int.app.k8s;
 
 import org.srv6int.app.loop.FakeInventory;
-import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.k8s.KubernetesMock;
 import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
 import org.srv6int.app.k8s.KubernetesReplicaPlatformManagerTest;
@@ -11,13 +11,13 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 import org.onosproject.net.config.InvalidFieldException;
 import org.onosproject.net.config.NetworkConfigEvent;
-import org.srv6int.app.api.NodeResources;
-import org.srv6int.app.api.Sfc;
-import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.model.NodeResources;
+import org.srv6int.app.api.model.Sfc;
+import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.SfcService;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfSpec;
-import org.srv6int.app.api.FlowClassifier;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfSpec;
+import org.srv6int.app.api.model.FlowClassifier;
 import org.srv6int.app.config.KubernetesSettings;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.testing.FakeConfigService;
@@ -252,7 +252,7 @@ public class KubernetesReplicaPlatformManagerTest {
             // Deleted by hand: the next sweep makes it again, with the same SID.
             k8s.deleteStatefulSet("sfc-3-vnf0-r0");
             // r1 is on its way out: a missing workload of a DRAINING replica is not recreated.
-            org.srv6int.app.api.VnfReplicaId r1 = org.srv6int.app.api.VnfReplicaId.of(SNORT, "sfc-3-vnf0-r1");
+            org.srv6int.app.api.model.VnfReplicaId r1 = org.srv6int.app.api.model.VnfReplicaId.of(SNORT, "sfc-3-vnf0-r1");
             inventory.drainReplica(r1);
             k8s.deleteStatefulSet("sfc-3-vnf0-r1");
             waitFor(() -> k8s.statefulSetNames().isEmpty());
@@ -261,7 +261,7 @@ public class KubernetesReplicaPlatformManagerTest {
             assertEquals(sid, k8s.statefulSet("sfc-3-vnf0-r0").getSpec().getTemplate().getMetadata()
                     .getAnnotations().get("srv6int.org/sid"));
             // A workload no replica owns (the inventory lost it) is deleted.
-            inventory.removeReplica(org.srv6int.app.api.VnfReplicaId.of(SNORT, "sfc-3-vnf0-r0"));
+            inventory.removeReplica(org.srv6int.app.api.model.VnfReplicaId.of(SNORT, "sfc-3-vnf0-r0"));
             assertEquals(List.of("-sfc-3-vnf0-r0"), m.reconcileReplicas());
             waitFor(() -> k8s.statefulSetNames().isEmpty());
             assertEquals(List.of(), m.reconcileReplicas());

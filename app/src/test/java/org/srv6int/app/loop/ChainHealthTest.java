@@ -1,9 +1,9 @@
 package org.srv6int.app.loop;
 
 import org.junit.Test;
-import org.srv6int.app.api.ChainState;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.ChainState;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfKey;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -321,7 +321,7 @@ public class ChainHealthTest {
     }
 
     /** A new leader: another process (its own monotonic clock, the same wall clock), the same store. */
-    private ChainHealth newLeader(org.srv6int.app.api.LoopStateStore store, long processOffsetNanos) {
+    private ChainHealth newLeader(org.srv6int.app.store.LoopStateStore store, long processOffsetNanos) {
         LoopClock other = new LoopClock() {
             @Override
             public long nanoTime() {
@@ -352,7 +352,7 @@ public class ChainHealthTest {
 
     @Test
     public void aDeadReplicasHoldAndDeathsOutliveALeaderChange() {
-        org.srv6int.app.api.LoopStateStore store =
+        org.srv6int.app.store.LoopStateStore store =
                 org.srv6int.app.store.TestStores.loopState(new org.srv6int.testkit.InMemoryStorageService());
         health.remember(store);
         healthy();
@@ -395,7 +395,7 @@ public class ChainHealthTest {
 
     @Test
     public void aDownChainStaysDownAcrossALeaderChangeWithoutASecondDecision() {
-        org.srv6int.app.api.LoopStateStore store =
+        org.srv6int.app.store.LoopStateStore store =
                 org.srv6int.app.store.TestStores.loopState(new org.srv6int.testkit.InMemoryStorageService());
         health.remember(store);
         healthy();

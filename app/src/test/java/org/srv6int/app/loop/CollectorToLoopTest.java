@@ -1,19 +1,19 @@
 package org.srv6int.app.loop;
 
-import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.model.NodeResources;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
-import org.srv6int.app.api.LoopDecision;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.CollectorCounters;
+import org.srv6int.app.api.model.LoopDecision;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.CollectorCounters;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.TelemetryEngine;
 import org.srv6int.app.telemetry.TelemetryShards;
-import org.srv6int.app.api.TelemetrySnapshot;
+import org.srv6int.app.api.model.TelemetrySnapshot;
 import org.srv6int.app.telemetry.UdpCollector;
-import org.srv6int.app.api.VnfWindow;
+import org.srv6int.app.api.model.VnfWindow;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -4,12 +4,12 @@ import org.onlab.packet.Ip6Address;
 import org.onlab.packet.MacAddress;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
-import org.srv6int.app.api.ReplicaState;
-import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.model.ReplicaState;
+import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.VnfInventoryService;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfReplica;
-import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfReplica;
+import org.srv6int.app.api.model.VnfReplicaId;
 import org.srv6int.app.api.VnfReplicaListener;
 
 import java.util.ArrayList;

@@ -1,15 +1,15 @@
 package org.srv6int.app.loop;
 
-import org.srv6int.app.api.NodeResources;
-import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.model.NodeResources;
+import org.srv6int.app.api.model.ReplicaInfo;
 import org.junit.Test;
-import org.srv6int.app.api.LearnedInterference;
-import org.srv6int.app.api.LoopDecision;
-import org.srv6int.app.api.LoopStateStore;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfClass;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfLoopRecord;
+import org.srv6int.app.api.model.LearnedInterference;
+import org.srv6int.app.api.model.LoopDecision;
+import org.srv6int.app.store.LoopStateStore;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfClass;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfLoopRecord;
 import org.srv6int.app.placement.InterferenceMatrix;
 import org.srv6int.app.store.Srv6IntSerializers;
 import org.srv6int.app.store.TestStores;
@@ -222,7 +222,7 @@ public class GlobalLoopFailoverTest {
         }
 
         @Override
-        public java.util.Set<org.srv6int.app.api.SfcId> pausedChains() {
+        public java.util.Set<org.srv6int.app.api.model.SfcId> pausedChains() {
             if (down) {
                 throw new IllegalStateException("store unreachable");
             }
@@ -230,7 +230,7 @@ public class GlobalLoopFailoverTest {
         }
 
         @Override
-        public void setPaused(org.srv6int.app.api.SfcId sfc, boolean p) {
+        public void setPaused(org.srv6int.app.api.model.SfcId sfc, boolean p) {
             real.setPaused(sfc, p);
         }
 
@@ -243,7 +243,7 @@ public class GlobalLoopFailoverTest {
         }
 
         @Override
-        public Map<org.srv6int.app.api.VnfReplicaId, org.srv6int.app.api.ReplicaHealthRecord> replicaHealth() {
+        public Map<org.srv6int.app.api.model.VnfReplicaId, org.srv6int.app.api.model.ReplicaHealthRecord> replicaHealth() {
             if (down) {
                 throw new IllegalStateException("store unreachable");
             }
@@ -251,7 +251,7 @@ public class GlobalLoopFailoverTest {
         }
 
         @Override
-        public void putReplicaHealth(org.srv6int.app.api.VnfReplicaId r, org.srv6int.app.api.ReplicaHealthRecord h) {
+        public void putReplicaHealth(org.srv6int.app.api.model.VnfReplicaId r, org.srv6int.app.api.model.ReplicaHealthRecord h) {
             if (down) {
                 throw new IllegalStateException("write timed out");
             }
@@ -259,12 +259,12 @@ public class GlobalLoopFailoverTest {
         }
 
         @Override
-        public void removeReplicaHealth(org.srv6int.app.api.VnfReplicaId r) {
+        public void removeReplicaHealth(org.srv6int.app.api.model.VnfReplicaId r) {
             real.removeReplicaHealth(r);
         }
 
         @Override
-        public Map<SfcId, org.srv6int.app.api.ChainState> downChains() {
+        public Map<SfcId, org.srv6int.app.api.model.ChainState> downChains() {
             if (down) {
                 throw new IllegalStateException("store unreachable");
             }
@@ -272,7 +272,7 @@ public class GlobalLoopFailoverTest {
         }
 
         @Override
-        public void putDownChain(org.srv6int.app.api.ChainState s) {
+        public void putDownChain(org.srv6int.app.api.model.ChainState s) {
             if (down) {
                 throw new IllegalStateException("write timed out");
             }
@@ -285,7 +285,7 @@ public class GlobalLoopFailoverTest {
         }
 
         @Override
-        public java.util.Optional<org.srv6int.app.api.LearnedInterference> learnedInterference() {
+        public java.util.Optional<org.srv6int.app.api.model.LearnedInterference> learnedInterference() {
             if (down) {
                 throw new IllegalStateException("store unreachable");
             }
@@ -293,7 +293,7 @@ public class GlobalLoopFailoverTest {
         }
 
         @Override
-        public void putLearnedInterference(org.srv6int.app.api.LearnedInterference learned) {
+        public void putLearnedInterference(org.srv6int.app.api.model.LearnedInterference learned) {
             if (down || failWrites > 0) {
                 failWrites--;
                 throw new IllegalStateException("write timed out");

@@ -1,6 +1,6 @@
 package org.srv6int.app.loop;
 
-import org.srv6int.app.api.NodeResources;
+import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.k8s.KubernetesMock;
 import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -15,22 +15,22 @@ import org.onosproject.cluster.LeadershipEventListener;
 import org.onosproject.cluster.LeadershipServiceAdapter;
 import org.onosproject.cluster.NodeId;
 import org.onosproject.net.ConnectPoint;
-import org.srv6int.app.api.FlowClassifier;
-import org.srv6int.app.api.LoopDecision;
-import org.srv6int.app.api.LoopStatus;
-import org.srv6int.app.api.ReplicaState;
-import org.srv6int.app.api.Sfc;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfReplica;
-import org.srv6int.app.api.VnfReplicaId;
-import org.srv6int.app.api.VnfSpec;
+import org.srv6int.app.api.model.FlowClassifier;
+import org.srv6int.app.api.model.LoopDecision;
+import org.srv6int.app.api.model.LoopStatus;
+import org.srv6int.app.api.model.ReplicaState;
+import org.srv6int.app.api.model.Sfc;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfReplica;
+import org.srv6int.app.api.model.VnfReplicaId;
+import org.srv6int.app.api.model.VnfSpec;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.TelemetryEngine;
-import org.srv6int.app.api.TelemetrySnapshot;
+import org.srv6int.app.api.model.TelemetrySnapshot;
 import org.srv6int.app.testing.FakeConfigService;
 import org.srv6int.app.testing.InMemorySfcService;
 import org.srv6int.app.testing.WindowFeed;
@@ -326,9 +326,9 @@ public class GlobalLoopManagerTest {
             assertEquals(names, inInventory);
             // Each pod carries the SID and attachment its inventory replica holds; Ready made it ACTIVE.
             for (String n : names) {
-                org.srv6int.app.api.VnfReplica r =
-                        inventory.getReplica(org.srv6int.app.api.VnfReplicaId.of(VNF, n)).orElseThrow();
-                assertEquals(org.srv6int.app.api.ReplicaState.ACTIVE, r.state());
+                org.srv6int.app.api.model.VnfReplica r =
+                        inventory.getReplica(org.srv6int.app.api.model.VnfReplicaId.of(VNF, n)).orElseThrow();
+                assertEquals(org.srv6int.app.api.model.ReplicaState.ACTIVE, r.state());
                 Map<String, String> a = k8s.statefulSet(n).getSpec().getTemplate().getMetadata().getAnnotations();
                 assertEquals(r.sid().toString(), a.get("srv6int.org/sid"));
                 assertEquals(r.deviceId().toString(), a.get("srv6int.org/switch-device"));
@@ -396,10 +396,10 @@ public class GlobalLoopManagerTest {
                 org.srv6int.app.pools.NodePoolManager.DEFAULT_MAX_AGE_MS);
         manager.nodePools = pools;
         platform.nodes.add(new NodeResources("worker1", 4000, 1L << 34));
-        pools.report("worker1", List.of(new org.srv6int.app.api.NodePools.Pool(
-                org.srv6int.app.api.NodePools.WHOLE_NODE, 4000, 16_000, 6, 11, 50, 100)));
-        pools.report("worker2", List.of(new org.srv6int.app.api.NodePools.Pool(
-                org.srv6int.app.api.NodePools.WHOLE_NODE, 8000, 16_000, 1, 11, 10, 100)));
+        pools.report("worker1", List.of(new org.srv6int.app.api.model.NodePools.Pool(
+                org.srv6int.app.api.model.NodePools.WHOLE_NODE, 4000, 16_000, 6, 11, 50, 100)));
+        pools.report("worker2", List.of(new org.srv6int.app.api.model.NodePools.Pool(
+                org.srv6int.app.api.model.NodePools.WHOLE_NODE, 8000, 16_000, 1, 11, 10, 100)));
         leadership.elect(ME);
         window(400_000, 10);
         for (int i = 0; i < 6; i++) {

@@ -3,7 +3,7 @@ package org.srv6int.app.loop;
 import org.srv6int.app.api.ReplicaPlatform;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.LeadershipService;
-import org.srv6int.app.api.LoopStateStore;
+import org.srv6int.app.store.LoopStateStore;
 import org.srv6int.app.api.PlacementService;
 import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.VnfInventoryService;

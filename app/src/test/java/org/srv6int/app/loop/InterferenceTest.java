@@ -1,11 +1,11 @@
 package org.srv6int.app.loop;
 
 import org.junit.Test;
-import org.srv6int.app.api.InterferenceView;
-import org.srv6int.app.api.NodeResources;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfClass;
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.InterferenceView;
+import org.srv6int.app.api.model.NodeResources;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfClass;
+import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.placement.InterferenceMatrix;
 
 import java.util.ArrayList;
@@ -19,11 +19,11 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
-import static org.srv6int.app.api.VnfClass.FLOW_MONITORING;
-import static org.srv6int.app.api.VnfClass.HEADER_READING;
-import static org.srv6int.app.api.VnfClass.HEADER_REWRITING;
-import static org.srv6int.app.api.VnfClass.PAYLOAD_INSPECTION;
-import static org.srv6int.app.api.VnfClass.PORT_REWRITING;
+import static org.srv6int.app.api.model.VnfClass.FLOW_MONITORING;
+import static org.srv6int.app.api.model.VnfClass.HEADER_READING;
+import static org.srv6int.app.api.model.VnfClass.HEADER_REWRITING;
+import static org.srv6int.app.api.model.VnfClass.PAYLOAD_INSPECTION;
+import static org.srv6int.app.api.model.VnfClass.PORT_REWRITING;
 
 /**
  * The interference matrix (seeded from vnf-interference.txt), the placement's scoring step in
@@ -171,7 +171,7 @@ public class InterferenceTest {
             }
 
             @Override
-            public void addReplicas(VnfKey vnf, List<org.srv6int.app.api.ReplicaInfo> replicas) {
+            public void addReplicas(VnfKey vnf, List<org.srv6int.app.api.model.ReplicaInfo> replicas) {
             }
 
             @Override

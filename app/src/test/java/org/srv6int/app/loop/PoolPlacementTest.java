@@ -1,12 +1,12 @@
 package org.srv6int.app.loop;
 
 import org.junit.Test;
-import org.srv6int.app.api.LoopDecision;
-import org.srv6int.app.api.NodePools;
-import org.srv6int.app.api.NodeResources;
-import org.srv6int.app.api.ResourceNeed;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.LoopDecision;
+import org.srv6int.app.api.model.NodePools;
+import org.srv6int.app.api.model.NodeResources;
+import org.srv6int.app.api.model.ResourceNeed;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.pools.NodePoolManager;
 import org.srv6int.testkit.InMemoryStorageService;
 
@@ -151,7 +151,7 @@ public class PoolPlacementTest {
         assertEquals(List.of("nodeFreeResources", "create 3/1 on w1", "nodeFreeResources", "create 4/0 on w2"),
                      platform.calls);
         // Both become Ready; the reports (older than the joins) do not show them: no room.
-        platform.pendingCreates.forEach(f -> f.complete(new org.srv6int.app.api.ReplicaInfo(
+        platform.pendingCreates.forEach(f -> f.complete(new org.srv6int.app.api.model.ReplicaInfo(
                 "x" + f.hashCode(), f == platform.pendingCreates.get(0) ? "w1" : "w2", "10.0.0.9")));
         LoopDecision second = loop.history().stream().filter(d -> d.vnf().equals(other)).findFirst().orElseThrow();
         assertTrue(second.detail(), second.detail()
@@ -161,7 +161,7 @@ public class PoolPlacementTest {
         violate(third);
         // no node's pools hold it now: placed by free CPU (w2 has more), the decision says why
         assertEquals(List.of("nodeFreeResources", "create 5/0 on w2"), platform.calls);
-        platform.pendingCreates.get(2).complete(new org.srv6int.app.api.ReplicaInfo("x3", "w2", "10.0.0.9"));
+        platform.pendingCreates.get(2).complete(new org.srv6int.app.api.model.ReplicaInfo("x3", "w2", "10.0.0.9"));
         LoopDecision d3 = loop.history().stream().filter(d -> d.vnf().equals(third)).findFirst().orElseThrow();
         assertTrue(d3.detail(), d3.detail().contains("; no node's pools hold a replica (1500m/3 ways/25 %): "
                 + "w1 (cpu 2000m, llc 3 ways, mb 25 %, less 1 replica(s) on their way), "

@@ -50,8 +50,8 @@ public final class MetricsLoadRunner {
             long sent = 0;
             while (System.nanoTime() < end) {
                 long t = System.nanoTime() - start;
-                if (!scaled && bed.loop.decisionsEnded(org.srv6int.app.api.LoopDecision.Action.SCALE_OUT,
-                                                       org.srv6int.app.api.LoopDecision.Outcome.SUCCEEDED) > 0) {
+                if (!scaled && bed.loop.decisionsEnded(org.srv6int.app.api.model.LoopDecision.Action.SCALE_OUT,
+                                                       org.srv6int.app.api.model.LoopDecision.Outcome.SUCCEEDED) > 0) {
                     scaled = true;
                     System.out.println("scaled out at " + TimeUnit.NANOSECONDS.toMillis(t) + " ms");
                 }

@@ -1,10 +1,10 @@
 package org.srv6int.app.placement;
 
 import org.junit.Test;
-import org.srv6int.app.api.SegmentList;
-import org.srv6int.app.api.SfcPaths;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.model.SegmentList;
+import org.srv6int.app.api.model.SfcPaths;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.testing.PaperTestbed;
 
 import java.util.ArrayList;
@@ -80,7 +80,7 @@ public class PlacementTest {
     @Test
     public void noListWithoutActiveReplica() {
         List<VnfReplica> rs = List.of(PaperTestbed.initialReplicas().get(2).withState(
-                org.srv6int.app.api.ReplicaState.DRAINING));
+                org.srv6int.app.api.model.ReplicaState.DRAINING));
         assertEquals(0, SegmentListComputer.compute(PaperTestbed.sfc2(), rs, PaperTestbed.devices(),
                 new SidRouting(PaperTestbed.pathService())).segmentLists().size());
         assertEquals(SFC2, SegmentListComputer.compute(PaperTestbed.sfc2(), rs, PaperTestbed.devices(),

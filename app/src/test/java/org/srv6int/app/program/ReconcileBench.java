@@ -3,11 +3,11 @@ package org.srv6int.app.program;
 import org.onlab.packet.IpPrefix;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.PortNumber;
-import org.srv6int.app.api.FlowClassifier;
-import org.srv6int.app.api.Sfc;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfSpec;
+import org.srv6int.app.api.model.FlowClassifier;
+import org.srv6int.app.api.model.Sfc;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfSpec;
 import org.srv6int.app.testing.AppHarness;
 import org.srv6int.app.testing.PaperTestbed;
 

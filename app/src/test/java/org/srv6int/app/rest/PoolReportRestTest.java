@@ -7,7 +7,7 @@ import org.junit.Before;
 import org.junit.Test;
 import org.onlab.osgi.TestServiceDirectory;
 import org.srv6int.app.api.NodePoolService;
-import org.srv6int.app.api.NodePools;
+import org.srv6int.app.api.model.NodePools;
 import org.srv6int.app.pools.NodePoolManager;
 import org.srv6int.agent.loop.ResourceActuator;
 import org.srv6int.agent.loop.ResourcePool;

@@ -7,14 +7,14 @@ import org.junit.Before;
 import org.junit.Test;
 import org.onlab.osgi.TestServiceDirectory;
 import org.srv6int.app.api.GlobalLoopService;
-import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.SfcPathService;
 import org.srv6int.app.api.SfcService;
-import org.srv6int.app.api.SfcTelemetry;
+import org.srv6int.app.api.model.SfcTelemetry;
 import org.srv6int.app.api.TelemetryService;
 import org.srv6int.app.api.VnfInventoryService;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfTelemetry;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfTelemetry;
 import org.srv6int.app.testing.AppHarness;
 import org.srv6int.app.testing.FakeGlobalLoopService;
 import org.srv6int.app.testing.FakeTelemetryService;
@@ -210,8 +210,8 @@ public class Srv6IntRestTest extends JerseyResourceTest {
 
     @Test
     public void interferenceMatrixWholeOrOneTargetAndABadTargetIs400() throws IOException {
-        loop.interference.observe(org.srv6int.app.api.VnfClass.FLOW_MONITORING,
-                                  org.srv6int.app.api.VnfClass.PORT_REWRITING, 0.2);
+        loop.interference.observe(org.srv6int.app.api.model.VnfClass.FLOW_MONITORING,
+                                  org.srv6int.app.api.model.VnfClass.PORT_REWRITING, 0.2);
         JsonNode all = json(target("loop/interference").request().get());
         assertEquals("payload inspection", all.get("classes").get("III").asText());
         assertEquals(5, all.get("targets").size());
@@ -242,8 +242,8 @@ public class Srv6IntRestTest extends JerseyResourceTest {
 
     @Test
     public void chainStatesShowTheLastHopSeenAndTheCounters() throws IOException {
-        loop.chainStates.add(new org.srv6int.app.api.ChainState(
-                PaperTestbed.SFC1, org.srv6int.app.api.ChainState.Liveness.DOWN, 9_000,
+        loop.chainStates.add(new org.srv6int.app.api.model.ChainState(
+                PaperTestbed.SFC1, org.srv6int.app.api.model.ChainState.Liveness.DOWN, 9_000,
                 "vNF 0 (r0 at of:0000000000000002/3)", "ingress classified traffic but no INT report arrived for 3000 ms",
                 1200, 5_000, java.util.List.of("1/1/r0")));
         loop.failureCounters.put("chainsDownNow", 1L);

@@ -3,8 +3,8 @@ package org.srv6int.app.store;
 import org.junit.Before;
 import org.junit.Test;
 import org.srv6int.app.api.SfcException;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.testing.AppHarness;
 import org.srv6int.app.testing.PaperTestbed;
 
@@ -58,7 +58,7 @@ public class NamedReplicaTest {
     public void reservationHoldsASidUntilReadyAndIsIdempotent() {
         VnfKey snort = VnfKey.of(SFC2, 0);
         VnfReplica r = app.inventory.reserveReplica(snort, "worker2", "sfc-2-vnf0-r1");
-        assertEquals(org.srv6int.app.api.ReplicaState.PENDING, r.state());
+        assertEquals(org.srv6int.app.api.model.ReplicaState.PENDING, r.state());
         assertEquals(0, r.weight());
         assertEquals(PaperTestbed.SW3, r.deviceId());
         // Repeating the reservation (a new leader, a retried create) returns the same identity.

@@ -1,10 +1,10 @@
 package org.srv6int.app.telemetry;
 
-import org.srv6int.app.api.TelemetrySnapshot;
-import org.srv6int.app.api.VnfWindow;
+import org.srv6int.app.api.model.TelemetrySnapshot;
+import org.srv6int.app.api.model.VnfWindow;
 import org.junit.Test;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.loop.TestReports;
 
 import java.util.ArrayList;

@@ -2,9 +2,9 @@ package org.srv6int.app.telemetry;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.Test;
-import org.srv6int.app.api.VnfWindow;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.VnfWindow;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.loop.TestReports;
 import org.srv6int.app.testing.PaperTestbed;

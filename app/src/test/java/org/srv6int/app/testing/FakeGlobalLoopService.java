@@ -1,9 +1,9 @@
 package org.srv6int.app.testing;
 
 import org.srv6int.app.api.GlobalLoopService;
-import org.srv6int.app.api.LoopDecision;
-import org.srv6int.app.api.LoopStatus;
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.LoopDecision;
+import org.srv6int.app.api.model.LoopStatus;
+import org.srv6int.app.api.model.VnfKey;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,9 +20,9 @@ public class FakeGlobalLoopService implements GlobalLoopService {
     public final List<LoopDecision> decisions = new ArrayList<>();
 
     /** Paused chains. */
-    public final java.util.Set<org.srv6int.app.api.SfcId> paused = new java.util.TreeSet<>();
+    public final java.util.Set<org.srv6int.app.api.model.SfcId> paused = new java.util.TreeSet<>();
     /** Chain states to return. */
-    public final List<org.srv6int.app.api.ChainState> chainStates = new ArrayList<>();
+    public final List<org.srv6int.app.api.model.ChainState> chainStates = new ArrayList<>();
     /** Failure counters to return. */
     public final java.util.Map<String, Long> failureCounters = new java.util.TreeMap<>();
     /** Escalations taken, oldest first. */
@@ -33,7 +33,7 @@ public class FakeGlobalLoopService implements GlobalLoopService {
             new org.srv6int.app.placement.InterferenceMatrix();
 
     @Override
-    public org.srv6int.app.api.InterferenceView interference() {
+    public org.srv6int.app.api.model.InterferenceView interference() {
         return interference.view();
     }
 
@@ -58,7 +58,7 @@ public class FakeGlobalLoopService implements GlobalLoopService {
     }
 
     @Override
-    public void setPaused(org.srv6int.app.api.SfcId sfc, boolean p) {
+    public void setPaused(org.srv6int.app.api.model.SfcId sfc, boolean p) {
         if (sfc.id() > 100) {
             throw new org.srv6int.app.api.SfcException(org.srv6int.app.api.SfcException.Reason.NOT_FOUND,
                                                        "chain " + sfc + " not found");
@@ -71,7 +71,7 @@ public class FakeGlobalLoopService implements GlobalLoopService {
     }
 
     @Override
-    public java.util.Set<org.srv6int.app.api.SfcId> pausedChains() {
+    public java.util.Set<org.srv6int.app.api.model.SfcId> pausedChains() {
         return new java.util.TreeSet<>(paused);
     }
 
@@ -84,7 +84,7 @@ public class FakeGlobalLoopService implements GlobalLoopService {
     }
 
     @Override
-    public List<org.srv6int.app.api.ChainState> chainStates() {
+    public List<org.srv6int.app.api.model.ChainState> chainStates() {
         return new ArrayList<>(chainStates);
     }
 

@@ -1,10 +1,10 @@
 package org.srv6int.app.testing;
 
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.SfcTelemetry;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.SfcTelemetry;
 import org.srv6int.app.api.TelemetryService;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfTelemetry;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfTelemetry;
 
 import java.util.ArrayList;
 import java.util.List;

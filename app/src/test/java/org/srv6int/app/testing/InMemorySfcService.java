@@ -1,9 +1,9 @@
 package org.srv6int.app.testing;
 
-import org.srv6int.app.api.Sfc;
+import org.srv6int.app.api.model.Sfc;
 import org.srv6int.app.api.SfcEvent;
 import org.srv6int.app.api.SfcException;
-import org.srv6int.app.api.SfcId;
+import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.SfcListener;
 import org.srv6int.app.api.SfcService;
 

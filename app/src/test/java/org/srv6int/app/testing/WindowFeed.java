@@ -1,8 +1,8 @@
 package org.srv6int.app.testing;
 
-import org.srv6int.app.api.CollectorCounters;
+import org.srv6int.app.api.model.CollectorCounters;
 import org.srv6int.app.api.ReportTap;
-import org.srv6int.app.api.TelemetrySnapshot;
+import org.srv6int.app.api.model.TelemetrySnapshot;
 import org.srv6int.app.api.TelemetryWindows;
 
 import java.util.List;

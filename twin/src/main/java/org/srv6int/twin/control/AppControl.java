@@ -13,19 +13,19 @@ import org.onlab.packet.IpPrefix;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.group.Group;
-import org.srv6int.app.api.ResourceNeed;
-import org.srv6int.app.api.FlowClassifier;
-import org.srv6int.app.api.SegmentList;
-import org.srv6int.app.api.Sfc;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.SfcPaths;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfReplica;
-import org.srv6int.app.api.VnfReplicaId;
-import org.srv6int.app.api.VnfSpec;
+import org.srv6int.app.api.model.ResourceNeed;
+import org.srv6int.app.api.model.FlowClassifier;
+import org.srv6int.app.api.model.SegmentList;
+import org.srv6int.app.api.model.Sfc;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.SfcPaths;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfReplica;
+import org.srv6int.app.api.model.VnfReplicaId;
+import org.srv6int.app.api.model.VnfSpec;
 import org.srv6int.app.loop.ChainRouting;
 import org.srv6int.app.loop.InventoryRouting;
-import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.twin.dataplane.Dataplane;
 import org.srv6int.twin.dataplane.DropReason;
 import org.srv6int.twin.dataplane.EmulatedDataplane;
@@ -415,7 +415,7 @@ public final class AppControl {
         }
 
         @Override
-        public List<String> placeReplicas(VnfKey vnf, List<org.srv6int.app.api.NodeResources> candidates,
+        public List<String> placeReplicas(VnfKey vnf, List<org.srv6int.app.api.model.NodeResources> candidates,
                                           int count) {
             return inventory.placeReplicas(vnf, candidates, count);
         }

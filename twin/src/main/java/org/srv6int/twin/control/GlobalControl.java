@@ -9,22 +9,22 @@ import java.util.function.DoubleSupplier;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import org.onosproject.net.config.InvalidFieldException;
-import org.srv6int.app.api.Escalation;
-import org.srv6int.app.api.LoopDecision;
+import org.srv6int.app.api.model.Escalation;
+import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.SfcException;
 import org.srv6int.app.loop.Escalations;
 import org.srv6int.app.rest.EscalationCodec;
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.loop.Colocation;
 import org.srv6int.app.loop.GlobalLoop;
 import org.srv6int.app.loop.InventoryColocation;
-import org.srv6int.app.api.ResourceNeed;
+import org.srv6int.app.api.model.ResourceNeed;
 import org.srv6int.app.loop.InventoryRouting;
 import org.srv6int.app.loop.LoopClock;
 import org.srv6int.app.loop.LoopParams;
 import org.srv6int.app.api.ReplicaPlatform;
-import org.srv6int.app.api.CollectorCounters;
-import org.srv6int.app.api.TelemetrySnapshot;
+import org.srv6int.app.api.model.CollectorCounters;
+import org.srv6int.app.api.model.TelemetrySnapshot;
 import org.srv6int.twin.model.Fabric;
 
 /**

@@ -1,12 +1,12 @@
 package org.srv6int.twin.control;
 
-import org.srv6int.app.api.ChainState;
-import org.srv6int.app.api.LoopStateStore;
-import org.srv6int.app.api.ReplicaHealthRecord;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfLoopRecord;
-import org.srv6int.app.api.VnfReplicaId;
+import org.srv6int.app.api.model.ChainState;
+import org.srv6int.app.store.LoopStateStore;
+import org.srv6int.app.api.model.ReplicaHealthRecord;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfLoopRecord;
+import org.srv6int.app.api.model.VnfReplicaId;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,8 +22,8 @@ final class InMemoryLoopState implements LoopStateStore {
     private final Map<VnfReplicaId, ReplicaHealthRecord> health =
             new LinkedHashMap<>();
     private final Map<SfcId, ChainState> down = new LinkedHashMap<>();
-    private final java.util.Set<org.srv6int.app.api.SfcId> paused = new java.util.TreeSet<>();
-    private org.srv6int.app.api.LearnedInterference interference;
+    private final java.util.Set<org.srv6int.app.api.model.SfcId> paused = new java.util.TreeSet<>();
+    private org.srv6int.app.api.model.LearnedInterference interference;
 
     @Override
     public synchronized Map<VnfKey, VnfLoopRecord> records() {
@@ -41,12 +41,12 @@ final class InMemoryLoopState implements LoopStateStore {
     }
 
     @Override
-    public synchronized java.util.Set<org.srv6int.app.api.SfcId> pausedChains() {
+    public synchronized java.util.Set<org.srv6int.app.api.model.SfcId> pausedChains() {
         return new java.util.TreeSet<>(paused);
     }
 
     @Override
-    public synchronized void setPaused(org.srv6int.app.api.SfcId sfc, boolean p) {
+    public synchronized void setPaused(org.srv6int.app.api.model.SfcId sfc, boolean p) {
         if (p) {
             paused.add(sfc);
         } else {
@@ -90,12 +90,12 @@ final class InMemoryLoopState implements LoopStateStore {
     }
 
     @Override
-    public synchronized java.util.Optional<org.srv6int.app.api.LearnedInterference> learnedInterference() {
+    public synchronized java.util.Optional<org.srv6int.app.api.model.LearnedInterference> learnedInterference() {
         return java.util.Optional.ofNullable(interference);
     }
 
     @Override
-    public synchronized void putLearnedInterference(org.srv6int.app.api.LearnedInterference learned) {
+    public synchronized void putLearnedInterference(org.srv6int.app.api.model.LearnedInterference learned) {
         interference = learned;
     }
 }

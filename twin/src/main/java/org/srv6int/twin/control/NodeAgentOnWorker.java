@@ -20,7 +20,7 @@ import org.srv6int.agent.loop.LoopListener;
 import org.srv6int.agent.loop.ResourceType;
 import org.srv6int.agent.obs.EscalationClient;
 import org.srv6int.agent.obs.PoolReport;
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.agent.pods.Reservations;
 import org.srv6int.twin.host.SimulatedWorker;
 import org.srv6int.twin.model.Fabric;

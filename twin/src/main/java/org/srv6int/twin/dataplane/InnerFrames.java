@@ -1,6 +1,6 @@
 package org.srv6int.twin.dataplane;
 
-import org.srv6int.app.api.FlowClassifier;
+import org.srv6int.app.api.model.FlowClassifier;
 
 /**
  * The plain IPv4/UDP frames a host behind a chain's ingress port sends (before the ingress

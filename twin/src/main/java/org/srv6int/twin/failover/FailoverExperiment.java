@@ -11,11 +11,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleUnaryOperator;
 import org.onlab.packet.Ip6Address;
 import org.onosproject.net.flow.FlowEntry;
-import org.srv6int.app.api.LoopDecision;
-import org.srv6int.app.api.ReplicaInfo;
-import org.srv6int.app.api.Sfc;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.VnfReplica;
+import org.srv6int.app.api.model.LoopDecision;
+import org.srv6int.app.api.model.ReplicaInfo;
+import org.srv6int.app.api.model.Sfc;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.loop.ChainHealth;
 import org.srv6int.app.loop.DetectionInputs;
@@ -504,7 +504,7 @@ public final class FailoverExperiment {
             // as the loop manager builds them; this run counts the window's reports and packets itself
             DetectionInputs.WindowCounts window = new DetectionInputs.WindowCounts() {
                 @Override
-                public long reports(org.srv6int.app.api.SfcId chain) {
+                public long reports(org.srv6int.app.api.model.SfcId chain) {
                     return chain.equals(sfc.id()) ? reportsInWindow : 0;
                 }
 

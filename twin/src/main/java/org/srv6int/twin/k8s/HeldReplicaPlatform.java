@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.NodeResources;
-import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.NodeResources;
+import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.twin.control.SimulatedTime;
 

@@ -29,7 +29,7 @@ import org.onosproject.net.group.GroupBuckets;
 import org.onosproject.net.group.GroupDescription;
 import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiActionParam;
-import org.srv6int.app.api.SegmentList;
+import org.srv6int.app.api.model.SegmentList;
 import org.srv6int.app.program.ChainProgrammer;
 import org.srv6int.app.testing.AppHarness;
 import org.srv6int.app.testing.PaperTestbed;
@@ -140,7 +140,7 @@ public class Bmv2TranslationTest {
         AppHarness app = AppRules.fig5();
         DeviceSync sync = new DeviceSync(tr);
         sync.sync(AppRules.rules(app, PaperTestbed.SW1), AppRules.groups(app, PaperTestbed.SW1), u -> { });
-        app.inventory.addReplica(org.srv6int.app.api.VnfKey.of(PaperTestbed.SFC2, 0), "worker2");
+        app.inventory.addReplica(org.srv6int.app.api.model.VnfKey.of(PaperTestbed.SFC2, 0), "worker2");
         app.settle();
         List<List<Update>> batches = new ArrayList<>();
         sync.sync(AppRules.rules(app, PaperTestbed.SW1), AppRules.groups(app, PaperTestbed.SW1), batches::add);

@@ -15,10 +15,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.After;
 import org.junit.Test;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfKey;
-import org.srv6int.app.api.NodeResources;
-import org.srv6int.app.api.ReplicaInfo;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.NodeResources;
+import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.api.ReplicaPlatform;
 
 /**

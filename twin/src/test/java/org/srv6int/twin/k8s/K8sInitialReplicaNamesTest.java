@@ -5,8 +5,8 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import org.junit.Test;
-import org.srv6int.app.api.SfcId;
-import org.srv6int.app.api.VnfKey;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfKey;
 
 /**
  * How {@code --k8s real} maps the app inventory's names of an experiment's initial pods to the

@@ -1,0 +1,2 @@
+/** The vNF replica inventory service over the replica store: reservations, states and events. */
+package org.srv6int.app.inventory;
