@@ -181,7 +181,7 @@ public final class GlobalLoop {
      *
      * @param observations one per in-service vNF
      */
-    public synchronized void tick(List<VnfObservation> observations) {
+    synchronized void tick(List<VnfObservation> observations) {
         if (closed) {
             return;
         }

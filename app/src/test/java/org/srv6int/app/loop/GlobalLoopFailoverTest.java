@@ -66,14 +66,14 @@ public class GlobalLoopFailoverTest {
         return TestStores.loopState(storage);
     }
 
-    private void tick(GlobalLoop loop, double pps, long latency) {
+    private void tick(TestLoop loop, double pps, long latency) {
         clock.nanos += SEC;
-        loop.tick(List.of(new VnfObservation(vnf, LMAX, pps, latency, 100, routing.active(), packets)));
+        loop.round(List.of(new VnfObservation(vnf, LMAX, pps, latency, 100, routing.active(), packets)));
     }
 
     @Test
     public void aScaleOutInterruptedByALeaderFailureIsFinishedExactlyOnce() {
-        GlobalLoop first = new GlobalLoop(params, clock, platform, routing, store());
+        TestLoop first = new TestLoop(params, clock, platform, routing, store());
         platform.readyAtOnce = false;
         tick(first, 1000, 500_000);
         for (int i = 0; i < 6; i++) {
@@ -91,7 +91,7 @@ public class GlobalLoopFailoverTest {
         assertTrue(routing.calls.isEmpty());
 
         // The next leader reads the store at its first window and finishes the same decision.
-        GlobalLoop second = new GlobalLoop(params, otherClock, platform, routing, store());
+        TestLoop second = new TestLoop(params, otherClock, platform, routing, store());
         tick(second, 2000, 2_000_000);
         assertEquals(7, platform.pendingCreates.size());
         assertEquals(7, platform.created);
@@ -122,7 +122,7 @@ public class GlobalLoopFailoverTest {
 
     @Test
     public void aReplacementOwedWhenTheLeaderDiesIsCreatedExactlyOnceByTheNext() {
-        GlobalLoop first = new GlobalLoop(params, clock, platform, routing, store());
+        TestLoop first = new TestLoop(params, clock, platform, routing, store());
         platform.readyAtOnce = false;
         tick(first, 1000, 500_000);
         for (int i = 0; i < 6; i++) {
@@ -141,7 +141,7 @@ public class GlobalLoopFailoverTest {
         for (int i = 0; i < 7; i++) {
             platform.pendingCreates.get(i).complete(new ReplicaInfo("p" + i, "w2", "10.1.0." + i));
         }
-        GlobalLoop second = new GlobalLoop(params, otherClock, platform, routing, store());
+        TestLoop second = new TestLoop(params, otherClock, platform, routing, store());
         // It resumes and finishes the scale-out (the same requests), then requests the owed
         // replacement, cool-down or not.
         tick(second, 1000, 500_000);
@@ -154,7 +154,7 @@ public class GlobalLoopFailoverTest {
         // Once: further windows, and a third leader resuming the replacement, create nothing new.
         tick(second, 1000, 500_000);
         second.close();
-        GlobalLoop third = new GlobalLoop(params, clock, platform, routing, store());
+        TestLoop third = new TestLoop(params, clock, platform, routing, store());
         tick(third, 1000, 500_000);
         platform.pendingCreates.get(7).complete(new ReplicaInfo("p7", "w2", "10.1.0.7"));
         for (int i = 0; i < 3; i++) {
@@ -167,13 +167,13 @@ public class GlobalLoopFailoverTest {
 
     @Test
     public void rStarLStarAndTheViolationTimerSurviveALeaderChange() {
-        GlobalLoop first = new GlobalLoop(params, clock, platform, routing, store());
+        TestLoop first = new TestLoop(params, clock, platform, routing, store());
         tick(first, 1000, 500_000);
         tick(first, 1200, 600_000);
         tick(first, 2000, 2_000_000);
         tick(first, 2000, 2_000_000);
         first.close();
-        GlobalLoop second = new GlobalLoop(params, otherClock, platform, routing, store());
+        TestLoop second = new TestLoop(params, otherClock, platform, routing, store());
         // The violation began at 3 s, before the change: t-hat (4 s) is over at 8 s, not 4 s after
         // the new leader's first window.
         for (int i = 0; i < 3; i++) {
@@ -306,7 +306,7 @@ public class GlobalLoopFailoverTest {
     public void noActionOnStateThatCouldNotBeReadOrWritten() {
         FlakyStore flaky = new FlakyStore(store());
         flaky.down = true;
-        GlobalLoop loop = new GlobalLoop(params, clock, platform, routing, flaky);
+        TestLoop loop = new TestLoop(params, clock, platform, routing, flaky);
         for (int i = 0; i < 6; i++) {
             tick(loop, 2000, 2_000_000);
         }

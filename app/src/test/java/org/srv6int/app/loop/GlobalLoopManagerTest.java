@@ -159,6 +159,12 @@ public class GlobalLoopManagerTest {
         manager.activate();
     }
 
+    /** Services are bound at activation, as OSGi binds them: a test that swaps one re-activates the component. */
+    private void reactivate() {
+        manager.deactivate();
+        manager.activate();
+    }
+
     /** One telemetry window of 100 reports at the given vNF latency, then the window closes. */
     private void window(long latency, int packetsPerReport) {
         for (int i = 0; i < 100; i++) {
@@ -300,6 +306,7 @@ public class GlobalLoopManagerTest {
             KubernetesReplicaPlatformManager first =
                     KubernetesMock.platform(manager.sfcService, cfg, new KubernetesMock.Netcfg(), inventory);
             manager.platform = first;
+            reactivate();
             leadership.elect(ME);
             window(400_000, 10);
             for (int i = 0; i < 6; i++) {
@@ -395,6 +402,7 @@ public class GlobalLoopManagerTest {
                 new InMemoryStorageService(), n -> config.devices().locate(n).isPresent(), clock::currentTimeMillis,
                 org.srv6int.app.pools.NodePoolManager.DEFAULT_MAX_AGE_MS);
         manager.nodePools = pools;
+        reactivate();
         platform.nodes.add(new NodeResources("worker1", 4000, 1L << 34));
         pools.report("worker1", List.of(new org.srv6int.app.api.model.NodePools.Pool(
                 org.srv6int.app.api.model.NodePools.WHOLE_NODE, 4000, 16_000, 6, 11, 50, 100)));

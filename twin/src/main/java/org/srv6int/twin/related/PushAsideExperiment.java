@@ -18,6 +18,7 @@ import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.loop.ChainRouting;
 import org.srv6int.app.loop.Colocation;
 import org.srv6int.app.loop.GlobalLoop;
+import org.srv6int.app.loop.LoopCore;
 import org.srv6int.app.loop.LoopClock;
 import org.srv6int.app.loop.LoopParams;
 import org.srv6int.app.loop.VnfObservation;
@@ -291,8 +292,12 @@ public final class PushAsideExperiment {
             w.pods.put(p.id, p);
         }
         LoopParams params = LoopParams.builder().pushAside(pushAside).build();
-        GlobalLoop loop = new GlobalLoop(params, w, w, w);
-        loop.setColocation(w);
+        // the loop core as ONOS runs it, this world's observations each window (no chain services:
+        // no failure detection, no interference learning)
+        List<List<VnfObservation>> window = new ArrayList<>(List.of(List.of()));
+        LoopCore core = LoopCore.builder().clock(w).platform(w).routing(w).colocation(w).params(params)
+                .observations(s -> window.get(0)).build();
+        GlobalLoop loop = core.loop();
         Map<VnfKey, double[]> win = new HashMap<>();
         Map<String, Long> served = new HashMap<>();
         boolean[] escalated = new boolean[1];
@@ -367,7 +372,8 @@ public final class PushAsideExperiment {
                     acc[1] = 0;
                     acc[2] = 0;
                 }
-                loop.tick(obs);
+                window.set(0, obs);
+                core.period(null);
             }
             double spaP95 = 0;
             for (Pod p : w.active(SPA)) {
