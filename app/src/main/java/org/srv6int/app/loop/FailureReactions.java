@@ -39,7 +39,8 @@ final class FailureReactions {
         // A new leader reads what the last one owed before it owes more. If it cannot, dead replicas
         // still leave their groups, but their replacements wait (in memory) for the read: writing
         // now would overwrite the last leader's record.
-        boolean stateRead = loop.store == null || loop.restored || loop.restore(loop.clock.nanoTime(), loop.clock.currentTimeMillis());
+        boolean stateRead = loop.store == null || loop.restored
+                || loop.restore(loop.clock.nanoTime(), loop.clock.currentTimeMillis());
         for (ChainHealth.Finding f : findings) {
             long now = loop.clock.nanoTime();
             long id = loop.newDecisionId();

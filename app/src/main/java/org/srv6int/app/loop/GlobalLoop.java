@@ -542,7 +542,7 @@ public final class GlobalLoop {
         }
     }
 
-    /** One vNF's round: the scaling rule's lines 5–7, then its drain, a replacement owed, a scale-out or a scale-in. */
+    /** One vNF's round: the scaling rule's lines 5–7, then its drain, a replacement, a scale-out or a scale-in. */
     private void step(VnfObservation o, VnfState s, long now) {
         boolean within = scaling.observe(o, s, now);
         if (s.phase == VnfLoopRecord.Phase.DRAINING) {

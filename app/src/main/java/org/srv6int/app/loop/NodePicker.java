@@ -53,7 +53,8 @@ final class NodePicker {
             nodes = new ArrayList<>(loop.platform.nodeFreeResources());
         } catch (RuntimeException e) {
             s.cooldownUntil = now + loop.params.cooldownNanos();
-            loop.log.finish(d.id, LoopDecision.Outcome.FAILED, now, "node resources unavailable: " + e.getMessage() + note);
+            loop.log.finish(d.id, LoopDecision.Outcome.FAILED, now,
+                            "node resources unavailable: " + e.getMessage() + note);
             return null;
         }
         if (nodes.isEmpty()) {
@@ -78,7 +79,8 @@ final class NodePicker {
             nodes.removeIf(n -> n.freeCpuMillis() < request && tooFull.add(n.node() + "(" + n.freeCpuMillis() + "m)"));
             if (nodes.isEmpty()) {
                 s.cooldownUntil = now + loop.params.cooldownNanos();
-                loop.log.finish(d.id, LoopDecision.Outcome.FAILED, now, "no node has " + request + "m free for a replica: "
+                loop.log.finish(d.id, LoopDecision.Outcome.FAILED, now,
+                                "no node has " + request + "m free for a replica: "
                         + String.join(", ", tooFull) + note);
                 return null;
             }

@@ -114,7 +114,8 @@ final class PushAsideStep {
             String err = move(m, o.vnf(), bestNode, now);
             started.add(m + (err == null ? "" : " FAILED: " + err));
         }
-        loop.log.finish(d.id, LoopDecision.Outcome.SUCCEEDED, now, "push-aside on " + bestNode + " for " + needed + "m (" + best.reason()
+        loop.log.finish(d.id, LoopDecision.Outcome.SUCCEEDED, now,
+                        "push-aside on " + bestNode + " for " + needed + "m (" + best.reason()
                 + ", cost model: fewest moves, then no new hop): " + String.join("; ", started)
                 + "; the node agent gives the freed CPU to " + o.vnf());
         return null;

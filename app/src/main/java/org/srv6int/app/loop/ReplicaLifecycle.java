@@ -110,7 +110,8 @@ final class ReplicaLifecycle {
             return;
         }
         List<CompletableFuture<ReplicaInfo>> futures = createAll(vnf, d.id, where);
-        String plan = "replacing " + add + " dead replica(s): +" + add + " on " + String.join(",", where) + loop.pickNote;
+        String plan = "replacing " + add + " dead replica(s): +" + add + " on " + String.join(",", where)
+                + loop.pickNote;
         CompletableFuture.allOf(futures.toArray(new CompletableFuture[0]))
                 .whenComplete((v, err) -> scaleOutDone(vnf, d.id, futures, plan));
     }
@@ -162,7 +163,8 @@ final class ReplicaLifecycle {
                     // Make-before-break: the new replica carries traffic; the old one drains off the hot node.
                     try {
                         loop.routing.drainReplica(vnf, s.movingOut);
-                        loop.log.finish(decision, LoopDecision.Outcome.SUCCEEDED, now, outcome + "; draining " + s.movingOut);
+                        loop.log.finish(decision, LoopDecision.Outcome.SUCCEEDED, now,
+                                        outcome + "; draining " + s.movingOut);
                         s.phase = VnfLoopRecord.Phase.DRAINING;
                         s.drainingReplica = s.movingOut;
                         s.drainStart = now;
@@ -383,8 +385,9 @@ final class ReplicaLifecycle {
             return String.valueOf(e.getMessage());
         }
         long id = loop.newDecisionId();
-        DecisionLog.Entry d = loop.log.note(Math.max(id, 0), now, vnf, s.movingOut != null ? LoopDecision.Action.PUSH_ASIDE
-                : LoopDecision.Action.SCALE_IN, 0, 0, LoopDecision.Outcome.IN_PROGRESS, "", Map.of());
+        LoopDecision.Action a = s.movingOut != null ? LoopDecision.Action.PUSH_ASIDE : LoopDecision.Action.SCALE_IN;
+        DecisionLog.Entry d = loop.log.note(Math.max(id, 0), now, vnf, a, 0, 0, LoopDecision.Outcome.IN_PROGRESS, "",
+                                            Map.of());
         s.phase = VnfLoopRecord.Phase.REMOVING;
         s.pendingDecision = d.id;
         loop.save(vnf, s);

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleUnaryOperator;
 import org.onlab.packet.Ip6Address;
 import org.onosproject.net.flow.FlowEntry;
@@ -483,13 +482,15 @@ public final class FailoverExperiment {
             } else {
                 core.period(window());
             }
-            if (Double.isNaN(detectedS) && victim != null && core.failureCounters().getOrDefault("replicaDeaths", 0L) > 0) {
+            // only the victim dies here: the first death the detection counts is its
+            if (Double.isNaN(detectedS) && victim != null
+                    && core.detectionCounters().getOrDefault("replicaDeaths", 0L) > 0) {
                 detectedS = t;
             }
             List<LoopDecision> h = core.history();
             for (LoopDecision d : h.subList(Math.min(decisionsSeen, h.size()), h.size())) {
                 res.events.add(String.format(Locale.ROOT, "%.1f s: loop %s %s: %s", t, d.action(), d.vnf(),
-                        d.detail()));
+                        d.outcome() == LoopDecision.Outcome.IN_PROGRESS ? "requested" : d.detail()));
             }
             decisionsSeen = h.size();
             reportsInWindow = 0;
@@ -508,7 +509,7 @@ public final class FailoverExperiment {
             return hang || !dead.contains(replica) || clock[0] + 1e-9 < notReadySeenS();
         }
 
-        /** The window the collector would close: the chain's INT reports and each replica's packets, no latency samples. */
+        /** The window the collector would close: the chain's INT reports, each replica's packets, no latency samples. */
         private TelemetrySnapshot window() {
             long end = Math.round(clock[0] * 1e9);
             VnfWindow w = new VnfWindow(vnf, 0, 0, 0, 0, 0, 0, new LinkedHashMap<>(passedInWindow));
