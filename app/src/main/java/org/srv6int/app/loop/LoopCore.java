@@ -32,7 +32,6 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -92,7 +91,7 @@ public final class LoopCore implements GlobalLoopService {
     private volatile long lastEvaluationMillis;
     private volatile TelemetrySnapshot lastWindow;
 
-    private LoopCore(Builder b) {
+    LoopCore(LoopCoreBuilder b) {
         this.clock = b.clock;
         this.platform = b.platform;
         this.routing = b.routing;
@@ -133,8 +132,8 @@ public final class LoopCore implements GlobalLoopService {
      *
      * @return builder
      */
-    public static Builder builder() {
-        return new Builder();
+    public static LoopCoreBuilder builder() {
+        return new LoopCoreBuilder();
     }
 
     /**
@@ -565,254 +564,5 @@ public final class LoopCore implements GlobalLoopService {
     @Override
     public Set<SfcId> pausedChains() {
         return store == null ? Set.of() : store.pausedChains();
-    }
-
-    /** Builds a {@link LoopCore} from its ports. */
-    public static final class Builder {
-        private LoopClock clock = LoopClock.SYSTEM;
-        private ReplicaPlatform platform;
-        private ChainRouting routing;
-        private LoopStateStore store;
-        private Colocation colocation;
-        private NodeResidents residents;
-        private SwitchSteering steering;
-        private NodePoolService pools;
-        private Predicate<String> nodeUsable = n -> true;
-        private SfcService sfcs;
-        private VnfInventoryService inventory;
-        private SfcPathService segmentLists;
-        private DetectionInputs detection;
-        private Function<TelemetrySnapshot, List<VnfObservation>> observations;
-        private Function<TelemetrySnapshot, DetectionInputs.WindowCounts> counts = DetectionInputs.WindowCounts::of;
-        private Supplier<LoopSettings> settings = () -> LoopSettings.of(LoopParams.builder().build());
-        private Supplier<String> leaderName = () -> "none";
-        private boolean leading = true;
-
-        private Builder() {
-        }
-
-        /**
-         * The loop's clock (default the system's).
-         *
-         * @param c clock
-         * @return this
-         */
-        public Builder clock(LoopClock c) {
-            clock = Objects.requireNonNull(c, "clock");
-            return this;
-        }
-
-        /**
-         * Where replicas come from (required).
-         *
-         * @param p replica platform
-         * @return this
-         */
-        public Builder platform(ReplicaPlatform p) {
-            platform = p;
-            return this;
-        }
-
-        /**
-         * The chains' multipath groups and placement (required).
-         *
-         * @param r routing
-         * @return this
-         */
-        public Builder routing(ChainRouting r) {
-            routing = r;
-            return this;
-        }
-
-        /**
-         * The cluster's loop state store (default none: state in this process, nothing paused).
-         *
-         * @param s store, null for none
-         * @return this
-         */
-        public Builder store(LoopStateStore s) {
-            store = s;
-            return this;
-        }
-
-        /**
-         * Where replicas run and what a new one requests (push-aside, placement room; default none).
-         *
-         * @param c co-location view
-         * @return this
-         */
-        public Builder colocation(Colocation c) {
-            colocation = c;
-            return this;
-        }
-
-        /**
-         * The classes of the replicas on each node: with a co-location view, the loop learns
-         * interference from every window (default none: no learning).
-         *
-         * @param r residents
-         * @return this
-         */
-        public Builder residents(NodeResidents r) {
-            residents = r;
-            return this;
-        }
-
-        /**
-         * The switches' view a drained replica's pod waits on (default none: the Port_Counter alone).
-         *
-         * @param s steering
-         * @return this
-         */
-        public Builder steering(SwitchSteering s) {
-            steering = s;
-            return this;
-        }
-
-        /**
-         * The node agents' pool reports (default none: placement by CPU).
-         *
-         * @param p pools
-         * @return this
-         */
-        public Builder pools(NodePoolService p) {
-            pools = p;
-            return this;
-        }
-
-        /**
-         * Which nodes may take a new replica (default all).
-         *
-         * @param usable node name to whether it may
-         * @return this
-         */
-        public Builder nodeFilter(Predicate<String> usable) {
-            nodeUsable = Objects.requireNonNull(usable, "usable");
-            return this;
-        }
-
-        /**
-         * The chain and inventory services: the window's observations, the failure detection's
-         * chains, escalations and the stored chain states read them.
-         *
-         * @param chains    chains
-         * @param replicas  replica inventory
-         * @return this
-         */
-        public Builder services(SfcService chains, VnfInventoryService replicas) {
-            sfcs = chains;
-            inventory = replicas;
-            return this;
-        }
-
-        /**
-         * The chains' segment lists: a change after a topology event is recorded as a re-route
-         * (default none).
-         *
-         * @param paths the placement's paths
-         * @return this
-         */
-        public Builder segmentLists(SfcPathService paths) {
-            segmentLists = paths;
-            return this;
-        }
-
-        /**
-         * What the failure detection looks at (default none: no failure detection). Needs the
-         * chain and inventory services.
-         *
-         * @param inputs detection inputs
-         * @return this
-         */
-        public Builder detection(DetectionInputs inputs) {
-            detection = inputs;
-            return this;
-        }
-
-        /**
-         * How a window becomes the loop's observations (default {@link InventoryRouting#observations}
-         * over the chain and inventory services).
-         *
-         * @param f window to observations
-         * @return this
-         */
-        public Builder observations(Function<TelemetrySnapshot, List<VnfObservation>> f) {
-            observations = f;
-            return this;
-        }
-
-        /**
-         * How a window becomes the failure detection's counts (default {@link DetectionInputs.WindowCounts#of}).
-         *
-         * @param f window to counts
-         * @return this
-         */
-        public Builder windowCounts(Function<TelemetrySnapshot, DetectionInputs.WindowCounts> f) {
-            counts = Objects.requireNonNull(f, "f");
-            return this;
-        }
-
-        /**
-         * The settings, read at every entry (default {@link LoopSettings#of} the default parameters).
-         *
-         * @param s settings supplier
-         * @return this
-         */
-        public Builder settings(Supplier<LoopSettings> s) {
-            settings = Objects.requireNonNull(s, "settings");
-            return this;
-        }
-
-        /**
-         * Fixed settings of these parameters ({@link LoopSettings#of}).
-         *
-         * @param p parameters
-         * @return this
-         */
-        public Builder params(LoopParams p) {
-            LoopSettings s = LoopSettings.of(p);
-            settings = () -> s;
-            return this;
-        }
-
-        /**
-         * Who leads when this core does not, for the refusal of an escalation (default "none").
-         *
-         * @param name the leader's name
-         * @return this
-         */
-        public Builder leaderName(Supplier<String> name) {
-            leaderName = Objects.requireNonNull(name, "name");
-            return this;
-        }
-
-        /**
-         * Whether the core leads from the start (default true; ONOS starts it not leading and
-         * follows the leadership service).
-         *
-         * @param l whether it leads
-         * @return this
-         */
-        public Builder leading(boolean l) {
-            leading = l;
-            return this;
-        }
-
-        /**
-         * Builds the core.
-         *
-         * @return the core
-         * @throws NullPointerException if the platform or routing is missing, or detection or
-         *                              default observations lack the chain and inventory services
-         */
-        public LoopCore build() {
-            Objects.requireNonNull(platform, "platform");
-            Objects.requireNonNull(routing, "routing");
-            if (detection != null || observations == null) {
-                Objects.requireNonNull(sfcs, "chain service");
-                Objects.requireNonNull(inventory, "inventory service");
-            }
-            return new LoopCore(this);
-        }
     }
 }

@@ -18,7 +18,7 @@ import java.util.function.Predicate;
  */
 final class TestLoop {
 
-    private final LoopCore.Builder builder;
+    private final LoopCoreBuilder builder;
     private List<VnfObservation> next = List.of();
     private LoopCore core;
 
