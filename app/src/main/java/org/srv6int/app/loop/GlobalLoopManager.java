@@ -47,21 +47,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * The ONOS wiring of the global loop's {@link LoopCore} (ports: {@link OnosLoopPorts}): it leads on
- * the leader of {@link #TOPIC}, one {@link LoopCore#period} per closed window; link, port and readiness
- * events run its failure detection at once (docs/failures.md); netcfg gives its settings; its failure
- * counters are metrics. Wired by OSGi, or by the public constructor, then {@link #activate()}.
+ * The ONOS wiring of the loop's {@link LoopCore} ({@link OnosLoopPorts}): it leads on the leader of {@link #TOPIC},
+ * one {@link LoopCore#period} per window; link, port and readiness events run its failure detection at once;
+ * netcfg gives its settings; its counters are metrics. Wired by OSGi or the public constructor, then activated.
  */
 @Component(immediate = true, service = GlobalLoopService.class)
 public class GlobalLoopManager extends ForwardingLoopService {
-
     /** Leadership topic: the node leading it runs the loop. */
     public static final String TOPIC = "org.srv6int.app.global-loop";
     /** ONOS metrics feature of the failure counters (component "srv6int"). */
     public static final String METRICS_FEATURE = "failures";
 
     private final Logger log = LoggerFactory.getLogger(getClass());
-
     @Reference(cardinality = ReferenceCardinality.MANDATORY) protected LeadershipService leadershipService;
     @Reference(cardinality = ReferenceCardinality.MANDATORY) protected ClusterService clusterService;
     @Reference(cardinality = ReferenceCardinality.MANDATORY) protected TelemetryWindows telemetry;
@@ -97,9 +94,8 @@ public class GlobalLoopManager extends ForwardingLoopService {
     }
 
     /**
-     * Wires the component without OSGi (the fields' services in their order); {@link #activate()} starts
-     * it. Pools, flows, devices, links, paths, metrics may be null: placement by CPU; no switch counters
-     * nor wait for the switches; no port facts or topology events; no re-route records; no metrics.
+     * Wires the component without OSGi (the fields' services in their order; pools, flows, devices, links,
+     * paths and metrics may be null: docs/global-loop.md); {@link #activate()} starts it.
      */
     public GlobalLoopManager(LeadershipService leadership, ClusterService cluster, TelemetryWindows telemetry,
                              SfcService sfcs, VnfInventoryService inventory, Srv6IntConfigService config,
@@ -123,7 +119,11 @@ public class GlobalLoopManager extends ForwardingLoopService {
         this.metrics = metrics;
     }
 
-    /** Sets the loop's clock, before {@link #activate()} (default the system's). @param c clock */
+    /**
+     * Sets the loop's clock, before {@link #activate()} (default the system's).
+     *
+     * @param c clock
+     */
     public void setClock(LoopClock c) {
         clock = c;
     }

@@ -268,4 +268,3 @@ public final class LoopCoreBuilder {
         return new LoopCore(this);
     }
 }
-}
