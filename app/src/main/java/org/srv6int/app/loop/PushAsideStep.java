@@ -49,7 +49,7 @@ final class PushAsideStep {
             return "pushed aside " + (now - s.pushAsideAt) / 1_000_000 + " ms ago and still violating";
         }
         int replicas = o.activeReplicas().size();
-        double cStar = s.rStar * s.lStar / 1e9;
+        double cStar = loop.scaling.capacity(s);
         if (cStar <= 0) {
             return "no window within the bound yet: what a replica's CPU carries is unknown";
         }
