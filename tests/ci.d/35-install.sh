@@ -7,8 +7,10 @@
 # command that does not apply, is not admitted or whose check fails fails the step. Then
 # checks what the sequence left (namespaces and their Pod Security levels, the agent pods
 # Running on the labelled workers, the Service the agents post to, the Secrets), and runs
-# Debian's Prometheus with the scrape config of docs/metrics.md (the ```yaml prometheus-scrape
-# block, only its file paths pointed at this run's files) against this API server, as the
+# upstream Prometheus (built from the Go module proxy by tools/k8s-testenv/build-prometheus;
+# Debian's lacks the Kubernetes discovery) with the scrape config of docs/metrics.md (the
+# ```yaml prometheus-scrape block, only its file paths pointed at this run's files) against
+# this API server, as the
 # ServiceAccount srv6int-prometheus through the kubeconfig the sequence wrote: the agent
 # pods must become targets labelled with their node. The same relabelling on the old label
 # (`app`, which the DaemonSet does not carry) is run beside it and must keep no target.
@@ -50,22 +52,29 @@ tail -n 3 "$WORK/start.log"
 export KUBECONFIG=$K8S_RUN/admin.kubeconfig
 
 # --- the sequence, as docs/install.md writes it
-python3 - "$ROOT/docs/install.md" >"$WORK/install-k8s.sh" <<'PY'
+extract() { # tag[:step]... -> one bash script of docs/install.md's blocks fenced ```sh <tag>
+  # (only the block of that step, if given), in the page's order
+  python3 - "$ROOT/docs/install.md" "$@" <<'PY'
 import re, shlex, sys
 text = open(sys.argv[1]).read()
-blocks = re.findall(r"^```sh install-k8s\n(.*?)^```$", text, re.S | re.M)
+wanted = [a.split(":", 1) + [None] for a in sys.argv[2:]]
 print("set -euo pipefail")
-print("trap 'echo \"install-k8s: failed at line $LINENO: $BASH_COMMAND\" >&2' ERR")
-for b in blocks:
+print("trap 'echo \"install: failed at line $LINENO: $BASH_COMMAND\" >&2' ERR")
+for tag, b in re.findall(r"^```sh (\S+)\n(.*?)^```$", text, re.S | re.M):
     first = b.splitlines()[0]
     name = first[len("# step "):] if first.startswith("# step ") else first
+    if not any(t == tag and (s is None or s == name) for t, s, *_ in wanted):
+        continue
     print("echo %s" % shlex.quote("--- " + name))
     print(b, end="")
 PY
+}
+extract install-k8s >"$WORK/install-k8s.sh"
 nblocks=$(grep -c '^echo .--- ' "$WORK/install-k8s.sh")
 check "docs/install.md has install-k8s blocks ($nblocks)" test "$nblocks" -ge 8
-mkdir -p "$WORK/run/k8s-bridge" "$WORK/run/tools"
-cp -r "$ROOT/k8s-bridge/deploy" "$WORK/run/k8s-bridge/deploy"
+mkdir -p "$WORK/run/k8s-bridge"
+cp -r "$ROOT/k8s-bridge/deploy" "$ROOT/k8s-bridge/overlays" "$WORK/run/k8s-bridge/"
+rm -f "$WORK/run/k8s-bridge/overlays/example/onos-rest-auth"
 # step 2 of the sequence (on the ONOS side) leaves the agents' ONOS password in this file
 (umask 077; echo "ci-$RANDOM-password" >"$WORK/run/onos-rest-password")
 (cd "$WORK/run" && timeout 600 bash "$WORK/install-k8s.sh") >"$WORK/install.log" 2>&1
@@ -102,8 +111,9 @@ check "the credential files are readable by their owner only" sh -c \
   "! find '$OUT/k8s-token' '$OUT/srv6int-agents.kubeconfig' -perm /go+rwx | grep ."
 
 # --- Prometheus with the documented scrape config, against this API server
-if ! command -v prometheus >/dev/null; then
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+# Upstream Prometheus: Debian's is built without kubernetes_sd_configs (tools/k8s-testenv/build-prometheus).
+if ! PROM_BIN=$("$TESTENV/build-prometheus"); then
+  echo "35-install: could not build Prometheus"; failed=$((failed + 1)); finish
 fi
 python3 - "$ROOT/docs/metrics.md" "$OUT/srv6int-agents.kubeconfig" "$WORK/run/onos-rest-password" \
   >"$WORK/prometheus.yml" <<'PY'
@@ -127,9 +137,9 @@ cfg["scrape_configs"].append(old)
 cfg["global"] = {"scrape_interval": "2s", "evaluation_interval": "2s"}
 print(yaml.safe_dump(cfg, sort_keys=False))
 PY
-check "docs/metrics.md's scrape config passes promtool check config" promtool check config "$WORK/prometheus.yml"
+check "docs/metrics.md's scrape config passes promtool check config" "$PROM_BIN/promtool" check config "$WORK/prometheus.yml"
 PROM_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
+"$PROM_BIN/prometheus" --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
   --web.listen-address="127.0.0.1:$PROM_PORT" >"$WORK/prometheus.log" 2>&1 &
 PROM_PID=$!
 targets() { # job -> "node address" per active target
@@ -157,4 +167,41 @@ check "every agent pod is a target of job srv6int-agent, labelled with its node,
 check "the old rule (label app) keeps no agent target" test "$(targets srv6int-agent-old-rule | wc -l)" -eq 0
 check "Prometheus' service discovery ran without errors" sh -c "! grep -i 'level=error.*discovery' '$WORK/prometheus.log'"
 [ "$failed" -gt 0 ] && { echo "--- prometheus"; tail -n 15 "$WORK/prometheus.log"; }
+kill "$PROM_PID" 2>/dev/null; wait "$PROM_PID" 2>/dev/null; PROM_PID=
+
+# --- the removal block, then the kustomize route (base + the example overlay) on the cleared cluster
+run_blocks() { # log name, tag[:step]...
+  local log=$WORK/$1.log; shift
+  extract "$@" >"$WORK/blocks.sh"
+  (cd "$WORK/run" && timeout 900 bash "$WORK/blocks.sh") >"$log" 2>&1
+  local rc=$?
+  sed 's/^/     | /' "$log" | grep -v '^     | *$' | tail -n 30
+  return $rc
+}
+check "docs/install.md's removal block ran as written" run_blocks uninstall install-k8s:k8s-settings uninstall-k8s
+nothing_left() {
+  kubectl get ns srv6int srv6int-sfc 2>&1 | grep -v NotFound
+  kubectl get clusterrole,clusterrolebinding -o name | grep -E 'srv6int-(node-agent|k8s-bridge)'
+  kubectl get nodes -l srv6int.org/vnf-worker -o name | grep .
+  return 0
+}
+removal_clean() { local out; out=$(nothing_left); echo "$out"; [ -z "$out" ]; }
+check "the removal left no namespace, cluster role or binding, node label" removal_clean
+check "docs/install.md's kustomize block ran as written" run_blocks kustomize install-k8s:k8s-settings install-kustomize
+check "the overlay's Namespaces keep their Pod Security levels" test "$(label srv6int enforce)/$(label srv6int-sfc enforce)" = privileged/baseline
+check "one agent pod Running on every labelled worker (overlay)" agents_running
+check "the agent runs the overlay's image" test "$(kubectl -n srv6int get ds srv6int-node-agent \
+  -o jsonpath='{.spec.template.spec.containers[0].image}')" = registry.example.org/srv6int/node-agent:1.0.0
+secret_ok() {
+  local name; name=$(kubectl -n srv6int get ds srv6int-node-agent \
+    -o jsonpath='{.spec.template.spec.containers[0].env[?(@.name=="SRV6INT_ESCALATION_AUTH")].valueFrom.secretKeyRef.name}')
+  echo "secretKeyRef $name"
+  case $name in srv6int-onos-rest-?*) ;; *) return 1 ;; esac
+  test "$(kubectl -n srv6int get secret "$name" -o jsonpath='{.data.auth}' | base64 -d)" = "srv6int-agent:$(cat "$WORK/run/onos-rest-password")"
+}
+check "the DaemonSet names the generated (hashed) Secret, which holds user:password" secret_ok
+check "the overlay's agent.json is the agents' (iface ens2f1)" sh -c \
+  "kubectl -n srv6int get cm srv6int-node-agent -o jsonpath='{.data.agent\.json}' | grep -q '\"iface\": \"ens2f1\"'"
+check "EndpointSlice of Service onos lists the overlay's ONOS instances" test "$(kubectl -n srv6int get endpointslice \
+  -l kubernetes.io/service-name=onos -o jsonpath='{range .items[*].endpoints[*]}{.addresses[0]} {end}')" = "198.51.100.21 198.51.100.22 198.51.100.23 "
 finish

@@ -5,4 +5,7 @@
 // which tests/ci.d/35-install.sh runs against the test control plane.
 package tools
 
-import _ "github.com/prometheus/prometheus/cmd/prometheus"
+import (
+	_ "github.com/prometheus/prometheus/cmd/prometheus"
+	_ "github.com/prometheus/prometheus/cmd/promtool"
+)
