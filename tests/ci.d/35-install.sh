@@ -76,7 +76,7 @@ mkdir -p "$WORK/run/k8s-bridge"
 cp -r "$ROOT/k8s-bridge/deploy" "$ROOT/k8s-bridge/overlays" "$WORK/run/k8s-bridge/"
 rm -f "$WORK/run/k8s-bridge/overlays/example/onos-rest-auth"
 # step 2 of the sequence (on the ONOS side) leaves the agents' ONOS password in this file
-(umask 077; echo "ci-$RANDOM-password" >"$WORK/run/onos-rest-password")
+mkdir -p "$WORK/run/srv6int-install"; (umask 077; echo "ci-$RANDOM-password" >"$WORK/run/srv6int-install/onos-rest-password")
 (cd "$WORK/run" && timeout 600 bash "$WORK/install-k8s.sh") >"$WORK/install.log" 2>&1
 rc=$?
 sed 's/^/     | /' "$WORK/install.log" | grep -v '^     | *$' | tail -n 60
@@ -100,7 +100,7 @@ check "one agent pod Running on every labelled worker" agents_running
 check "the agents' ONOS credentials are required (secretKeyRef not optional)" test "$(kubectl -n srv6int get ds srv6int-node-agent \
   -o jsonpath='{.spec.template.spec.containers[0].env[?(@.name=="SRV6INT_ESCALATION_AUTH")].valueFrom.secretKeyRef.optional}')" = false
 check "Secret srv6int-onos-rest holds user:password" test "$(kubectl -n srv6int get secret srv6int-onos-rest \
-  -o jsonpath='{.data.auth}' | base64 -d)" = "srv6int-agent:$(cat "$WORK/run/onos-rest-password")"
+  -o jsonpath='{.data.auth}' | base64 -d)" = "srv6int-agent:$(cat "$WORK/run/srv6int-install/onos-rest-password")"
 check "the agents' escalationUrl names the Service the sequence created" sh -c \
   "kubectl -n srv6int get cm srv6int-node-agent -o jsonpath='{.data.agent\.json}' | grep -q '\"http://onos.srv6int.svc:8181/' \
    && kubectl -n srv6int get svc onos -o jsonpath='{.spec.ports[0].port}' | grep -qx 8181"
@@ -115,7 +115,7 @@ check "the credential files are readable by their owner only" sh -c \
 if ! PROM_BIN=$("$TESTENV/build-prometheus"); then
   echo "35-install: could not build Prometheus"; failed=$((failed + 1)); finish
 fi
-python3 - "$ROOT/docs/metrics.md" "$OUT/srv6int-agents.kubeconfig" "$WORK/run/onos-rest-password" \
+python3 - "$ROOT/docs/metrics.md" "$OUT/srv6int-agents.kubeconfig" "$WORK/run/srv6int-install/onos-rest-password" \
   >"$WORK/prometheus.yml" <<'PY'
 import copy, re, sys, yaml
 text = open(sys.argv[1]).read()
@@ -197,7 +197,7 @@ secret_ok() {
     -o jsonpath='{.spec.template.spec.containers[0].env[?(@.name=="SRV6INT_ESCALATION_AUTH")].valueFrom.secretKeyRef.name}')
   echo "secretKeyRef $name"
   case $name in srv6int-onos-rest-?*) ;; *) return 1 ;; esac
-  test "$(kubectl -n srv6int get secret "$name" -o jsonpath='{.data.auth}' | base64 -d)" = "srv6int-agent:$(cat "$WORK/run/onos-rest-password")"
+  test "$(kubectl -n srv6int get secret "$name" -o jsonpath='{.data.auth}' | base64 -d)" = "srv6int-agent:$(cat "$WORK/run/srv6int-install/onos-rest-password")"
 }
 check "the DaemonSet names the generated (hashed) Secret, which holds user:password" secret_ok
 check "the overlay's agent.json is the agents' (iface ens2f1)" sh -c \
