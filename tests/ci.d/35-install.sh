@@ -6,7 +6,9 @@
 # KWOK workers worker1/worker2), from a directory holding a copy of k8s-bridge/deploy. Any
 # command that does not apply, is not admitted or whose check fails fails the step. Then
 # checks what the sequence left (namespaces and their Pod Security levels, the agent pods
-# Running on the labelled workers, the Service the agents post to, the Secrets), and runs
+# Running on the labelled workers, the Service the agents post to, the Secrets; a replica
+# StatefulSet as the bridge makes it, created with the token the sequence wrote for ONOS, is
+# admitted in srv6int-sfc with a restricted warning and its pod runs), and runs
 # upstream Prometheus (built from the Go module proxy by tools/k8s-testenv/build-prometheus;
 # Debian's lacks the Kubernetes discovery) with the scrape config of docs/metrics.md (the
 # ```yaml prometheus-scrape block, only its file paths pointed at this run's files) against
@@ -14,7 +16,9 @@
 # ServiceAccount srv6int-prometheus through the kubeconfig the sequence wrote: the agent
 # pods must become targets labelled with their node. The same relabelling on the old label
 # (`app`, which the DaemonSet does not carry) is run beside it and must keep no target.
-# Own run directory and ports, so it does not stop a control plane of 30-k8s.sh.
+# Then runs the page's removal block and its kustomize block (the base k8s-bridge/deploy with
+# the overlay k8s-bridge/overlays/example) on the cleared cluster and checks the overlay's values
+# arrived. Own run directory and ports, so it does not stop a control plane of 30-k8s.sh.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
@@ -109,6 +113,49 @@ check "EndpointSlice of Service onos lists every ONOS instance (3)" test "$(kube
 check "the bridge's token, CA and API server files for ONOS are written" test -s "$OUT/k8s-token" -a -s "$OUT/k8s-ca.crt" -a -s "$OUT/k8s-api-server"
 check "the credential files are readable by their owner only" sh -c \
   "! find '$OUT/k8s-token' '$OUT/srv6int-agents.kubeconfig' -perm /go+rwx | grep ."
+
+# A replica as the bridge makes it (Fabric8VnfReplicaManager.statefulSet: one container, requests
+# and limits, no token, pinned by hostname), created with the bridge's token the sequence wrote:
+# admitted by the baseline level of srv6int-sfc, warned for restricted, its pod Running.
+cat >"$WORK/replica.yaml" <<'YML'
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: sfc-1-vnf0-r1
+  namespace: srv6int-sfc
+  labels: {app.kubernetes.io/managed-by: srv6int-k8s-bridge, srv6int.org/chain: "1", srv6int.org/vnf: "0", srv6int.org/replica: "1", srv6int.org/vnf-type: snort}
+spec:
+  replicas: 1
+  podManagementPolicy: Parallel
+  selector:
+    matchLabels: {app.kubernetes.io/managed-by: srv6int-k8s-bridge, srv6int.org/chain: "1", srv6int.org/vnf: "0", srv6int.org/replica: "1"}
+  template:
+    metadata:
+      labels: {app.kubernetes.io/managed-by: srv6int-k8s-bridge, srv6int.org/chain: "1", srv6int.org/vnf: "0", srv6int.org/replica: "1", srv6int.org/vnf-type: snort}
+    spec:
+      nodeSelector: {kubernetes.io/hostname: worker1}
+      automountServiceAccountToken: false
+      terminationGracePeriodSeconds: 30
+      containers:
+        - name: vnf
+          image: registry.local/snort:2.9
+          resources: {requests: {cpu: "1", memory: 1Gi}, limits: {cpu: "1", memory: 1Gi}}
+YML
+as_bridge() { kubectl --kubeconfig=/dev/null --server="$(cat "$OUT/k8s-api-server")" \
+  --certificate-authority="$OUT/k8s-ca.crt" --token="$(cat "$OUT/k8s-token")" "$@"; }
+replica_created() {
+  local out; out=$(as_bridge create -f "$WORK/replica.yaml" 2>&1); echo "$out"
+  grep -q created <<<"$out" && grep -q 'would violate PodSecurity "restricted' <<<"$out"
+}
+check "the bridge's token creates a replica StatefulSet (warned: not restricted)" replica_created
+replica_running() {
+  for _ in $(seq 1 60); do
+    [ "$(as_bridge -n srv6int-sfc get pod sfc-1-vnf0-r1-0 -o jsonpath='{.status.phase}' 2>/dev/null)" = Running ] && return 0
+    sleep 1
+  done
+  as_bridge -n srv6int-sfc get pods -o wide; kubectl -n srv6int-sfc get events | tail -n 5; return 1
+}
+check "its pod passes baseline admission and runs (KWOK)" replica_running
 
 # --- Prometheus with the documented scrape config, against this API server
 # Upstream Prometheus: Debian's is built without kubernetes_sd_configs (tools/k8s-testenv/build-prometheus).
