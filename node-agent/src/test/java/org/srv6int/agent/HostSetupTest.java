@@ -15,9 +15,13 @@ import org.srv6int.agent.loop.ResourcePool;
 import org.srv6int.agent.loop.ResourceType;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
@@ -253,6 +257,60 @@ public class HostSetupTest {
         assertTrue(missing.get(ResourceType.LLC), missing.get(ResourceType.LLC).contains("info/L3"));
         assertTrue(missing.get(ResourceType.MEMORY_BANDWIDTH).contains("info/MB"));
         assertTrue(missing.get(ResourceType.CPU_FREQUENCY).contains("no cpufreq"));
+    }
+
+    /**
+     * No cpuset controller for the containers (v2: not enabled in the parent's subtree_control;
+     * v1: not mounted): the CPU quota is still offered, pinning says why it failed.
+     */
+    @Test
+    public void withoutACpusetControllerTheQuotaStaysAndPinningSaysWhy() throws IOException {
+        FakeHost h = bare().numa("eth1")
+                .container(FakeHost.SYSTEMD, UID_A, ID_A)
+                .container(FakeHost.CGROUPFS, UID_B, ID_B);
+        if (version == CgroupVersion.V2) {
+            for (String cg : new String[] {CG_A, CG_B}) {
+                for (String f : new String[] {"cpus", "mems", "cpus.effective", "mems.effective"}) {
+                    Files.delete(h.path(h.cpusetDir(cg) + "/cpuset." + f));
+                }
+            }
+        } else {
+            deleteTree(h.path(FakeHost.V1_CPUSET));
+        }
+        HostSetup s = new HostSetup(config(h.root())).run();
+        assertNotNull(s.unavailable().toString(), s.pools()[ResourceType.CPU_QUOTA.ordinal()]);
+        assertEquals("200000 100000", h.cpuMax(CG_A));
+        String notes = s.notes().toString();
+        assertTrue(notes, notes.contains("vNF fwd: cpuset pinning failed"));
+        assertTrue(notes, notes.contains(version == CgroupVersion.V2 ? "subtree_control" : "no cpuset controller"));
+        if (version == CgroupVersion.V1) {
+            assertTrue(notes, notes.contains("cpuset not mounted"));
+        }
+    }
+
+    /** The choice is made once by the agent and handed to every set-up; the config can force it. */
+    @Test
+    public void aHierarchyChosenBeforeIsUsedAndTheConfigCanForceOne() throws IOException {
+        FakeHost h = worker();
+        AgentConfig c = config(h.root());
+        CgroupHierarchy chosen = CgroupHierarchy.detect(new HostFiles(h.root()), null, "");
+        HostSetup s = new HostSetup(c, HostSetup.DIRECT, chosen).run();
+        assertEquals(chosen, s.hierarchy());
+        assertEquals(version, s.hierarchy().version());
+        CgroupVersion other = version == CgroupVersion.V2 ? CgroupVersion.V1 : CgroupVersion.V2;
+        c.cgroupVersion = AgentConfig.CgroupSetting.valueOf(other.name());
+        HostSetup forced = new HostSetup(c).run();
+        assertEquals(other, forced.hierarchy().version());
+        assertTrue(forced.notes().toString(), forced.notes().toString().contains("no cgroup for pod"));
+        assertNull("the other hierarchy's files are not there", forced.pools()[ResourceType.CPU_QUOTA.ordinal()]);
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
+                Files.delete(p);
+            }
+        }
     }
 
     @Test

@@ -194,7 +194,7 @@ public final class CgroupHierarchy {
                 controllers.addAll(v2Controllers(point));
             } else {
                 for (String o : f[dash + 3].split(",")) {
-                    if (!o.equals("rw") && !o.equals("ro") && !o.contains("=")) {
+                    if (!o.equals("rw") && !o.equals("ro") && (!o.contains("=") || o.startsWith("name="))) {
                         controllers.add(o);
                     }
                 }

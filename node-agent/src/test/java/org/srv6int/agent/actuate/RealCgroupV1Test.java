@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 import static org.junit.Assume.assumeTrue;
 
 /**
@@ -117,6 +118,18 @@ public class RealCgroupV1Test {
             assertTrue("at 200m the loop got " + low + " core", low <= 0.3);
             assertTrue("at 200m the kernel throttled " + throttledLow + " periods", throttledLow >= 5);
             assertTrue("at 800m the loop got " + high + " core (200m: " + low + ")", high >= 0.45 && high >= low + 0.2);
+
+            // v1 refuses a child's quota above an ancestor's (v2 would take it and cap): a pod's limit
+            quota.write(0, 200, new long[] {200});
+            HostFiles.write(cpuTop.resolve("cpu.cfs_quota_us"), "50000");
+            try {
+                quota.write(0, 800, new long[] {800});
+                fail("a quota above the parent's was accepted");
+            } catch (IOException e) {
+                assertTrue(e.getMessage(), e.getMessage().contains("refused (cgroup v1 refuses a quota/period above"));
+                System.out.println("RealCgroupV1Test: 800m under a 500m parent: " + e.getMessage());
+            }
+            assertEquals("the old quota stands", 200, quota.read(0));
 
             if (cg.cpusetDir() != null) {
                 String cpu = Integer.toString(CpusetActuator.effectiveCpus(cg).nextSetBit(0));
