@@ -3,6 +3,8 @@ package org.srv6int.agent;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.srv6int.agent.actuate.CgroupHierarchy;
+import org.srv6int.agent.actuate.CgroupVersion;
 import org.srv6int.agent.loop.LocalLoop;
 import org.srv6int.agent.loop.LoopListener;
 import org.srv6int.agent.loop.ResourcePool;
@@ -76,8 +78,10 @@ public final class AgentConfig {
     public int snapLength = 512;
     /** Pin every vNF's cpuset to the NIC's NUMA node at start-up. */
     public boolean pinToNicNode = true;
-    /** cpu.max period, µs. */
+    /** CPU quota period (cpu.max, cpu.cfs_period_us), µs. */
     public long cpuPeriodUs = 100_000;
+    /** Which cgroup hierarchy to write: chosen at start from the host's mounts, or forced. */
+    public CgroupSetting cgroupVersion = CgroupSetting.AUTO;
     /** Per-type settings (missing types use defaults). */
     public Map<ResourceType, ResourceSettings> resources = new EnumMap<>(ResourceType.class);
     /** The vNFs of this node, fixed (replays, tests); empty when {@link #followPods}. */
@@ -117,6 +121,31 @@ public final class AgentConfig {
         RESIZE,
         /** cpu.max of the container's cgroup, behind the kubelet's back. */
         CGROUP
+    }
+
+    /** The cgroup hierarchy ({@link CgroupHierarchy}). */
+    public enum CgroupSetting {
+        /** v2 if a cgroup2 mount under the host's /sys/fs/cgroup has the cpu controller, else v1 if one has it. */
+        AUTO(null),
+        /** cpu.cfs_quota_us / cpu.cfs_period_us and cpuset.* under each controller's mount. */
+        V1(CgroupVersion.V1),
+        /** cpu.max and cpuset.* in the unified hierarchy. */
+        V2(CgroupVersion.V2);
+
+        private final CgroupVersion version;
+
+        CgroupSetting(CgroupVersion version) {
+            this.version = version;
+        }
+
+        /**
+         * The version forced.
+         *
+         * @return version, null for AUTO
+         */
+        public CgroupVersion version() {
+            return version;
+        }
     }
 
     /** Reaction to a CPU value the agent did not write. */
@@ -250,6 +279,9 @@ public final class AgentConfig {
         if (!vnfs.isEmpty() && followPods) {
             throw new IOException("vnfs and followPods exclude each other: with followPods the vNFs come from the pods");
         }
+        if (cgroupVersion == null) {
+            throw new IOException("cgroupVersion must be AUTO, V1 or V2");
+        }
         if (lmaxNs < 0 || overwriteCheckMs < 0) {
             throw new IOException("lmaxNs and overwriteCheckMs must be >= 0");
         }
@@ -380,6 +412,7 @@ public final class AgentConfig {
         c.snapLength = snapLength;
         c.pinToNicNode = pinToNicNode;
         c.cpuPeriodUs = cpuPeriodUs;
+        c.cgroupVersion = cgroupVersion;
         c.resources = resources;
         c.vnfs = new ArrayList<>(members);
         c.followPods = false;

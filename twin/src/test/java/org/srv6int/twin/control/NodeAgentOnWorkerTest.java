@@ -55,10 +55,11 @@ public class NodeAgentOnWorkerTest {
         assertEquals(1, agent.decisions());
         HostFiles files = new HostFiles(w.root());
         SimulatedWorker.Pod p = w.pods().get(0);
-        String cpuMax = HostFiles.read(new CgroupLocator(files).locate(p.uid(), p.containerId()).resolve("cpu.max"));
+        String cpuMax = HostFiles.read(new CgroupLocator(files).locate(p.uid(), p.containerId()).dir()
+                .resolve("cpu.max"));
         assertEquals("the agent's CpuQuotaActuator wrote one step (250 m) more", "475000 100000", cpuMax);
         assertEquals("its start-up pinned the pod to its own cores", "0-9",
-                HostFiles.read(new CgroupLocator(files).locate(p.uid(), p.containerId()).resolve("cpuset.cpus")));
+                HostFiles.read(new CgroupLocator(files).locate(p.uid(), p.containerId()).dir().resolve("cpuset.cpus")));
         assertEquals("not applied before the tick", 4.5, snort.allocation().get(Resource.CPU_QUOTA), 0);
         w.apply();
         assertEquals(4.75, snort.allocation().get(Resource.CPU_QUOTA), 1e-9);
