@@ -1,6 +1,5 @@
 package org.srv6int.app.testing;
 
-import org.onlab.junit.TestUtils;
 import org.onosproject.cluster.NodeId;
 import org.onosproject.mastership.MastershipService;
 import org.onosproject.mastership.MastershipServiceAdapter;
@@ -11,13 +10,9 @@ import org.onosproject.net.MastershipRole;
 import org.onosproject.net.config.NetworkConfigServiceAdapter;
 import org.onosproject.net.topology.TopologyServiceAdapter;
 import org.onosproject.store.service.StorageService;
+import org.srv6int.app.assembly.AppAssembly;
 import org.srv6int.app.placement.SfcPathManager;
 import org.srv6int.app.program.Srv6IntProgrammingManager;
-import org.srv6int.app.program.BucketTables;
-import org.srv6int.app.program.Srv6IntReconciler;
-import org.srv6int.pipeconf.Srv6IntPipelineConstants;
-import org.srv6int.app.store.DistributedSfcStore;
-import org.srv6int.app.store.DistributedVnfReplicaStore;
 import org.srv6int.app.chain.SfcManager;
 import org.srv6int.app.inventory.VnfInventoryManager;
 import org.srv6int.testkit.InMemoryEventDeliveryService;
@@ -29,6 +24,7 @@ import org.srv6int.testkit.InMemoryStorageService;
 
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The app's core components wired together the way OSGi wires them, over
@@ -59,15 +55,17 @@ public final class AppHarness {
     /** This instance's node id. */
     public final NodeId node;
     /** Chain service. */
-    public final SfcManager sfcs = new SfcManager();
+    public final SfcManager sfcs;
     /** Inventory. */
-    public final VnfInventoryManager inventory = new VnfInventoryManager();
+    public final VnfInventoryManager inventory;
     /** Paths and placement. */
-    public final SfcPathManager pathManager = new SfcPathManager();
+    public final SfcPathManager pathManager;
     /** Flow programming. */
-    public final Srv6IntProgrammingManager programmer = new Srv6IntProgrammingManager();
+    public final Srv6IntProgrammingManager programmer;
+    /** The app's components as {@link AppAssembly} wires them. */
+    public final AppAssembly app;
     /** The programming's clock (drain by flows), ms; tests move it. */
-    public final java.util.concurrent.atomic.AtomicLong nowMs = new java.util.concurrent.atomic.AtomicLong(1_000_000);
+    public final AtomicLong nowMs = new AtomicLong(1_000_000);
     /** Devices this instance masters (all by default). */
     public final Set<DeviceId> mastered = new HashSet<>(PaperTestbed.SWITCHES);
 
@@ -121,62 +119,37 @@ public final class AppHarness {
         this.paths = new InMemoryTopologyService().withLinkService(links);
         this.config = new FakeConfigService(PaperTestbed.devices(), PaperTestbed.appConfig());
 
-        DistributedSfcStore sfcStore = new DistributedSfcStore();
-        TestUtils.setField(sfcStore, "storageService", storage);
-        sfcStore.activate();
-        DistributedVnfReplicaStore replicaStore = new DistributedVnfReplicaStore();
-        TestUtils.setField(replicaStore, "storageService", storage);
-        replicaStore.activate();
+        this.app = AppAssembly.builder()
+                .storage(storage)
+                .events(new InMemoryEventDeliveryService())
+                .flowRules(flows)
+                .groups(groups)
+                .mastership(mastership != null ? mastership : new MastershipServiceAdapter() {
+                    @Override
+                    public MastershipRole getLocalRole(DeviceId deviceId) {
+                        return mastered.contains(deviceId) ? MastershipRole.MASTER : MastershipRole.STANDBY;
+                    }
 
-        TestUtils.setField(sfcs, "store", sfcStore);
-        TestUtils.setField(sfcs, "replicaStore", replicaStore);
-        TestUtils.setField(sfcs, "configService", config);
-        TestUtils.setField(sfcs, "eventDispatcher", new InMemoryEventDeliveryService());
-        sfcs.activate();
+                    @Override
+                    public boolean isLocalMaster(DeviceId deviceId) {
+                        return mastered.contains(deviceId);
+                    }
 
-        TestUtils.setField(inventory, "store", replicaStore);
-        TestUtils.setField(inventory, "sfcService", sfcs);
-        TestUtils.setField(inventory, "configService", config);
-        TestUtils.setField(inventory, "eventDispatcher", new InMemoryEventDeliveryService());
-        inventory.activate();
-
-        TestUtils.setField(pathManager, "sfcService", sfcs);
-        TestUtils.setField(pathManager, "inventoryService", inventory);
-        TestUtils.setField(pathManager, "configService", config);
-        TestUtils.setField(pathManager, "networkConfigService", new NetworkConfigServiceAdapter());
-        TestUtils.setField(pathManager, "topologyService", new TopologyServiceAdapter());
-        TestUtils.setField(pathManager, "pathService", paths);
-        pathManager.activate();
-
-        // the programmer's event wiring and executor are left out: tests drive reconcile() directly
-        TestUtils.setField(programmer, "flowRuleService", flows);
-        TestUtils.setField(programmer, "groupService", groups);
-        TestUtils.setField(programmer, "mastershipService", mastership != null ? mastership : new MastershipServiceAdapter() {
-            @Override
-            public MastershipRole getLocalRole(DeviceId deviceId) {
-                return mastered.contains(deviceId) ? MastershipRole.MASTER : MastershipRole.STANDBY;
-            }
-
-            @Override
-            public boolean isLocalMaster(DeviceId deviceId) {
-                return mastered.contains(deviceId);
-            }
-
-            @Override
-            public NodeId getMasterFor(DeviceId deviceId) {
-                return mastered.contains(deviceId) ? node : null;
-            }
-        });
-        TestUtils.setField(programmer, "pathService", paths);
-        TestUtils.setField(programmer, "sfcService", sfcs);
-        TestUtils.setField(programmer, "inventoryService", inventory);
-        TestUtils.setField(programmer, "pathsService", pathManager);
-        TestUtils.setField(programmer, "configService", config);
-        TestUtils.setField(programmer, "appId", PaperTestbed.APP_ID);
-        TestUtils.setField(programmer, "reconciler", new Srv6IntReconciler(
-                flows, groups, PaperTestbed.APP_ID,
-                new BucketTables(Srv6IntPipelineConstants.ENCAP_BUCKETS),
-                nowMs::get));
+                    @Override
+                    public NodeId getMasterFor(DeviceId deviceId) {
+                        return mastered.contains(deviceId) ? node : null;
+                    }
+                })
+                // the path manager hears no topology events here: tests recompute through its calls
+                .topology(new TopologyServiceAdapter(), paths)
+                .config(config, new NetworkConfigServiceAdapter())
+                .appId(PaperTestbed.APP_ID)
+                .clock(nowMs::get)
+                .build();
+        this.sfcs = app.sfcs();
+        this.inventory = app.inventory();
+        this.pathManager = app.paths();
+        this.programmer = app.programmer();
     }
 
     /**
@@ -211,12 +184,7 @@ public final class AppHarness {
      * @return number of passes that issued operations
      */
     public int settle() {
-        for (int pass = 0; pass < 20; pass++) {
-            if (programmer.reconcile() == 0) {
-                return pass;
-            }
-        }
-        throw new AssertionError("programming did not converge in 20 passes");
+        return app.settle();
     }
 
     /** Adds SFC 1 and SFC 2 with their initial replicas (Fig. 5). */
