@@ -30,7 +30,6 @@ import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
-import org.srv6int.app.placement.NumaPlacement;
 
 import java.util.ArrayList;
 import java.util.Collection;
