@@ -67,7 +67,8 @@ import static org.onlab.util.Tools.groupedThreads;
  * {@link Srv6IntAppConfig} ({@link KubernetesSettings}) and rebuilt when that section changes.
  * Without the section (or when the client cannot be built) every call fails with the reason,
  * which the loop records in its decision.
- */@Component(immediate = true, service = ReplicaPlatform.class)
+ */
+@Component(immediate = true, service = ReplicaPlatform.class)
 public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
 
     /** Threads for the bridge's blocking calls (a create waits for Ready). */
@@ -129,9 +130,34 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
         }
     };
 
+    /** Creates the component for OSGi, which sets its references. */
+    public KubernetesReplicaPlatformManager() {
+    }
+
+    /**
+     * Creates the component with its references, for a host without OSGi; call {@link #activate()}.
+     *
+     * @param netcfgService   ONOS netcfg (its events)
+     * @param configService   the app's netcfg
+     * @param sfcService      chains
+     * @param storageService  storage (the replica request ledger)
+     * @param inventory       replicas
+     * @param flowRuleService flow rules (a removed chain's workloads wait for them); null: at once
+     */
+    public KubernetesReplicaPlatformManager(NetworkConfigService netcfgService, Srv6IntConfigService configService,
+                                            SfcService sfcService, StorageService storageService,
+                                            VnfInventoryService inventory, FlowRuleService flowRuleService) {
+        this.netcfgService = netcfgService;
+        this.configService = configService;
+        this.sfcService = sfcService;
+        this.storageService = storageService;
+        this.inventory = inventory;
+        this.flowRuleService = flowRuleService;
+    }
+
     /** Builds the platform from netcfg and follows its changes. */
     @Activate
-    protected void activate() {
+    public void activate() {
         executor = Executors.newFixedThreadPool(BRIDGE_THREADS, groupedThreads("srv6int/k8s-bridge", "%d", log));
         requests = storageService.<String, Integer>consistentMapBuilder().withName(REQUESTS_MAP)
                 .withSerializer(Serializer.using(KryoNamespaces.BASIC)).build().asJavaMap();
@@ -146,7 +172,7 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
 
     /** Closes the bridge's client. */
     @Deactivate
-    protected void deactivate() {
+    public void deactivate() {
         netcfgService.removeListener(netcfgListener);
         sfcService.removeListener(sfcListener);
         sweeper.shutdownNow();

@@ -11,6 +11,7 @@ import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.srv6int.app.api.AppMetricsService;
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.SfcService;

@@ -1,6 +1,6 @@
 package org.srv6int.app.rest;
 
-import org.srv6int.app.metrics.AppMetricsService;
+import org.srv6int.app.api.AppMetricsService;
 
 import javax.ws.rs.GET;
 import javax.ws.rs.Path;

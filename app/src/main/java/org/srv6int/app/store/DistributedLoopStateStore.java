@@ -44,6 +44,19 @@ public class DistributedLoopStateStore implements LoopStateStore {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected StorageService storageService;
 
+    /** Creates the store for OSGi, which sets its storage service. */
+    public DistributedLoopStateStore() {
+    }
+
+    /**
+     * Creates the store on a storage service, for a host without OSGi; call {@link #activate()}.
+     *
+     * @param storageService storage service
+     */
+    public DistributedLoopStateStore(StorageService storageService) {
+        this.storageService = storageService;
+    }
+
     private ConsistentMap<VnfKey, VnfLoopRecord> records;
     private ConsistentMap<String, Long> ids;
     private ConsistentMap<Integer, Boolean> paused;

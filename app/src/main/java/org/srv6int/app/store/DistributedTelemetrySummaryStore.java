@@ -25,6 +25,19 @@ public class DistributedTelemetrySummaryStore implements TelemetrySummaryStore {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected StorageService storageService;
 
+    /** Creates the store for OSGi, which sets its storage service. */
+    public DistributedTelemetrySummaryStore() {
+    }
+
+    /**
+     * Creates the store on a storage service, for a host without OSGi; call {@link #activate()}.
+     *
+     * @param storageService storage service
+     */
+    public DistributedTelemetrySummaryStore(StorageService storageService) {
+        this.storageService = storageService;
+    }
+
     private ConsistentMap<String, byte[]> summaries;
 
     /** Creates the map. */

@@ -7,6 +7,7 @@ import org.junit.Before;
 import org.junit.Test;
 import org.onosproject.net.config.ConfigApplyDelegate;
 import org.onosproject.net.config.InvalidFieldException;
+import org.srv6int.app.api.AppMetricsService;
 import org.srv6int.app.testing.PaperTestbed;
 
 import java.io.IOException;

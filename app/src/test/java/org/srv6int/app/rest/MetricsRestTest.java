@@ -3,7 +3,7 @@ package org.srv6int.app.rest;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.junit.Test;
 import org.onlab.osgi.TestServiceDirectory;
-import org.srv6int.app.metrics.AppMetricsService;
+import org.srv6int.app.api.AppMetricsService;
 
 import javax.ws.rs.core.MediaType;
 import javax.ws.rs.core.Response;

@@ -18,8 +18,7 @@ public final class TestStores {
      * @return store
      */
     public static DistributedTelemetrySummaryStore summaries(StorageService storage) {
-        DistributedTelemetrySummaryStore s = new DistributedTelemetrySummaryStore();
-        s.storageService = storage;
+        DistributedTelemetrySummaryStore s = new DistributedTelemetrySummaryStore(storage);
         s.activate();
         return s;
     }
@@ -31,8 +30,7 @@ public final class TestStores {
      * @return store
      */
     public static DistributedLoopStateStore loopState(StorageService storage) {
-        DistributedLoopStateStore s = new DistributedLoopStateStore();
-        s.storageService = storage;
+        DistributedLoopStateStore s = new DistributedLoopStateStore(storage);
         s.activate();
         return s;
     }

@@ -27,6 +27,7 @@ import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.api.model.CollectorCounters;
 import org.srv6int.app.telemetry.CollectorBindings;
 import org.srv6int.app.telemetry.TelemetryEngine;
+import org.srv6int.app.telemetry.TelemetryManager;
 import org.srv6int.app.telemetry.SummaryExchange;
 import org.srv6int.app.telemetry.TelemetryShards;
 import org.srv6int.app.api.model.TelemetrySnapshot;
@@ -123,7 +124,7 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
         this.devices = control.app().config.devices();
         this.clockNanos = clockNanos;
         for (int i = 0; i < instances; i++) {
-            engines.add(new TelemetryShards(1, TelemetryEngine.Limits.of(control.app().config.appConfig()), clockNanos));
+            engines.add(new TelemetryShards(1, TelemetryManager.limits(control.app().config.appConfig()), clockNanos));
             binders.add(new CollectorBindings());
         }
         Srv6DeviceConfig egress = device(control.topology().egress().deviceId());

@@ -52,7 +52,7 @@ import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
 import org.srv6int.app.loop.GlobalLoopManager;
 import org.srv6int.app.loop.GlobalLoopManagers;
 import org.srv6int.app.loop.LoopClock;
-import org.srv6int.app.store.TestStores;
+import org.srv6int.app.store.LoopStateStore;
 import org.srv6int.app.telemetry.CollectorBindings;
 import org.srv6int.app.telemetry.TelemetryEngine;
 import org.srv6int.app.telemetry.TelemetryShards;
@@ -149,22 +149,6 @@ public class KubernetesDataplaneTest {
         }
     }
 
-    /** The platform component as OSGi wires and activates it (its references set by a subclass, as AppCore does). */
-    private static final class Platform extends KubernetesReplicaPlatformManager {
-        Platform(AppHarness app, Srv6IntConfigService config) {
-            this.sfcService = app.sfcs;
-            this.configService = config;
-            this.netcfgService = new NetworkConfigServiceAdapter();
-            this.storageService = new InMemoryStorageService();
-            this.inventory = app.inventory;
-            activate();
-        }
-
-        void stop() {
-            deactivate();
-        }
-    }
-
     /** What one window of traffic did. */
     private static final class Window {
         final Map<String, Integer> served = new TreeMap<>();
@@ -208,9 +192,9 @@ public class KubernetesDataplaneTest {
     private final CollectorBindings bindings = new CollectorBindings();
     private final IntReportView report = new IntReportView();
     private AppHarness app;
-    private Platform platform;
+    private KubernetesReplicaPlatformManager platform;
     private GlobalLoopManager loop;
-    private org.srv6int.app.store.LoopStateStore loopState;
+    private LoopStateStore loopState;
     private KubernetesClient admin;
     private EmulatedDataplane switches;
 
@@ -247,10 +231,12 @@ public class KubernetesDataplaneTest {
                 + " \"requests\": {\"cpu\": \"1\", \"memory\": \"1Gi\"}, \"limits\": {\"cpu\": \"1\","
                 + " \"memory\": \"1Gi\"}}}}}");
         FakeConfigService config = new FakeConfigService(PaperTestbed.devices(), cfg);
-        platform = new Platform(app, config);
+        platform = new KubernetesReplicaPlatformManager(new NetworkConfigServiceAdapter(), config, app.sfcs,
+                                                        new InMemoryStorageService(), app.inventory, null);
+        platform.activate();
         loop = GlobalLoopManagers.start(new LeaderHere(), new ClusterServiceAdapter(), feed, app.sfcs, app.inventory,
                                         app.pathManager, config, platform,
-                                        loopState = TestStores.loopState(new InMemoryStorageService()), clock);
+                                        loopState = app.app.loopState(), clock);
         switches = new EmulatedDataplane(PaperTestbed.links());
     }
 
@@ -260,7 +246,7 @@ public class KubernetesDataplaneTest {
             GlobalLoopManagers.stop(loop);
         }
         if (platform != null) {
-            platform.stop();
+            platform.deactivate();
         }
         if (admin != null) {
             deleteChainObjects();

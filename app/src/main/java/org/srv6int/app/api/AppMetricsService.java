@@ -1,4 +1,4 @@
-package org.srv6int.app.metrics;
+package org.srv6int.app.api;
 
 /**
  * The app's metrics in the Prometheus text exposition format 0.0.4 (served by the REST resource
@@ -7,7 +7,7 @@ package org.srv6int.app.metrics;
 public interface AppMetricsService {
 
     /** Content type of {@link #scrape()}. */
-    String CONTENT_TYPE = TextExposition.CONTENT_TYPE;
+    String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
     /**
      * Renders the metrics now.

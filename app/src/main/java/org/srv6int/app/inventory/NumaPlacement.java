@@ -1,4 +1,4 @@
-package org.srv6int.app.placement;
+package org.srv6int.app.inventory;
 
 import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.config.ServerNuma;

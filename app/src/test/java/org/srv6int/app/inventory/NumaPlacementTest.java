@@ -1,4 +1,4 @@
-package org.srv6int.app.placement;
+package org.srv6int.app.inventory;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
