@@ -13,6 +13,7 @@ import java.util.Comparator;
 import org.srv6int.app.api.model.Escalation;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.SfcException;
+import org.srv6int.app.store.LoopStateStore;
 import org.srv6int.app.loop.DetectionInputs;
 import org.srv6int.app.loop.Escalations;
 import org.srv6int.app.loop.LoopCore;
@@ -60,7 +61,7 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
     private final LoopSettings settings;
     private final LoopClock clock;
     private final ReplicaPlatform platform;
-    private final InMemoryLoopState store;
+    private final LoopStateStore store;
     private final int instances;
     private final Colocation colocation;
     private final InventoryColocation residents;
@@ -104,7 +105,8 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
         this.settings = LoopSettings.of(params).detection(control.app().config.appConfig())
                 .interferenceAware(control.app().config.appConfig().map(c -> c.interferenceAware()).orElse(false));
         this.platform = platform;
-        this.store = instances > 1 ? new InMemoryLoopState() : null;
+        // the cluster's loop state in the app's own store, on the app core's storage
+        this.store = instances > 1 ? control.app().app.loopState() : null;
         this.collector = new TwinCollector(control, () -> Math.round(nowS.getAsDouble() * 1e9), instances);
         this.clock = new LoopClock() {
             @Override
