@@ -17,7 +17,7 @@ import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.loop.GlobalLoopManager;
-import org.srv6int.app.loop.GlobalLoopManagers;
+import org.srv6int.app.testing.LoopManagers;
 import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.loop.TestReports;
 import org.srv6int.app.store.TestStores;
@@ -160,7 +160,7 @@ public class ThreeInstanceClusterTest {
             collectors.put(n, t);
             TelemetryManagers.windowNow(t);
             // onos-1 runs for leadership first: it leads.
-            loops.put(n, GlobalLoopManagers.start(new InMemoryLeadershipService(cluster, n), member, t, h.sfcs, h.inventory,
+            loops.put(n, LoopManagers.start(new InMemoryLeadershipService(cluster, n), member, t, h.sfcs, h.inventory,
                                                   h.pathManager, h.config, platform, TestStores.loopState(storage)));
         }
         for (DeviceId d : PaperTestbed.SWITCHES) {
@@ -172,7 +172,7 @@ public class ThreeInstanceClusterTest {
     @After
     public void tearDown() throws Exception {
         for (GlobalLoopManager l : loops.values()) {
-            GlobalLoopManagers.stop(l);
+            LoopManagers.stop(l);
         }
         for (TelemetryManager t : collectors.values()) {
             TelemetryManagers.stop(t);
@@ -422,7 +422,7 @@ public class ThreeInstanceClusterTest {
 
         // onos-1 fails with the pods still starting: onos-2 leads, masters SW4, onos-1 is gone.
         cluster.fail(one, two);
-        GlobalLoopManagers.stop(loops.remove(one));
+        LoopManagers.stop(loops.remove(one));
         TelemetryManagers.stop(collectors.remove(one));
         assertTrue(loops.get(two).status().leader());
         say("onos-1 failed; leader now " + loops.get(two).status().leaderNode());
@@ -485,7 +485,7 @@ public class ThreeInstanceClusterTest {
         say("onos-1 took r0 out with a replacement owed: " + d1.get(d1.size() - 1).detail());
 
         cluster.fail(one, two);
-        GlobalLoopManagers.stop(loops.remove(one));
+        LoopManagers.stop(loops.remove(one));
         TelemetryManagers.stop(collectors.remove(one));
         assertTrue(loops.get(two).status().leader());
 

@@ -20,7 +20,7 @@ import org.onosproject.cluster.NodeId;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.ReplicaState;
 import org.srv6int.app.loop.GlobalLoopManager;
-import org.srv6int.app.loop.GlobalLoopManagers;
+import org.srv6int.app.testing.LoopManagers;
 import org.srv6int.app.loop.TestReports;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfReplica;
@@ -180,7 +180,7 @@ public class KubernetesEndToEndTest {
         engine.setReporters(Map.of(0x7F000001, 4));
         engine.setBindings(List.of(new HopBinding(2, 1, 2, SNORT, "r0")));
         TelemetryWindows windows = feed;
-        loop = GlobalLoopManagers.start(new LeaderHere(), new ClusterServiceAdapter(), windows, app.sfcs, app.inventory,
+        loop = LoopManagers.start(new LeaderHere(), new ClusterServiceAdapter(), windows, app.sfcs, app.inventory,
                                         app.pathManager, config, deleteWitness(platform),
                                         org.srv6int.app.store.TestStores.loopState(new InMemoryStorageService()), clock,
                                         app.flows);
@@ -189,7 +189,7 @@ public class KubernetesEndToEndTest {
     @After
     public void tearDown() {
         if (loop != null) {
-            GlobalLoopManagers.stop(loop);
+            LoopManagers.stop(loop);
         }
         if (platform != null) {
             KubernetesMock.stop(platform);

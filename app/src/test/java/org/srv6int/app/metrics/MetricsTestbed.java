@@ -10,7 +10,7 @@ import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.loop.GlobalLoopManager;
-import org.srv6int.app.loop.GlobalLoopManagers;
+import org.srv6int.app.testing.LoopManagers;
 import org.srv6int.app.loop.TestReports;
 import org.srv6int.app.store.TestStores;
 import org.srv6int.app.telemetry.HopBinding;
@@ -102,7 +102,7 @@ final class MetricsTestbed implements AutoCloseable {
         if (collector.collectorAddress().isEmpty()) {
             throw new IllegalStateException("the collector did not bind its port");
         }
-        loop = GlobalLoopManagers.start(new InMemoryLeadershipService(cluster, NODE), member, collector, app.sfcs,
+        loop = LoopManagers.start(new InMemoryLeadershipService(cluster, NODE), member, collector, app.sfcs,
                                         app.inventory, app.pathManager, app.config, platform,
                                         TestStores.loopState(storage));
         metrics = new AppMetricsManager();
@@ -167,7 +167,7 @@ final class MetricsTestbed implements AutoCloseable {
     @Override
     public void close() throws Exception {
         metrics.deactivate();
-        GlobalLoopManagers.stop(loop);
+        LoopManagers.stop(loop);
         TelemetryManagers.stop(collector);
         sender.close();
     }

@@ -50,7 +50,7 @@ import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
 import org.srv6int.app.loop.GlobalLoopManager;
-import org.srv6int.app.loop.GlobalLoopManagers;
+import org.srv6int.app.testing.LoopManagers;
 import org.srv6int.app.loop.LoopClock;
 import org.srv6int.app.store.LoopStateStore;
 import org.srv6int.app.telemetry.CollectorBindings;
@@ -234,7 +234,7 @@ public class KubernetesDataplaneTest {
         platform = new KubernetesReplicaPlatformManager(new NetworkConfigServiceAdapter(), config, app.sfcs,
                                                         new InMemoryStorageService(), app.inventory, null);
         platform.activate();
-        loop = GlobalLoopManagers.start(new LeaderHere(), new ClusterServiceAdapter(), feed, app.sfcs, app.inventory,
+        loop = LoopManagers.start(new LeaderHere(), new ClusterServiceAdapter(), feed, app.sfcs, app.inventory,
                                         app.pathManager, config, platform,
                                         loopState = app.app.loopState(), clock);
         switches = new EmulatedDataplane(PaperTestbed.links());
@@ -243,7 +243,7 @@ public class KubernetesDataplaneTest {
     @After
     public void tearDown() throws Exception {
         if (loop != null) {
-            GlobalLoopManagers.stop(loop);
+            LoopManagers.stop(loop);
         }
         if (platform != null) {
             platform.deactivate();
