@@ -90,10 +90,10 @@ public final class EmulatedDataplane implements Dataplane {
 
     private static int portOf(PortNumber port) {
         if (port.equals(PortNumber.CONTROLLER)) {
-            return SwitchProgram.CPU_PORT;
+            return P4Tables.CPU_PORT;
         }
         long n = port.toLong();
-        if (n < 0 || n > 511 || n == SwitchProgram.CPU_PORT) {
+        if (n < 0 || n > 511 || n == P4Tables.CPU_PORT) {
             throw new IllegalArgumentException("port " + port + " is not a 9-bit data port of the P4 program");
         }
         return (int) n;
@@ -203,7 +203,7 @@ public final class EmulatedDataplane implements Dataplane {
 
         @Override
         public void emit(int egress, byte[] bytes, int len) {
-            PortNumber pn = egress == SwitchProgram.CPU_PORT ? PortNumber.CONTROLLER : PortNumber.portNumber(egress);
+            PortNumber pn = egress == P4Tables.CPU_PORT ? PortNumber.CONTROLLER : PortNumber.portNumber(egress);
             ConnectPoint peer = links.get(new ConnectPoint(at.device, pn));
             if (peer == null) {
                 out.add(new Frame(at.device, pn, bytes.length == len ? bytes : Arrays.copyOf(bytes, len)));
