@@ -1,5 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent;
 
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Arrays;
+import java.util.TreeMap;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -186,7 +191,7 @@ public final class AgentConfig {
         /** NIC facing the switch; default: {@link AgentConfig#iface}. */
         public String uplink;
         /** Per switch port ("device:leaf1/3" as in the pod's annotations): the NIC facing it. */
-        public Map<String, String> uplinks = new java.util.TreeMap<>();
+        public Map<String, String> uplinks = new TreeMap<>();
         /** OVS run directory (db.sock, bridge .mgmt sockets); null: /var/run/openvswitch. */
         public String ovsRunDir;
         /** Bound of one ovs-vsctl/ovs-ofctl call, s. */
@@ -251,10 +256,10 @@ public final class AgentConfig {
         if (escalationUrl == null || escalationUrl.isEmpty()) {
             return;
         }
-        java.net.URI u;
+        URI u;
         try {
-            u = new java.net.URI(escalationUrl);
-        } catch (java.net.URISyntaxException e) {
+            u = new URI(escalationUrl);
+        } catch (URISyntaxException e) {
             throw new IOException("escalationUrl is not a URL: " + e.getMessage(), e);
         }
         boolean http = "http".equalsIgnoreCase(u.getScheme()) || "https".equalsIgnoreCase(u.getScheme());
@@ -277,7 +282,8 @@ public final class AgentConfig {
             throw new IOException("no vnfs configured and followPods is off");
         }
         if (!vnfs.isEmpty() && followPods) {
-            throw new IOException("vnfs and followPods exclude each other: with followPods the vNFs come from the pods");
+            throw new IOException("vnfs and followPods exclude each other: with followPods the vNFs come from the "
+                    + "pods");
         }
         if (cgroupVersion == null) {
             throw new IOException("cgroupVersion must be AUTO, V1 or V2");
@@ -330,7 +336,7 @@ public final class AgentConfig {
                 throw new IOException(where + ".sid missing");
             }
             byte[] sid = parseSid(v.sid, where);
-            if (!sids.add(java.util.Arrays.toString(sid))) {
+            if (!sids.add(Arrays.toString(sid))) {
                 throw new IOException(where + ": duplicate sid " + v.sid);
             }
             if (v.lmaxNs <= 0) {

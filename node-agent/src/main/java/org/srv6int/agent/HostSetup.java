@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent;
 
+import java.util.Arrays;
+import java.util.Collections;
 import org.srv6int.agent.AgentConfig.ResourceSettings;
 import org.srv6int.agent.actuate.CgroupHierarchy;
 import org.srv6int.agent.actuate.CgroupLocator;
@@ -131,7 +134,7 @@ public final class HostSetup {
         this.actuation = actuation;
         this.host = new HostFiles(Path.of(config.hostRoot));
         this.hierarchy = hierarchy != null ? hierarchy : CgroupHierarchy.detect(host, config.cgroupVersion.version());
-        java.util.Arrays.fill(cap, -1);
+        Arrays.fill(cap, -1);
     }
 
     /**
@@ -527,7 +530,7 @@ public final class HostSetup {
      * @return cgroups, null where not found
      */
     public List<ContainerCgroup> cgroups() {
-        return java.util.Collections.unmodifiableList(new ArrayList<>(cgroups));
+        return Collections.unmodifiableList(new ArrayList<>(cgroups));
     }
 
     /**

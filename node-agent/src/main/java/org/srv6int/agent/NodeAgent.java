@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent;
 
+import java.util.concurrent.atomic.AtomicLongArray;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -101,8 +103,8 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
     private long nextCheck;
     // Pool report to the app (docs/node-agent.md, "Pool report"), on the escalation's client; null: none.
     private final PoolReporter poolReporter;
-    private final java.util.concurrent.atomic.AtomicLongArray poolReports =
-            new java.util.concurrent.atomic.AtomicLongArray(3);
+    private final AtomicLongArray poolReports =
+            new AtomicLongArray(3);
     private final MetricsServer server;
     private volatile PcapLatencySource source;
     private String numaReported;
@@ -156,7 +158,8 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
      */
     public NodeAgent(AgentConfig config, KubernetesClient client, PodWiring wiring) throws IOException {
         this.config = config;
-        this.hierarchy = CgroupHierarchy.detect(new HostFiles(Path.of(config.hostRoot)), config.cgroupVersion.version());
+        this.hierarchy = CgroupHierarchy.detect(new HostFiles(Path.of(config.hostRoot)),
+                config.cgroupVersion.version());
         LOG.info("cgroups: {}: {}", hierarchy.describe(), hierarchy.reason());
         this.recommend = config.mode == AgentConfig.Mode.RECOMMEND;
         this.client = client;

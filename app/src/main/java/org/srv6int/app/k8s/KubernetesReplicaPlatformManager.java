@@ -1,13 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.k8s;
 
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.api.ReadinessListener;
 import org.srv6int.app.api.model.ResourceNeed;
 import org.srv6int.app.api.ReplicaPlatform;
-import org.srv6int.app.k8s.BridgeReplicaPlatform;
-import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
-import org.srv6int.app.k8s.ReplicaIdentities;
 import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigService;
@@ -101,8 +101,8 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
     volatile long chainReleaseTimeoutMillis = CHAIN_RELEASE_TIMEOUT_MS;
     private static final long CHAIN_RELEASE_POLL_MS = 100;
     // Chains whose workloads wait for the switches: the orphan sweep leaves them to that wait.
-    private final Set<String> releasing = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    private final java.util.concurrent.atomic.AtomicLong chainReleaseTimeouts = new java.util.concurrent.atomic.AtomicLong();
+    private final Set<String> releasing = ConcurrentHashMap.newKeySet();
+    private final AtomicLong chainReleaseTimeouts = new AtomicLong();
 
     /** The cluster's replica request ledger (idempotent creates across leaders). */
     static final String REQUESTS_MAP = "srv6int-replica-requests";
@@ -225,6 +225,7 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
         long timeout = chainReleaseTimeoutMillis;
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout);
         Optional<String> where;
+        // CHECKSTYLE IGNORE InnerAssignment FOR NEXT 1 LINES
         while ((where = SidSteering.chainEntries(flows, configService.devices().all().keySet(), sfc)).isPresent()) {
             if (System.nanoTime() - deadline >= 0) {
                 chainReleaseTimeouts.incrementAndGet();

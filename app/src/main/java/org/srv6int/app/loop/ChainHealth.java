@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
 import org.srv6int.app.api.model.ChainState;
@@ -24,7 +25,8 @@ import java.util.TreeMap;
  *
  * <p>A chain is DOWN when its ingress classifier's packet counter moved while no INT report of
  * the chain arrived for {@code silence} (the counter counts as moving for two silences after its
- * last step, as ONOS may poll flow statistics less often than windows close), or at once when no segment list is left for it while it
+ * last step, as ONOS may poll flow statistics less often than windows close), or at once when no segment list is left
+ * for it while it
  * had traffic; the last hop seen is the furthest hop (ingress, then each vNF's replica SID entries
  * on their switches) whose counter moved during the silence. It is UP again when reports arrive.
  *
@@ -77,7 +79,8 @@ public final class ChainHealth {
          * @param portUp     whether its switch port is up
          */
         public ReplicaSeen(VnfKey vnf, String id, String where, boolean inGroup, boolean parked,
-                           boolean creating, long intPackets, OptionalLong sidPackets, Boolean podReady, boolean portUp) {
+                           boolean creating, long intPackets, OptionalLong sidPackets, Boolean podReady,
+                                   boolean portUp) {
             this(vnf, id, where, inGroup, parked, creating, intPackets, sidPackets, podReady, portUp, false);
         }
 

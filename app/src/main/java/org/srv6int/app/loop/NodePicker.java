@@ -88,18 +88,18 @@ final class NodePicker {
         String poolNote = "";
         ResourceNeed need = need(vnf);
         if (need.beyondCpu() && loop.pools != null) {
-            List<String> short_ = new ArrayList<>();
+            List<String> tooSmall = new ArrayList<>();
             List<String> cpuOnly = new ArrayList<>();
-            List<NodeResources> roomy = byPools(nodes, need, short_, cpuOnly);
+            List<NodeResources> roomy = byPools(nodes, need, tooSmall, cpuOnly);
             if (roomy.isEmpty()) {
                 // LLC ways and memory bandwidth are the agents' to share, not a request Kubernetes
                 // guarantees: with no node's pools holding the need, a replica where the CPU fits
                 // still takes load off the violating one (placement by free CPU, as without reports).
-                poolNote = "; no node's pools hold a replica (" + need + "): " + String.join(", ", short_)
+                poolNote = "; no node's pools hold a replica (" + need + "): " + String.join(", ", tooSmall)
                         + "; placed by free CPU";
             } else {
                 nodes = roomy;
-                poolNote = (short_.isEmpty() ? "" : "; pools too small on " + String.join(", ", short_))
+                poolNote = (tooSmall.isEmpty() ? "" : "; pools too small on " + String.join(", ", tooSmall))
                         + (cpuOnly.isEmpty() ? "" : "; CPU only (no fresh pool report) on "
                         + String.join(", ", cpuOnly));
             }

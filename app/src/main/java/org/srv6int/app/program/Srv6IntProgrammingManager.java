@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.program;
 
 import org.onlab.util.Tools;
@@ -230,7 +231,8 @@ public class Srv6IntProgrammingManager {
             if (periodic != null) {
                 periodic.cancel(false);
             }
-            periodic = executor.scheduleWithFixedDelay(this::reconcileQuietly, reconcilePeriodSeconds, reconcilePeriodSeconds,
+            periodic = executor.scheduleWithFixedDelay(this::reconcileQuietly, reconcilePeriodSeconds,
+                    reconcilePeriodSeconds,
                                                        TimeUnit.SECONDS);
         }
     }

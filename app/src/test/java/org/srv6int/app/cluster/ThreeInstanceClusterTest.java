@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.cluster;
 
 import org.srv6int.pipeconf.Srv6IntConstants;
@@ -204,7 +205,8 @@ public class ThreeInstanceClusterTest {
                 for (byte b : port) {
                     dport = (dport << 8) | (b & 0xFF);
                 }
-                out.add(new InetSocketAddress(InetAddress.getByAddress(params.get(Srv6IntConstants.DST_IP.toString())), dport));
+                out.add(new InetSocketAddress(InetAddress.getByAddress(params.get(Srv6IntConstants.DST_IP.toString())),
+                        dport));
             }
         }
         assertEquals("one report configuration on " + d, 1, out.size());

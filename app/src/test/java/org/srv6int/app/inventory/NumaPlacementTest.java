@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.inventory;
 
+import java.io.IOException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -136,13 +138,13 @@ public class NumaPlacementTest {
             fail("accepted " + numa);
         } catch (InvalidFieldException e) {
             assertTrue(e.getMessage(), e.getMessage().contains(field));
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new AssertionError(e);
         }
     }
 
     /** The fixture's device configs with a NUMA layout on one server. */
-    private static Srv6Devices withNuma(String node, String numa) throws java.io.IOException {
+    private static Srv6Devices withNuma(String node, String numa) throws IOException {
         Map<DeviceId, Srv6DeviceConfig> map = new HashMap<>();
         JsonNode devices = PaperTestbed.netcfg().get("devices");
         JsonNode layout = new ObjectMapper().readTree(numa);

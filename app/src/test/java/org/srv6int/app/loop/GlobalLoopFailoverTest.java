@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import java.util.Optional;
+import java.util.Set;
 import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.api.model.ReplicaInfo;
 import org.junit.Test;
@@ -161,7 +164,8 @@ public class GlobalLoopFailoverTest {
             tick(third, 1000, 500_000);
         }
         assertEquals(8, platform.created);
-        assertEquals(routing.calls.toString(), 1, routing.calls.stream().filter(c -> c.startsWith("add 3/1 [p7]")).count());
+        assertEquals(routing.calls.toString(), 1, routing.calls.stream().filter(c
+                -> c.startsWith("add 3/1 [p7]")).count());
         assertFalse(third.busy(vnf));
     }
 
@@ -222,7 +226,7 @@ public class GlobalLoopFailoverTest {
         }
 
         @Override
-        public java.util.Set<org.srv6int.app.api.model.SfcId> pausedChains() {
+        public Set<org.srv6int.app.api.model.SfcId> pausedChains() {
             if (down) {
                 throw new IllegalStateException("store unreachable");
             }
@@ -243,7 +247,8 @@ public class GlobalLoopFailoverTest {
         }
 
         @Override
-        public Map<org.srv6int.app.api.model.VnfReplicaId, org.srv6int.app.api.model.ReplicaHealthRecord> replicaHealth() {
+        public Map<org.srv6int.app.api.model.VnfReplicaId,
+                org.srv6int.app.api.model.ReplicaHealthRecord> replicaHealth() {
             if (down) {
                 throw new IllegalStateException("store unreachable");
             }
@@ -251,7 +256,8 @@ public class GlobalLoopFailoverTest {
         }
 
         @Override
-        public void putReplicaHealth(org.srv6int.app.api.model.VnfReplicaId r, org.srv6int.app.api.model.ReplicaHealthRecord h) {
+        public void putReplicaHealth(org.srv6int.app.api.model.VnfReplicaId r,
+                org.srv6int.app.api.model.ReplicaHealthRecord h) {
             if (down) {
                 throw new IllegalStateException("write timed out");
             }
@@ -285,7 +291,7 @@ public class GlobalLoopFailoverTest {
         }
 
         @Override
-        public java.util.Optional<org.srv6int.app.api.model.LearnedInterference> learnedInterference() {
+        public Optional<org.srv6int.app.api.model.LearnedInterference> learnedInterference() {
             if (down) {
                 throw new IllegalStateException("store unreachable");
             }
@@ -366,7 +372,8 @@ public class GlobalLoopFailoverTest {
         double twice = 0.7 * once + 0.3 * 0.4;
         assertEquals(twice, second.matrix().normalized(ids, nat), 1e-5);
         assertEquals(2, second.view(true).samples(ids, nat));
-        assertEquals(second.matrix().normalized(ids, nat), store().learnedInterference().orElseThrow().value(ids, nat), 0);
+        assertEquals(second.matrix().normalized(ids, nat), store().learnedInterference().orElseThrow().value(ids, nat),
+                0);
         assertEquals(2, store().learnedInterference().orElseThrow().samples(ids, nat));
     }
 
@@ -401,7 +408,8 @@ public class GlobalLoopFailoverTest {
     public void recordsSurviveTheClustersSerializer() {
         VnfLoopRecord r = new VnfLoopRecord(1200.5, 600_000, 1_700_000_001_000L, 0, 1_700_000_009_000L,
                                             VnfLoopRecord.Phase.SCALING,
-                                            new LoopDecision(1_700_000_005_000L, vnf, Map.of(LoopDecision.IN_LATENCY, 2e6),
+                                            new LoopDecision(1_700_000_005_000L, vnf, Map.of(LoopDecision.IN_LATENCY,
+                                                    2e6),
                                                              LoopDecision.Action.SCALE_OUT, 1, 3,
                                                              LoopDecision.Outcome.IN_PROGRESS, ""),
                                             7, List.of("w1", "w2"), null, 0, 0)

@@ -1,5 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Comparator;
+import java.util.Set;
 import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.k8s.KubernetesMock;
 import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
@@ -18,12 +23,9 @@ import org.onosproject.net.ConnectPoint;
 import org.srv6int.app.api.model.FlowClassifier;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.LoopStatus;
-import org.srv6int.app.api.model.ReplicaState;
 import org.srv6int.app.api.model.Sfc;
 import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.model.VnfKey;
-import org.srv6int.app.api.model.VnfReplica;
-import org.srv6int.app.api.model.VnfReplicaId;
 import org.srv6int.app.api.model.VnfSpec;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
@@ -134,7 +136,7 @@ public class GlobalLoopManagerTest {
         // Placement proper is InventoryRoutingTest's; here: the most free candidate, ties by name.
         manager.placement = (vnf, free) -> free.entrySet().stream().filter(e -> e.getValue() > 0)
                 .max(Map.Entry.<String, Double>comparingByValue()
-                             .thenComparing(Map.Entry.comparingByKey(java.util.Comparator.reverseOrder())))
+                             .thenComparing(Map.Entry.comparingByKey(Comparator.reverseOrder())))
                 .map(Map.Entry::getKey);
         manager.platform = platform;
         manager.sfcService = new InMemorySfcService(sfc);
@@ -149,8 +151,8 @@ public class GlobalLoopManagerTest {
                 // the expected replica counts are the paper's formula as written
                 try {
                     return Optional.of(KubernetesMock.appConfig(appJson));
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
                 }
             }
         };
@@ -271,7 +273,7 @@ public class GlobalLoopManagerTest {
     public void aPausedChainGetsNoActionUntilResumed() {
         leadership.elect(ME);
         manager.setPaused(SFC, true);
-        assertEquals(java.util.Set.of(SFC), manager.pausedChains());
+        assertEquals(Set.of(SFC), manager.pausedChains());
         window(400_000, 10);
         for (int i = 0; i < 8; i++) {
             window(900_000, 20);
@@ -367,7 +369,7 @@ public class GlobalLoopManagerTest {
      * {@code POST /onos/v1/network/configuration} does, and read back by the app's config
      * manager; the loop reads it from there, the node agents' pool reports from the app's pool store.
      */
-    private Srv6IntConfigService postNetcfg(String snortExtra) throws java.io.IOException {
+    private Srv6IntConfigService postNetcfg(String snortExtra) throws IOException {
         org.srv6int.testkit.InMemoryCoreService core = new org.srv6int.testkit.InMemoryCoreService();
         registry = new org.srv6int.testkit.InMemoryNetworkConfigRegistry().withCoreService(core);
         org.srv6int.app.config.Srv6IntConfigManager config = new org.srv6int.app.config.Srv6IntConfigManager();
@@ -432,7 +434,8 @@ public class GlobalLoopManagerTest {
                 new com.fasterxml.jackson.databind.ObjectMapper().readTree(config.appConfig().orElseThrow()
                         .node().get("kubernetes").toString().replace("\"llcWays\":3", "\"llcWays\":65")));
         try {
-            registry.applyConfig("apps", registry.getSubjectFactory("apps").createSubject(Srv6IntConfigService.APP_NAME),
+            registry.applyConfig("apps",
+                    registry.getSubjectFactory("apps").createSubject(Srv6IntConfigService.APP_NAME),
                                  Srv6IntAppConfig.KEY, section);
             fail("65 LLC ways accepted");
         } catch (RuntimeException e) {

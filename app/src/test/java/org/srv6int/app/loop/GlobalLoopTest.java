@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import java.util.Optional;
 import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.api.ReplicaPlatform;
@@ -33,7 +35,8 @@ public class GlobalLoopTest {
     private final FakePorts.Routing routing = new FakePorts.Routing("a");
     // The arithmetic of these cases is the paper's formula as written (C_i = R_i * L_i).
     private final LoopParams params = LoopParams.builder().tHatNanos(4 * SEC).cooldownNanos(10 * SEC)
-            .demandLatency(LoopParams.DemandLatency.MEASURED).scaleInHoldNanos(5 * SEC).drainQuietNanos(2 * SEC).drainTimeoutNanos(30 * SEC).build();
+            .demandLatency(LoopParams.DemandLatency.MEASURED).scaleInHoldNanos(5 * SEC).drainQuietNanos(2 * SEC)
+            .drainTimeoutNanos(30 * SEC).build();
     private final TestLoop loop = new TestLoop(params, clock, platform, routing);
     private final Map<String, Long> packets = new HashMap<>();
 
@@ -178,7 +181,8 @@ public class GlobalLoopTest {
         assertTrue(l.busy(vnf));
         assertEquals(6, platform.pendingCreates.size());
         List<LoopDecision> ds = l.onFindings(List.of(new ChainHealth.Finding(
-                ChainHealth.Finding.Kind.REPLICA_DEAD, vnf.sfcId(), vnf, "b", "b at sw3/3: switch port sw3/3 down", 1)));
+                ChainHealth.Finding.Kind.REPLICA_DEAD, vnf.sfcId(), vnf, "b", "b at sw3/3: switch port sw3/3 down",
+                        1)));
         assertEquals(1, ds.size());
         assertEquals(LoopDecision.Action.REPLICA_DEAD, ds.get(0).action());
         assertEquals(2, ds.get(0).replicasBefore());
@@ -308,7 +312,7 @@ public class GlobalLoopTest {
         l.setSteering((v, r) -> {
             assertEquals(vnf, v);
             assertEquals("c", r);
-            return java.util.Optional.ofNullable(steering[0]);
+            return Optional.ofNullable(steering[0]);
         });
         Map<String, Long> moved = new HashMap<>(Map.of("a", 1000L, "b", 1000L, "c", 0L));
         lowLoadDrains(l, r2, moved);
@@ -350,7 +354,8 @@ public class GlobalLoopTest {
         LoopDecision given = l.history().get(1);
         assertEquals(LoopDecision.Action.SCALE_IN, given.action());
         assertEquals(LoopDecision.Outcome.FAILED, given.outcome());
-        assertTrue(given.detail(), given.detail().contains("pod of c not deleted: the switches still steer to it 40000 ms")
+        assertTrue(given.detail(),
+                given.detail().contains("pod of c not deleted: the switches still steer to it 40000 ms")
                 && given.detail().contains("switches unreadable: flow store unavailable")
                 && given.detail().contains("pod kept, c back in the multipath group"));
         assertEquals(1, l.releasesGivenUp());
@@ -362,7 +367,7 @@ public class GlobalLoopTest {
     public void aDrainingReplicaThatDiesLeavesTheInventoryAtOnceAndIsNotReplaced() {
         FakePorts.Routing r2 = new FakePorts.Routing("a", "b", "c");
         TestLoop l = new TestLoop(params, clock, platform, r2);
-        l.setSteering((v, r) -> java.util.Optional.of("of:1: 128 bucket entries with c's SID (flows still on them)"));
+        l.setSteering((v, r) -> Optional.of("of:1: 128 bucket entries with c's SID (flows still on them)"));
         Map<String, Long> moved = new HashMap<>(Map.of("a", 1000L, "b", 1000L, "c", 0L));
         lowLoadDrains(l, r2, moved);
         // Coming back while draining does not put it back into the group.

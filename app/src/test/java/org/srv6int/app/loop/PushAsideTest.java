@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import java.util.Comparator;
 import org.junit.Test;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.store.LoopStateStore;
@@ -76,7 +78,7 @@ public class PushAsideTest {
         @Override
         public List<String> placeReplicas(VnfKey vnf, List<NodeResources> candidates, int count) {
             List<NodeResources> ns = new ArrayList<>(candidates);
-            ns.sort(java.util.Comparator.comparingLong(NodeResources::freeCpuMillis).reversed());
+            ns.sort(Comparator.comparingLong(NodeResources::freeCpuMillis).reversed());
             List<String> out = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 out.add(ns.get(i % ns.size()).node());

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.numa;
 
+import java.util.Arrays;
 import org.srv6int.agent.actuate.ContainerCgroup;
 import org.srv6int.agent.actuate.CpuList;
 import org.srv6int.agent.actuate.CpusetActuator;
@@ -27,7 +29,8 @@ import java.util.function.IntPredicate;
  * ({@code srv6int-chain-<id>}) holding the threads of all its vNFs, so its LLC ways and memory
  * bandwidth are allocated jointly (Max_alloc); a chain's vNFs have the cpus and memory of
  * its node in {@code cpuset.cpus}/{@code cpuset.mems} (cgroup v2 moves the pages when mems
- * changes; on v1 {@link CpusetActuator} sets {@code cpuset.memory_migrate} so it does too). On each node the chains' LLC masks are contiguous and do not overlap, in chain id
+ * changes; on v1 {@link CpusetActuator} sets {@code cpuset.memory_migrate} so it does too). On each node the chains'
+ * LLC masks are contiguous and do not overlap, in chain id
  * order; in the other domains a group keeps only the lowest min_cbm_bits ways and the least
  * bandwidth (it has no threads there). A write that fails is counted and retried next interval.
  *
@@ -243,7 +246,8 @@ public final class NumaHost {
         int node = members.get(vnfs.get(0)).askedNode;
         for (int i : vnfs) {
             if (members.get(i).askedNode != node) {
-                notes.add("chain " + members.get(i).chain + ": its pods ask for different NUMA nodes; placed by NUMASFP");
+                notes.add("chain " + members.get(i).chain
+                        + ": its pods ask for different NUMA nodes; placed by NUMASFP");
                 return -1;
             }
         }
@@ -307,7 +311,7 @@ public final class NumaHost {
             }
             rates.put(e.getKey(), most * config.frameBytes * 8.0 / elapsed);
         }
-        java.util.Arrays.fill(samples, 0);
+        Arrays.fill(samples, 0);
         return interval(rates, bad);
     }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.pods;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -123,7 +124,8 @@ public final class ResizeCpuActuator implements ResourceActuator {
             Pod after = client.pods().inNamespace(rp.namespace()).withName(rp.name()).subresource("resize")
                     .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch);
             Container ac = after == null ? null : container(after, rp.container());
-            long got = ac == null || ac.getResources() == null ? -1 : ReplicaPod.cpuMillis(ac.getResources().getLimits());
+            long got = ac == null || ac.getResources() == null ? -1
+                    : ReplicaPod.cpuMillis(ac.getResources().getLimits());
             if (got != millicores) {
                 patches.incrementAndGet(FAILED);
                 throw new IOException("resize of " + rp + " to " + millicores + "m answered with limit " + got + "m");

@@ -134,7 +134,8 @@ public class CgroupHierarchyTest {
     public void theDaemonSetsViewUnderHostIsMappedThroughTheHostRoot() {
         // mount points as the agent's container sees the host's tree bind-mounted at hostRoot
         new FakeHost(tmp.getRoot().toPath(), CgroupVersion.V1);
-        CgroupHierarchy h = CgroupHierarchy.detect(host(), null, hybrid("/elsewhere") + hybrid(tmp.getRoot().toString()));
+        CgroupHierarchy h = CgroupHierarchy.detect(host(), null, hybrid("/elsewhere")
+                + hybrid(tmp.getRoot().toString()));
         assertEquals(CgroupVersion.V1, h.version());
         assertEquals(p("/sys/fs/cgroup/cpu"), h.cpuRoot());
     }

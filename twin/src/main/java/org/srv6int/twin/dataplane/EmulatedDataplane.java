@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.dataplane;
 
+import java.util.function.Supplier;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -171,7 +173,7 @@ public final class EmulatedDataplane implements Dataplane {
      * @param <T>  its result
      * @return its result
      */
-    public synchronized <T> T uncounted(java.util.function.Supplier<T> what) {
+    public synchronized <T> T uncounted(Supplier<T> what) {
         switches.values().forEach(s -> s.counting = false);
         try {
             return what.get();

@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.dataplane;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Arrays;
 
 import org.onosproject.net.DeviceId;
@@ -14,7 +17,8 @@ import static org.srv6int.codec.WireFormat.*;
 
 /**
  * One emulated switch: the P4 program's ingress and egress
- * (p4src/v1model/srv6int_v1model.p4) over the entries of a {@link SwitchProgram}, with its registers (vNF latency, INT sampling
+ * (p4src/v1model/srv6int_v1model.p4) over the entries of a {@link SwitchProgram}, with its registers (vNF latency, INT
+ * sampling
  * countdown, per-flow packet counter, report sequence) and drop counter. The header
  * rewrites of the SRv6-INT behaviours are the codec's reference ones
  * ({@link EndpointBehaviours}, {@link Srv6IntEncap}, the report encoder); this class
@@ -659,7 +663,7 @@ final class EmulatedSwitch {
         Srv6IntEncap x = m.encaps[k];
         if (x == null) {
             int le = (int) m.action.p(0);
-            java.util.List<byte[]> path = new java.util.ArrayList<>();
+            List<byte[]> path = new ArrayList<>();
             // Travel order after the ingress: Segment List[le-1] .. [0] = s(le-1) .. s0.
             for (int i = le - 1; i >= 0; i--) {
                 path.add(SwitchProgram.toBytes(m.action.hi[1 + i], m.action.lo[1 + i]));

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.failover;
 
+import java.util.TreeMap;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -361,7 +363,7 @@ public final class FailoverExperiment {
 
         /** The chain's installed bucket table: bucket to the SIDs its entry sends to. */
         Map<Integer, List<Ip6Address>> assignment() {
-            Map<Integer, List<Ip6Address>> out = new java.util.TreeMap<>();
+            Map<Integer, List<Ip6Address>> out = new TreeMap<>();
             for (FlowEntry e : control.app().flows.getFlowEntries(sfc.ingress().deviceId())) {
                 BucketTables.chainAndBucket(e).filter(tb -> tb[0] == sfc.id().tag())
                         .ifPresent(tb -> out.put(tb[1], BucketTables.travel(e)));
@@ -509,7 +511,8 @@ public final class FailoverExperiment {
             return hang || !dead.contains(replica) || clock[0] + 1e-9 < notReadySeenS();
         }
 
-        /** The window the collector would close: the chain's INT reports, each replica's packets, no latency samples. */
+        /** The window the collector would close: the chain's INT reports, each replica's packets, no latency samples.
+         * */
         private TelemetrySnapshot window() {
             long end = Math.round(clock[0] * 1e9);
             VnfWindow w = new VnfWindow(vnf, 0, 0, 0, 0, 0, 0, new LinkedHashMap<>(passedInWindow));

@@ -1,5 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.related;
 
+import java.util.Collections;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -356,7 +360,7 @@ public final class PushAsideExperiment {
                     for (Pod p : w.active(k)) {
                         ids.add(p.id);
                     }
-                    java.util.Collections.sort(ids);
+                    Collections.sort(ids);
                     Map<String, Long> pk = new HashMap<>();
                     for (Pod p : w.pods.values()) {
                         if (p.vnf.equals(k)) {
@@ -430,16 +434,16 @@ public final class PushAsideExperiment {
                 p.cores = Math.min(n, p.def.requestMillis / 1000.0);
                 left -= p.cores;
             }
-            double short_ = 0;
+            double tooSmall = 0;
             for (Pod p : here) {
-                short_ += need.get(p) - p.cores;
+                tooSmall += need.get(p) - p.cores;
             }
-            if (short_ > 1e-9 && left > 0) {
-                double f = Math.min(1, left / short_);
+            if (tooSmall > 1e-9 && left > 0) {
+                double f = Math.min(1, left / tooSmall);
                 for (Pod p : here) {
                     p.cores += (need.get(p) - p.cores) * f;
                 }
-                left -= Math.min(left, short_);
+                left -= Math.min(left, tooSmall);
             }
             for (Pod p : here) {
                 p.cores = Math.max(p.cores, 0.01);
@@ -464,7 +468,7 @@ public final class PushAsideExperiment {
     }
 
     private static int nodesUsed(World w) {
-        java.util.Set<String> used = new java.util.TreeSet<>();
+        Set<String> used = new TreeSet<>();
         for (Pod p : w.pods.values()) {
             used.add(p.node);
         }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.control;
 
 import static org.junit.Assert.assertEquals;
@@ -116,7 +117,8 @@ public class NodeAgentOnWorkerTest {
                 assertEquals("the vNF of the agent's pod, by its chain and index", control.key("vnf3"), d.vnf());
                 assertEquals(2_000_000.0, d.inputs().get(LoopDecision.IN_LATENCY), 0);
                 assertEquals(900_000.0, d.inputs().get(LoopDecision.IN_LMAX), 0);
-                assertEquals("local loop exhausted on worker1 (tried [CPU_QUOTA, LLC, MEMORY_BANDWIDTH, CPU_FREQUENCY])",
+                assertEquals("local loop exhausted on worker1 (tried [CPU_QUOTA, LLC, MEMORY_BANDWIDTH, "
+                        + "CPU_FREQUENCY])",
                         d.detail());
                 assertEquals(1, events.size());
                 assertTrue(events.get(0), events.get(0).contains("escalates vnf3@worker1")

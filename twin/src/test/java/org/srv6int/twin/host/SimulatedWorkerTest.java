@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.host;
 
 import static org.junit.Assert.assertEquals;
@@ -96,7 +97,8 @@ public class SimulatedWorkerTest {
             w.apply();
             fail("a schemata without L3 was accepted");
         } catch (IllegalStateException e) {
-            assertTrue(e.getMessage(), e.getMessage().contains("vnf2.worker2") && e.getMessage().contains("no L3 line"));
+            assertTrue(e.getMessage(), e.getMessage().contains("vnf2.worker2")
+                    && e.getMessage().contains("no L3 line"));
         }
     }
 }

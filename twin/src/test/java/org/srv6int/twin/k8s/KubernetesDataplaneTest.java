@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.k8s;
 
 import static org.junit.Assert.assertEquals;
@@ -234,9 +235,10 @@ public class KubernetesDataplaneTest {
         platform = new KubernetesReplicaPlatformManager(new NetworkConfigServiceAdapter(), config, app.sfcs,
                                                         new InMemoryStorageService(), app.inventory, null);
         platform.activate();
+        loopState = app.app.loopState();
         loop = LoopManagers.start(new LeaderHere(), new ClusterServiceAdapter(), feed, app.sfcs, app.inventory,
                                         app.pathManager, config, platform,
-                                        loopState = app.app.loopState(), clock);
+                                        loopState, clock);
         switches = new EmulatedDataplane(PaperTestbed.links());
     }
 
@@ -271,7 +273,8 @@ public class KubernetesDataplaneTest {
 
     private void deleteTenant() throws InterruptedException {
         admin.pods().inNamespace(NS).withName(TENANT).withGracePeriod(0).delete();
-        waitUntil("the other tenant's pod is gone", 60, () -> admin.pods().inNamespace(NS).withName(TENANT).get() == null);
+        waitUntil("the other tenant's pod is gone", 60, ()
+                -> admin.pods().inNamespace(NS).withName(TENANT).get() == null);
     }
 
     private static void waitUntil(String what, long seconds, BooleanSupplier done) throws InterruptedException {

@@ -93,7 +93,8 @@ public class ServiceFunctionChainCrdTest {
         File kc = adminKubeconfig();
         if (kc == null) {
             String reason = "ServiceFunctionChainCrdTest skipped: no control plane (set -Dsrv6int.admin.kubeconfig="
-                    + "<admin kubeconfig> or -Dsrv6int.kubeconfig=<bridge kubeconfig>; tools/k8s-testenv/start makes both)";
+                    + "<admin kubeconfig> or -Dsrv6int.kubeconfig=<bridge kubeconfig>; tools/k8s-testenv/start "
+                            + "makes both)";
             System.out.println(reason);
             Assume.assumeTrue(reason, false);
         }
@@ -241,7 +242,8 @@ public class ServiceFunctionChainCrdTest {
                            cr("bad-" + slug(c.path("case").asText()), edited(cases.path("valid"), c)));
             String got = r.code == 422 ? refusal(r, field) : "HTTP " + r.code + " " + r.body;
             table.append(String.format("%-40s %-22s %s%n", c.path("case").asText(), field,
-                                       got.replaceAll("^ServiceFunctionChain.srv6int.org \"[^\"]*\" is invalid: ", "")));
+                                       got.replaceAll("^ServiceFunctionChain.srv6int.org \"[^\"]*\" is invalid: ",
+                                               "")));
             if (r.code != 422 || got.startsWith("NOT NAMED")) {
                 wrong.add(c.path("case").asText() + ": " + got);
             }
