@@ -65,6 +65,24 @@ public class AppMetricsManager implements AppMetricsService {
     protected CoreService coreService;
 
     private final AppMetrics metrics = new AppMetrics(MetricsSettings.DEFAULT);
+
+    /** Creates the component for OSGi Declarative Services, which sets its references. */
+    public AppMetricsManager() {
+    }
+
+    /**
+     * Creates the component with the services it reads, for a host without OSGi (scrapes only; call
+     * {@code activate()} only with the netcfg services set by OSGi).
+     *
+     * @param sfcService chains
+     * @param inventory  replicas
+     * @param loop       the global loop
+     */
+    public AppMetricsManager(SfcService sfcService, VnfInventoryService inventory, GlobalLoopService loop) {
+        this.sfcService = sfcService;
+        this.inventory = inventory;
+        this.loop = loop;
+    }
     private AppConfigSection<MetricsConfig> config;
     private MetricsSettings settings = MetricsSettings.DEFAULT;
     private PlainEndpoint plain;

@@ -487,10 +487,8 @@ public class FailureHandlingTest {
 
     /** One scrape of the app's Prometheus metrics over this testbed's services and loop. */
     private String prometheus() {
-        org.srv6int.app.metrics.AppMetricsManager m = new org.srv6int.app.metrics.AppMetricsManager();
-        org.onlab.junit.TestUtils.setField(m, "sfcService", h.sfcs);
-        org.onlab.junit.TestUtils.setField(m, "inventory", h.inventory);
-        org.onlab.junit.TestUtils.setField(m, "loop", manager);
+        org.srv6int.app.metrics.AppMetricsManager m =
+                new org.srv6int.app.metrics.AppMetricsManager(h.sfcs, h.inventory, manager);
         return m.scrape();
     }
 

@@ -372,9 +372,8 @@ public class GlobalLoopManagerTest {
     private Srv6IntConfigService postNetcfg(String snortExtra) throws IOException {
         org.srv6int.testkit.InMemoryCoreService core = new org.srv6int.testkit.InMemoryCoreService();
         registry = new org.srv6int.testkit.InMemoryNetworkConfigRegistry().withCoreService(core);
-        org.srv6int.app.config.Srv6IntConfigManager config = new org.srv6int.app.config.Srv6IntConfigManager();
-        org.onlab.junit.TestUtils.setField(config, "registry", registry);
-        org.onlab.junit.TestUtils.setField(config, "coreService", core);
+        org.srv6int.app.config.Srv6IntConfigManager config =
+                new org.srv6int.app.config.Srv6IntConfigManager(registry, core);
         config.activate();
         com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper();
         com.fasterxml.jackson.databind.node.ObjectNode netcfg =
