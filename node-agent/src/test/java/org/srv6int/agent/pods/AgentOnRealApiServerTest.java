@@ -105,7 +105,7 @@ public class AgentOnRealApiServerTest {
         }
         Config adminConfig = Config.fromKubeconfig(new File(kc));
         admin = new KubernetesClientBuilder().withConfig(adminConfig).build();
-        for (String f : new String[]{"../deploy/bridge-rbac.yaml", "../deploy/agent/rbac.yaml"}) {
+        for (String f : new String[]{"../k8s-bridge/deploy/bridge-rbac.yaml", "../k8s-bridge/deploy/agent/rbac.yaml"}) {
             try (InputStream in = Files.newInputStream(Path.of(f))) {
                 admin.load(in).forceConflicts().serverSideApply();
             }
