@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.srv6int.cluster.atomix;
+
+import io.atomix.core.map.AtomicMap;
+import io.atomix.core.map.AtomicMapEvent;
+import io.atomix.core.map.AtomicMapEventListener;
+import io.atomix.primitive.PrimitiveException;
+import org.onosproject.store.primitives.ConsistentMapBackedJavaMap;
+import org.onosproject.store.service.ConsistentMap;
+import org.onosproject.store.service.ConsistentMapException;
+import org.onosproject.store.service.DistributedPrimitive;
+import org.onosproject.store.service.MapEvent;
+import org.onosproject.store.service.MapEventListener;
+import org.onosproject.store.service.Serializer;
+import org.onosproject.store.service.StorageException;
+import org.onosproject.store.service.Versioned;
+
+import java.util.AbstractMap;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * An ONOS {@link ConsistentMap} over an Atomix {@link AtomicMap} of encoded keys and values, as ONOS
+ * 2.7 maps its consistent maps onto Atomix: keys and values go through the builder's ONOS
+ * serializer (Kryo), the key's bytes become the Atomix key as text, the value's bytes the Atomix
+ * value; versions are the Raft log's. The compute family reads, applies the function here and
+ * writes back with a compare-and-set on the version read (the function runs on the caller, never
+ * in the Raft state machine), retried while another writer got in between. Atomix failures surface
+ * as ONOS's {@link StorageException}s (timeout, unavailable, concurrent modification).
+ *
+ * @param <K> key type
+ * @param <V> value type
+ */
+public final class AtomixConsistentMap<K, V> implements ConsistentMap<K, V> {
+
+    /** How often a compute retries a lost compare-and-set before giving up. */
+    static final int COMPUTE_RETRIES = 16;
+
+    private final String name;
+    private final AtomicMap<String, byte[]> map;
+    private final Serializer serializer;
+    private final Map<MapEventListener<K, V>, AtomicMapEventListener<String, byte[]>> listeners =
+            new ConcurrentHashMap<>();
+
+    /**
+     * A view of an Atomix map through an ONOS serializer.
+     *
+     * @param name       primitive name
+     * @param map        the Atomix map (text keys, byte values)
+     * @param serializer the ONOS serializer the app built the map with
+     */
+    public AtomixConsistentMap(String name, AtomicMap<String, byte[]> map, Serializer serializer) {
+        this.name = name;
+        this.map = map;
+        this.serializer = Objects.requireNonNull(serializer, "a consistent map needs a serializer");
+    }
+
+    private String encodeKey(K key) {
+        Objects.requireNonNull(key, "null keys are not allowed");
+        try {
+            return Base64.getEncoder().encodeToString(serializer.encode(key));
+        } catch (RuntimeException e) {
+            throw new ConsistentMapException("map " + name + " cannot encode key " + key.getClass().getName()
+                                                     + ": " + e.getMessage());
+        }
+    }
+
+    private K decodeKey(String key) {
+        try {
+            return serializer.decode(Base64.getDecoder().decode(key));
+        } catch (RuntimeException e) {
+            throw new ConsistentMapException("map " + name + " cannot decode a key: " + e.getMessage());
+        }
+    }
+
+    private byte[] encode(V value) {
+        Objects.requireNonNull(value, "null values are not allowed");
+        try {
+            return serializer.encode(value);
+        } catch (RuntimeException e) {
+            throw new ConsistentMapException("map " + name + " cannot encode " + value.getClass().getName()
+                                                     + ": " + e.getMessage());
+        }
+    }
+
+    private V decode(byte[] value) {
+        try {
+            return serializer.decode(value);
+        } catch (RuntimeException e) {
+            throw new ConsistentMapException("map " + name + " cannot decode a value: " + e.getMessage());
+        }
+    }
+
+    private Versioned<V> view(io.atomix.utils.time.Versioned<byte[]> v) {
+        return v == null ? null : new Versioned<>(decode(v.value()), v.version(), v.creationTime());
+    }
+
+    // Every call into Atomix: its failures as ONOS's storage exceptions.
+    private <T> T call(Supplier<T> op) {
+        try {
+            return op.get();
+        } catch (PrimitiveException.Timeout e) {
+            throw new StorageException.Timeout();
+        } catch (PrimitiveException.Unavailable | PrimitiveException.ClosedSession
+                | PrimitiveException.UnknownSession e) {
+            throw new StorageException.Unavailable();
+        } catch (PrimitiveException.ConcurrentModification e) {
+            throw new StorageException.ConcurrentModification();
+        } catch (PrimitiveException e) {
+            throw new StorageException(e);
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public DistributedPrimitive.Type primitiveType() {
+        return DistributedPrimitive.Type.CONSISTENT_MAP;
+    }
+
+    @Override
+    public int size() {
+        return call(map::size);
+    }
+
+    @Override
+    public boolean isEmpty() {
+        return call(map::isEmpty);
+    }
+
+    @Override
+    public boolean containsKey(K key) {
+        String k = encodeKey(key);
+        return call(() -> map.containsKey(k));
+    }
+
+    @Override
+    public boolean containsValue(V value) {
+        byte[] v = encode(value);
+        return call(() -> map.containsValue(v));
+    }
+
+    @Override
+    public Versioned<V> get(K key) {
+        String k = encodeKey(key);
+        return view(call(() -> map.get(k)));
+    }
+
+    @Override
+    public Versioned<V> getOrDefault(K key, V defaultValue) {
+        Versioned<V> v = get(key);
+        return v != null ? v : new Versioned<>(defaultValue, 0);
+    }
+
+    @Override
+    public Versioned<V> computeIf(K key, Predicate<? super V> condition,
+                                  BiFunction<? super K, ? super V, ? extends V> remappingFunction) {
+        String k = encodeKey(key);
+        for (int attempt = 0; attempt < COMPUTE_RETRIES; attempt++) {
+            io.atomix.utils.time.Versioned<byte[]> cur = call(() -> map.get(k));
+            V curValue = cur == null ? null : decode(cur.value());
+            if (!condition.test(curValue)) {
+                return cur == null ? null : view(cur);
+            }
+            V next = remappingFunction.apply(key, curValue);
+            if (next == null) {
+                if (cur == null || call(() -> map.remove(k, cur.version()))) {
+                    return null;
+                }
+            } else if (cur == null) {
+                byte[] n = encode(next);
+                if (call(() -> map.putIfAbsent(k, n)) == null) {
+                    return get(key);
+                }
+            } else {
+                byte[] n = encode(next);
+                if (call(() -> map.replace(k, cur.version(), n))) {
+                    return get(key);
+                }
+            }
+        }
+        throw new ConsistentMapException.ConcurrentModification();
+    }
+
+    @Override
+    public Versioned<V> computeIfAbsent(K key, Function<? super K, ? extends V> mappingFunction) {
+        return computeIf(key, Objects::isNull, (k, v) -> mappingFunction.apply(k));
+    }
+
+    @Override
+    public Versioned<V> computeIfPresent(K key, BiFunction<? super K, ? super V, ? extends V> remappingFunction) {
+        return computeIf(key, Objects::nonNull, remappingFunction);
+    }
+
+    @Override
+    public Versioned<V> compute(K key, BiFunction<? super K, ? super V, ? extends V> remappingFunction) {
+        return computeIf(key, v -> true, remappingFunction);
+    }
+
+    @Override
+    public Versioned<V> put(K key, V value) {
+        String k = encodeKey(key);
+        byte[] v = encode(value);
+        return view(call(() -> map.put(k, v)));
+    }
+
+    @Override
+    public Versioned<V> putAndGet(K key, V value) {
+        String k = encodeKey(key);
+        byte[] v = encode(value);
+        return view(call(() -> map.putAndGet(k, v)));
+    }
+
+    @Override
+    public Versioned<V> remove(K key) {
+        String k = encodeKey(key);
+        return view(call(() -> map.remove(k)));
+    }
+
+    @Override
+    public void clear() {
+        call(() -> {
+            map.clear();
+            return null;
+        });
+    }
+
+    @Override
+    public Set<K> keySet() {
+        List<String> keys = call(() -> List.copyOf(map.keySet()));
+        return keys.stream().map(this::decodeKey).collect(Collectors.toCollection(LinkedHashSet::new));
+    }
+
+    @Override
+    public Collection<Versioned<V>> values() {
+        return entrySet().stream().map(Map.Entry::getValue).collect(Collectors.toList());
+    }
+
+    @Override
+    public Set<Map.Entry<K, Versioned<V>>> entrySet() {
+        List<Map.Entry<String, io.atomix.utils.time.Versioned<byte[]>>> all =
+                call(() -> List.copyOf(map.entrySet()));
+        Set<Map.Entry<K, Versioned<V>>> out = new LinkedHashSet<>();
+        for (Map.Entry<String, io.atomix.utils.time.Versioned<byte[]>> e : all) {
+            out.add(new AbstractMap.SimpleImmutableEntry<>(decodeKey(e.getKey()), view(e.getValue())));
+        }
+        return out;
+    }
+
+    @Override
+    public Versioned<V> putIfAbsent(K key, V value) {
+        String k = encodeKey(key);
+        byte[] v = encode(value);
+        return view(call(() -> map.putIfAbsent(k, v)));
+    }
+
+    @Override
+    public boolean remove(K key, V value) {
+        String k = encodeKey(key);
+        byte[] v = encode(value);
+        return call(() -> map.remove(k, v));
+    }
+
+    @Override
+    public boolean remove(K key, long version) {
+        String k = encodeKey(key);
+        return call(() -> map.remove(k, version));
+    }
+
+    @Override
+    public Versioned<V> replace(K key, V value) {
+        String k = encodeKey(key);
+        byte[] v = encode(value);
+        return view(call(() -> map.replace(k, v)));
+    }
+
+    @Override
+    public boolean replace(K key, V oldValue, V newValue) {
+        String k = encodeKey(key);
+        byte[] o = encode(oldValue);
+        byte[] n = encode(newValue);
+        return call(() -> map.replace(k, o, n));
+    }
+
+    @Override
+    public boolean replace(K key, long oldVersion, V newValue) {
+        String k = encodeKey(key);
+        byte[] n = encode(newValue);
+        return call(() -> map.replace(k, oldVersion, n));
+    }
+
+    @Override
+    public Iterator<Map.Entry<K, Versioned<V>>> iterator() {
+        return entrySet().iterator();
+    }
+
+    @Override
+    public void addListener(MapEventListener<K, V> listener, Executor executor) {
+        AtomicMapEventListener<String, byte[]> adapter = e -> listener.event(event(e));
+        if (listeners.putIfAbsent(listener, adapter) == null) {
+            call(() -> {
+                map.addListener(adapter, executor);
+                return null;
+            });
+        }
+    }
+
+    private MapEvent<K, V> event(AtomicMapEvent<String, byte[]> e) {
+        MapEvent.Type type = e.newValue() == null ? MapEvent.Type.REMOVE
+                : e.oldValue() == null ? MapEvent.Type.INSERT : MapEvent.Type.UPDATE;
+        return new MapEvent<>(type, name, decodeKey(e.key()), view(e.newValue()), view(e.oldValue()));
+    }
+
+    @Override
+    public void removeListener(MapEventListener<K, V> listener) {
+        AtomicMapEventListener<String, byte[]> adapter = listeners.remove(listener);
+        if (adapter != null) {
+            call(() -> {
+                map.removeListener(adapter);
+                return null;
+            });
+        }
+    }
+
+    @Override
+    public Map<K, V> asJavaMap() {
+        return new ConsistentMapBackedJavaMap<>(this);
+    }
+}

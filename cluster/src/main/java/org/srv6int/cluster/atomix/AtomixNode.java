@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.srv6int.cluster.atomix;
+
+import io.atomix.cluster.Node;
+import io.atomix.cluster.discovery.BootstrapDiscoveryProvider;
+import io.atomix.core.Atomix;
+import io.atomix.protocols.raft.MultiRaftProtocol;
+import io.atomix.protocols.raft.ReadConsistency;
+import io.atomix.protocols.raft.partition.RaftPartitionGroup;
+import io.atomix.primitive.protocol.ProxyProtocol;
+
+import java.io.File;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * One member of an Atomix 3.1.9 cluster laid out as ONOS 2.7 lays out its own: every member is a
+ * Raft voter of a management group ({@code system}, one partition) and of the data group
+ * ({@link #GROUP}, {@link #PARTITIONS} partitions of all members), found through a fixed member
+ * list (bootstrap discovery), data on disk under the member's directory. Atomix's Raft election
+ * timeout is fixed at 2.5 s (heartbeat 250 ms) in this release.
+ */
+public final class AtomixNode {
+
+    /** The data partition group the primitives live in. */
+    public static final String GROUP = "raft";
+    /** Partitions of the data group (each replicated on every member). */
+    public static final int PARTITIONS = 3;
+    /** Atomix 3.1.9's Raft election timeout (RaftPartitionServer, not configurable). */
+    public static final Duration ELECTION_TIMEOUT = Duration.ofMillis(2500);
+
+    /** Longest a member's Raft session lives without a keep-alive (the election timeout). */
+    public static final Duration SESSION_TIMEOUT = ELECTION_TIMEOUT;
+
+    private final String id;
+    private final Atomix atomix;
+    private final ProxyProtocol protocol;
+
+    /**
+     * Builds (does not start) a member.
+     *
+     * @param id      this member's id (also its ONOS node id)
+     * @param members every member's id and host:port, this one's included, in a fixed order
+     * @param dataDir where this member keeps its Raft logs and snapshots
+     */
+    public AtomixNode(String id, Map<String, String> members, File dataDir) {
+        if (!members.containsKey(id)) {
+            throw new IllegalArgumentException("member " + id + " is not in the member list " + members.keySet());
+        }
+        this.id = id;
+        List<Node> nodes = members.entrySet().stream()
+                .map(e -> Node.builder().withId(e.getKey()).withAddress(e.getValue()).build())
+                .collect(Collectors.toList());
+        this.atomix = Atomix.builder()
+                .withClusterId("srv6int")
+                .withMemberId(id)
+                .withAddress(members.get(id))
+                .withMembershipProvider(BootstrapDiscoveryProvider.builder()
+                                                .withNodes(nodes)
+                                                .withHeartbeatInterval(Duration.ofMillis(250))
+                                                .withFailureTimeout(Duration.ofSeconds(2))
+                                                .build())
+                .withManagementGroup(RaftPartitionGroup.builder("system")
+                                             .withMembers(members.keySet())
+                                             .withNumPartitions(1)
+                                             .withDataDirectory(new File(dataDir, "system"))
+                                             .build())
+                .withPartitionGroups(RaftPartitionGroup.builder(GROUP)
+                                             .withMembers(members.keySet())
+                                             .withNumPartitions(PARTITIONS)
+                                             .withPartitionSize(members.size())
+                                             .withDataDirectory(new File(dataDir, GROUP))
+                                             .build())
+                .withShutdownHook(false)
+                .build();
+        // Linearizable reads, as ONOS reads its consistent maps; the session of a dead or cut-off
+        // member expires after SESSION_TIMEOUT, and with it its leaderships and masterships.
+        this.protocol = MultiRaftProtocol.builder(GROUP)
+                .withReadConsistency(ReadConsistency.LINEARIZABLE)
+                .withMinTimeout(Duration.ofMillis(250))
+                .withMaxTimeout(SESSION_TIMEOUT)
+                .build();
+    }
+
+    /**
+     * Parses a member list {@code id@host:port,id@host:port,...}.
+     *
+     * @param spec the list
+     * @return ids to addresses, in order
+     */
+    public static Map<String, String> parseMembers(String spec) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String m : spec.split(",")) {
+            String[] idAddr = m.trim().split("@", 2);
+            if (idAddr.length != 2 || idAddr[0].isEmpty() || !idAddr[1].contains(":")) {
+                throw new IllegalArgumentException("member '" + m + "' is not id@host:port");
+            }
+            out.put(idAddr[0], idAddr[1]);
+        }
+        return out;
+    }
+
+    /**
+     * Joins the cluster: returns once the partitions have a quorum.
+     *
+     * @param timeout how long to wait
+     * @return this
+     * @throws IllegalStateException if the cluster did not form in time
+     */
+    public AtomixNode start(Duration timeout) {
+        try {
+            atomix.start().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("member " + id + " could not join the cluster in " + timeout, e);
+        }
+        return this;
+    }
+
+    /** Leaves the cluster (graceful stop). */
+    public void stop() {
+        atomix.stop().join();
+    }
+
+    /**
+     * This member's id.
+     *
+     * @return id
+     */
+    public String id() {
+        return id;
+    }
+
+    /**
+     * The Atomix instance.
+     *
+     * @return atomix
+     */
+    public Atomix atomix() {
+        return atomix;
+    }
+
+    /**
+     * The protocol every primitive of the app uses (the data group, linearizable).
+     *
+     * @return protocol
+     */
+    public ProxyProtocol protocol() {
+        return protocol;
+    }
+}

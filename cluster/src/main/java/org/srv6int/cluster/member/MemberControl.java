@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.srv6int.cluster.member;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import org.onlab.packet.Ip6Address;
+import org.onlab.packet.MacAddress;
+import org.onosproject.cluster.ControllerNode;
+import org.onosproject.cluster.Leadership;
+import org.onosproject.cluster.NodeId;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.PortNumber;
+import org.onosproject.store.serializers.KryoNamespaces;
+import org.onosproject.store.service.ConsistentMap;
+import org.onosproject.store.service.Serializer;
+import org.onosproject.store.service.Versioned;
+import org.srv6int.app.api.model.ReplicaState;
+import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfReplica;
+import org.srv6int.app.api.model.VnfReplicaId;
+import org.srv6int.app.loop.GlobalLoopManager;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Executors;
+
+/**
+ * A member's control interface for the test driver, plain HTTP on a loopback (or the test's
+ * namespace) address, JSON answers:
+ * <ul>
+ *   <li>{@code GET /status}: id, session connected, the global loop's leader and term as this member
+ *       sees them, each device's master, each member's state;</li>
+ *   <li>{@code POST /probe?key=K&value=V}, {@code GET /probe}: a probe ConsistentMap
+ *       ({@code srv6int-cluster-probe}) written and read through this member;</li>
+ *   <li>{@code POST /replica?vnf=C/I&name=N&sid=S}: the app's replica store's create (the SID
+ *       claimed first, then the replica), {@code GET /replicas}: replicas and SIDs held;</li>
+ *   <li>{@code POST /master?device=D&node=N}: moves a device's mastership.</li>
+ * </ul>
+ * A store failure answers 503 with the error, so the driver counts it as a refused write.
+ */
+final class MemberControl {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final ClusterMember member;
+    private final HttpServer server;
+    private final ConsistentMap<String, String> probe;
+
+    MemberControl(ClusterMember member, InetSocketAddress address) throws IOException {
+        this.member = member;
+        this.probe = member.storage().<String, String>consistentMapBuilder().withName("srv6int-cluster-probe")
+                .withSerializer(Serializer.using(KryoNamespaces.BASIC)).build();
+        this.server = HttpServer.create(address, 16);
+        server.setExecutor(Executors.newFixedThreadPool(4));
+        server.createContext("/status", x -> answer(x, this::status));
+        server.createContext("/probe", x -> answer(x, () -> probe(x)));
+        server.createContext("/replica", x -> answer(x, () -> createReplica(query(x))));
+        server.createContext("/replicas", x -> answer(x, this::replicas));
+        server.createContext("/master", x -> answer(x, () -> moveMaster(query(x))));
+    }
+
+    void start() {
+        server.start();
+    }
+
+    private interface Handler {
+        ObjectNode handle() throws Exception;
+    }
+
+    private static void answer(HttpExchange x, Handler h) throws IOException {
+        int code = 200;
+        ObjectNode body;
+        try {
+            body = h.handle();
+        } catch (IllegalArgumentException e) {
+            code = 400;
+            body = JSON.createObjectNode().put("error", String.valueOf(e.getMessage()));
+        } catch (Exception e) {
+            code = 503;
+            body = JSON.createObjectNode().put("error", e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+        byte[] out = JSON.writeValueAsBytes(body);
+        x.getResponseHeaders().add("Content-Type", "application/json");
+        x.sendResponseHeaders(code, out.length);
+        try (OutputStream os = x.getResponseBody()) {
+            os.write(out);
+        }
+    }
+
+    private static Map<String, String> query(HttpExchange x) {
+        Map<String, String> q = new HashMap<>();
+        String raw = x.getRequestURI().getRawQuery();
+        if (raw != null) {
+            for (String kv : raw.split("&")) {
+                String[] p = kv.split("=", 2);
+                q.put(URLDecoder.decode(p[0], StandardCharsets.UTF_8),
+                      p.length > 1 ? URLDecoder.decode(p[1], StandardCharsets.UTF_8) : "");
+            }
+        }
+        return q;
+    }
+
+    private static String required(Map<String, String> q, String name) {
+        String v = q.get(name);
+        if (v == null || v.isEmpty()) {
+            throw new IllegalArgumentException("missing query parameter " + name);
+        }
+        return v;
+    }
+
+    private ObjectNode status() {
+        ObjectNode s = JSON.createObjectNode();
+        s.put("id", member.node().id());
+        s.put("connected", member.leadership().connected());
+        Leadership l = member.leadership().getLeadership(GlobalLoopManager.TOPIC);
+        s.put("leader", l.leaderNodeId() == null ? null : l.leaderNodeId().id());
+        s.put("term", l.leader() == null ? 0 : l.leader().term());
+        ObjectNode masters = s.putObject("masters");
+        Map<String, String> byName = new TreeMap<>();
+        member.mastership().knownMasters().forEach((d, n) -> byName.put(d.toString(), n == null ? null : n.id()));
+        byName.forEach(masters::put);
+        ObjectNode members = s.putObject("members");
+        for (ControllerNode n : member.cluster().getNodes()) {
+            members.put(n.id().id(), String.valueOf(member.cluster().getState(n.id())));
+        }
+        return s;
+    }
+
+    private ObjectNode probe(HttpExchange x) {
+        ObjectNode out = JSON.createObjectNode();
+        if ("POST".equals(x.getRequestMethod())) {
+            Map<String, String> q = query(x);
+            Versioned<String> v = probe.putAndGet(required(q, "key"), required(q, "value"));
+            out.put("version", v.version());
+            return out;
+        }
+        ObjectNode entries = out.putObject("entries");
+        new TreeMap<>(probe.asJavaMap()).forEach(entries::put);
+        return out;
+    }
+
+    private ObjectNode createReplica(Map<String, String> q) {
+        VnfKey vnf = VnfKey.valueOf(required(q, "vnf"));
+        VnfReplica r = new VnfReplica(VnfReplicaId.of(vnf, required(q, "name")), "worker1",
+                                      DeviceId.deviceId("device:leaf1"), PortNumber.portNumber(1),
+                                      Ip6Address.valueOf(required(q, "sid")), MacAddress.valueOf("00:00:00:00:01:01"),
+                                      ReplicaState.PENDING, 0);
+        return JSON.createObjectNode().put("created", member.app().replicaStore().createReplica(r));
+    }
+
+    private ObjectNode replicas() {
+        ObjectNode out = JSON.createObjectNode();
+        ObjectNode rs = out.putObject("replicas");
+        member.app().replicaStore().getReplicas().stream()
+                .sorted((a, b) -> a.id().compareTo(b.id()))
+                .forEach(r -> rs.put(r.id().toString(), r.sid().toString()));
+        out.putPOJO("sids", member.app().replicaStore().sidsInUse().stream().map(Object::toString).sorted()
+                .toArray(String[]::new));
+        return out;
+    }
+
+    private ObjectNode moveMaster(Map<String, String> q) {
+        boolean moved = member.mastership().moveMastership(DeviceId.deviceId(required(q, "device")),
+                                                           NodeId.nodeId(required(q, "node")));
+        return JSON.createObjectNode().put("moved", moved);
+    }
+}

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.srv6int.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * Three {@code ClusterMember} JVMs on loopback ports, each with its own data directory, started,
+ * killed ({@code kill -9}: {@link Process#destroyForcibly}) and restarted by a test, and talked to
+ * over their HTTP control interfaces.
+ */
+final class MemberProcesses implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final List<String> OPENS = List.of(
+            "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--add-opens", "java.base/java.util=ALL-UNNAMED",
+            "--add-opens", "java.base/java.nio=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens", "java.base/java.lang.invoke=ALL-UNNAMED", "--add-opens", "java.base/java.net=ALL-UNNAMED",
+            "--add-opens", "java.base/java.util.concurrent=ALL-UNNAMED",
+            "--add-opens", "java.base/java.util.concurrent.atomic=ALL-UNNAMED",
+            "--add-opens", "java.base/java.time=ALL-UNNAMED");
+
+    private final Path dir;
+    private final List<String> ids = new ArrayList<>();
+    private final Map<String, Integer> raftPorts = new LinkedHashMap<>();
+    private final Map<String, Integer> httpPorts = new LinkedHashMap<>();
+    private final Map<String, Process> running = new LinkedHashMap<>();
+    private final String devices;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+
+    MemberProcesses(Path dir, int members, String devices) throws IOException {
+        this.dir = dir;
+        this.devices = devices;
+        for (int i = 1; i <= members; i++) {
+            String id = "m" + i;
+            ids.add(id);
+            raftPorts.put(id, freePort());
+            httpPorts.put(id, freePort());
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    List<String> ids() {
+        return ids;
+    }
+
+    /** Starts a member (its data directory kept unless wiped first). */
+    void start(String id) throws IOException {
+        String members = ids.stream().map(m -> m + "@127.0.0.1:" + raftPorts.get(m)).collect(Collectors.joining(","));
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(OPENS);
+        cmd.addAll(List.of("-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                           "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                           "-cp", System.getProperty("java.class.path"),
+                           "org.srv6int.cluster.member.ClusterMember", "--id", id, "--members", members,
+                           "--data", dir.resolve(id).toString(), "--http", "127.0.0.1:" + httpPorts.get(id),
+                           "--devices", devices));
+        Process p = new ProcessBuilder(cmd)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(id + ".out").toFile()))
+                .redirectError(ProcessBuilder.Redirect.appendTo(dir.resolve(id + ".err").toFile()))
+                .start();
+        running.put(id, p);
+    }
+
+    /** kill -9. */
+    void kill(String id) throws InterruptedException {
+        Process p = running.remove(id);
+        if (p != null) {
+            p.destroyForcibly();
+            p.waitFor();
+        }
+    }
+
+    /** Deletes a (stopped) member's data directory. */
+    void wipe(String id) throws IOException {
+        Path d = dir.resolve(id);
+        if (Files.exists(d)) {
+            try (Stream<Path> all = Files.walk(d)) {
+                all.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+            }
+        }
+    }
+
+    boolean alive(String id) {
+        Process p = running.get(id);
+        return p != null && p.isAlive();
+    }
+
+    /** GET or POST on a member; null if it does not answer (refused, timed out, not 200). */
+    JsonNode call(String id, String method, String pathAndQuery) {
+        HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPorts.get(id) + pathAndQuery))
+                .timeout(Duration.ofSeconds(6)).method(method, HttpRequest.BodyPublishers.noBody()).build();
+        try {
+            HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? JSON.readTree(r.body()) : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    JsonNode status(String id) {
+        return call(id, "GET", "/status");
+    }
+
+    /** Polls until the condition holds on the member's status; returns the status or null at timeout. */
+    JsonNode awaitStatus(String id, Predicate<JsonNode> condition, Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < end) {
+            JsonNode s = status(id);
+            if (s != null && condition.test(s)) {
+                return s;
+            }
+            Thread.sleep(50);
+        }
+        return null;
+    }
+
+    String log(String id) {
+        try {
+            Path err = dir.resolve(id + ".err");
+            return Files.exists(err) ? Files.readString(err) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        for (String id : new ArrayList<>(running.keySet())) {
+            kill(id);
+        }
+    }
+}
