@@ -25,9 +25,10 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Three {@code ClusterMember} JVMs on loopback ports, each with its own data directory, started,
- * killed ({@code kill -9}: {@link Process#destroyForcibly}) and restarted by a test, and talked to
- * over their HTTP control interfaces.
+ * {@code ClusterMember} JVMs, each with its own data directory, started, killed ({@code kill -9}:
+ * {@link Process#destroyForcibly}) and restarted by a test, and talked to over their HTTP control
+ * interfaces: on loopback ports ({@link #MemberProcesses(Path, int, String)}), or each in its own
+ * network namespace at its own address ({@link #inNamespaces}).
  */
 final class MemberProcesses implements AutoCloseable {
 
@@ -44,6 +45,8 @@ final class MemberProcesses implements AutoCloseable {
     private final List<String> ids = new ArrayList<>();
     private final Map<String, Integer> raftPorts = new LinkedHashMap<>();
     private final Map<String, Integer> httpPorts = new LinkedHashMap<>();
+    private final Map<String, String> hosts = new LinkedHashMap<>();
+    private final Map<String, String> namespaces = new LinkedHashMap<>();
     private final Map<String, Process> running = new LinkedHashMap<>();
     private final String devices;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
@@ -54,9 +57,35 @@ final class MemberProcesses implements AutoCloseable {
         for (int i = 1; i <= members; i++) {
             String id = "m" + i;
             ids.add(id);
+            hosts.put(id, "127.0.0.1");
             raftPorts.put(id, freePort());
             httpPorts.put(id, freePort());
         }
+    }
+
+    /**
+     * Members each in a network namespace of its own (made by the caller), at the namespace's
+     * address, started with {@code ip netns exec}.
+     */
+    static MemberProcesses inNamespaces(Path dir, List<String> netns, List<String> addresses, String devices)
+            throws IOException {
+        MemberProcesses p = new MemberProcesses(dir, netns.size(), devices);
+        for (int i = 0; i < netns.size(); i++) {
+            String id = p.ids.get(i);
+            p.hosts.put(id, addresses.get(i));
+            p.namespaces.put(id, netns.get(i));
+            p.raftPorts.put(id, 5679);
+            p.httpPorts.put(id, 8181);
+        }
+        return p;
+    }
+
+    String host(String id) {
+        return hosts.get(id);
+    }
+
+    String namespace(String id) {
+        return namespaces.get(id);
     }
 
     private static int freePort() throws IOException {
@@ -71,15 +100,19 @@ final class MemberProcesses implements AutoCloseable {
 
     /** Starts a member (its data directory kept unless wiped first). */
     void start(String id) throws IOException {
-        String members = ids.stream().map(m -> m + "@127.0.0.1:" + raftPorts.get(m)).collect(Collectors.joining(","));
+        String members = ids.stream().map(m -> m + "@" + hosts.get(m) + ":" + raftPorts.get(m))
+                .collect(Collectors.joining(","));
         List<String> cmd = new ArrayList<>();
+        if (namespaces.containsKey(id)) {
+            cmd.addAll(List.of("ip", "netns", "exec", namespaces.get(id)));
+        }
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(OPENS);
         cmd.addAll(List.of("-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                            "-cp", System.getProperty("java.class.path"),
                            "org.srv6int.cluster.member.ClusterMember", "--id", id, "--members", members,
-                           "--data", dir.resolve(id).toString(), "--http", "127.0.0.1:" + httpPorts.get(id),
+                           "--data", dir.resolve(id).toString(), "--http", hosts.get(id) + ":" + httpPorts.get(id),
                            "--devices", devices));
         Process p = new ProcessBuilder(cmd)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(id + ".out").toFile()))
@@ -114,7 +147,7 @@ final class MemberProcesses implements AutoCloseable {
 
     /** GET or POST on a member; null if it does not answer (refused, timed out, not 200). */
     JsonNode call(String id, String method, String pathAndQuery) {
-        HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPorts.get(id) + pathAndQuery))
+        HttpRequest req = HttpRequest.newBuilder(URI.create("http://" + hosts.get(id) + ":" + httpPorts.get(id) + pathAndQuery))
                 .timeout(Duration.ofSeconds(6)).method(method, HttpRequest.BodyPublishers.noBody()).build();
         try {
             HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());

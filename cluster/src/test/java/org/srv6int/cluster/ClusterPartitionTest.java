@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.srv6int.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.FixMethodOrder;
+import org.junit.Test;
+import org.junit.runners.MethodSorters;
+import org.srv6int.cluster.atomix.AtomixNode;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assume.assumeTrue;
+
+/**
+ * The cluster under network faults: three {@code ClusterMember} JVMs, each in a network namespace
+ * of its own joined by a bridge (made by tests/ci.d/70-cluster.sh, which names them in
+ * {@code SRV6INT_CLUSTER_NETNS} and their addresses in {@code SRV6INT_CLUSTER_ADDRS}; skipped
+ * without them), links cut with iptables rules inside a member's namespace (the test driver's own
+ * address stays reachable), under a steady write load. Cases, in name order, each healing what
+ * it cut: the leader cut off from the other two, then healed; a follower cut off (a minority),
+ * then healed; random loss of 20 % of the packets between members while device masterships move.
+ */
+@FixMethodOrder(MethodSorters.NAME_ASCENDING)
+public class ClusterPartitionTest {
+
+    private static final Duration FORM = Duration.ofMinutes(3);
+    private static final Duration BOUND = Duration.ofSeconds(60);
+    private static final String DEVICES = "of:1,of:2,of:3";
+
+    private static MemberProcesses cluster;
+
+    @BeforeClass
+    public static void startCluster() throws Exception {
+        String netns = System.getenv("SRV6INT_CLUSTER_NETNS");
+        String addrs = System.getenv("SRV6INT_CLUSTER_ADDRS");
+        assumeTrue("SRV6INT_CLUSTER_NETNS/ADDRS not set: run by tests/ci.d/70-cluster.sh", netns != null
+                && addrs != null);
+        Path dir = Files.createTempDirectory("ato-partition");
+        cluster = MemberProcesses.inNamespaces(dir, Arrays.asList(netns.split(",")), Arrays.asList(addrs.split(",")),
+                                               DEVICES);
+        for (String id : cluster.ids()) {
+            cluster.start(id);
+        }
+        for (String id : cluster.ids()) {
+            assertNotNull(id + " did not form a cluster:\n" + cluster.log(id),
+                          cluster.awaitStatus(id, s -> s.path("leader").isTextual()
+                                  && s.path("masters").size() == 3, FORM));
+        }
+    }
+
+    @AfterClass
+    public static void stopCluster() throws Exception {
+        if (cluster != null) {
+            for (String id : cluster.ids()) {
+                heal(id);
+            }
+            cluster.close();
+        }
+    }
+
+    private static void iptables(String id, String... rule) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", cluster.namespace(id), "iptables"));
+        cmd.addAll(Arrays.asList(rule));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertEquals("iptables " + String.join(" ", rule) + ": " + out, 0, p.waitFor());
+    }
+
+    // Drops everything between a member and the other members (not the driver).
+    private static void cutOff(String id) throws IOException, InterruptedException {
+        for (String peer : cluster.ids()) {
+            if (!peer.equals(id)) {
+                iptables(id, "-A", "INPUT", "-s", cluster.host(peer), "-j", "DROP");
+                iptables(id, "-A", "OUTPUT", "-d", cluster.host(peer), "-j", "DROP");
+            }
+        }
+    }
+
+    private static void heal(String id) throws IOException, InterruptedException {
+        iptables(id, "-F", "INPUT");
+        iptables(id, "-F", "OUTPUT");
+    }
+
+    private static String leader(String id) {
+        JsonNode s = cluster.status(id);
+        return s == null || !s.path("leader").isTextual() ? null : s.path("leader").asText();
+    }
+
+    /** Polls every member until its condition holds; returns ms from t0 per member (absent: never). */
+    private static Map<String, Long> await(List<String> ids, Predicate<JsonNode> condition, long t0)
+            throws InterruptedException {
+        Map<String, Long> at = new LinkedHashMap<>();
+        long end = t0 + BOUND.toNanos();
+        while (at.size() < ids.size() && System.nanoTime() < end) {
+            for (String id : ids) {
+                if (!at.containsKey(id)) {
+                    JsonNode s = cluster.status(id);
+                    if (s != null && condition.test(s)) {
+                        at.put(id, (System.nanoTime() - t0) / 1_000_000);
+                    }
+                }
+            }
+            Thread.sleep(20);
+        }
+        return at;
+    }
+
+    @Test
+    public void c1LeaderCutOffFromTheOtherTwoIsReplacedStopsLeadingAndRejoinsOnHeal() throws Exception {
+        String old = leader(cluster.ids().get(0));
+        long term = cluster.status(old).path("term").asLong();
+        List<String> majority = new ArrayList<>(cluster.ids());
+        majority.remove(old);
+        ProbeWriter w = new ProbeWriter(cluster, "cut-");
+        w.start();
+        Thread.sleep(1500);
+        long t0 = System.nanoTime();
+        cutOff(old);
+        Map<String, Long> newLeader = await(majority, s -> s.path("leader").isTextual()
+                && !old.equals(s.path("leader").asText()) && s.path("term").asLong() > term, t0);
+        Map<String, Long> stepsDown = await(List.of(old), s -> !old.equals(s.path("leader").asText()), t0);
+        Map<String, Long> remastered = await(majority, s -> s.path("masters").size() == 3
+                && !s.path("masters").toString().contains(old) && !s.path("masters").toString().contains("null"), t0);
+        assertEquals("the majority elected a new leader: " + newLeader, 2, newLeader.size());
+        assertEquals("the cut-off leader stopped seeing itself lead: " + stepsDown, 1, stepsDown.size());
+        assertEquals("the majority re-mastered its devices: " + remastered, 2, remastered.size());
+        Set<String> leaders = new TreeSet<>();
+        majority.forEach(id -> leaders.add(leader(id)));
+        assertEquals("the majority agrees", 1, leaders.size());
+        int beforeHeal = w.accepted(majority.get(0)) + w.accepted(majority.get(1));
+        Thread.sleep(1000);
+        long h0 = System.nanoTime();
+        heal(old);
+        String now = leaders.iterator().next();
+        Map<String, Long> rejoined = await(List.of(old), s -> s.path("connected").asBoolean()
+                && now.equals(s.path("leader").asText()), h0);
+        assertEquals(old + " rejoined and follows " + now, 1, rejoined.size());
+        Thread.sleep(1000);
+        w.finish();
+        int unknown = w.assertNothingLost(cluster.ids());
+        assertTrue("the majority accepted writes while " + old + " was cut off", beforeHeal > 0);
+        System.out.println("cluster: leader " + old + " cut off: new leader " + now + " after " + newLeader
+                                   + " ms, " + old + " stopped leading after " + stepsDown.get(old)
+                                   + " ms, devices re-mastered after " + remastered + " ms; healed: " + old
+                                   + " follows again after " + rejoined.get(old) + " ms (election timeout "
+                                   + AtomixNode.ELECTION_TIMEOUT.toMillis() + " ms); writes accepted/sent "
+                                   + w.counts() + "; lost 0, invented 0, refused but stored " + unknown);
+    }
+
+    @Test
+    public void c2FollowerCutOffLeavesTheLeaderInPlaceAndRejoinsOnHeal() throws Exception {
+        String lead = leader(cluster.ids().get(0));
+        long term = cluster.status(lead).path("term").asLong();
+        String follower = cluster.ids().stream().filter(id -> !id.equals(lead)).findFirst().orElseThrow();
+        ProbeWriter w = new ProbeWriter(cluster, "minority-");
+        w.start();
+        Thread.sleep(1000);
+        long t0 = System.nanoTime();
+        cutOff(follower);
+        Map<String, Long> gone = await(List.of(lead), s -> s.path("members").path(follower).asText()
+                .equals("INACTIVE"), t0);
+        assertEquals(lead + " saw " + follower + " go", 1, gone.size());
+        Thread.sleep(3000);
+        JsonNode s = cluster.status(lead);
+        assertEquals("the leader stays: " + s, lead, s.path("leader").asText());
+        assertEquals("no new term: " + s, term, s.path("term").asLong());
+        long h0 = System.nanoTime();
+        heal(follower);
+        Map<String, Long> back = await(List.of(follower), st -> st.path("connected").asBoolean()
+                && lead.equals(st.path("leader").asText()), h0);
+        assertEquals(follower + " rejoined", 1, back.size());
+        Thread.sleep(1000);
+        w.finish();
+        int unknown = w.assertNothingLost(cluster.ids());
+        System.out.println("cluster: follower " + follower + " cut off: leader " + lead + " kept term " + term
+                                   + ", saw it inactive after " + gone.get(lead) + " ms; healed: back after "
+                                   + back.get(follower) + " ms; writes accepted/sent " + w.counts()
+                                   + "; lost 0, invented 0, refused but stored " + unknown);
+    }
+
+    @Test
+    public void c3MastershipMovesUnderRandomLossConvergeToOneMasterPerDevice() throws Exception {
+        for (String id : cluster.ids()) {
+            for (String peer : cluster.ids()) {
+                if (!peer.equals(id)) {
+                    iptables(id, "-A", "INPUT", "-s", cluster.host(peer), "-m", "statistic", "--mode", "random",
+                             "--probability", "0.2", "-j", "DROP");
+                }
+            }
+        }
+        ProbeWriter w = new ProbeWriter(cluster, "loss-");
+        w.start();
+        List<Long> convergeMs = new ArrayList<>();
+        int refusedMoves = 0;
+        List<String> devices = Arrays.asList(DEVICES.split(","));
+        for (int round = 0; round < 3; round++) {
+            Map<String, String> want = new LinkedHashMap<>();
+            long t0 = System.nanoTime();
+            for (int d = 0; d < devices.size(); d++) {
+                String target = cluster.ids().get((d + round + 1) % cluster.ids().size());
+                String via = cluster.ids().get(d % cluster.ids().size());
+                JsonNode r = cluster.call(via, "POST", "/master?device=" + devices.get(d) + "&node=" + target);
+                if (r != null && r.path("moved").asBoolean()) {
+                    want.put(devices.get(d), target);
+                } else {
+                    refusedMoves++;
+                }
+            }
+            Map<String, Long> agreed = await(cluster.ids(), s -> {
+                for (Map.Entry<String, String> e : want.entrySet()) {
+                    if (!e.getValue().equals(s.path("masters").path(e.getKey()).asText())) {
+                        return false;
+                    }
+                }
+                return true;
+            }, t0);
+            assertEquals("every member sees the moves " + want + ": " + agreed, 3, agreed.size());
+            convergeMs.add(agreed.values().stream().mapToLong(Long::longValue).max().orElse(0));
+        }
+        for (String id : cluster.ids()) {
+            heal(id);
+        }
+        Set<String> views = new TreeSet<>();
+        Map<String, Long> same = await(cluster.ids(), s -> s.path("masters").size() == 3, System.nanoTime());
+        assertEquals(3, same.size());
+        cluster.ids().forEach(id -> views.add(cluster.status(id).path("masters").toString()));
+        assertEquals("one master per device, the same for all: " + views, 1, views.size());
+        w.finish();
+        int unknown = w.assertNothingLost(cluster.ids());
+        System.out.println("cluster: 20% loss between members, 3 rounds of 3 mastership moves: all members agreed "
+                                   + "after " + convergeMs + " ms, moves refused " + refusedMoves
+                                   + "; writes accepted/sent " + w.counts() + "; lost 0, invented 0, refused but stored "
+                                   + unknown);
+    }
+}
