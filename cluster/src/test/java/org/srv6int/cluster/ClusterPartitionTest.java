@@ -245,7 +245,7 @@ public class ClusterPartitionTest {
         int unknown = w.assertNothingLost(cluster.ids());
         System.out.println("cluster: 20% loss between members, 3 rounds of 3 mastership moves: all members agreed "
                                    + "after " + convergeMs + " ms, moves refused " + refusedMoves
-                                   + "; writes accepted/sent " + w.counts() + "; lost 0, invented 0, refused but stored "
-                                   + unknown);
+                                   + "; writes accepted/sent " + w.counts()
+                                   + "; lost 0, invented 0, refused but stored " + unknown);
     }
 }

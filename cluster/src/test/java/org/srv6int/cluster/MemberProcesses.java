@@ -147,7 +147,8 @@ final class MemberProcesses implements AutoCloseable {
 
     /** GET or POST on a member; null if it does not answer (refused, timed out, not 200). */
     JsonNode call(String id, String method, String pathAndQuery) {
-        HttpRequest req = HttpRequest.newBuilder(URI.create("http://" + hosts.get(id) + ":" + httpPorts.get(id) + pathAndQuery))
+        URI uri = URI.create("http://" + hosts.get(id) + ":" + httpPorts.get(id) + pathAndQuery);
+        HttpRequest req = HttpRequest.newBuilder(uri)
                 .timeout(Duration.ofSeconds(6)).method(method, HttpRequest.BodyPublishers.noBody()).build();
         try {
             HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());

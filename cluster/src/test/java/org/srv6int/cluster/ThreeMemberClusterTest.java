@@ -190,8 +190,8 @@ public class ThreeMemberClusterTest {
         System.out.println("cluster: kill -9 of leader " + leader + ": new leader " + newLeaders + " seen after "
                                    + leaderMs + " ms, devices re-mastered after " + masterMs
                                    + " ms (election timeout " + AtomixNode.ELECTION_TIMEOUT.toMillis()
-                                   + " ms); writes accepted/sent " + w.counts() + "; lost 0, invented 0, refused but stored "
-                                   + unknown);
+                                   + " ms); writes accepted/sent " + w.counts()
+                                   + "; lost 0, invented 0, refused but stored " + unknown);
         assertTrue("writes went on through the survivors", w.accepted() > 0);
     }
 

@@ -37,6 +37,7 @@ public final class AtomixNode {
     public static final Duration SESSION_TIMEOUT = ELECTION_TIMEOUT;
 
     private final String id;
+    private final int members;
     private final Atomix atomix;
     private final ProxyProtocol protocol;
 
@@ -52,6 +53,7 @@ public final class AtomixNode {
             throw new IllegalArgumentException("member " + id + " is not in the member list " + members.keySet());
         }
         this.id = id;
+        this.members = members.size();
         List<Node> nodes = members.entrySet().stream()
                 .map(e -> Node.builder().withId(e.getKey()).withAddress(e.getValue()).build())
                 .collect(Collectors.toList());
@@ -123,6 +125,19 @@ public final class AtomixNode {
     /** Leaves the cluster (graceful stop). */
     public void stop() {
         atomix.stop().join();
+    }
+
+    /**
+     * Tells whether this member reaches a majority of the members, itself included (Atomix's
+     * failure detector: heartbeats every 250 ms, a member unreachable after 2 s without).
+     *
+     * @return true if it does
+     */
+    public boolean hasQuorum() {
+        long reachable = atomix.getMembershipService().getMembers().stream()
+                .filter(m -> m.id().equals(atomix.getMembershipService().getLocalMember().id()) || m.isReachable())
+                .count();
+        return reachable > members / 2;
     }
 
     /**

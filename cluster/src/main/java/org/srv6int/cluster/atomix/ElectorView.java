@@ -10,10 +10,15 @@ import org.onosproject.cluster.NodeId;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
 /**
@@ -22,14 +27,27 @@ import java.util.stream.Collectors;
  * elector's events so that a lookup never blocks on Raft, and announced on a thread of its own so
  * that a listener may call back into the services (Atomix's event thread must not block).
  *
- * <p>While this member's session with the cluster is not connected (cut off, or the cluster lost
- * its quorum) it cannot know who leads: every topic reads as leaderless and that is announced, so
- * a leader that is cut off stops acting as one; when the session is back the leaderships are read
- * again and announced. ONOS's DistributedLeadershipStore suspends its leaderships the same way.
+ * <p>While this member's session with the cluster is not connected, or this member cannot reach
+ * a majority of the members (Atomix's failure detector), it cannot know who leads: every topic
+ * reads as leaderless and that is announced, so a leader that is cut off stops acting as one
+ * within the failure detector's timeout rather than when its Raft session gives up (~15 s
+ * measured); when it is back the leaderships are read again and announced. ONOS's
+ * DistributedLeadershipStore suspends its leaderships on a suspended session the same way.
+ *
+ * <p>Every {@link #REFRESH_MS} the learnt topics are also read again (one linearizable read each,
+ * in the background): events reach a member through the server its session talks to, and when
+ * that server is the one cut off they come late; the read goes to whichever server answers.
  */
 final class ElectorView {
 
+    /** How often the learnt leaderships are read again and the quorum checked. */
+    static final long REFRESH_MS = 500;
+
     private final LeaderElector<String> elector;
+    private final BooleanSupplier quorum;
+    private final ScheduledExecutorService refresher;
+    private final AtomicBoolean refreshing = new AtomicBoolean();
+    private volatile boolean sessionUp = true;
     private final Map<String, Leadership> known = new ConcurrentHashMap<>();
     private final ExecutorService announcer;
     private final BiConsumer<Leadership, Leadership> announce;
@@ -41,17 +59,50 @@ final class ElectorView {
      * @param elector  the elector
      * @param name     thread name
      * @param announce called with (old, new) for each change, on the view's own thread
+     * @param quorum   whether this member reaches a majority of the members
      */
-    ElectorView(LeaderElector<String> elector, String name, BiConsumer<Leadership, Leadership> announce) {
+    ElectorView(LeaderElector<String> elector, String name, BiConsumer<Leadership, Leadership> announce,
+                BooleanSupplier quorum) {
         this.elector = elector;
+        this.quorum = quorum;
         this.announce = announce;
         this.announcer = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
             return t;
         });
-        elector.addListener(e -> learn(e.topic(), onos(e.topic(), e.newLeadership())));
-        elector.addStateChangeListener(this::stateChanged);
+        elector.addListener(e -> {
+            if (connected) {
+                learn(e.topic(), onos(e.topic(), e.newLeadership()));
+            }
+        });
+        elector.addStateChangeListener(s -> {
+            sessionUp = s == PrimitiveState.CONNECTED;
+            check();
+        });
+        this.refresher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name + "-refresh");
+            t.setDaemon(true);
+            return t;
+        });
+        refresher.scheduleWithFixedDelay(this::refresh, REFRESH_MS, REFRESH_MS, TimeUnit.MILLISECONDS);
+    }
+
+    private void refresh() {
+        check();
+        if (!connected || !refreshing.compareAndSet(false, true)) {
+            return;
+        }
+        List<String> topics = List.copyOf(known.keySet());
+        CompletableFuture<?>[] reads = topics.stream()
+                .map(t -> elector.async().getLeadership(t).thenAccept(l -> {
+                    if (connected) {
+                        learn(t, onos(t, l));
+                    }
+                }))
+                .toArray(CompletableFuture[]::new);
+        CompletableFuture.allOf(reads).orTimeout(5, TimeUnit.SECONDS)
+                .whenComplete((v, e) -> refreshing.set(false));
     }
 
     static Leadership onos(String topic, io.atomix.core.election.Leadership<String> l) {
@@ -70,8 +121,8 @@ final class ElectorView {
         }
     }
 
-    private void stateChanged(PrimitiveState state) {
-        boolean now = state == PrimitiveState.CONNECTED;
+    private synchronized void check() {
+        boolean now = sessionUp && quorum.getAsBoolean();
         if (now == connected) {
             return;
         }
@@ -166,6 +217,7 @@ final class ElectorView {
 
     /** Stops announcing. */
     void close() {
+        refresher.shutdownNow();
         announcer.shutdownNow();
     }
 }
