@@ -125,7 +125,8 @@ final class ChainReconciler implements ChainSink {
                 notes.add(new ChainNote(true, "Refused", in.refusedMessage, null));
             }
             s.refusal = refusal;
-            return new ChainReport(statusOf(in), ChainStatus.of(in).digest(), Set.of(), notes);
+            ChainStatus refused = ChainStatus.of(in);
+            return new ChainReport(refused.body(), refused.digest(), notes);
         }
         s.refusal = null;
         SfcId id = want.id();
@@ -142,14 +143,7 @@ final class ChainReconciler implements ChainSink {
                 .collect(Collectors.toList());
         happened(s, in, notes);
         ChainStatus status = ChainStatus.of(in);
-        String prefix = "sfc-" + id + "-vnf";
-        Set<String> workloads = in.replicas.stream().map(r -> r.id().name()).filter(n -> n.startsWith(prefix))
-                .collect(Collectors.toSet());
-        return new ChainReport(status.body(), status.digest(), workloads, notes);
-    }
-
-    private static Map<String, Object> statusOf(ChainStatus.Inputs in) {
-        return ChainStatus.of(in).body();
+        return new ChainReport(status.body(), status.digest(), notes);
     }
 
     private ObjectNode spec(ChainObject chain) {

@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import org.slf4j.Logger;
+import org.srv6int.k8s.bridge.crd.ChainOwners;
 import org.slf4j.LoggerFactory;
 
 import java.io.File;
@@ -209,7 +210,7 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
     @Override
     public ReplicaStatus ensureReplica(ReplicaRequest request) {
         final String name = request.name();
-        final StatefulSet desired = statefulSet(request);
+        final StatefulSet desired = withChainOwner(statefulSet(request), request.chainId());
         StatefulSet sts = retrier.call("ensure StatefulSet " + config.namespace() + "/" + name, () -> {
             StatefulSet existing = getStatefulSet(name);
             if (existing == null) {
@@ -491,6 +492,21 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
         m.put(ReplicaNames.LABEL_VNF, Integer.toString(r.vnfIndex()));
         m.put(ReplicaNames.LABEL_REPLICA, Integer.toString(r.replicaIndex()));
         return m;
+    }
+
+    /**
+     * Gives a new replica StatefulSet an ownerReference to the ServiceFunctionChain that declares its
+     * chain, when a chain controller runs here and one does (docs/crd.md): the garbage collector then
+     * removes it with that object. Kept apart from the builder below: only the owner is added.
+     *
+     * @param sts     the StatefulSet as built
+     * @param chainId its chain
+     * @return the same StatefulSet
+     */
+    StatefulSet withChainOwner(StatefulSet sts, String chainId) {
+        ChainOwners.lookup(config.namespace(), chainId)
+                .ifPresent(ref -> sts.getMetadata().setOwnerReferences(List.of(ref)));
+        return sts;
     }
 
     /**

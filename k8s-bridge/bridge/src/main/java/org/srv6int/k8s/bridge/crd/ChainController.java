@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -17,21 +16,20 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.srv6int.k8s.bridge.ReplicaNames;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * The ServiceFunctionChain controller, in kubernetes/sample-controller's shape: an informer on the
@@ -43,8 +41,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Per object: the finalizer {@value #FINALIZER} is added first, so the object cannot go before
  * {@link ChainSink#release} removed its chain from the switches; the sink then creates/updates the
- * chain; the chain's replica StatefulSets get an ownerReference to the object (adopted, as a
- * ReplicaSet adopts its pods), so the garbage collector removes them with it; the status is written
+ * chain; the chain's replica StatefulSets are created with an ownerReference to the object
+ * ({@link ChainOwners}), so the garbage collector removes them with it; the status is written
  * through the status subresource only when it differs from the stored one, a change of substance
  * at most once per window and a change of measurements only at most once per
  * {@link Settings#measurementInterval}; the sink's notes become Events ({@link ChainEvents}).
@@ -121,7 +119,6 @@ public final class ChainController implements AutoCloseable {
         String digest;
         long lastWriteNanos;
         boolean written;
-        Set<String> adopted = Set.of();
     }
 
     private final KubernetesClient client;
@@ -134,10 +131,10 @@ public final class ChainController implements AutoCloseable {
     private final AtomicLong syncs = new AtomicLong();
     private final AtomicLong syncFailures = new AtomicLong();
     private final AtomicLong statusWrites = new AtomicLong();
-    private final AtomicLong adoptions = new AtomicLong();
     private SharedIndexInformer<GenericKubernetesResource> informer;
     private ScheduledExecutorService ticker;
     private final List<Thread> workers = new ArrayList<>();
+    private final Function<String, Optional<OwnerReference>> owners = this::ownerOf;
     private volatile boolean closed;
 
     /**
@@ -209,6 +206,7 @@ public final class ChainController implements AutoCloseable {
             t.start();
             workers.add(t);
         }
+        ChainOwners.register(namespace, owners);
         ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "srv6int-crd-resync");
             t.setDaemon(true);
@@ -217,6 +215,32 @@ public final class ChainController implements AutoCloseable {
         long period = Math.max(1, settings.window.toMillis());
         ticker.scheduleAtFixedRate(this::enqueueAll, period, period, TimeUnit.MILLISECONDS);
         return listed;
+    }
+
+    /**
+     * Returns the ownerReference of a chain's new replica StatefulSets: the object (cached, not being
+     * deleted) whose spec.id is the chain and whose chain the app holds for it.
+     *
+     * @param chainId chain id
+     * @return reference, or empty
+     */
+    Optional<OwnerReference> ownerOf(String chainId) {
+        SharedIndexInformer<GenericKubernetesResource> inf = informer;
+        if (inf == null) {
+            return Optional.empty();
+        }
+        Collection<String> owned = sink.ownedKeys();
+        for (GenericKubernetesResource obj : inf.getStore().list()) {
+            Object spec = obj.getAdditionalProperties().get("spec");
+            Object id = spec instanceof Map ? ((Map<?, ?>) spec).get("id") : null;
+            if (id != null && chainId.equals(id.toString()) && obj.getMetadata().getDeletionTimestamp() == null) {
+                ChainObject chain = view(obj);
+                if (owned.contains(chain.key())) {
+                    return Optional.of(ownerReference(chain));
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     private void enqueue(GenericKubernetesResource obj) {
@@ -296,7 +320,6 @@ public final class ChainController implements AutoCloseable {
             patchFinalizers(obj, with);
         }
         ChainReport report = sink.sync(chain);
-        adoptWorkloads(chain, report.workloads());
         writeStatus(chain, report);
         report.notes().forEach(n -> events.record(chain, n));
     }
@@ -323,54 +346,6 @@ public final class ChainController implements AutoCloseable {
         finalizers.forEach(a::add);
         client.genericKubernetesResources(CONTEXT).inNamespace(obj.getMetadata().getNamespace())
                 .withName(obj.getMetadata().getName()).patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
-    }
-
-    /**
-     * Gives each of the chain's replica StatefulSets an ownerReference to the object (controller,
-     * blockOwnerDeletion) unless it has one; a StatefulSet another controller owns is left alone.
-     * Only when the set of workloads changed since the last adoption (or after a restart).
-     */
-    private void adoptWorkloads(ChainObject chain, Set<String> workloads) {
-        Seen s = seen.computeIfAbsent(chain.key(), k -> new Seen());
-        if (workloads.equals(s.adopted)) {
-            return;
-        }
-        Set<String> done = new HashSet<>();
-        for (String name : workloads) {
-            StatefulSet sts = client.apps().statefulSets().inNamespace(chain.namespace()).withName(name).get();
-            if (sts == null || sts.getMetadata().getLabels() == null
-                    || !ReplicaNames.MANAGER.equals(sts.getMetadata().getLabels().get(ReplicaNames.LABEL_MANAGED_BY))) {
-                continue; // not created yet (adopted at the next change) or not the bridge's
-            }
-            List<OwnerReference> refs = sts.getMetadata().getOwnerReferences() == null ? List.of()
-                    : sts.getMetadata().getOwnerReferences();
-            if (refs.stream().anyMatch(r -> chain.uid().equals(r.getUid()))) {
-                done.add(name);
-                continue;
-            }
-            if (refs.stream().anyMatch(r -> Boolean.TRUE.equals(r.getController()))) {
-                log.warn("StatefulSet {}/{} has another controller; not adopted by {}", chain.namespace(), name, chain);
-                done.add(name);
-                continue;
-            }
-            adopt(sts, chain, refs);
-            adoptions.incrementAndGet();
-            done.add(name);
-        }
-        s.adopted = done;
-    }
-
-    // Kept apart from the bridge's StatefulSet builder: the ownerReference is added by the controller,
-    // which alone knows the object's uid, with the resourceVersion read (a concurrent change: 409, retried).
-    private void adopt(StatefulSet sts, ChainObject chain, List<OwnerReference> refs) {
-        ObjectNode patch = JSON.createObjectNode();
-        ObjectNode meta = patch.putObject("metadata");
-        meta.put("resourceVersion", sts.getMetadata().getResourceVersion());
-        ArrayNode a = meta.putArray("ownerReferences");
-        refs.forEach(r -> a.add(JSON.valueToTree(r)));
-        a.add(JSON.valueToTree(ownerReference(chain)));
-        client.apps().statefulSets().inNamespace(chain.namespace()).withName(sts.getMetadata().getName())
-                .patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
     }
 
     /**
@@ -457,7 +432,7 @@ public final class ChainController implements AutoCloseable {
     }
 
     /**
-     * Returns the counters: syncs, syncFailures, statusWrites, adoptions, queued, and the Events'.
+     * Returns the counters: syncs, syncFailures, statusWrites, queued, and the Events'.
      *
      * @return counter name to value
      */
@@ -466,7 +441,6 @@ public final class ChainController implements AutoCloseable {
         m.put("syncs", syncs.get());
         m.put("syncFailures", syncFailures.get());
         m.put("statusWrites", statusWrites.get());
-        m.put("adoptions", adoptions.get());
         m.put("queued", (long) queue.length());
         return m;
     }
@@ -479,6 +453,7 @@ public final class ChainController implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
+        ChainOwners.unregister(namespace, owners);
         if (ticker != null) {
             ticker.shutdownNow();
         }
