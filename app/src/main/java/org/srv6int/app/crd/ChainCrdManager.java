@@ -30,6 +30,7 @@ import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.api.VnfReplicaEvent;
 import org.srv6int.app.api.VnfReplicaListener;
 import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.TelemetrySnapshot;
 import org.srv6int.app.config.KubernetesSettings;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
@@ -45,6 +46,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 
 import static org.onlab.util.Tools.groupedThreads;
 
@@ -95,6 +97,9 @@ public class ChainCrdManager implements ChainOwnershipService {
     private final NetworkConfigListener netcfgListener = this::netcfgChanged;
     private final VnfReplicaListener replicaListener = this::replicaChanged;
     private final SfcListener sfcListener = this::sfcChanged;
+    // The last closed telemetry window (p95 per vNF), as the loop saw it.
+    private volatile TelemetrySnapshot lastWindow;
+    private final Consumer<TelemetrySnapshot> windowConsumer = w -> lastWindow = w;
     // Guarded by this.
     private ChainController controller;
     private KubernetesClient client;
@@ -156,7 +161,9 @@ public class ChainCrdManager implements ChainOwnershipService {
     public void activate() {
         owners = storageService.<Integer, String>consistentMapBuilder().withName(OWNERS_MAP)
                 .withSerializer(Serializer.using(KryoNamespaces.BASIC)).build().asJavaMap();
-        reconciler = new ChainReconciler(sfcService, loopService, inventory, windows, flowRuleService,
+        windows.addWindowConsumer(windowConsumer);
+        reconciler = new ChainReconciler(sfcService, loopService, inventory, () -> Optional.ofNullable(lastWindow),
+                                         flowRuleService,
                                          () -> configService.devices().all().keySet(), owners,
                                          System::currentTimeMillis);
         executor = Executors.newSingleThreadExecutor(groupedThreads("srv6int/crd", "%d", log));
@@ -175,6 +182,7 @@ public class ChainCrdManager implements ChainOwnershipService {
         netcfgService.removeListener(netcfgListener);
         inventory.removeListener(replicaListener);
         sfcService.removeListener(sfcListener);
+        windows.removeWindowConsumer(windowConsumer);
         executor.shutdownNow();
         synchronized (this) {
             stop();

@@ -9,12 +9,12 @@ import org.onosproject.net.flow.FlowRuleService;
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.SfcException;
 import org.srv6int.app.api.SfcService;
-import org.srv6int.app.api.TelemetryWindows;
 import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.ReplicaState;
 import org.srv6int.app.api.model.Sfc;
 import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.TelemetrySnapshot;
 import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.api.model.VnfWindow;
 import org.onosproject.net.config.InvalidFieldException;
@@ -56,7 +56,7 @@ final class ChainReconciler implements ChainSink {
     private final SfcService sfcs;
     private final GlobalLoopService loop;
     private final VnfInventoryService inventory;
-    private final TelemetryWindows windows;
+    private final Supplier<Optional<TelemetrySnapshot>> windows;
     private final FlowRuleService flows;
     private final Supplier<Collection<DeviceId>> devices;
     private final Map<Integer, String> owners;
@@ -72,7 +72,8 @@ final class ChainReconciler implements ChainSink {
         String refusal;
     }
 
-    ChainReconciler(SfcService sfcs, GlobalLoopService loop, VnfInventoryService inventory, TelemetryWindows windows,
+    ChainReconciler(SfcService sfcs, GlobalLoopService loop, VnfInventoryService inventory,
+                    Supplier<Optional<TelemetrySnapshot>> windows,
                     FlowRuleService flows, Supplier<Collection<DeviceId>> devices, Map<Integer, String> owners,
                     LongSupplier clock) {
         this.sfcs = sfcs;
@@ -135,7 +136,7 @@ final class ChainReconciler implements ChainSink {
         in.replicas = new ArrayList<>(inventory.getReplicas(id));
         in.liveness = loop.chainStates().stream().filter(c -> c.sfc().equals(id)).findFirst().orElse(null);
         Map<Integer, VnfWindow> w = new HashMap<>();
-        windows.latest().ifPresent(snap -> snap.vnfs().stream().filter(v -> v.vnf().sfcId().equals(id))
+        windows.get().ifPresent(snap -> snap.vnfs().stream().filter(v -> v.vnf().sfcId().equals(id))
                 .forEach(v -> w.put(v.vnf().index(), v)));
         in.windows = w;
         in.decisions = loop.decisions(DECISIONS_READ).stream()
@@ -242,9 +243,16 @@ final class ChainReconciler implements ChainSink {
                 String name = r.id().name();
                 ReplicaState before = s.replicas.get(name);
                 String workload = name.startsWith("sfc-") ? name : null;
+                // A pod exists once its replica is ACTIVE (Ready): the pod's Event is written from then on.
+                boolean active = r.state() == ReplicaState.ACTIVE;
                 if (before == null) {
                     notes.add(new ChainNote(false, "ReplicaAdded", "replica " + name + " of vnf " + r.vnf().index()
-                            + " on node " + r.node() + " (SID " + r.sid() + ")", workload));
+                            + " on node " + r.node() + " (SID " + r.sid() + ", " + r.state() + ")",
+                                            active ? workload : null));
+                } else if (before == ReplicaState.PENDING && active) {
+                    notes.add(new ChainNote(false, "ReplicaReady", "replica " + name + " of vnf " + r.vnf().index()
+                            + " on node " + r.node() + " is Ready and carries traffic (SID " + r.sid() + ")",
+                                            workload));
                 } else if (before != ReplicaState.DRAINING && r.state() == ReplicaState.DRAINING) {
                     notes.add(new ChainNote(false, "Draining", "replica " + name + " of vnf " + r.vnf().index()
                             + " takes no new flows; it goes once its flows end", workload));
@@ -308,7 +316,9 @@ final class ChainReconciler implements ChainSink {
             return false;
         }
         releasing.remove(chain.key());
-        owners.entrySet().removeIf(e -> chain.key().equals(e.getValue()));
+        // One remove per id: a ConsistentMap's Java view returns copies from entrySet().
+        owners.entrySet().stream().filter(e -> chain.key().equals(e.getValue())).map(Map.Entry::getKey)
+                .collect(Collectors.toList()).forEach(id -> owners.remove(id, chain.key()));
         return true;
     }
 
