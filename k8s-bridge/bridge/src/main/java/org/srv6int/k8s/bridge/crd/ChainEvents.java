@@ -177,7 +177,12 @@ final class ChainEvents implements AutoCloseable {
             }
             created.incrementAndGet();
         } catch (KubernetesClientException ex) {
-            failed.incrementAndGet();
+            // The first failure is logged for the operator (RBAC?); the rest are counted.
+            if (failed.getAndIncrement() == 0) {
+                log.warn("Event {} on {} {} not written (later failures only counted): {}", note.reason(),
+                         about.getKind(), about.getName(), ex.getMessage());
+                return;
+            }
             log.debug("Event {} on {} {} not written: {}", note.reason(), about.getKind(), about.getName(),
                       ex.getMessage());
         }
