@@ -385,7 +385,8 @@ public class ChainCrdEndToEndTest {
 
         // Load rises: Snort over its bound; the status says so within a few windows.
         window(400_000);
-        waitUntil("WithinBound=True at low load", 30, () -> condition("sfc2", "WithinBound").equals("True/WithinBound"));
+        waitUntil("WithinBound=True at low load", 30,
+                  () -> condition("sfc2", "WithinBound").equals("True/WithinBound"));
         for (int i = 0; i < 2; i++) {
             window(3 * PaperTestbed.LMAX);
         }

@@ -68,7 +68,8 @@ public class Srv6IntRestTest extends JerseyResourceTest {
                                     .add(SfcPathService.class, app.pathManager)
                                     .add(TelemetryService.class, telemetry)
                                     .add(GlobalLoopService.class, loop)
-                                    .add(ChainOwnershipService.class, (ChainOwnershipService) id -> Optional.ofNullable(owners.get(id))));
+                                    .add(ChainOwnershipService.class,
+                                         (ChainOwnershipService) id -> Optional.ofNullable(owners.get(id))));
     }
 
     private static String fixture(String name) throws IOException {
