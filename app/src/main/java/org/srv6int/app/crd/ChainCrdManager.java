@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.crd;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.LeadershipEvent;
 import org.onosproject.cluster.LeadershipEventListener;
@@ -35,8 +34,6 @@ import org.srv6int.app.config.KubernetesSettings;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.loop.GlobalLoopManager;
-import org.srv6int.k8s.bridge.BridgeConfig;
-import org.srv6int.k8s.bridge.Fabric8VnfReplicaManager;
 import org.srv6int.k8s.bridge.crd.ChainController;
 
 import java.io.File;
@@ -102,7 +99,6 @@ public class ChainCrdManager implements ChainOwnershipService {
     private final Consumer<TelemetrySnapshot> windowConsumer = w -> lastWindow = w;
     // Guarded by this.
     private ChainController controller;
-    private KubernetesClient client;
     private KubernetesSettings running;
     private volatile Settings settings = Settings.DEFAULT;
 
@@ -243,14 +239,13 @@ public class ChainCrdManager implements ChainOwnershipService {
             }
             try {
                 KubernetesSettings k = s.get();
-                BridgeConfig bc = BridgeConfig.defaults(k.namespace());
-                client = Fabric8VnfReplicaManager.newClient(k.kubeconfig().isPresent()
-                        ? Fabric8VnfReplicaManager.kubeconfigConfig(new File(k.kubeconfig().get()))
-                        : Fabric8VnfReplicaManager.tokenConfig(k.apiServer().orElseThrow(),
-                                                               new File(k.tokenFile().orElseThrow()),
-                                                               k.caFile().map(File::new).orElse(null), bc), bc);
-                controller = new ChainController(client, k.namespace(), reconciler, settings.controller,
-                                                 clusterService.getLocalNode().id().toString());
+                // The bridge builds the client: fabric8 stays inside its bundle.
+                controller = ChainController.withOwnClient(k.kubeconfig().map(File::new).orElse(null),
+                                                           k.apiServer().orElse(null),
+                                                           k.tokenFile().map(File::new).orElse(null),
+                                                           k.caFile().map(File::new).orElse(null), k.namespace(),
+                                                           reconciler, settings.controller,
+                                                           clusterService.getLocalNode().id().toString());
                 boolean listed = controller.start(LIST_TIMEOUT);
                 running = k;
                 log.info("ServiceFunctionChain controller leads in namespace {} ({})", k.namespace(),
@@ -268,10 +263,6 @@ public class ChainCrdManager implements ChainOwnershipService {
             controller.close();
             controller = null;
             log.info("ServiceFunctionChain controller stopped");
-        }
-        if (client != null) {
-            client.close();
-            client = null;
         }
         running = null;
     }

@@ -15,8 +15,11 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import org.slf4j.Logger;
+import org.srv6int.k8s.bridge.BridgeConfig;
+import org.srv6int.k8s.bridge.Fabric8VnfReplicaManager;
 import org.slf4j.LoggerFactory;
 
+import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -122,6 +125,7 @@ public final class ChainController implements AutoCloseable {
     }
 
     private final KubernetesClient client;
+    private final boolean ownsClient;
     private final String namespace;
     private final ChainSink sink;
     private final Settings settings;
@@ -149,12 +153,44 @@ public final class ChainController implements AutoCloseable {
      */
     public ChainController(KubernetesClient client, String namespace, ChainSink sink, Settings settings,
                            String instance) {
+        this(client, false, namespace, sink, settings, instance);
+    }
+
+    private ChainController(KubernetesClient client, boolean ownsClient, String namespace, ChainSink sink,
+                            Settings settings, String instance) {
         this.client = client;
+        this.ownsClient = ownsClient;
         this.namespace = namespace;
         this.sink = sink;
         this.settings = settings;
         this.queue = new WorkQueue<>(settings.baseBackoff, settings.maxBackoff);
         this.events = new ChainEvents(client, instance);
+    }
+
+    /**
+     * Creates a controller with a client of its own, built as the bridge builds its clients
+     * ({@link Fabric8VnfReplicaManager#newClient}); closing the controller closes the client. The
+     * app calls this, so it handles no Kubernetes client type itself (fabric8 stays inside the
+     * bridge's bundle).
+     *
+     * @param kubeconfig kubeconfig file, or null to use a token
+     * @param apiServer  API server URL (with a token)
+     * @param tokenFile  bearer token file (with a token)
+     * @param caFile     CA file (with a token), or null for the JVM's trust store
+     * @param namespace  namespace of the objects and replicas
+     * @param sink       the app's chains
+     * @param settings   knobs
+     * @param instance   this instance's name, on the Events it writes
+     * @return controller, not started
+     */
+    public static ChainController withOwnClient(File kubeconfig, String apiServer, File tokenFile, File caFile,
+                                                String namespace, ChainSink sink, Settings settings,
+                                                String instance) {
+        BridgeConfig bc = BridgeConfig.defaults(namespace);
+        KubernetesClient c = Fabric8VnfReplicaManager.newClient(kubeconfig != null
+                ? Fabric8VnfReplicaManager.kubeconfigConfig(kubeconfig)
+                : Fabric8VnfReplicaManager.tokenConfig(apiServer, tokenFile, caFile, bc), bc);
+        return new ChainController(c, true, namespace, sink, settings, instance);
     }
 
     /**
@@ -463,5 +499,8 @@ public final class ChainController implements AutoCloseable {
             informer.stop();
         }
         events.close();
+        if (ownsClient) {
+            client.close();
+        }
     }
 }
