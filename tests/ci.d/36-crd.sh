@@ -3,9 +3,14 @@
 # CI step: the ServiceFunctionChain CRD (k8s-bridge/deploy/crd, docs/crd.md) on a real
 # kube-apiserver (tools/k8s-testenv, started fresh here and stopped at the end): runs
 # ServiceFunctionChainCrdTest (apply + Established, admitted and refused cases with 422 naming
-# the field, status subresource, printer columns) and SfcCrdInStepTest (the CRD against the app's
-# constants and REST codec; no cluster), both compiled by tools/test-all's `mvn install`, then
-# shows `kubectl get sfc -o wide` for the example. Skipped tests count as failures here.
+# the field, status subresource, printer columns), SfcCrdInStepTest (the CRD against the app's
+# constants and REST codec; no cluster), WorkQueueTest and ChainControllerTest (the controller with
+# the bridge's RBAC: ownerReference, finalizer, garbage collection, status write rate of 100
+# chains) and the app's ChainCrdEndToEndTest (an object drives the app's real managers: programmed,
+# status as the loop scales out, Events, deletion; it prints `kubectl get sfc -o wide` and
+# `kubectl describe sfc`, shown below), all compiled by tools/test-all's `mvn install`, then shows
+# `kubectl get sfc -o wide` for the example. Skipped tests count as failures here.
+# Budget: about 2 min warm (control plane 10 s, the controller tests ~70 s, the app's ~30 s).
 # The control plane's ports and run directory come from env.sh (SRV6INT_K8S_RUN,
 # SRV6INT_K8S_APISERVER_PORT, ... override them when another one is running).
 set -uo pipefail
@@ -22,13 +27,21 @@ if ! "$TESTENV/start"; then
 fi
 CRD_XML=$ROOT/k8s-bridge/bridge/target/surefire-reports/TEST-org.srv6int.k8s.bridge.crd.ServiceFunctionChainCrdTest.xml
 STEP_XML=$ROOT/tests/target/surefire-reports/TEST-org.srv6int.tests.crd.SfcCrdInStepTest.xml
-rm -f "$CRD_XML" "$STEP_XML"
-mvn -B -ntp -q -fn -pl k8s-bridge/bridge,tests surefire:test \
-  -Dtest=ServiceFunctionChainCrdTest,SfcCrdInStepTest -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false \
-  -Dsrv6int.admin.kubeconfig="$K8S_RUN/admin.kubeconfig"
+QUEUE_XML=$ROOT/k8s-bridge/bridge/target/surefire-reports/TEST-org.srv6int.k8s.bridge.crd.WorkQueueTest.xml
+CTRL_XML=$ROOT/k8s-bridge/bridge/target/surefire-reports/TEST-org.srv6int.k8s.bridge.crd.ChainControllerTest.xml
+E2E_XML=$ROOT/app/target/surefire-reports/TEST-org.srv6int.app.crd.ChainCrdEndToEndTest.xml
+E2E_OUT=$ROOT/app/target/surefire-reports/org.srv6int.app.crd.ChainCrdEndToEndTest-output.txt
+rm -f "$CRD_XML" "$STEP_XML" "$QUEUE_XML" "$CTRL_XML" "$E2E_XML" "$E2E_OUT"
+mvn -B -ntp -q -fn -pl k8s-bridge/bridge,tests,app surefire:test \
+  -Dtest=ServiceFunctionChainCrdTest,SfcCrdInStepTest,WorkQueueTest,ChainControllerTest,ChainCrdEndToEndTest \
+  -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false \
+  -Dsrv6int.admin.kubeconfig="$K8S_RUN/admin.kubeconfig" -Dsrv6int.kubeconfig="$K8S_RUN/bridge.kubeconfig"
 rc=$?
+# What an operator sees while the chain is scaled out, and the measured write rate.
+[ -f "$E2E_OUT" ] && sed -n '/ChainCrdEndToEndTest: kubectl get sfc/,/ChainCrdEndToEndTest: controller counters/p' "$E2E_OUT"
+grep -h "ChainControllerTest:" "$ROOT"/k8s-bridge/bridge/target/surefire-reports/*ChainControllerTest-output.txt 2>/dev/null
 total=0; bad_total=0
-for xml in "$CRD_XML" "$STEP_XML"; do
+for xml in "$CRD_XML" "$STEP_XML" "$QUEUE_XML" "$CTRL_XML" "$E2E_XML"; do
   if [ ! -f "$xml" ]; then
     echo "36-crd: no test report $xml (mvn exit $rc)"; total=$((total + 1)); bad_total=$((bad_total + 1)); continue
   fi

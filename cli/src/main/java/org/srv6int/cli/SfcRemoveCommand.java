@@ -5,6 +5,7 @@ import org.apache.karaf.shell.api.action.Argument;
 import org.apache.karaf.shell.api.action.Command;
 import org.apache.karaf.shell.api.action.Completion;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
+import org.srv6int.app.api.ChainOwnershipService;
 import org.srv6int.app.api.SfcService;
 
 /**
@@ -20,6 +21,8 @@ public class SfcRemoveCommand extends Srv6IntCommand {
 
     @Override
     protected void run() {
+        // A chain declared by a ServiceFunctionChain object goes with its object (docs/crd.md).
+        service(ChainOwnershipService.class).checkChangeable(sfcId(id));
         service(SfcService.class).removeSfc(sfcId(id));
         print("Removed chain %s", id);
     }

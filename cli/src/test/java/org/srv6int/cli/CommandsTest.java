@@ -8,10 +8,12 @@ import org.junit.Before;
 import org.junit.Test;
 import org.onlab.osgi.TestServiceDirectory;
 import org.srv6int.app.api.model.ChainState;
+import org.srv6int.app.api.ChainOwnershipService;
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.SfcPathService;
 import org.srv6int.app.api.SfcService;
+import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.model.SfcTelemetry;
 import org.srv6int.app.api.TelemetryService;
 import org.srv6int.app.api.VnfInventoryService;
@@ -25,8 +27,10 @@ import org.srv6int.app.testing.PaperTestbed;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertEquals;
@@ -48,6 +52,7 @@ public class CommandsTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     private PrintStream oldOut;
     private PrintStream oldErr;
+    private final Map<SfcId, String> owners = new HashMap<>();
 
     @Before
     public void setUp() {
@@ -59,7 +64,8 @@ public class CommandsTest {
                 .add(VnfInventoryService.class, app.inventory)
                 .add(SfcPathService.class, app.pathManager)
                 .add(TelemetryService.class, telemetry)
-                .add(GlobalLoopService.class, loop);
+                .add(GlobalLoopService.class, loop)
+                .add(ChainOwnershipService.class, (ChainOwnershipService) id -> Optional.ofNullable(owners.get(id)));
         oldOut = System.out;
         oldErr = System.err;
         System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
@@ -115,6 +121,20 @@ public class CommandsTest {
         assertTrue(app.sfcs.getSfcs().isEmpty());
         run(rm, false);
         assertTrue(errors(), errors().contains("Error: chain 1 not found"));
+    }
+
+    /** A chain declared by a ServiceFunctionChain object is not removed by the CLI; the error names it. */
+    @Test
+    public void sfcRemoveRefusesAChainDeclaredByAKubernetesObject() throws Exception {
+        app.deployFig5();
+        owners.put(org.srv6int.app.testing.PaperTestbed.SFC2, "srv6int-sfc/sfc2");
+        SfcRemoveCommand rm = new SfcRemoveCommand();
+        rm.id = "2";
+        run(rm, false);
+        assertTrue(errors(), errors().contains("chain 2 is declared by ServiceFunctionChain srv6int-sfc/sfc2"));
+        assertTrue(app.sfcs.getSfc(org.srv6int.app.testing.PaperTestbed.SFC2).isPresent());
+        rm.id = "1";
+        assertEquals("Removed chain 1\n", run(rm, false));
     }
 
     @Test

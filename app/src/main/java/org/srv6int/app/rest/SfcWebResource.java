@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onosproject.net.config.InvalidFieldException;
 import org.srv6int.app.api.model.Sfc;
+import org.srv6int.app.api.ChainOwnershipService;
 import org.srv6int.app.api.SfcException;
 import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.SfcPathService;
@@ -37,6 +38,14 @@ public class SfcWebResource extends Srv6IntResource {
     private UriInfo uriInfo;
 
     private final SfcCodec codec = new SfcCodec();
+
+    // A chain declared by a ServiceFunctionChain object is changed only through it (docs/crd.md).
+    private void checkChangeable(SfcId id) {
+        ChainOwnershipService owners = get(ChainOwnershipService.class);
+        if (owners != null) {
+            owners.checkChangeable(id);
+        }
+    }
 
     private static SfcException notFound(SfcId id) {
         return new SfcException(SfcException.Reason.NOT_FOUND, "chain " + id + " not found");
@@ -102,7 +111,8 @@ public class SfcWebResource extends Srv6IntResource {
      *
      * @param id     chain id
      * @param stream chain JSON with the same id
-     * @return 200 OK, 400 naming the bad field, 404 if unknown
+     * @return 200 OK, 400 naming the bad field, 404 if unknown, 409 naming the ServiceFunctionChain
+     *         object if one declares the chain (change it through that object)
      * @onos.rsModel SfcPost
      */
     @PUT
@@ -116,6 +126,7 @@ public class SfcWebResource extends Srv6IntResource {
             if (!sfc.id().equals(sid)) {
                 throw new InvalidFieldException("id", "must equal the id in the path (" + sid + ")");
             }
+            checkChangeable(sid);
             get(SfcService.class).updateSfc(sfc);
             return ok(codec.encode(sfc, this)).build();
         });
@@ -125,13 +136,16 @@ public class SfcWebResource extends Srv6IntResource {
      * Removes a chain, its replicas and all its flow entries.
      *
      * @param id chain id
-     * @return 204 No Content, 404 if unknown
+     * @return 204 No Content, 404 if unknown, 409 naming the ServiceFunctionChain object if one
+     *         declares the chain (delete that object instead)
      */
     @DELETE
     @Path("{id}")
     public Response removeSfc(@PathParam("id") String id) {
         return handle(() -> {
-            get(SfcService.class).removeSfc(sfcId(id));
+            SfcId sid = sfcId(id);
+            checkChangeable(sid);
+            get(SfcService.class).removeSfc(sid);
             return Response.noContent().build();
         });
     }

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.rest;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Optional;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.junit.Before;
 import org.junit.Test;
 import org.onlab.osgi.TestServiceDirectory;
+import org.srv6int.app.api.ChainOwnershipService;
 import org.srv6int.app.api.GlobalLoopService;
+import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.SfcPathService;
 import org.srv6int.app.api.SfcService;
@@ -47,6 +51,8 @@ public class Srv6IntRestTest extends JerseyResourceTest {
     private FakeTelemetryService telemetry;
     private FakeGlobalLoopService loop;
 
+    private final Map<SfcId, String> owners = new HashMap<>();
+
     public Srv6IntRestTest() {
         super(ResourceConfig.forApplicationClass(Srv6IntWebApplication.class));
     }
@@ -61,7 +67,9 @@ public class Srv6IntRestTest extends JerseyResourceTest {
                                     .add(VnfInventoryService.class, app.inventory)
                                     .add(SfcPathService.class, app.pathManager)
                                     .add(TelemetryService.class, telemetry)
-                                    .add(GlobalLoopService.class, loop));
+                                    .add(GlobalLoopService.class, loop)
+                                    .add(ChainOwnershipService.class,
+                                         (ChainOwnershipService) id -> Optional.ofNullable(owners.get(id))));
     }
 
     private static String fixture(String name) throws IOException {
@@ -151,6 +159,26 @@ public class Srv6IntRestTest extends JerseyResourceTest {
         assertError(target("sfcs/2").request().put(Entity.json(renamed)), 400, "id");
         assertError(target("sfcs/2").request().put(Entity.json(renamed.replace("\"id\": 1", "\"id\": 2"))),
                     404, null);
+    }
+
+    /**
+     * A chain declared by a ServiceFunctionChain object is changed only through it: PUT and DELETE
+     * answer 409 naming the object and change nothing; a REST-made chain stays REST's.
+     */
+    @Test
+    public void aChainDeclaredByAKubernetesObjectIsNotChangedThroughRest() throws IOException {
+        post("sfcs", fixture("sfc1.json"));
+        owners.put(PaperTestbed.SFC1, "srv6int-sfc/sfc1");
+        String renamed = fixture("sfc1.json").replace("\"sfc1\"", "\"renamed\"");
+        Response put = target("sfcs/1").request().put(Entity.json(renamed));
+        assertEquals(409, put.getStatus());
+        String body = put.readEntity(String.class);
+        assertTrue(body, body.contains("chain 1 is declared by ServiceFunctionChain srv6int-sfc/sfc1"));
+        Response del = target("sfcs/1").request().delete();
+        assertEquals(409, del.getStatus());
+        assertEquals("sfc1", app.sfcs.getSfc(PaperTestbed.SFC1).get().name());
+        owners.remove(PaperTestbed.SFC1);
+        assertEquals(204, target("sfcs/1").request().delete().getStatus());
     }
 
     @Test

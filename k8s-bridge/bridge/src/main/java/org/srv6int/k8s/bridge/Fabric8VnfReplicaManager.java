@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import org.slf4j.Logger;
+import org.srv6int.k8s.bridge.crd.ChainOwners;
 import org.slf4j.LoggerFactory;
 
 import java.io.File;
@@ -95,7 +96,7 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
      * @return manager; close it to release the client
      */
     public static Fabric8VnfReplicaManager fromKubeconfig(File kubeconfig, BridgeConfig config) {
-        return withOwnClient(() -> Config.fromKubeconfig(kubeconfig), config);
+        return new Fabric8VnfReplicaManager(newClient(kubeconfigConfig(kubeconfig), config), config, true);
     }
 
     /**
@@ -112,14 +113,39 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
      */
     public static Fabric8VnfReplicaManager fromToken(String apiServer, File tokenFile, File caFile,
                                                      BridgeConfig config) {
-        return withOwnClient(() -> {
+        return new Fabric8VnfReplicaManager(newClient(tokenConfig(apiServer, tokenFile, caFile, config), config),
+                                            config, true);
+    }
+
+    /**
+     * Returns the client configuration of a kubeconfig file, read when a client is built.
+     *
+     * @param kubeconfig kubeconfig path
+     * @return configuration supplier for {@link #newClient}
+     */
+    public static Supplier<Config> kubeconfigConfig(File kubeconfig) {
+        return () -> Config.fromKubeconfig(kubeconfig);
+    }
+
+    /**
+     * Returns the client configuration of a bearer token file (read on every request, so a rotated
+     * token is picked up) and an optional CA file.
+     *
+     * @param apiServer API server URL (https://host:port)
+     * @param tokenFile file holding the bearer token
+     * @param caFile CA certificate (PEM); null to use the JVM's trust store
+     * @param config bridge settings (the namespace)
+     * @return configuration supplier for {@link #newClient}
+     */
+    public static Supplier<Config> tokenConfig(String apiServer, File tokenFile, File caFile, BridgeConfig config) {
+        return () -> {
             ConfigBuilder b = new ConfigBuilder(Config.empty()).withMasterUrl(apiServer)
                     .withNamespace(config.namespace()).withOauthTokenProvider(() -> readToken(tokenFile));
             if (caFile != null) {
                 b.withCaCertFile(caFile.getPath());
             }
             return b.build();
-        }, config);
+        };
     }
 
     private static String readToken(File tokenFile) {
@@ -130,8 +156,16 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
         }
     }
 
-    // The one place that builds a client of its own.
-    private static Fabric8VnfReplicaManager withOwnClient(Supplier<Config> base, BridgeConfig config) {
+    /**
+     * Builds a client of the bridge's own (the one place that does): fabric8's retries off, the
+     * bridge's timeouts ({@link #tune}), the Vert.x transport named explicitly. The manager and the
+     * chain controller ({@code org.srv6int.k8s.bridge.crd}) each build theirs here.
+     *
+     * @param base client configuration
+     * @param config bridge settings
+     * @return client; the caller closes it
+     */
+    public static KubernetesClient newClient(Supplier<Config> base, BridgeConfig config) {
         // In OSGi the caller's context class loader is not this bundle's (or is null), but fabric8
         // and Vert.x look up services and logging through it while the client is built.
         Thread thread = Thread.currentThread();
@@ -140,9 +174,8 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
         try {
             Config c = tune(base.get(), config);
             // Explicit factory: ServiceLoader discovery of the HTTP client is not relied upon.
-            KubernetesClient client = new KubernetesClientBuilder().withConfig(c)
-                    .withHttpClientFactory(new VertxHttpClientFactory()).build();
-            return new Fabric8VnfReplicaManager(client, config, true);
+            return new KubernetesClientBuilder().withConfig(c).withHttpClientFactory(new VertxHttpClientFactory())
+                    .build();
         } finally {
             thread.setContextClassLoader(previous);
         }
@@ -177,7 +210,7 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
     @Override
     public ReplicaStatus ensureReplica(ReplicaRequest request) {
         final String name = request.name();
-        final StatefulSet desired = statefulSet(request);
+        final StatefulSet desired = withChainOwner(statefulSet(request), request.chainId());
         StatefulSet sts = retrier.call("ensure StatefulSet " + config.namespace() + "/" + name, () -> {
             StatefulSet existing = getStatefulSet(name);
             if (existing == null) {
@@ -459,6 +492,21 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
         m.put(ReplicaNames.LABEL_VNF, Integer.toString(r.vnfIndex()));
         m.put(ReplicaNames.LABEL_REPLICA, Integer.toString(r.replicaIndex()));
         return m;
+    }
+
+    /**
+     * Gives a new replica StatefulSet an ownerReference to the ServiceFunctionChain that declares its
+     * chain, when a chain controller runs here and one does (docs/crd.md): the garbage collector then
+     * removes it with that object. Kept apart from the builder below: only the owner is added.
+     *
+     * @param sts     the StatefulSet as built
+     * @param chainId its chain
+     * @return the same StatefulSet
+     */
+    StatefulSet withChainOwner(StatefulSet sts, String chainId) {
+        ChainOwners.lookup(config.namespace(), chainId)
+                .ifPresent(ref -> sts.getMetadata().setOwnerReferences(List.of(ref)));
+        return sts;
     }
 
     /**
