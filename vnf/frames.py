@@ -7,7 +7,8 @@
   frames.py gen malformed OUT.pcap           broken frames, one per decoder reason, + inner-broken valid ones
   frames.py gen bench OUT.pcap --payload N   HTTP-like flows (8 frames each) for the service-rate curves
   frames.py gen seeds OUT.pcap               all valid kinds together (fuzz seeds)
-  frames.py capture IFACE COUNT TIMEOUT OUT.pcap   receive up to COUNT frames (AF_PACKET)
+  frames.py vectors DIR OUT.pcap             the golden SRv6-INT frames of tests/vectors (those a vNF may see)
+  frames.py capture IFACE COUNT TIMEOUT OUT.pcap   receive up to COUNT frames (AF_PACKET); OUT.ready once bound
   frames.py compare SENT.pcap GOT.pcap       exit 0 if GOT holds exactly SENT's frames, in order
 
 Frames: Ethernet | IPv6 (src fc00:0:1::1, dst = the vNF SID fc00:0:2::f1, NH 43) |
@@ -234,6 +235,7 @@ def capture(iface, count, timeout, out):
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
     s.bind((iface, 0))
+    open(out + ".ready", "w").close()
     got, end = [], time.time() + timeout
     while len(got) < count and time.time() < end:
         s.settimeout(max(0.01, end - time.time()))
@@ -265,6 +267,7 @@ def main():
         elif kind == "malformed":
             m = gen_malformed()
             fr = [x[0] for x in m]
+            write_pcap(out + ".fwd.pcap", [x[0] for x in m if x[1] is None])
             with open(out + ".expect", "w") as f:
                 for x in m:
                     f.write("%s\n" % (x[1] or "forward"))
@@ -275,6 +278,17 @@ def main():
         else:
             sys.exit("unknown kind " + kind)
         write_pcap(out, fr)
+        print("frames=%d" % len(fr))
+    elif a[0] == "vectors":
+        import glob, json
+        fr = []
+        for p in sorted(glob.glob(a[1] + "/*.json")):
+            d = json.load(open(p))
+            b = bytes.fromhex(d.get("hex", ""))
+            # encapsulated frames only (EtherType 0x86DD, NH 43): what a switch sends to a vNF
+            if len(b) > 54 and b[12:14] == b"\x86\xdd" and b[20] == 43:
+                fr.append(b)
+        write_pcap(a[2], fr)
         print("frames=%d" % len(fr))
     elif a[0] == "capture":
         capture(a[1], int(a[2]), float(a[3]), a[4])
