@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * SRv6-INT SFC: service function chains steered with SRv6 whose switches write in-band
  * telemetry into the SRH. {@code api} holds the services and types; {@code config} the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.cli;
 
 import org.onlab.osgi.ServiceDirectory;
@@ -14,6 +15,9 @@ public abstract class Srv6IntCommand extends AbstractShellCommand {
     /** Services for tests; null in ONOS (OSGi registry). */
     static volatile ServiceDirectory testServices;
 
+    /** JSON output for tests, which run a command without Karaf's option parser (ONOS's -j). */
+    boolean testJson;
+
     /**
      * Returns a service.
      *
@@ -28,6 +32,11 @@ public abstract class Srv6IntCommand extends AbstractShellCommand {
             throw new IllegalStateException(type.getSimpleName() + " is not running");
         }
         return s;
+    }
+
+    @Override
+    protected boolean outputJson() {
+        return testJson || super.outputJson();
     }
 
     @Override

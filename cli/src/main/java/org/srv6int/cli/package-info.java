@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * ONOS shell commands of the SRv6-INT SFC app: sfc-add, sfc-remove, sfcs,
  * sfc-paths, vnfs, int-stats, loop-status, loop-decisions, with completers

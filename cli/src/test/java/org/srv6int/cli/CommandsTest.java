@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -5,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
-import org.onlab.junit.TestUtils;
 import org.onlab.osgi.TestServiceDirectory;
 import org.srv6int.app.api.model.ChainState;
 import org.srv6int.app.api.GlobalLoopService;
@@ -76,9 +76,7 @@ public class CommandsTest {
     private String run(Srv6IntCommand cmd, boolean json) throws Exception {
         out.reset();
         err.reset();
-        if (json) {
-            TestUtils.setField(cmd, "json", true);
-        }
+        cmd.testJson = json;
         cmd.doExecute();
         return out.toString(StandardCharsets.UTF_8);
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.codec;
 
 /**
@@ -74,7 +75,7 @@ public final class Addresses {
         }
         int bestStart = -1;
         int bestLen = 1;
-        for (int i = 0; i < 8; ) {
+        for (int i = 0; i < 8;) {
             if (g[i] != 0) {
                 i++;
                 continue;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * SRv6-INT wire-format codec (docs/wire-format.md): allocation-free decoder
  * views ({@link org.srv6int.codec.Srv6IntPacketView},

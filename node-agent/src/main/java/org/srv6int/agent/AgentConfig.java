@@ -1,8 +1,15 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent;
 
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Arrays;
+import java.util.TreeMap;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.srv6int.agent.actuate.CgroupHierarchy;
+import org.srv6int.agent.actuate.CgroupVersion;
 import org.srv6int.agent.loop.LocalLoop;
 import org.srv6int.agent.loop.LoopListener;
 import org.srv6int.agent.loop.ResourcePool;
@@ -76,8 +83,10 @@ public final class AgentConfig {
     public int snapLength = 512;
     /** Pin every vNF's cpuset to the NIC's NUMA node at start-up. */
     public boolean pinToNicNode = true;
-    /** cpu.max period, µs. */
+    /** CPU quota period (cpu.max, cpu.cfs_period_us), µs. */
     public long cpuPeriodUs = 100_000;
+    /** Which cgroup hierarchy to write: chosen at start from the host's mounts, or forced. */
+    public CgroupSetting cgroupVersion = CgroupSetting.AUTO;
     /** Per-type settings (missing types use defaults). */
     public Map<ResourceType, ResourceSettings> resources = new EnumMap<>(ResourceType.class);
     /** The vNFs of this node, fixed (replays, tests); empty when {@link #followPods}. */
@@ -119,6 +128,31 @@ public final class AgentConfig {
         CGROUP
     }
 
+    /** The cgroup hierarchy ({@link CgroupHierarchy}). */
+    public enum CgroupSetting {
+        /** v2 if a cgroup2 mount under the host's /sys/fs/cgroup has the cpu controller, else v1 if one has it. */
+        AUTO(null),
+        /** cpu.cfs_quota_us / cpu.cfs_period_us and cpuset.* under each controller's mount. */
+        V1(CgroupVersion.V1),
+        /** cpu.max and cpuset.* in the unified hierarchy. */
+        V2(CgroupVersion.V2);
+
+        private final CgroupVersion version;
+
+        CgroupSetting(CgroupVersion version) {
+            this.version = version;
+        }
+
+        /**
+         * The version forced.
+         *
+         * @return version, null for AUTO
+         */
+        public CgroupVersion version() {
+            return version;
+        }
+    }
+
     /** Reaction to a CPU value the agent did not write. */
     public enum OverwritePolicy {
         /** Write the agent's value again. */
@@ -157,7 +191,7 @@ public final class AgentConfig {
         /** NIC facing the switch; default: {@link AgentConfig#iface}. */
         public String uplink;
         /** Per switch port ("device:leaf1/3" as in the pod's annotations): the NIC facing it. */
-        public Map<String, String> uplinks = new java.util.TreeMap<>();
+        public Map<String, String> uplinks = new TreeMap<>();
         /** OVS run directory (db.sock, bridge .mgmt sockets); null: /var/run/openvswitch. */
         public String ovsRunDir;
         /** Bound of one ovs-vsctl/ovs-ofctl call, s. */
@@ -222,10 +256,10 @@ public final class AgentConfig {
         if (escalationUrl == null || escalationUrl.isEmpty()) {
             return;
         }
-        java.net.URI u;
+        URI u;
         try {
-            u = new java.net.URI(escalationUrl);
-        } catch (java.net.URISyntaxException e) {
+            u = new URI(escalationUrl);
+        } catch (URISyntaxException e) {
             throw new IOException("escalationUrl is not a URL: " + e.getMessage(), e);
         }
         boolean http = "http".equalsIgnoreCase(u.getScheme()) || "https".equalsIgnoreCase(u.getScheme());
@@ -248,7 +282,11 @@ public final class AgentConfig {
             throw new IOException("no vnfs configured and followPods is off");
         }
         if (!vnfs.isEmpty() && followPods) {
-            throw new IOException("vnfs and followPods exclude each other: with followPods the vNFs come from the pods");
+            throw new IOException("vnfs and followPods exclude each other: with followPods the vNFs come from the "
+                    + "pods");
+        }
+        if (cgroupVersion == null) {
+            throw new IOException("cgroupVersion must be AUTO, V1 or V2");
         }
         if (lmaxNs < 0 || overwriteCheckMs < 0) {
             throw new IOException("lmaxNs and overwriteCheckMs must be >= 0");
@@ -298,7 +336,7 @@ public final class AgentConfig {
                 throw new IOException(where + ".sid missing");
             }
             byte[] sid = parseSid(v.sid, where);
-            if (!sids.add(java.util.Arrays.toString(sid))) {
+            if (!sids.add(Arrays.toString(sid))) {
                 throw new IOException(where + ": duplicate sid " + v.sid);
             }
             if (v.lmaxNs <= 0) {
@@ -380,6 +418,7 @@ public final class AgentConfig {
         c.snapLength = snapLength;
         c.pinToNicNode = pinToNicNode;
         c.cpuPeriodUs = cpuPeriodUs;
+        c.cgroupVersion = cgroupVersion;
         c.resources = resources;
         c.vnfs = new ArrayList<>(members);
         c.followPods = false;

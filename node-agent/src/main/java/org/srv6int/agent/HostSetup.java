@@ -1,10 +1,16 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent;
 
+import java.util.Arrays;
+import java.util.Collections;
 import org.srv6int.agent.AgentConfig.ResourceSettings;
+import org.srv6int.agent.actuate.CgroupHierarchy;
 import org.srv6int.agent.actuate.CgroupLocator;
+import org.srv6int.agent.actuate.ContainerCgroup;
 import org.srv6int.agent.actuate.CpuFrequencyActuator;
 import org.srv6int.agent.actuate.CpuList;
 import org.srv6int.agent.actuate.CpuQuotaActuator;
+import org.srv6int.agent.actuate.CpusetActuator;
 import org.srv6int.agent.actuate.HostFiles;
 import org.srv6int.agent.actuate.LlcActuator;
 import org.srv6int.agent.actuate.MemoryBandwidthActuator;
@@ -42,10 +48,10 @@ public final class HostSetup {
          * The CPU quota actuator of the vNFs.
          *
          * @param cgroups container cgroup per vNF
-         * @param periodUs cpu.max period
+         * @param periodUs quota period (cpu.max, cpu.cfs_period_us)
          * @return actuator
          */
-        ResourceActuator cpu(List<Path> cgroups, long periodUs);
+        ResourceActuator cpu(List<ContainerCgroup> cgroups, long periodUs);
 
         /**
          * Wraps an actuator (recommend mode: reads pass, writes are only published).
@@ -63,10 +69,10 @@ public final class HostSetup {
         boolean dryRun();
     }
 
-    /** cpu.max written directly, every write applied. */
+    /** The cgroup's quota written directly, every write applied. */
     public static final Actuation DIRECT = new Actuation() {
         @Override
-        public ResourceActuator cpu(List<Path> cgroups, long periodUs) {
+        public ResourceActuator cpu(List<ContainerCgroup> cgroups, long periodUs) {
             return new CpuQuotaActuator(cgroups, periodUs);
         }
 
@@ -84,10 +90,11 @@ public final class HostSetup {
     private final AgentConfig config;
     private final Actuation actuation;
     private final HostFiles host;
+    private final CgroupHierarchy hierarchy;
     private final List<String> notes = new ArrayList<>();
     private final Map<ResourceType, String> unavailable = new EnumMap<>(ResourceType.class);
     private final ResourcePool[] pools = new ResourcePool[ResourceType.all().length];
-    private final List<Path> cgroups = new ArrayList<>();
+    private final List<ContainerCgroup> cgroups = new ArrayList<>();
     private final List<BitSet> cpus = new ArrayList<>();
     private final long[] held = new long[ResourceType.all().length];
     private final long[] cap = new long[ResourceType.all().length];
@@ -111,10 +118,23 @@ public final class HostSetup {
      * @param actuation how actuators are made
      */
     public HostSetup(AgentConfig config, Actuation actuation) {
+        this(config, actuation, null);
+    }
+
+    /**
+     * Creates the set-up for a config on a cgroup hierarchy chosen before (the agent chooses
+     * once at start and logs why).
+     *
+     * @param config validated config
+     * @param actuation how actuators are made
+     * @param hierarchy the node's cgroup hierarchy; null: chosen here from the host's mounts
+     */
+    public HostSetup(AgentConfig config, Actuation actuation, CgroupHierarchy hierarchy) {
         this.config = config;
         this.actuation = actuation;
         this.host = new HostFiles(Path.of(config.hostRoot));
-        java.util.Arrays.fill(cap, -1);
+        this.hierarchy = hierarchy != null ? hierarchy : CgroupHierarchy.detect(host, config.cgroupVersion.version());
+        Arrays.fill(cap, -1);
     }
 
     /**
@@ -153,6 +173,7 @@ public final class HostSetup {
      * @return this
      */
     public HostSetup run() {
+        notes.add(hierarchy.describe());
         findNicNode();
         findCgroups();
         resolveCpus();
@@ -203,7 +224,7 @@ public final class HostSetup {
     }
 
     private void findCgroups() {
-        CgroupLocator locator = new CgroupLocator(host);
+        CgroupLocator locator = new CgroupLocator(hierarchy);
         boolean all = true;
         for (AgentConfig.Vnf v : config.vnfs) {
             try {
@@ -235,8 +256,8 @@ public final class HostSetup {
             BitSet set = v.cpus != null ? CpuList.parse(v.cpus) : node != null ? (BitSet) node.clone() : null;
             if (set == null && cgroups.get(i) != null) {
                 try {
-                    set = CpuList.parse(HostFiles.read(cgroups.get(i).resolve("cpuset.cpus.effective")));
-                } catch (IOException | IllegalArgumentException e) {
+                    set = CpusetActuator.effectiveCpus(cgroups.get(i));
+                } catch (IOException e) {
                     set = null;
                 }
             }
@@ -263,13 +284,12 @@ public final class HostSetup {
             return;
         }
         for (int i = 0; i < config.vnfs.size(); i++) {
-            Path cg = cgroups.get(i);
+            ContainerCgroup cg = cgroups.get(i);
             if (cg == null || cpus.get(i).isEmpty()) {
                 continue;
             }
             try {
-                HostFiles.write(cg.resolve("cpuset.cpus"), CpuList.format(cpus.get(i)));
-                HostFiles.write(cg.resolve("cpuset.mems"), Integer.toString(nicNode));
+                CpusetActuator.pin(cg, CpuList.format(cpus.get(i)), Integer.toString(nicNode));
                 notes.add("vNF " + config.vnfs.get(i).name + " pinned to cpus " + CpuList.format(cpus.get(i))
                         + ", mems " + nicNode);
             } catch (IOException e) {
@@ -314,9 +334,10 @@ public final class HostSetup {
                 if (!cgroupsFound) {
                     throw new IOException("not every vNF's cgroup was found");
                 }
-                for (Path cg : cgroups) {
-                    if (!Files.isRegularFile(cg.resolve("cpu.max"))) {
-                        throw new IOException(cg + ": no cpu.max (cpu controller not enabled)");
+                for (ContainerCgroup cg : cgroups) {
+                    if (!Files.isRegularFile(cg.quotaFile())) {
+                        throw new IOException(cg.dir() + ": no " + cg.quotaFile().getFileName() + " (cpu controller "
+                                + "not enabled)");
                     }
                 }
                 BitSet union = new BitSet();
@@ -506,10 +527,19 @@ public final class HostSetup {
     /**
      * Container cgroup of each vNF.
      *
-     * @return paths, null where not found
+     * @return cgroups, null where not found
      */
-    public List<Path> cgroups() {
-        return java.util.Collections.unmodifiableList(new ArrayList<>(cgroups));
+    public List<ContainerCgroup> cgroups() {
+        return Collections.unmodifiableList(new ArrayList<>(cgroups));
+    }
+
+    /**
+     * The cgroup hierarchy the set-up wrote.
+     *
+     * @return hierarchy
+     */
+    public CgroupHierarchy hierarchy() {
+        return hierarchy;
     }
 
     /**

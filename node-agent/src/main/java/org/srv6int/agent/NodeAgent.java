@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent;
 
+import java.util.concurrent.atomic.AtomicLongArray;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -7,7 +9,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.srv6int.agent.actuate.CgroupHierarchy;
 import org.srv6int.agent.actuate.CgroupLocator;
+import org.srv6int.agent.actuate.ContainerCgroup;
 import org.srv6int.agent.actuate.CpuQuotaActuator;
 import org.srv6int.agent.actuate.HostFiles;
 import org.srv6int.agent.actuate.RecommendActuator;
@@ -79,6 +83,8 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
     static final int OVERWRITE_CHECKS = 2;
 
     private final AgentConfig config;
+    // Chosen once at start from the host's mounts (or cgroupVersion), for every generation.
+    private final CgroupHierarchy hierarchy;
     private final boolean recommend;
     private final PodMetrics podMetrics;
     private final DecisionLog log;
@@ -97,8 +103,8 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
     private long nextCheck;
     // Pool report to the app (docs/node-agent.md, "Pool report"), on the escalation's client; null: none.
     private final PoolReporter poolReporter;
-    private final java.util.concurrent.atomic.AtomicLongArray poolReports =
-            new java.util.concurrent.atomic.AtomicLongArray(3);
+    private final AtomicLongArray poolReports =
+            new AtomicLongArray(3);
     private final MetricsServer server;
     private volatile PcapLatencySource source;
     private String numaReported;
@@ -152,6 +158,9 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
      */
     public NodeAgent(AgentConfig config, KubernetesClient client, PodWiring wiring) throws IOException {
         this.config = config;
+        this.hierarchy = CgroupHierarchy.detect(new HostFiles(Path.of(config.hostRoot)),
+                config.cgroupVersion.version());
+        LOG.info("cgroups: {}: {}", hierarchy.describe(), hierarchy.reason());
         this.recommend = config.mode == AgentConfig.Mode.RECOMMEND;
         this.client = client;
         this.wiring = wiring;
@@ -273,7 +282,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         AgentConfig c = config.withVnfs(vnfs);
         g.host = new HostSetup(c, new HostSetup.Actuation() {
             @Override
-            public ResourceActuator cpu(List<Path> cgroups, long periodUs) {
+            public ResourceActuator cpu(List<ContainerCgroup> cgroups, long periodUs) {
                 g.cpu = viaResize ? new ResizeCpuActuator(client, pods, follower::get, cgroups, periodUs,
                         podMetrics.resizePatches()) : new CpuQuotaActuator(cgroups, periodUs);
                 return g.cpu;
@@ -288,7 +297,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             public boolean dryRun() {
                 return recommend;
             }
-        }).hold(ResourceType.CPU_QUOTA, held[ResourceType.CPU_QUOTA.ordinal()])
+        }, hierarchy).hold(ResourceType.CPU_QUOTA, held[ResourceType.CPU_QUOTA.ordinal()])
                 .hold(ResourceType.LLC, held[ResourceType.LLC.ordinal()])
                 .hold(ResourceType.MEMORY_BANDWIDTH, held[ResourceType.MEMORY_BANDWIDTH.ordinal()])
                 .cap(ResourceType.CPU_QUOTA, allocatableMillis).run();
@@ -328,7 +337,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         String why = g.host.numaUnavailable();
         if (config.numa.enabled && why == null) {
             List<NumaHost.Member> numaMembers = new ArrayList<>();
-            List<Path> cgroups = g.host.cgroups();
+            List<ContainerCgroup> cgroups = g.host.cgroups();
             for (int i = 0; i < g.members.size(); i++) {
                 Member m = g.members.get(i);
                 numaMembers.add(new NumaHost.Member(m.vnf.name, m.vnf.chainId,
@@ -406,7 +415,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         Map<String, Pod> pods = follower.snapshot();
         long[] counts = new long[PodState.values().length];
         Map<String, ReplicaPod> usable = new LinkedHashMap<>();
-        CgroupLocator cgroups = new CgroupLocator(new HostFiles(Path.of(config.hostRoot)));
+        CgroupLocator cgroups = new CgroupLocator(hierarchy);
         for (Pod p : pods.values()) {
             String uid = p.getMetadata().getUid();
             if (!PodFollower.isReplica(p, config.podNamespace)) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * The SRv6-INT node agent: the local closed loop of the paper (§IV-B) as a
  * daemon on each Kubernetes worker. It reads the Detection Result of the

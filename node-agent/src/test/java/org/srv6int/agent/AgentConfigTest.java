@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent;
 
 import org.junit.Rule;
@@ -72,7 +73,8 @@ public class AgentConfigTest {
         assertTrue(error("{\"numa\":{\"intervalMs\":5},\"vnfs\":[" + VNF + "}]}").contains("numa.intervalMs"));
         assertTrue(error("{\"numa\":{\"maxViolation\":3},\"vnfs\":[" + VNF + "}]}").contains("maxViolation"));
         assertTrue(error("{\"numa\":{\"maxViolations\":-1},\"vnfs\":[" + VNF + "}]}").contains("maxViolations"));
-        assertTrue(error("{\"escalationHoldMs\":-1,\"vnfs\":[" + VNF + "}]}").contains("escalationHoldMs must be >= 0"));
+        assertTrue(error("{\"escalationHoldMs\":-1,\"vnfs\":[" + VNF
+                + "}]}").contains("escalationHoldMs must be >= 0"));
         assertTrue(error("{\"escalationIntervalMs\":-5,\"vnfs\":[" + VNF + "}]}").contains("escalationIntervalMs"));
         assertTrue(error("{\"trialTimeoutMs\":0,\"vnfs\":[" + VNF + "}]}").contains("trialTimeoutMs must be positive"));
         assertTrue(error("{\"numa\":null,\"vnfs\":[" + VNF + "}]}").contains("numa"));

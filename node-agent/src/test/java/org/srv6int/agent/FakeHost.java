@@ -1,4 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent;
+
+import org.srv6int.agent.actuate.CgroupVersion;
+import org.srv6int.agent.actuate.ContainerCgroup;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -8,8 +12,10 @@ import java.nio.file.Path;
 
 /**
  * Builds a fake host tree in a temporary directory whose files have exactly
- * the formats the kernel uses (cgroup v2, resctrl, cpufreq, NUMA sysfs), so
- * the actuators run unchanged against it. What the fake cannot do is the
+ * the formats the kernel uses (cgroup v2 or v1, resctrl, cpufreq, NUMA sysfs), so
+ * the actuators run unchanged against it. On v1 the tree is a hybrid host's
+ * (this project's CI machines): {@code cpu,cpuacct} and {@code cpuset} mounted
+ * separately, and a {@code unified} cgroup2 mount without controllers. What the fake cannot do is the
  * kernel's side effects (mkdir in resctrl populating a group, rejecting a
  * value): groups are pre-created like a previous run would have left them.
  */
@@ -29,17 +35,54 @@ public final class FakeHost {
     /** Container id of the second vNF. */
     public static final String ID_B = "0f9e8d7c6b5a49382716f5e4d3c2b1a00f9e8d7c6b5a49382716f5e4d3c2b1a0";
 
+    /** The v1 cpu controller's mount (combined with cpuacct, as most distributions mount it). */
+    public static final String V1_CPU = "/sys/fs/cgroup/cpu,cpuacct";
+    /** The v1 cpuset controller's mount. */
+    public static final String V1_CPUSET = "/sys/fs/cgroup/cpuset";
+
     private final Path root;
+    private final CgroupVersion version;
+
+    /**
+     * Starts a cgroup v2 tree.
+     *
+     * @param root temp directory
+     */
+    public FakeHost(Path root) {
+        this(root, CgroupVersion.V2);
+    }
 
     /**
      * Starts a tree.
      *
      * @param root temp directory
+     * @param version cgroup hierarchy of the host
      */
-    public FakeHost(Path root) {
+    public FakeHost(Path root, CgroupVersion version) {
         this.root = root;
-        file("/sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory hugetlb pids rdma misc");
+        this.version = version;
+        if (version == CgroupVersion.V2) {
+            file("/sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory hugetlb pids rdma misc");
+        } else {
+            file("/sys/fs/cgroup/unified/cgroup.controllers", "");
+            file(V1_CPU + "/cpu.cfs_period_us", "100000");
+            file(V1_CPU + "/cpu.cfs_quota_us", "-1");
+            file(V1_CPU + "/cgroup.procs", "1");
+            file(V1_CPUSET + "/cpuset.cpus", "0-39");
+            file(V1_CPUSET + "/cpuset.mems", "0-1");
+            file(V1_CPUSET + "/cpuset.effective_cpus", "0-39");
+            file(V1_CPUSET + "/cpuset.effective_mems", "0-1");
+        }
         file("/sys/devices/system/cpu/online", "0-39");
+    }
+
+    /**
+     * The cgroup hierarchy of the tree.
+     *
+     * @return v1 or v2
+     */
+    public CgroupVersion version() {
+        return version;
     }
 
     /**
@@ -51,7 +94,18 @@ public final class FakeHost {
      * @return the tree
      */
     public static FakeHost worker(Path root) {
-        return new FakeHost(root).numa("eth1")
+        return worker(root, CgroupVersion.V2);
+    }
+
+    /**
+     * The worker preset on a cgroup hierarchy.
+     *
+     * @param root temp directory
+     * @param version cgroup v1 or v2
+     * @return the tree
+     */
+    public static FakeHost worker(Path root, CgroupVersion version) {
+        return new FakeHost(root, version).numa("eth1")
                 .container(SYSTEMD, UID_A, ID_A, "4242", "4243")
                 .container(CGROUPFS, UID_B, ID_B, "5151")
                 .resctrl("srv6int-fwd", "srv6int-snort")
@@ -148,16 +202,147 @@ public final class FakeHost {
      * @return this
      */
     public FakeHost container(boolean systemd, String podUid, String containerId, String... threads) {
-        String dir = "/sys/fs/cgroup/" + containerCgroup(systemd, podUid, containerId);
-        file(dir + "/cpu.max", "max 100000");
-        file(dir + "/cpu.weight", "100");
-        file(dir + "/cpuset.cpus", "");
-        file(dir + "/cpuset.cpus.effective", "0-39");
-        file(dir + "/cpuset.mems", "");
-        file(dir + "/cpuset.mems.effective", "0-1");
-        file(dir + "/cgroup.procs", threads.length > 0 ? threads[0] : "");
-        file(dir + "/cgroup.threads", String.join("\n", threads));
+        return cgroupAt(containerCgroup(systemd, podUid, containerId), threads);
+    }
+
+    /**
+     * A container cgroup at a path relative to the hierarchy's root: on v2 one directory
+     * (cpu.max "max", cpuset files empty, effective ones the host's); on v1 the cpu
+     * controller's (quota -1) and the cpuset controller's (cpus/mems copied from the
+     * parent, as runc sets them: v1 refuses tasks in an empty cpuset).
+     *
+     * @param relative path under the hierarchy's root
+     * @param threads thread ids in it
+     * @return this
+     */
+    public FakeHost cgroupAt(String relative, String... threads) {
+        String procs = threads.length > 0 ? threads[0] : "";
+        if (version == CgroupVersion.V2) {
+            String dir = "/sys/fs/cgroup/" + relative;
+            file(dir + "/cpu.max", "max 100000");
+            file(dir + "/cpu.weight", "100");
+            file(dir + "/cpuset.cpus", "");
+            file(dir + "/cpuset.cpus.effective", "0-39");
+            file(dir + "/cpuset.mems", "");
+            file(dir + "/cpuset.mems.effective", "0-1");
+            file(dir + "/cgroup.procs", procs);
+            file(dir + "/cgroup.threads", String.join("\n", threads));
+            return this;
+        }
+        String cpu = V1_CPU + "/" + relative;
+        file(cpu + "/cpu.cfs_quota_us", "-1");
+        file(cpu + "/cpu.cfs_period_us", "100000");
+        file(cpu + "/cpu.shares", "1024");
+        file(cpu + "/cgroup.procs", procs);
+        file(cpu + "/tasks", String.join("\n", threads));
+        String set = V1_CPUSET + "/" + relative;
+        file(set + "/cpuset.cpus", "0-39");
+        file(set + "/cpuset.mems", "0-1");
+        file(set + "/cpuset.effective_cpus", "0-39");
+        file(set + "/cpuset.effective_mems", "0-1");
+        file(set + "/cpuset.memory_migrate", "0");
+        file(set + "/cgroup.procs", procs);
+        file(set + "/tasks", String.join("\n", threads));
         return this;
+    }
+
+    /**
+     * Host path of a cgroup's directory for the cpu controller (the unified one on v2).
+     *
+     * @param relative path under the hierarchy's root
+     * @return absolute host path
+     */
+    public String cpuDir(String relative) {
+        return (version == CgroupVersion.V2 ? "/sys/fs/cgroup" : V1_CPU) + "/" + relative;
+    }
+
+    /**
+     * Host path of a cgroup's directory for the cpuset controller (the unified one on v2).
+     *
+     * @param relative path under the hierarchy's root
+     * @return absolute host path
+     */
+    public String cpusetDir(String relative) {
+        return (version == CgroupVersion.V2 ? "/sys/fs/cgroup" : V1_CPUSET) + "/" + relative;
+    }
+
+    /**
+     * The cgroup the agent should find for a relative path.
+     *
+     * @param relative path under the hierarchy's root
+     * @return expected cgroup
+     */
+    public ContainerCgroup cgroup(String relative) {
+        return version == CgroupVersion.V2 ? ContainerCgroup.v2(path(cpuDir(relative)))
+                : ContainerCgroup.v1(path(cpuDir(relative)), path(cpusetDir(relative)));
+    }
+
+    /**
+     * A container's cgroup the agent should find.
+     *
+     * @param systemd driver
+     * @param podUid pod UID
+     * @param containerId bare id
+     * @return expected cgroup
+     */
+    public ContainerCgroup cgroup(boolean systemd, String podUid, String containerId) {
+        return cgroup(containerCgroup(systemd, podUid, containerId));
+    }
+
+    /**
+     * The CPU quota of a cgroup in cpu.max's format whatever the hierarchy ("max 100000",
+     * "150000 100000"; on v1 from cpu.cfs_quota_us, -1 read as "max", and cpu.cfs_period_us).
+     *
+     * @param relative path under the hierarchy's root
+     * @return quota and period
+     */
+    public String cpuMax(String relative) {
+        String dir = cpuDir(relative);
+        if (version == CgroupVersion.V2) {
+            return read(dir + "/cpu.max");
+        }
+        String quota = read(dir + "/cpu.cfs_quota_us");
+        return (quota.startsWith("-") ? "max" : quota) + " " + read(dir + "/cpu.cfs_period_us");
+    }
+
+    /**
+     * Sets the CPU quota of a cgroup from a value in cpu.max's format.
+     *
+     * @param relative path under the hierarchy's root
+     * @param cpuMax "$QUOTA $PERIOD" or "max $PERIOD"
+     * @return this
+     */
+    public FakeHost cpuMax(String relative, String cpuMax) {
+        String dir = cpuDir(relative);
+        if (version == CgroupVersion.V2) {
+            return file(dir + "/cpu.max", cpuMax);
+        }
+        String[] p = cpuMax.split(" ");
+        file(dir + "/cpu.cfs_quota_us", "max".equals(p[0]) ? "-1" : p[0]);
+        return file(dir + "/cpu.cfs_period_us", p[1]);
+    }
+
+    /**
+     * A cpuset file of a cgroup.
+     *
+     * @param relative path under the hierarchy's root
+     * @param name "cpus" or "mems"
+     * @return content
+     */
+    public String cpuset(String relative, String name) {
+        return read(cpusetDir(relative) + "/cpuset." + name);
+    }
+
+    /**
+     * Writes a cpuset file of a cgroup.
+     *
+     * @param relative path under the hierarchy's root
+     * @param name "cpus" or "mems"
+     * @param value content
+     * @return this
+     */
+    public FakeHost cpuset(String relative, String name, String value) {
+        return file(cpusetDir(relative) + "/cpuset." + name, value);
     }
 
     /**

@@ -1,16 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent;
 
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
+import org.junit.runner.RunWith;
+import org.junit.runners.Parameterized;
+import org.junit.runners.Parameterized.Parameters;
+import org.srv6int.agent.actuate.CgroupHierarchy;
 import org.srv6int.agent.actuate.CgroupLocator;
+import org.srv6int.agent.actuate.CgroupVersion;
+import org.srv6int.agent.actuate.ContainerCgroup;
 import org.srv6int.agent.actuate.HostFiles;
 import org.srv6int.agent.loop.ResourcePool;
 import org.srv6int.agent.loop.ResourceType;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
@@ -18,7 +30,28 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
+/** Start-up on fake trees of both cgroup hierarchies: every check runs on v2 and on v1. */
+@RunWith(Parameterized.class)
 public class HostSetupTest {
+
+    /**
+     * The hierarchies.
+     *
+     * @return v1, v2
+     */
+    @Parameters(name = "cgroup {0}")
+    public static List<CgroupVersion> versions() {
+        return List.of(CgroupVersion.V2, CgroupVersion.V1);
+    }
+
+    private final CgroupVersion version;
+
+    public HostSetupTest(CgroupVersion version) {
+        this.version = version;
+    }
+
+    static final String CG_A = FakeHost.containerCgroup(true, FakeHost.UID_A, FakeHost.ID_A);
+    static final String CG_B = FakeHost.containerCgroup(false, FakeHost.UID_B, FakeHost.ID_B);
 
     static final String UID_A = FakeHost.UID_A;
     static final String UID_B = FakeHost.UID_B;
@@ -30,6 +63,14 @@ public class HostSetupTest {
 
     static FakeHost fullHost(Path root) {
         return FakeHost.worker(root);
+    }
+
+    private FakeHost worker() {
+        return FakeHost.worker(tmp.getRoot().toPath(), version);
+    }
+
+    private FakeHost bare() {
+        return new FakeHost(tmp.getRoot().toPath(), version);
     }
 
     static AgentConfig config(Path root) throws IOException {
@@ -69,17 +110,20 @@ public class HostSetupTest {
 
     @Test
     public void locatorFindsBothCgroupDriversAndEveryQosClass() throws IOException {
-        FakeHost h = new FakeHost(tmp.getRoot().toPath())
+        FakeHost h = bare()
                 .container(FakeHost.SYSTEMD, UID_A, ID_A)
                 .container(FakeHost.CGROUPFS, UID_B, ID_B);
-        h.file("/sys/fs/cgroup/kubepods.slice/kubepods-pod" + UID_B.replace('-', '_') + ".slice/crio-abc.scope/cpu.max",
-                "max 100000");
+        h.cgroupAt("kubepods.slice/kubepods-pod" + UID_B.replace('-', '_') + ".slice/crio-abc.scope");
+        h.cgroupAt("kubepods/besteffort/pod" + UID_A + "/cafe");
         CgroupLocator loc = new CgroupLocator(new HostFiles(h.root()));
-        assertEquals(h.path("/sys/fs/cgroup/" + FakeHost.containerCgroup(true, UID_A, ID_A)),
-                loc.locate(UID_A, "containerd://" + ID_A));
-        assertEquals(h.path("/sys/fs/cgroup/" + FakeHost.containerCgroup(false, UID_B, ID_B)),
-                loc.locate(UID_B, ID_B));
-        assertTrue(loc.locate(UID_B, "cri-o://abc").endsWith("crio-abc.scope"));
+        assertEquals(version, loc.hierarchy().version());
+        assertEquals(h.cgroup(true, UID_A, ID_A), loc.locate(UID_A, "containerd://" + ID_A));
+        assertEquals(h.cgroup(false, UID_B, ID_B), loc.locate(UID_B, ID_B));
+        ContainerCgroup crio = loc.locate(UID_B, "cri-o://abc");
+        assertTrue(crio.dir().endsWith("crio-abc.scope"));
+        assertEquals(version == CgroupVersion.V1 ? h.path(FakeHost.V1_CPUSET + "/kubepods.slice/kubepods-pod"
+                + UID_B.replace('-', '_') + ".slice/crio-abc.scope") : crio.dir(), crio.cpusetDir());
+        assertEquals(h.cgroup("kubepods/besteffort/pod" + UID_A + "/cafe"), loc.locate(UID_A, "containerd://cafe"));
         try {
             loc.locate(UID_A, "deadbeef");
             fail();
@@ -90,7 +134,7 @@ public class HostSetupTest {
 
     @Test
     public void setupOffersAllFourResourcesPinsToTheNicNodeAndClampsToCeilings() throws IOException {
-        FakeHost h = fullHost(tmp.getRoot().toPath());
+        FakeHost h = worker();
         AgentConfig c = config(h.root());
         c.vnfs.get(0).initial.put(ResourceType.LLC, 4L);
         c.vnfs.get(1).initial.put(ResourceType.LLC, 6L);
@@ -99,18 +143,21 @@ public class HostSetupTest {
         HostSetup s = new HostSetup(c).run();
         assertTrue(s.unavailable().toString(), s.unavailable().isEmpty());
         assertEquals(0, s.nicNode());
-        String a = "/sys/fs/cgroup/" + FakeHost.containerCgroup(true, UID_A, ID_A);
-        String b = "/sys/fs/cgroup/" + FakeHost.containerCgroup(false, UID_B, ID_B);
+        assertEquals(version, s.hierarchy().version());
         // cpuset: cpu 12 is on node 1, so snort keeps 4-5 only
-        assertEquals("2-3", h.read(a + "/cpuset.cpus"));
-        assertEquals("0", h.read(a + "/cpuset.mems"));
-        assertEquals("4-5", h.read(b + "/cpuset.cpus"));
+        assertEquals("2-3", h.cpuset(CG_A, "cpus"));
+        assertEquals("0", h.cpuset(CG_A, "mems"));
+        assertEquals("4-5", h.cpuset(CG_B, "cpus"));
+        if (version == CgroupVersion.V1) {
+            // v2 moves the pages when mems changes; v1 only with memory_migrate
+            assertEquals("1", h.read(h.cpusetDir(CG_A) + "/cpuset.memory_migrate"));
+        }
         assertTrue(s.notes().toString(), s.notes().toString().contains("cpus 12 are not on the NIC's node 0"));
         // cpu.max was "max": clamped to the ceiling (2 cpus = 2000 millicores) and written back
         ResourcePool cpu = s.pools()[ResourceType.CPU_QUOTA.ordinal()];
         assertEquals(2000, cpu.allocation(0));
-        assertEquals("200000 100000", h.read(a + "/cpu.max"));
-        assertEquals("200000 100000", h.read(b + "/cpu.max"));
+        assertEquals("200000 100000", h.cpuMax(CG_A));
+        assertEquals("200000 100000", h.cpuMax(CG_B));
         assertEquals(4000, cpu.budget());
         // LLC: contiguous, non-overlapping masks from the lowest way, in every domain
         assertEquals("L3:0=f;1=f", l3(h, "/sys/fs/resctrl/srv6int-fwd/schemata"));
@@ -140,7 +187,7 @@ public class HostSetupTest {
      */
     @Test
     public void heldCpuIsKeptOutAndANewVnfKeepsItsRequestWhenCutToFit() throws IOException {
-        FakeHost h = fullHost(tmp.getRoot().toPath());
+        FakeHost h = worker();
         AgentConfig c = config(h.root());
         for (AgentConfig.Vnf v : c.vnfs) {
             v.initial.put(ResourceType.CPU_QUOTA, 2000L); // 4000 of the 4 cores
@@ -153,8 +200,7 @@ public class HostSetupTest {
         assertEquals("the newest vNF keeps its request", 1500, cpu.allocation(1));
         assertEquals("the older one, promised nothing, gives the rest", 1500, cpu.allocation(0));
         assertEquals(0, cpu.free());
-        assertEquals("150000 100000", h.read("/sys/fs/cgroup/" + FakeHost.containerCgroup(false, UID_B, ID_B)
-                + "/cpu.max"));
+        assertEquals("150000 100000", h.cpuMax(CG_B));
         // the node's allocatable CPU caps the budget (the kubelet checks every resize against it)
         HostSetup capped = new HostSetup(c).cap(ResourceType.CPU_QUOTA, 3500).run();
         ResourcePool p = capped.pools()[ResourceType.CPU_QUOTA.ordinal()];
@@ -178,17 +224,16 @@ public class HostSetupTest {
 
     @Test
     public void restartReadsTheAllocationsBackFromTheFiles() throws IOException {
-        FakeHost h = fullHost(tmp.getRoot().toPath());
+        FakeHost h = worker();
         AgentConfig c = config(h.root());
-        String a = "/sys/fs/cgroup/" + FakeHost.containerCgroup(true, UID_A, ID_A);
-        h.file(a + "/cpu.max", "70000 100000");                       // 700 millicores
+        h.cpuMax(CG_A, "70000 100000");                                // 700 millicores
         h.file("/sys/fs/resctrl/srv6int-fwd/schemata", "    L3:0=ff0;1=ff0\n    MB:0=30;1=30");
         h.file("/sys/fs/resctrl/srv6int-snort/schemata", "L3:0=3;1=3\nMB:0=20;1=20");
         h.file("/sys/devices/system/cpu/cpu3/cpufreq/scaling_max_freq", "2400000"); // crash mid-write
         HostSetup s = new HostSetup(c).run();
         ResourcePool[] p = s.pools();
         assertEquals(700, p[ResourceType.CPU_QUOTA.ordinal()].allocation(0));
-        assertEquals("70000 100000", h.read(a + "/cpu.max"));
+        assertEquals("70000 100000", h.cpuMax(CG_A));
         assertEquals(8, p[ResourceType.LLC.ordinal()].allocation(0));
         assertEquals(2, p[ResourceType.LLC.ordinal()].allocation(1));
         assertEquals(30, p[ResourceType.MEMORY_BANDWIDTH.ordinal()].allocation(0));
@@ -203,7 +248,7 @@ public class HostSetupTest {
 
     @Test
     public void hostWithoutResctrlOrCpufreqOffersCpuQuotaOnlyAndSaysWhy() throws IOException {
-        FakeHost h = new FakeHost(tmp.getRoot().toPath()).numa("eth1")
+        FakeHost h = bare().numa("eth1")
                 .container(FakeHost.SYSTEMD, UID_A, ID_A)
                 .container(FakeHost.CGROUPFS, UID_B, ID_B);
         HostSetup s = new HostSetup(config(h.root())).run();
@@ -215,9 +260,63 @@ public class HostSetupTest {
         assertTrue(missing.get(ResourceType.CPU_FREQUENCY).contains("no cpufreq"));
     }
 
+    /**
+     * No cpuset controller for the containers (v2: not enabled in the parent's subtree_control;
+     * v1: not mounted): the CPU quota is still offered, pinning says why it failed.
+     */
+    @Test
+    public void withoutACpusetControllerTheQuotaStaysAndPinningSaysWhy() throws IOException {
+        FakeHost h = bare().numa("eth1")
+                .container(FakeHost.SYSTEMD, UID_A, ID_A)
+                .container(FakeHost.CGROUPFS, UID_B, ID_B);
+        if (version == CgroupVersion.V2) {
+            for (String cg : new String[] {CG_A, CG_B}) {
+                for (String f : new String[] {"cpus", "mems", "cpus.effective", "mems.effective"}) {
+                    Files.delete(h.path(h.cpusetDir(cg) + "/cpuset." + f));
+                }
+            }
+        } else {
+            deleteTree(h.path(FakeHost.V1_CPUSET));
+        }
+        HostSetup s = new HostSetup(config(h.root())).run();
+        assertNotNull(s.unavailable().toString(), s.pools()[ResourceType.CPU_QUOTA.ordinal()]);
+        assertEquals("200000 100000", h.cpuMax(CG_A));
+        String notes = s.notes().toString();
+        assertTrue(notes, notes.contains("vNF fwd: cpuset pinning failed"));
+        assertTrue(notes, notes.contains(version == CgroupVersion.V2 ? "subtree_control" : "no cpuset controller"));
+        if (version == CgroupVersion.V1) {
+            assertTrue(notes, notes.contains("cpuset not mounted"));
+        }
+    }
+
+    /** The choice is made once by the agent and handed to every set-up; the config can force it. */
+    @Test
+    public void aHierarchyChosenBeforeIsUsedAndTheConfigCanForceOne() throws IOException {
+        FakeHost h = worker();
+        AgentConfig c = config(h.root());
+        CgroupHierarchy chosen = CgroupHierarchy.detect(new HostFiles(h.root()), null, "");
+        HostSetup s = new HostSetup(c, HostSetup.DIRECT, chosen).run();
+        assertEquals(chosen, s.hierarchy());
+        assertEquals(version, s.hierarchy().version());
+        CgroupVersion other = version == CgroupVersion.V2 ? CgroupVersion.V1 : CgroupVersion.V2;
+        c.cgroupVersion = AgentConfig.CgroupSetting.valueOf(other.name());
+        HostSetup forced = new HostSetup(c).run();
+        assertEquals(other, forced.hierarchy().version());
+        assertTrue(forced.notes().toString(), forced.notes().toString().contains("no cgroup for pod"));
+        assertNull("the other hierarchy's files are not there", forced.pools()[ResourceType.CPU_QUOTA.ordinal()]);
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
+                Files.delete(p);
+            }
+        }
+    }
+
     @Test
     public void configuredFloorsAndCeilingsNarrowTheHardwareLimits() throws IOException {
-        FakeHost h = fullHost(tmp.getRoot().toPath());
+        FakeHost h = worker();
         AgentConfig c = config(h.root());
         AgentConfig.ResourceSettings cpu = new AgentConfig.ResourceSettings();
         cpu.floor = 300L;

@@ -1,5 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent;
 
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.Rule;
@@ -64,13 +68,15 @@ public class NodeAgentTest {
             // the app's naming scheme (docs/metrics.md): seconds, units in names, chain/vnf/replica labels
             assertTrue(metrics, metrics.contains(
                     "srv6int_replica_cpu_quota_millicores{chain=\"1\",vnf=\"1\",replica=\"fwd\"} 1800\n"));
-            assertTrue(metrics.contains("srv6int_replica_latency_p95_seconds{chain=\"1\",vnf=\"1\",replica=\"fwd\"} 0.00192\n"));
+            assertTrue(metrics.contains("srv6int_replica_latency_p95_seconds{chain=\"1\",vnf=\"1\",replica=\"fwd\"} "
+                    + "0.00192\n"));
             assertTrue(metrics.contains(
                     "srv6int_replica_latency_slack_seconds{chain=\"2\",vnf=\"1\",replica=\"snort\"} -5.0E-4\n"));
             assertTrue(metrics.contains(
                     "srv6int_vnf_latency_bound_seconds{chain=\"2\",vnf=\"1\",replica=\"snort\"} 0.001\n"));
             assertTrue(metrics.contains(
-                    "srv6int_local_loop_decisions_total{chain=\"2\",vnf=\"1\",replica=\"snort\",action=\"revert\"} 1\n"));
+                    "srv6int_local_loop_decisions_total{chain=\"2\",vnf=\"1\",replica=\"snort\","
+                            + "action=\"revert\"} 1\n"));
             assertTrue(metrics.contains("srv6int_node_resource_available{resource=\"llc\"} 1\n"));
             assertTrue(metrics.contains("srv6int_node_capture_packets_total{result=\"malformed\"} 7\n"));
             assertTrue(metrics.contains(
@@ -117,7 +123,8 @@ public class NodeAgentTest {
                 assertEquals(2000, agent.loop().pool(ResourceType.CPU_QUOTA).allocation(0)); // ceiling: 2 cpus
                 String body = posts.poll(10, TimeUnit.SECONDS);
                 // sent when the window after reaching the ceiling found no step (window 11 of 14)
-                assertTrue(body, body.matches("\\{\"chainId\":1,\"vnfIndex\":3,\"node\":\"worker1\",\"l95Ns\":2999\\d{3},"
+                assertTrue(body, body.matches("\\{\"chainId\":1,\"vnfIndex\":3,"
+                        + "\"node\":\"worker1\",\"l95Ns\":2999\\d{3},"
                         + "\"lmaxNs\":1000000,\"triedResources\":\\[\"CPU_QUOTA\"\\]\\}"));
                 assertTrue(new ObjectMapper().readTree(body).get("l95Ns").asLong() > 1_000_000);
                 assertEquals(1, agent.metrics().decisions(0, Action.ESCALATE));
@@ -153,9 +160,9 @@ public class NodeAgentTest {
         }
     }
 
-    private static java.util.Map<Path, String> snapshot(Path root) throws IOException {
-        java.util.Map<Path, String> m = new java.util.TreeMap<>();
-        try (java.util.stream.Stream<Path> files = Files.walk(root)) {
+    private static Map<Path, String> snapshot(Path root) throws IOException {
+        Map<Path, String> m = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(root)) {
             for (Path f : (Iterable<Path>) files::iterator) {
                 m.put(root.relativize(f), Files.isRegularFile(f)
                         ? new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1) : "<dir>");
@@ -169,7 +176,7 @@ public class NodeAgentTest {
         Path dir = tmp.getRoot().toPath();
         Path config = ReplayFixture.build(dir, "127.0.0.1:0");
         Path root = dir.resolve("host");
-        java.util.Map<Path, String> before = snapshot(root);
+        Map<Path, String> before = snapshot(root);
         AgentConfig c = AgentConfig.load(config);
         c.mode = AgentConfig.Mode.RECOMMEND;
         try (NodeAgent agent = new NodeAgent(c)) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -93,7 +94,8 @@ public final class ReplayFixture {
                 .tag(tag).sfcMode(sfc).build();
         byte[] f = encap.encapsulate(inner(), 0x020000000002L, 0x020000000001L, null);
         if (sfc) {
-            if (new EndpointBehaviours().sfcDepart(f, 0, f.length, 2, 1000, 2000, detectionNs) != org.srv6int.codec.BehaviourStatus.OK) {
+            if (new EndpointBehaviours().sfcDepart(f, 0, f.length, 2, 1000, 2000,
+                    detectionNs) != org.srv6int.codec.BehaviourStatus.OK) {
                 throw new IllegalStateException("sfcDepart failed");
             }
         }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * ONOS pipeconf of the SRv6-INT P4 program: registration with the
  * {@link org.onosproject.net.pi.service.PiPipeconfService}, the pipeline

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.pipeconf;
 
 import static org.junit.Assert.assertEquals;
@@ -24,7 +25,8 @@ public class Srv6IntPipeconfLoaderTest {
         assertTrue(model.table(Srv6IntConstants.SRV6_INT_INGRESS_ENDPOINT_MY_SID).isPresent());
         // the bucket table: a direct table keyed by chain and bucket (no action selector)
         assertTrue(model.table(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP).get().actionProfile() == null);
-        assertEquals(Srv6IntConstants.HDR_BUCKET_BITWIDTH, model.table(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP)
+        assertEquals(Srv6IntConstants.HDR_BUCKET_BITWIDTH,
+                model.table(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP)
                 .get().matchField(Srv6IntConstants.HDR_BUCKET).get().bitWidth());
         assertEquals(9, model.table(Srv6IntConstants.SRV6_INT_INGRESS_ACL_ACL).get()
                 .matchField(Srv6IntConstants.HDR_IG_PORT).get().bitWidth());

@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.testkit;
 
+import java.io.IOException;
+import java.io.InputStream;
 import com.google.common.collect.ImmutableSet;
 import org.onosproject.cfg.ComponentConfigService;
 import org.onosproject.cfg.ConfigProperty;
@@ -31,13 +34,13 @@ public class InMemoryComponentConfigService implements ComponentConfigService {
         String name = componentClass.getName();
         Map<String, ConfigProperty> defs = new LinkedHashMap<>();
         String resource = componentClass.getSimpleName() + ".cfgdef";
-        try (java.io.InputStream in = componentClass.getResourceAsStream(resource)) {
+        try (InputStream in = componentClass.getResourceAsStream(resource)) {
             if (in != null) {
                 for (ConfigProperty p : ConfigPropertyDefinitions.read(in)) {
                     defs.put(p.name(), p);
                 }
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException("cannot read " + resource + " of " + name, e);
         }
         Map<String, String> pre = preset.getOrDefault(name, Map.of());

@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.testkit;
 
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
 import org.onosproject.store.primitives.ConsistentMapBackedJavaMap;
 import org.onosproject.store.service.ConsistentMap;
 import org.onosproject.store.service.ConsistentMapException;
@@ -50,7 +53,7 @@ public final class InMemoryConsistentMap<K, V> implements ConsistentMap<K, V> {
         private final String name;
         private final Map<Object, Versioned<Object>> entries = new LinkedHashMap<>();
         private final Map<MapEventListener<?, ?>, Registration<?, ?>> listeners =
-                new java.util.concurrent.ConcurrentHashMap<>();
+                new ConcurrentHashMap<>();
         private long version;
 
         /**
@@ -103,12 +106,12 @@ public final class InMemoryConsistentMap<K, V> implements ConsistentMap<K, V> {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof EncodedKey && java.util.Arrays.equals(bytes, ((EncodedKey) o).bytes);
+            return o instanceof EncodedKey && Arrays.equals(bytes, ((EncodedKey) o).bytes);
         }
 
         @Override
         public int hashCode() {
-            return java.util.Arrays.hashCode(bytes);
+            return Arrays.hashCode(bytes);
         }
     }
 

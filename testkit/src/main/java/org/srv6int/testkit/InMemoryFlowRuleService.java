@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.testkit;
 
+import java.util.function.Function;
+import java.util.function.Predicate;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.DefaultFlowEntry;
@@ -141,7 +144,7 @@ public class InMemoryFlowRuleService implements FlowRuleService {
      * @param packets packets counted
      * @return how many entries were set
      */
-    public synchronized int setPackets(java.util.function.Predicate<FlowEntry> which, long packets) {
+    public synchronized int setPackets(Predicate<FlowEntry> which, long packets) {
         int n = 0;
         for (Map<FlowRule, DefaultFlowEntry> table : tables.values()) {
             for (Map.Entry<FlowRule, DefaultFlowEntry> e : table.entrySet()) {
@@ -162,7 +165,7 @@ public class InMemoryFlowRuleService implements FlowRuleService {
      * @param counters {packets, bytes} of an entry as the switch counts it, null to leave it
      * @return how many entries were set
      */
-    public synchronized int setCounters(java.util.function.Function<FlowEntry, long[]> counters) {
+    public synchronized int setCounters(Function<FlowEntry, long[]> counters) {
         int n = 0;
         for (Map<FlowRule, DefaultFlowEntry> table : tables.values()) {
             for (Map.Entry<FlowRule, DefaultFlowEntry> e : table.entrySet()) {

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.testkit;
 
+import java.util.function.Function;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.GroupId;
 import org.onosproject.net.DeviceId;
@@ -62,7 +64,7 @@ public class InMemoryGroupService implements GroupService {
     }
 
     private void rebucket(DeviceId deviceId, GroupKey oldCookie, GroupKey newCookie, ApplicationId appId,
-                          java.util.function.Function<List<GroupBucket>, List<GroupBucket>> change) {
+                          Function<List<GroupBucket>, List<GroupBucket>> change) {
         DefaultGroup g;
         synchronized (this) {
             DefaultGroup old = groups.remove(List.of(deviceId, oldCookie));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.testkit;
 
 import org.onlab.graph.ScalarWeight;
@@ -42,7 +43,8 @@ import java.util.stream.Stream;
  * Topology and path service over the links of a {@link LinkService}: every shortest path
  * between two devices by hop count (ONOS's default weight), each link cost 1, as
  * {@link DefaultPath}s; k-shortest paths are every loop-free path, shortest first. Custom
- * link weighers, disjoint paths, topology clusters and the graph are not modelled and fail with {@link UnsupportedOperationException} naming themselves.
+ * link weighers, disjoint paths, topology clusters and the graph are not modelled and fail with {@link
+ * UnsupportedOperationException} naming themselves.
  */
 @Component(immediate = true, service = {TopologyService.class, PathService.class})
 public class InMemoryTopologyService implements TopologyService, PathService {

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.testkit;
 
+import java.util.concurrent.ConcurrentHashMap;
 import org.onosproject.ui.UiExtension;
 import org.onosproject.ui.UiExtensionService;
 import org.onosproject.ui.UiView;
@@ -29,7 +31,7 @@ public class InMemoryUiExtensionService implements UiExtensionService {
     private static final Pattern REF = Pattern.compile("(?:src|href)=\"app/view/([^/\"]+)/([^\"]+)\"");
 
     private final List<UiExtension> extensions = new CopyOnWriteArrayList<>();
-    private final Map<UiExtension, Map<String, Integer>> loaded = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<UiExtension, Map<String, Integer>> loaded = new ConcurrentHashMap<>();
 
     @Override
     public void register(UiExtension extension) {

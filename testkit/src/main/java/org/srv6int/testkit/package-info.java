@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * In-memory stand-ins for the ONOS 2.7 core services the SRv6-INT app uses, for a bare
  * Karaf and for tests: each keeps the state the real service keeps and announces changes

@@ -1,13 +1,15 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
 import org.srv6int.app.api.model.NodeResources;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Time from "the violation has persisted t̂" (the tick that finds it) to "multipath group
+ * Time from "the violation has persisted t̂" (the loop core's round that finds it) to "multipath group
  * updated" (ChainRouting.addReplicas returned), with pods Ready at once (pod start-up
  * excluded) and the group kept by the recording routing fake (the app's flow programming is
  * not in this branch). Wall-clock time of that one tick; repeated, p50/p99/max printed.
@@ -29,20 +31,25 @@ public final class DecisionLatencyBench {
             platform.nodes.add(new NodeResources("w1", 4000, 1L << 34));
             platform.nodes.add(new NodeResources("w2", 8000, 1L << 34));
             FakePorts.Routing routing = new FakePorts.Routing("r0");
-            GlobalLoop loop = new GlobalLoop(LoopParams.builder().build(), clock, platform, routing);
+            // the loop core's rounds, each on the window the bench gives (no collector here)
+            List<List<VnfObservation>> window = new ArrayList<>(List.of(List.of()));
+            LoopCore loop = LoopCore.builder().clock(clock).platform(platform).routing(routing)
+                    .params(LoopParams.builder().build()).observations(s -> window.get(0)).build();
             clock.nanos = 1_000_000_000L;
-            loop.tick(List.of(new VnfObservation(BenchSetup.VNF, 600_000, 1000, 400_000, 100, routing.active(),
-                                                 packets)));
+            window.set(0, List.of(new VnfObservation(BenchSetup.VNF, 600_000, 1000, 400_000, 100, routing.active(),
+                                                     packets)));
+            loop.period(null);
             for (int w = 0; w < 9; w++) {
                 clock.nanos += 500_000_000L;
-                loop.tick(List.of(new VnfObservation(BenchSetup.VNF, 600_000, 2000, 700_000, 100,
-                                                     routing.active(), packets)));
+                window.set(0, List.of(new VnfObservation(BenchSetup.VNF, 600_000, 2000, 700_000, 100,
+                                                         routing.active(), packets)));
+                loop.period(null);
             }
             clock.nanos += 500_000_000L;
-            List<VnfObservation> obs = List.of(new VnfObservation(BenchSetup.VNF, 600_000, 2000, 700_000, 100,
-                                                                  routing.active(), packets));
+            window.set(0, List.of(new VnfObservation(BenchSetup.VNF, 600_000, 2000, 700_000, 100,
+                                                     routing.active(), packets)));
             long t0 = System.nanoTime();
-            loop.tick(obs);
+            loop.period(null);
             long t1 = System.nanoTime();
             if (routing.calls.size() != 1) {
                 throw new IllegalStateException("expected one group update, got " + routing.calls);

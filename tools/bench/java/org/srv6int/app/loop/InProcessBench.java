@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
 import org.srv6int.app.api.model.NodeResources;
@@ -30,7 +31,7 @@ public class InProcessBench {
     private final byte[][] reports = new byte[N][];
     private final int[] lengths = new int[N];
     private TelemetryEngine engine;
-    private GlobalLoop loop;
+    private LoopCore loop;
     private FakePorts.Routing routing;
     private long seq;
     private long fakeNanos;
@@ -42,7 +43,9 @@ public class InProcessBench {
         routing = new FakePorts.Routing("r0");
         FakePorts.Platform platform = new FakePorts.Platform();
         platform.nodes.add(new NodeResources("w1", 4000, 1L << 34));
-        loop = new GlobalLoop(LoopParams.builder().build(), new FakePorts.Clock(), platform, routing);
+        // the loop core's round on each window: its observation of the window's one vNF
+        loop = LoopCore.builder().clock(new FakePorts.Clock()).platform(platform).routing(routing)
+                .params(LoopParams.builder().build()).observations(this::observations).build();
         for (int i = 0; i < N; i++) {
             byte[] p = BenchSetup.report(i);
             reports[i] = p;
@@ -62,11 +65,14 @@ public class InProcessBench {
         boolean ok = engine.onReport(b, 0, lengths[(int) (s & (N - 1))], src);
         if ((s & 0xFFFF) == 0xFFFF) {
             fakeNanos += 500_000_000L;
-            TelemetrySnapshot snap = engine.roll();
-            VnfWindow w = snap.vnfs().get(0);
-            loop.tick(List.of(new VnfObservation(w.vnf(), 600_000, w.ratePps(), w.p95Nanos(), w.samples(),
-                                                 routing.active(), w.replicaPackets())));
+            loop.period(engine.roll());
         }
         return ok;
+    }
+
+    private List<VnfObservation> observations(TelemetrySnapshot snap) {
+        VnfWindow w = snap.vnfs().get(0);
+        return List.of(new VnfObservation(w.vnf(), 600_000, w.ratePps(), w.p95Nanos(), w.samples(),
+                                          routing.active(), w.replicaPackets()));
     }
 }

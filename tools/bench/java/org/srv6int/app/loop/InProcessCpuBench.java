@@ -1,8 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
 import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.telemetry.TelemetryEngine;
-import org.srv6int.app.api.model.TelemetrySnapshot;
 import org.srv6int.app.api.model.VnfWindow;
 
 import java.lang.management.ManagementFactory;
@@ -27,7 +27,13 @@ public final class InProcessCpuBench {
         FakePorts.Routing routing = new FakePorts.Routing("r0");
         FakePorts.Platform platform = new FakePorts.Platform();
         platform.nodes.add(new NodeResources("w1", 4000, 1L << 34));
-        GlobalLoop loop = new GlobalLoop(LoopParams.builder().build(), new FakePorts.Clock(), platform, routing);
+        // the loop core's round on each window: its observation of the window's one vNF
+        LoopCore loop = LoopCore.builder().clock(new FakePorts.Clock()).platform(platform).routing(routing)
+                .params(LoopParams.builder().build()).observations(snap -> {
+                    VnfWindow w = snap.vnfs().get(0);
+                    return List.of(new VnfObservation(w.vnf(), 600_000, w.ratePps(), w.p95Nanos(), w.samples(),
+                                                      routing.active(), w.replicaPackets()));
+                }).build();
         int size = 1024;
         byte[][] reports = new byte[size][];
         int[] lengths = new int[size];
@@ -55,10 +61,7 @@ public final class InProcessCpuBench {
                 }
                 if ((s & 0xFFFF) == 0xFFFF) {
                     fake[0] += 500_000_000L;
-                    TelemetrySnapshot snap = engine.roll();
-                    VnfWindow w = snap.vnfs().get(0);
-                    loop.tick(List.of(new VnfObservation(w.vnf(), 600_000, w.ratePps(), w.p95Nanos(), w.samples(),
-                                                         routing.active(), w.replicaPackets())));
+                    loop.period(engine.roll());
                 }
             }
             long cpu = mx.getCurrentThreadCpuTime() - c0;

@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin;
 
+import java.net.URISyntaxException;
+import java.util.Locale;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -40,7 +43,8 @@ public final class Main {
             "    scale                   leaf-spine fabric, 2.5 chains per worker, diurnal traffic + flash crowd",
             "                            (not in all; policy ours unless --policy; docs/twin.md section 14)",
             "  related systems (in all too; --policy does not apply):",
-            "    numasfp                 NUMASFP Figs. 10-12, ours vs Octans, Node-balance, Node-first (docs/numasfp.md)",
+            "    numasfp                 NUMASFP Figs. 10-12, ours vs Octans, Node-balance, Node-first "
+                    + "(docs/numasfp.md)",
             "    pushaside interference  CoCo push-aside, interference-aware co-location (docs/twin.md)",
             "  failures (in all too; issue 18, docs/twin.md): kill-replica rescale",
             "  --policy LIST     comma-separated subset of ours,none,vpa (default: all three)",
@@ -282,7 +286,7 @@ public final class Main {
                 wallS, cpuS);
         RunResult first = byPolicy.values().iterator().next().get(0);
         ScaleReport.write(o.out.resolve(s.name()), first, flash, speed, o.plots);
-        err.println(String.format(java.util.Locale.ROOT, "twin: scale %d workers, %d chains, %d vNFs: %.0f simulated s "
+        err.println(String.format(Locale.ROOT, "twin: scale %d workers, %d chains, %d vNFs: %.0f simulated s "
                 + "in %.1f wall s = %.2f simulated s per wall s (%.1f CPU s: %.2f simulated s per CPU s); "
                 + "peak RSS %.0f MiB, peak heap %.0f MiB", o.workers, speed.chains, speed.vnfs, simulatedS, wallS,
                 speed.simPerWall(), cpuS, speed.simPerCpu(), ScaleReport.peakRssMib(), ScaleReport.peakHeapMib()));
@@ -353,7 +357,7 @@ public final class Main {
         Map<String, Object> exps = new LinkedHashMap<>();
         for (Supplier<Experiment> b : s.experiments()) {
             Experiment e = b.get();
-            exps.put(e.label().isEmpty() ? "run" : e.label(), String.format(java.util.Locale.ROOT,
+            exps.put(e.label().isEmpty() ? "run" : e.label(), String.format(Locale.ROOT,
                     "%.0f s, t-hat %.1f s", e.durationS(), e.tHatS()));
         }
         m.put("experiments", exps);
@@ -384,7 +388,7 @@ public final class Main {
         if (cs != null) {
             try {
                 starts.add(Paths.get(cs.getLocation().toURI()));
-            } catch (java.net.URISyntaxException e) {
+            } catch (URISyntaxException e) {
                 // not a file: the working directory alone
             }
         }

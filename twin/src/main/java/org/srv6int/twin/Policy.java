@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin;
 
 /** Which vertical scaler runs (and whether the global loop runs) in a twin run. */

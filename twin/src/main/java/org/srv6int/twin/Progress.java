@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin;
 
 import java.io.PrintStream;
@@ -77,7 +78,8 @@ final class Progress {
         long now = System.nanoTime();
         if (mode == Mode.LINES) {
             double wall = (now - runStartNs) / 1e9;
-            err.println(String.format(Locale.ROOT, "twin: %3.0f%% %s: %.0f s simulated in %.1f s wall (%.1f x real time)",
+            err.println(String.format(Locale.ROOT,
+                    "twin: %3.0f%% %s: %.0f s simulated in %.1f s wall (%.1f x real time)",
                     Math.min(1, doneBefore / total) * 100, what, durationS, wall, durationS / Math.max(wall, 1e-9)));
             err.flush();
         }

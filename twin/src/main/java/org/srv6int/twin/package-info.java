@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * Testbed twin: the paper's four-switch, two-worker testbed in simulated time.
  * Hardware (vNF service rates, contention, links, switch queues) is modelled here;

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin;
 
+import java.util.ArrayList;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
@@ -104,7 +106,7 @@ public class Fig11Test {
     }
 
     private static List<String> names(JsonNode obj) {
-        List<String> out = new java.util.ArrayList<>();
+        List<String> out = new ArrayList<>();
         obj.fieldNames().forEachRemaining(out::add);
         return out;
     }

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin;
 
+import java.util.ArrayList;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
@@ -181,7 +183,8 @@ public class ScenarioTest {
                 new PrintStream(new ByteArrayOutputStream(), true, "UTF-8"));
         assertEquals(0, rc);
         for (String f : List.of("timeline.csv", "resources.csv", "summary.json")) {
-            assertEquals(f, Files.readString(out.resolve("fig9/ours/" + f)), Files.readString(again.resolve("fig9/ours/" + f)));
+            assertEquals(f, Files.readString(out.resolve("fig9/ours/" + f)), Files.readString(again.resolve("fig9/ours/"
+                    + f)));
         }
     }
 
@@ -216,10 +219,10 @@ public class ScenarioTest {
         ObjectMapper m = new ObjectMapper();
         JsonNode one = m.readTree(out.resolve("fig8/ours/summary.json").toFile());
         JsonNode s = m.readTree(three.resolve("fig8/ours/summary.json").toFile());
-        List<String> loop1 = new java.util.ArrayList<>();
+        List<String> loop1 = new ArrayList<>();
         one.get("events").forEach(e -> loop1.add(e.asText()));
-        List<String> loop3 = new java.util.ArrayList<>();
-        List<String> moves = new java.util.ArrayList<>();
+        List<String> loop3 = new ArrayList<>();
+        List<String> moves = new ArrayList<>();
         s.get("events").forEach(e -> (e.asText().contains(": cluster: ") ? moves : loop3).add(e.asText()));
         assertEquals(loop1, loop3);
         assertTrue(moves.toString(), moves.stream().anyMatch(e -> e.contains("leadership moves to onos-3")));

@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.api;
 
+import java.util.Map;
+import java.util.Set;
 import org.srv6int.app.api.model.ChainState;
 import org.srv6int.app.api.model.InterferenceView;
 import org.srv6int.app.api.model.LoopDecision;
@@ -82,7 +85,7 @@ public interface GlobalLoopService {
      *
      * @return chain ids, ascending
      */
-    java.util.Set<SfcId> pausedChains();
+    Set<SfcId> pausedChains();
 
     /**
      * Returns every chain's liveness as the failure detection sees it (docs/failures.md): UP, DOWN
@@ -92,7 +95,7 @@ public interface GlobalLoopService {
      *
      * @return chain states by chain id
      */
-    java.util.List<ChainState> chainStates();
+    List<ChainState> chainStates();
 
     /**
      * Returns the failure detection's counters: chainDowns, chainsDownNow, replicaDeaths,
@@ -100,7 +103,7 @@ public interface GlobalLoopService {
      *
      * @return counter name to value; zeros on an instance that does not run the loop
      */
-    java.util.Map<String, Long> failureCounters();
+    Map<String, Long> failureCounters();
 
     /**
      * Returns the interference matrix the placement uses: the paper's seed and what telemetry

@@ -1,8 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.api;
 
 import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.api.model.ReplicaInfo;
-import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.api.model.VnfKey;
 import java.util.List;
 import java.util.Map;

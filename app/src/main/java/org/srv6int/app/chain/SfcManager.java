@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.chain;
 
 import org.srv6int.app.store.SfcStore;
 import org.srv6int.app.store.SfcStoreDelegate;
 import org.srv6int.app.store.VnfReplicaStore;
 import org.onosproject.event.AbstractListenerManager;
+import org.onosproject.event.EventDeliveryService;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -42,6 +44,26 @@ public class SfcManager extends AbstractListenerManager<SfcEvent, SfcListener> i
     protected Srv6IntConfigService configService;
 
     private final SfcStoreDelegate delegate = this::post;
+
+    /** Creates the component for OSGi, which sets its references. */
+    public SfcManager() {
+    }
+
+    /**
+     * Creates the component with its references, for a host without OSGi; call {@link #activate()}.
+     *
+     * @param store         chain store
+     * @param replicaStore  replica store
+     * @param configService the app's netcfg
+     * @param events        event delivery
+     */
+    public SfcManager(SfcStore store, VnfReplicaStore replicaStore, Srv6IntConfigService configService,
+                      EventDeliveryService events) {
+        this.store = store;
+        this.replicaStore = replicaStore;
+        this.configService = configService;
+        this.eventDispatcher = events;
+    }
 
     /** Starts forwarding store events. */
     @Activate

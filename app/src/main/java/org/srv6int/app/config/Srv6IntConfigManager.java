@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.config;
 
 import org.onosproject.core.ApplicationId;
@@ -33,6 +34,21 @@ public class Srv6IntConfigManager implements Srv6IntConfigService {
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected CoreService coreService;
+
+    /** Creates the component for OSGi, which sets its references. */
+    public Srv6IntConfigManager() {
+    }
+
+    /**
+     * Creates the component with its references, for a host without OSGi; call {@link #activate()}.
+     *
+     * @param registry    ONOS netcfg registry (the app's config classes are registered there)
+     * @param coreService application ids
+     */
+    public Srv6IntConfigManager(NetworkConfigRegistry registry, CoreService coreService) {
+        this.registry = registry;
+        this.coreService = coreService;
+    }
 
     private ApplicationId appId;
 

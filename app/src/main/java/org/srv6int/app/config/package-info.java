@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * Network configuration (netcfg) of the SRv6-INT SFC app: app-wide settings
  * (INT collector, loop parameters, resource steps) under the application

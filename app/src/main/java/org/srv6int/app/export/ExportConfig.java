@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.export;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -30,7 +31,8 @@ public final class ExportConfig extends Config<ApplicationId> {
     static final String KAFKA = "kafka";
     static final String OTLP = "otlp";
 
-    private static final Pattern HOST_PORT = Pattern.compile("[A-Za-z0-9._\\-]+:(\\d{1,5})|\\[[0-9A-Fa-f:.]+\\]:(\\d{1,5})");
+    private static final Pattern HOST_PORT = Pattern.compile("[A-Za-z0-9._\\-]+:(\\d{1,5})|"
+            + "\\[[0-9A-Fa-f:.]+\\]:(\\d{1,5})");
     private static final Pattern TOPIC = Pattern.compile("[A-Za-z0-9._\\-]{1,200}");
 
     @Override
@@ -105,7 +107,8 @@ public final class ExportConfig extends Config<ApplicationId> {
         }
         String prefix = text(k, "kafka.topicPrefix", k.get("topicPrefix"), KafkaSettings.DEFAULT_TOPIC_PREFIX);
         if (!TOPIC.matcher(prefix).matches()) {
-            throw new InvalidFieldException("kafka.topicPrefix", "must be 1-200 of [A-Za-z0-9._-], got '" + prefix + "'");
+            throw new InvalidFieldException("kafka.topicPrefix", "must be 1-200 of [A-Za-z0-9._-], got '" + prefix
+                    + "'");
         }
         return new KafkaSettings(servers.trim(), prefix,
                                  (int) integer(k, "kafka.queueRecords", "queueRecords", 1, 1_000_000,

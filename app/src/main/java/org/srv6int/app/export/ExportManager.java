@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.export;
 
 import org.onosproject.cluster.ClusterService;
@@ -14,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.srv6int.app.config.AppConfigSection;
 import org.srv6int.app.config.Srv6IntConfigService;
-import org.srv6int.app.metrics.AppMetricsService;
+import org.srv6int.app.api.AppMetricsService;
 import org.srv6int.app.api.model.TelemetrySnapshot;
 import org.srv6int.app.api.TelemetryWindows;
 

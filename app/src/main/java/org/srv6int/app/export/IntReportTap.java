@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.export;
 
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.export;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -179,7 +180,8 @@ public final class KafkaExport implements AutoCloseable {
             }
             SampledReport s = reports.poll();
             if (s != null) {
-                return IntReportTap.record(s, instance, System.currentTimeMillis(), settings.intReports().sampleEvery());
+                return IntReportTap.record(s, instance, System.currentTimeMillis(),
+                        settings.intReports().sampleEvery());
             }
         }
         return queues.get(ExportRecord.Kind.VNF_SUMMARY).poll(reports == null ? 20 : 2, TimeUnit.MILLISECONDS);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * Optional exports of the app's telemetry to operators' streaming and monitoring stacks, off by
  * default and set in netcfg {@code apps/org.srv6int.app/export} ({@link org.srv6int.app.export.ExportConfig}):

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.gui;
 
+import java.util.Locale;
 import com.google.common.collect.ImmutableList;
 import org.onosproject.net.DeviceId;
 import org.srv6int.app.api.model.ChainState;
@@ -128,7 +130,8 @@ public final class ChainViews implements Supplier<List<ChainView>> {
         }
         return new ChainView(sfc.id().toString(), sfc.name(), switchPaths, vnfs,
                 st.map(SfcTelemetry::throughputPps).orElse(-1.0),
-                st.map(SfcTelemetry::p95E2eLatencyNanos).orElse(ChainView.UNKNOWN), history, sfc.ingress().deviceId(), state);
+                st.map(SfcTelemetry::p95E2eLatencyNanos).orElse(ChainView.UNKNOWN), history, sfc.ingress().deviceId(),
+                        state);
     }
 
     /** One decision as the panels show it: replica change, outcome, the loop's reason. */
@@ -137,7 +140,7 @@ public final class ChainViews implements Supplier<List<ChainView>> {
         if (d.replicasBefore() != d.replicasAfter()) {
             sb.append(d.replicasBefore()).append(" → ").append(d.replicasAfter()).append(" replicas, ");
         }
-        sb.append(d.outcome().name().toLowerCase(java.util.Locale.ROOT));
+        sb.append(d.outcome().name().toLowerCase(Locale.ROOT));
         if (!d.detail().isEmpty()) {
             sb.append("; ").append(d.detail());
         }

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.gui;
 
+import java.util.function.Consumer;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.collect.ImmutableSet;
@@ -206,9 +208,9 @@ public class Srv6intTopoMessageHandler extends UiMessageHandler {
 
     /** A request handler that updates state, then refreshes the view. */
     private final class Handler extends RequestHandler {
-        private final java.util.function.Consumer<ObjectNode> action;
+        private final Consumer<ObjectNode> action;
 
-        Handler(String type, java.util.function.Consumer<ObjectNode> action) {
+        Handler(String type, Consumer<ObjectNode> action) {
             super(type);
             this.action = action;
         }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * ONOS web GUI topology overlay (legacy GUI) for SRv6-INT service function chains:
  * highlights the selected chain's path, vNF switches and replicas, badges each

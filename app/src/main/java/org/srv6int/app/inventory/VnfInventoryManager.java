@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.inventory;
 
 import org.srv6int.app.store.VnfReplicaStore;
 import org.srv6int.app.store.VnfReplicaStoreDelegate;
 import org.onlab.packet.Ip6Address;
 import org.onosproject.event.AbstractListenerManager;
+import org.onosproject.event.EventDeliveryService;
 import org.onosproject.net.DeviceId;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -29,7 +31,6 @@ import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
-import org.srv6int.app.placement.NumaPlacement;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -62,6 +63,26 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
     protected Srv6IntConfigService configService;
 
     private final VnfReplicaStoreDelegate delegate = this::post;
+
+    /** Creates the component for OSGi, which sets its references. */
+    public VnfInventoryManager() {
+    }
+
+    /**
+     * Creates the component with its references, for a host without OSGi; call {@link #activate()}.
+     *
+     * @param store         replica store
+     * @param sfcService    chains
+     * @param configService the app's netcfg
+     * @param events        event delivery
+     */
+    public VnfInventoryManager(VnfReplicaStore store, SfcService sfcService, Srv6IntConfigService configService,
+                               EventDeliveryService events) {
+        this.store = store;
+        this.sfcService = sfcService;
+        this.configService = configService;
+        this.eventDispatcher = events;
+    }
 
     /** Starts forwarding store events. */
     @Activate

@@ -1,12 +1,12 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.k8s;
 
+import java.util.HashMap;
 import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.api.ReadinessListener;
 import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.api.model.SfcId;
-import org.srv6int.app.k8s.BridgeReplicaPlatform;
-import org.srv6int.app.k8s.ReplicaIdentities;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.k8s.bridge.ReplicaListener;
@@ -41,7 +41,8 @@ import java.util.regex.Pattern;
  * repeating the old one's request gets the same StatefulSet, which the bridge ensures (creates
  * if absent) rather than creates. Before the workload is created the replica's identity (SID,
  * switch, port and, when placement chose one, NUMA node) is reserved through
- * {@link ReplicaIdentities} and written on the pod as the annotations of {@link ReplicaNames}; a create that fails gives the reservation back and deletes
+ * {@link ReplicaIdentities} and written on the pod as the annotations of {@link ReplicaNames}; a create that fails
+ * gives the reservation back and deletes
  * what it made.
  */
 public final class BridgeReplicaPlatform implements ReplicaPlatform {
@@ -55,7 +56,7 @@ public final class BridgeReplicaPlatform implements ReplicaPlatform {
     private final Set<String> reserved = new HashSet<>();
     private final Map<String, Integer> requests;
     private final ReplicaIdentities identities;
-    private final Map<ReadinessListener, ReplicaListener> listeners = new java.util.HashMap<>();
+    private final Map<ReadinessListener, ReplicaListener> listeners = new HashMap<>();
 
     /**
      * Creates the adapter.

@@ -1,13 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.k8s;
 
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.api.ReadinessListener;
 import org.srv6int.app.api.model.ResourceNeed;
 import org.srv6int.app.api.ReplicaPlatform;
-import org.srv6int.app.k8s.BridgeReplicaPlatform;
-import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
-import org.srv6int.app.k8s.ReplicaIdentities;
 import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigService;
@@ -67,7 +67,8 @@ import static org.onlab.util.Tools.groupedThreads;
  * {@link Srv6IntAppConfig} ({@link KubernetesSettings}) and rebuilt when that section changes.
  * Without the section (or when the client cannot be built) every call fails with the reason,
  * which the loop records in its decision.
- */@Component(immediate = true, service = ReplicaPlatform.class)
+ */
+@Component(immediate = true, service = ReplicaPlatform.class)
 public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
 
     /** Threads for the bridge's blocking calls (a create waits for Ready). */
@@ -100,8 +101,8 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
     volatile long chainReleaseTimeoutMillis = CHAIN_RELEASE_TIMEOUT_MS;
     private static final long CHAIN_RELEASE_POLL_MS = 100;
     // Chains whose workloads wait for the switches: the orphan sweep leaves them to that wait.
-    private final Set<String> releasing = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    private final java.util.concurrent.atomic.AtomicLong chainReleaseTimeouts = new java.util.concurrent.atomic.AtomicLong();
+    private final Set<String> releasing = ConcurrentHashMap.newKeySet();
+    private final AtomicLong chainReleaseTimeouts = new AtomicLong();
 
     /** The cluster's replica request ledger (idempotent creates across leaders). */
     static final String REQUESTS_MAP = "srv6int-replica-requests";
@@ -129,9 +130,34 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
         }
     };
 
+    /** Creates the component for OSGi, which sets its references. */
+    public KubernetesReplicaPlatformManager() {
+    }
+
+    /**
+     * Creates the component with its references, for a host without OSGi; call {@link #activate()}.
+     *
+     * @param netcfgService   ONOS netcfg (its events)
+     * @param configService   the app's netcfg
+     * @param sfcService      chains
+     * @param storageService  storage (the replica request ledger)
+     * @param inventory       replicas
+     * @param flowRuleService flow rules (a removed chain's workloads wait for them); null: at once
+     */
+    public KubernetesReplicaPlatformManager(NetworkConfigService netcfgService, Srv6IntConfigService configService,
+                                            SfcService sfcService, StorageService storageService,
+                                            VnfInventoryService inventory, FlowRuleService flowRuleService) {
+        this.netcfgService = netcfgService;
+        this.configService = configService;
+        this.sfcService = sfcService;
+        this.storageService = storageService;
+        this.inventory = inventory;
+        this.flowRuleService = flowRuleService;
+    }
+
     /** Builds the platform from netcfg and follows its changes. */
     @Activate
-    protected void activate() {
+    public void activate() {
         executor = Executors.newFixedThreadPool(BRIDGE_THREADS, groupedThreads("srv6int/k8s-bridge", "%d", log));
         requests = storageService.<String, Integer>consistentMapBuilder().withName(REQUESTS_MAP)
                 .withSerializer(Serializer.using(KryoNamespaces.BASIC)).build().asJavaMap();
@@ -146,7 +172,7 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
 
     /** Closes the bridge's client. */
     @Deactivate
-    protected void deactivate() {
+    public void deactivate() {
         netcfgService.removeListener(netcfgListener);
         sfcService.removeListener(sfcListener);
         sweeper.shutdownNow();
@@ -199,6 +225,7 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
         long timeout = chainReleaseTimeoutMillis;
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout);
         Optional<String> where;
+        // CHECKSTYLE IGNORE InnerAssignment FOR NEXT 1 LINES
         while ((where = SidSteering.chainEntries(flows, configService.devices().all().keySet(), sfc)).isPresent()) {
             if (System.nanoTime() - deadline >= 0) {
                 chainReleaseTimeouts.incrementAndGet();

@@ -1,6 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.k8s;
 
-import org.srv6int.app.k8s.ReplicaIdentities;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfReplica;
 

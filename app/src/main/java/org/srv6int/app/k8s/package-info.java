@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * The app's edge towards Kubernetes: the global loop's replica platform over the bridge
  * (workloads with deterministic names, each carrying its replica's identity), built from netcfg,

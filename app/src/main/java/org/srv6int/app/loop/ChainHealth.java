@@ -1,13 +1,12 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
 import org.srv6int.app.api.model.ChainState;
 import org.srv6int.app.store.LoopStateStore;
-import org.srv6int.app.api.model.ReplicaHealthRecord;
 import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfReplicaId;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -26,7 +25,8 @@ import java.util.TreeMap;
  *
  * <p>A chain is DOWN when its ingress classifier's packet counter moved while no INT report of
  * the chain arrived for {@code silence} (the counter counts as moving for two silences after its
- * last step, as ONOS may poll flow statistics less often than windows close), or at once when no segment list is left for it while it
+ * last step, as ONOS may poll flow statistics less often than windows close), or at once when no segment list is left
+ * for it while it
  * had traffic; the last hop seen is the furthest hop (ingress, then each vNF's replica SID entries
  * on their switches) whose counter moved during the silence. It is UP again when reports arrive.
  *
@@ -79,7 +79,8 @@ public final class ChainHealth {
          * @param portUp     whether its switch port is up
          */
         public ReplicaSeen(VnfKey vnf, String id, String where, boolean inGroup, boolean parked,
-                           boolean creating, long intPackets, OptionalLong sidPackets, Boolean podReady, boolean portUp) {
+                           boolean creating, long intPackets, OptionalLong sidPackets, Boolean podReady,
+                                   boolean portUp) {
             this(vnf, id, where, inGroup, parked, creating, intPackets, sidPackets, podReady, portUp, false);
         }
 
@@ -235,49 +236,14 @@ public final class ChainHealth {
         }
     }
 
-    private static final class ChainMemo {
-        /** Went DOWN or UP this round: the store's DOWN chains change at the end of the round. */
-        boolean dirty;
-        long lastClassified = -1;
-        long lastTraffic = NONE;
-        long lastReport = NONE;
-        long silentSince = NONE;
-        boolean down;
-        long downSince = NONE;
-        long stateSince = NONE;
-        String lastHop = "";
-        String reason = "";
-        ChainState.Liveness liveness = ChainState.Liveness.UNKNOWN;
-    }
-
     private static final String INT_SILENCE = "no INT report crossed it for ";
-
-    private static final class ReplicaMemo {
-        final VnfReplicaId id;
-        /** What the store should have changed: written at the end of the round. */
-        boolean dirty;
-        long lastSid = -1;
-        long lastSidMoved = NONE;
-        long silentSince = NONE;
-        boolean dead;
-        long deadSince = NONE;
-        boolean probation;
-        /** INT has shown packets through it at least once. */
-        boolean passedTraffic;
-        String cause = "";
-        final ArrayDeque<Long> deaths = new ArrayDeque<>();
-
-        ReplicaMemo(VnfReplicaId id) {
-            this.id = id;
-        }
-    }
 
     private final LoopClock clock;
     private volatile long silenceNanos;
     private volatile long replicaSilenceNanos;
     private volatile long returnHoldNanos;
-    private final Map<SfcId, ChainMemo> chains = new HashMap<>();
-    private final Map<String, ReplicaMemo> replicas = new HashMap<>();
+    private final Map<SfcId, HealthMemory.ChainMemo> chains = new HashMap<>();
+    private final Map<String, HealthMemory.ReplicaMemo> replicas = new HashMap<>();
     private long chainDowns;
     private long replicaDeaths;
     private long replicaReturns;
@@ -326,14 +292,15 @@ public final class ChainHealth {
     public synchronized List<Finding> observe(List<ChainSeen> seen, boolean eventOnly) {
         long now = clock.nanoTime();
         if (store != null && !loaded) {
-            load(now, clock.currentTimeMillis());
+            loaded = HealthMemory.load(store, chains, replicas, now, clock.currentTimeMillis());
+            storeFailures += loaded ? 0 : 1;
         }
         List<Finding> out = new ArrayList<>();
         Set<SfcId> liveChains = new HashSet<>();
         Set<String> liveReplicas = new HashSet<>();
         for (ChainSeen c : seen) {
             liveChains.add(c.sfc);
-            ChainMemo m = chains.computeIfAbsent(c.sfc, k -> new ChainMemo());
+            HealthMemory.ChainMemo m = chains.computeIfAbsent(c.sfc, k -> new HealthMemory.ChainMemo());
             boolean entered = false;
             if (eventOnly) {
                 // nothing new from the counters or the collector
@@ -374,7 +341,8 @@ public final class ChainHealth {
         });
         replicas.keySet().retainAll(liveReplicas);
         if (store != null && loaded) {
-            write(gone, chainsGone, now, clock.currentTimeMillis());
+            storeFailures += HealthMemory.write(store, chains, replicas, gone, chainsGone, now,
+                                                clock.currentTimeMillis());
         }
         return out;
     }
@@ -404,110 +372,16 @@ public final class ChainHealth {
         return storeFailures;
     }
 
-    /** The last leader's memory of the replicas; until it is read, nothing is written. */
-    private void load(long now, long nowMillis) {
-        Map<VnfReplicaId, ReplicaHealthRecord> records;
-        Map<SfcId, ChainState> down;
-        try {
-            records = store.replicaHealth();
-            down = store.downChains();
-        } catch (RuntimeException e) {
-            storeFailures++;
-            return;
-        }
-        loaded = true;
-        for (Map.Entry<VnfReplicaId, ReplicaHealthRecord> e : records.entrySet()) {
-            ReplicaHealthRecord r = e.getValue();
-            ReplicaMemo m = new ReplicaMemo(e.getKey());
-            m.dead = r.dead();
-            m.deadSince = r.dead() ? toNanos(r.deadSinceMillis(), now, nowMillis) : NONE;
-            m.cause = r.cause();
-            r.deathsMillis().forEach(t -> m.deaths.addLast(toNanos(t, now, nowMillis)));
-            m.probation = r.probation();
-            m.passedTraffic = r.passedTraffic();
-            replicas.put(e.getKey().toString(), m);
-        }
-        // What this instance remembers from an earlier turn as leader may be stale: the store decides.
-        chains.values().removeIf(m -> m.down);
-        for (ChainState c : down.values()) {
-            ChainMemo m = new ChainMemo();
-            m.down = true;
-            m.downSince = toNanos(c.sinceMillis(), now, nowMillis);
-            m.stateSince = m.downSince;
-            m.liveness = ChainState.Liveness.DOWN;
-            m.lastHop = c.lastHopSeen();
-            m.reason = c.reason();
-            m.lastReport = c.lastReportMillis() == 0 ? NONE : toNanos(c.lastReportMillis(), now, nowMillis);
-            chains.put(c.sfc(), m);
-        }
-    }
-
-    /** Writes the replicas and chains whose memory changed this round and removes those that are gone. */
-    private void write(List<VnfReplicaId> gone, List<SfcId> chainsGone, long now, long nowMillis) {
-        for (SfcId c : chainsGone) {
-            try {
-                store.removeDownChain(c);
-            } catch (RuntimeException e) {
-                storeFailures++;  // a gone chain's record is never read for a chain again
-            }
-        }
-        for (Map.Entry<SfcId, ChainMemo> e : chains.entrySet()) {
-            ChainMemo m = e.getValue();
-            if (!m.dirty) {
-                continue;
-            }
-            try {
-                if (m.down) {
-                    store.putDownChain(new ChainState(e.getKey(), ChainState.Liveness.DOWN,
-                                                      toMillis(m.downSince, now, nowMillis), m.lastHop, m.reason,
-                                                      m.lastClassified, toMillis(m.lastReport, now, nowMillis),
-                                                      List.of()));
-                } else {
-                    store.removeDownChain(e.getKey());
-                }
-                m.dirty = false;
-            } catch (RuntimeException ex) {
-                storeFailures++;  // dirty still: written at the next round
-            }
-        }
-        for (VnfReplicaId id : gone) {
-            try {
-                store.removeReplicaHealth(id);
-            } catch (RuntimeException e) {
-                // A stale record of a gone replica is harmless: it is never read for a replica again.
-                storeFailures++;
-            }
-        }
-        for (ReplicaMemo m : replicas.values()) {
-            if (!m.dirty) {
-                continue;
-            }
-            List<Long> deaths = new ArrayList<>();
-            m.deaths.forEach(t -> deaths.add(toMillis(t, now, nowMillis)));
-            try {
-                store.putReplicaHealth(m.id, new ReplicaHealthRecord(m.dead, m.dead ? toMillis(m.deadSince, now,
-                        nowMillis) : 0, m.cause, deaths, m.probation, m.passedTraffic));
-                m.dirty = false;
-            } catch (RuntimeException e) {
-                storeFailures++;  // dirty still: written at the next round
-            }
-        }
-    }
-
-    private static long toNanos(long tMillis, long now, long nowMillis) {
-        return now - (nowMillis - tMillis) * 1_000_000;
-    }
-
     private void replica(ChainSeen c, ReplicaSeen r, long now, boolean chainReports, boolean chainDown,
                          boolean eventOnly, List<Finding> out) {
-        ReplicaMemo m = replicas.get(r.key());
+        HealthMemory.ReplicaMemo m = replicas.get(r.key());
         if (m == null && r.parked && r.creating) {
             // PENDING weight 0 is also how the platform reserves a replica for a create in flight:
             // not judged (no memory) until no create of its vNF is in flight.
             return;
         }
         if (m == null) {
-            m = new ReplicaMemo(VnfReplicaId.of(r.vnf, r.id));
+            m = new HealthMemory.ReplicaMemo(VnfReplicaId.of(r.vnf, r.id));
             replicas.put(r.key(), m);
             if (r.parked) {
                 // Parked by an earlier leader that left no record: dead until it may return, like any other.
@@ -569,7 +443,7 @@ public final class ChainHealth {
                 replicaDeaths++;
                 int live = 0;
                 for (ReplicaSeen o : c.replicas) {
-                    ReplicaMemo om = replicas.get(o.key());
+                    HealthMemory.ReplicaMemo om = replicas.get(o.key());
                     if (o.vnf.equals(r.vnf) && o.inGroup && !o.id.equals(r.id) && (om == null || !om.dead)) {
                         live++;
                     }
@@ -604,7 +478,7 @@ public final class ChainHealth {
         }
     }
 
-    private void chain(ChainSeen c, ChainMemo m, long now, long reports, boolean entered, boolean carries,
+    private void chain(ChainSeen c, HealthMemory.ChainMemo m, long now, long reports, boolean entered, boolean carries,
                        boolean eventOnly, List<Finding> out) {
         if (c.vnfs == 0) {
             if (!eventOnly) {
@@ -653,7 +527,7 @@ public final class ChainHealth {
         }
     }
 
-    private static void setLiveness(ChainMemo m, ChainState.Liveness l, long now) {
+    private static void setLiveness(HealthMemory.ChainMemo m, ChainState.Liveness l, long now) {
         if (m.liveness != l) {
             m.liveness = l;
             m.stateSince = now;
@@ -661,12 +535,12 @@ public final class ChainHealth {
     }
 
     /** Sets the chain's last hop seen; returns the index of the first vNF past it. */
-    private int lastHop(ChainSeen c, ChainMemo m, long now) {
+    private int lastHop(ChainSeen c, HealthMemory.ChainMemo m, long now) {
         int furthest = -1;
         String at = null;
         boolean anyCounter = false;
         for (ReplicaSeen r : c.replicas) {
-            ReplicaMemo rm = replicas.get(r.key());
+            HealthMemory.ReplicaMemo rm = replicas.get(r.key());
             anyCounter |= r.sidPackets.isPresent();
             // Since the silence began (for a chain silent for another reason: within two silences).
             long from = m.silentSince != NONE ? m.silentSince : now - 2 * silenceNanos;
@@ -701,8 +575,8 @@ public final class ChainHealth {
     public synchronized List<ChainState> states(long nowMillis) {
         long now = clock.nanoTime();
         Map<SfcId, ChainState> out = new TreeMap<>((a, b) -> Integer.compare(a.tag(), b.tag()));
-        for (Map.Entry<SfcId, ChainMemo> e : chains.entrySet()) {
-            ChainMemo m = e.getValue();
+        for (Map.Entry<SfcId, HealthMemory.ChainMemo> e : chains.entrySet()) {
+            HealthMemory.ChainMemo m = e.getValue();
             List<String> dead = new ArrayList<>();
             String prefix = e.getKey() + "/";
             replicas.forEach((k, r) -> {
@@ -719,7 +593,7 @@ public final class ChainHealth {
     }
 
     private static long toMillis(long t, long now, long nowMillis) {
-        return t == NONE ? 0 : nowMillis - (now - t) / 1_000_000;
+        return HealthMemory.toMillis(t, now, nowMillis);
     }
 
     /**
@@ -730,7 +604,7 @@ public final class ChainHealth {
      * @return true if dead
      */
     public synchronized boolean isDead(VnfKey vnf, String id) {
-        ReplicaMemo m = replicas.get(vnf + "/" + id);
+        HealthMemory.ReplicaMemo m = replicas.get(vnf + "/" + id);
         return m != null && m.dead;
     }
 

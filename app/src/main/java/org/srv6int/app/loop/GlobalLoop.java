@@ -1,28 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
 import org.srv6int.app.api.NodePoolService;
-import org.srv6int.app.api.model.NodePools;
-import org.srv6int.app.api.model.NodeResources;
-import org.srv6int.app.api.model.ResourceNeed;
 import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.store.LoopStateStore;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfLoopRecord;
+import org.srv6int.app.api.model.VnfReplicaId;
 
-import java.util.ArrayDeque;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.Set;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
+import java.util.function.Predicate;
 
 /**
  * Algorithm 4 of the paper plus scale-in with hysteresis and draining, a cool-down and a bounded
@@ -53,97 +52,35 @@ public final class GlobalLoop {
     /** Decision input: n = ⌈C_i / C*_i⌉. */
     public static final String IN_N = "n";
 
-    private static final long NONE = Long.MIN_VALUE;
-
+    private static final long NONE = VnfState.NONE;
     private static final int WRITE_ATTEMPTS = 3;
 
-    /** A history record with the loop-clock times of its decision and its end. */
-    private static final class Entry {
-        final long id;
-        final long decidedNanos;
-        long finishedNanos;
-        LoopDecision decision;
-
-        Entry(long id, long decidedNanos, LoopDecision decision) {
-            this.id = id;
-            this.decidedNanos = decidedNanos;
-            this.decision = decision;
-        }
-    }
-
-    private static final class VnfState {
-        double rStar;
-        long lStar;
-        long violationSince = NONE;
-        long lowSince = NONE;
-        long cooldownUntil = NONE;
-        VnfLoopRecord.Phase phase = VnfLoopRecord.Phase.IDLE;
-        String drainingReplica;
-        long drainStart;
-        long quietSince = NONE;
-        long pendingDecision;
-        List<String> plan = List.of();
-        // Kept on this leader only: a lost hint costs at most the rest of t-hat, never a decision.
-        long escalatedAt = NONE;
-        // The history record repeated escalations of this episode are counted on, and how many.
-        long escalationRecord;
-        int escalations;
-        // Replacements owed for dead replicas, in the store: a new leader requests them.
-        int replaceOwed;
-        // A replacement that found no node is retried after a cool-down, not every window.
-        long replaceRetryAt = NONE;
-        // Push-aside, in the store: a new leader finishes a move (its new replica joins, then the old
-        // one drains) and keeps the time between scale-ups.
-        long pushAsideAt = NONE;
-        String movingOut;
-        String movedFor;
-        // This leader's memory: the drain's held delete is counted once.
-        boolean deleteHeld;
-    }
-
-    private final LoopParams params;
-    private final LoopClock clock;
-    private final ReplicaPlatform platform;
-    private final ChainRouting routing;
-    private final Map<VnfKey, VnfState> states = new HashMap<>();
-    private final ArrayDeque<Entry> history = new ArrayDeque<>();
-    // ESCALATION records in the history: they are bounded apart from the loop's own decisions.
-    private int escalationRecords;
-    private final LoopStateStore store;
+    // What the loop's parts share (their code runs under this object's lock).
+    final LoopParams params;
+    final LoopClock clock;
+    final ReplicaPlatform platform;
+    final ChainRouting routing;
+    final Map<VnfKey, VnfState> states = new HashMap<>();
+    final LoopStateStore store;
+    final ScalingRule scaling;
+    final DecisionLog log;
+    final ReplicaLifecycle lifecycle = new ReplicaLifecycle(this);
+    final FailureReactions reactions = new FailureReactions(this);
+    final NodePicker picker = new NodePicker(this);
+    final PushAsideStep pushAside = new PushAsideStep(this);
     private final Set<VnfKey> unsaved = new LinkedHashSet<>();
     private long nextId = 1;
-    private volatile java.util.function.Predicate<String> nodeUsable = n -> true;
-    private volatile Colocation colocation;
-    private volatile NodePoolService pools;
-    private volatile SwitchSteering steering;
-    // Pod deletions held back while a switch still steered to the replica; scale-ins given up.
-    private long deletesHeld;
-    private long releasesGivenUp;
+    volatile Predicate<String> nodeUsable = n -> true;
+    volatile Colocation colocation;
+    volatile NodePoolService pools;
+    volatile SwitchSteering steering;
     // This round's observations: push-aside reads the neighbours' slack from them.
-    private final Map<VnfKey, VnfObservation> seen = new HashMap<>();
-    private boolean restored;
+    final Map<VnfKey, VnfObservation> seen = new HashMap<>();
+    boolean restored;
     // What the last pickNodes said about the pools, for its decision's detail.
-    private String pickNote = "";
-    // Replicas this loop added, until their node's next pool report shows them (leader's memory).
-    private final List<Joined> joined = new ArrayList<>();
-
-    /** A replica that joined its node at a time, with its vNF's need. */
-    private static final class Joined {
-        final String node;
-        final ResourceNeed need;
-        final long atMillis;
-
-        Joined(String node, ResourceNeed need, long atMillis) {
-            this.node = node;
-            this.need = need;
-            this.atMillis = atMillis;
-        }
-    }
-    private boolean closed;
-    private long storeFailures;
-    // Decisions this loop made by action, and those that ended by action and outcome (metrics).
-    private final long[] made = new long[LoopDecision.Action.values().length];
-    private final long[] ended = new long[LoopDecision.Action.values().length * LoopDecision.Outcome.values().length];
+    String pickNote = "";
+    boolean closed;
+    long storeFailures;
 
     /**
      * Creates the loop.
@@ -173,6 +110,8 @@ public final class GlobalLoop {
         this.platform = platform;
         this.routing = routing;
         this.store = store;
+        this.scaling = new ScalingRule(params);
+        this.log = new DecisionLog(params, clock);
     }
 
     /**
@@ -181,7 +120,7 @@ public final class GlobalLoop {
      *
      * @param observations one per in-service vNF
      */
-    public synchronized void tick(List<VnfObservation> observations) {
+    synchronized void tick(List<VnfObservation> observations) {
         if (closed) {
             return;
         }
@@ -238,8 +177,8 @@ public final class GlobalLoop {
         long now = clock.nanoTime();
         long nowMillis = clock.currentTimeMillis();
         VnfState s = states.computeIfAbsent(vnf, k -> new VnfState());
-        Entry open = s.escalatedAt != NONE && now - s.escalatedAt <= params.tHatNanos()
-                ? entry(s.escalationRecord) : null;
+        DecisionLog.Entry open = s.escalatedAt != NONE && now - s.escalatedAt <= params.tHatNanos()
+                ? log.entry(s.escalationRecord) : null;
         if (open == null) {
             long id = newDecisionId();
             if (id < 0) {
@@ -248,10 +187,8 @@ public final class GlobalLoop {
             s.escalations = 0;
             s.escalationRecord = id;
             // Not an action: no finish time, so lastActionNanos() keeps timing the actions.
-            open = new Entry(id, now, null);
-            history.addLast(open);
-            escalationRecords++;
-            trim(true);
+            open = new DecisionLog.Entry(id, now, null);
+            log.add(open, true);
         }
         s.escalatedAt = now;
         s.escalations++;
@@ -262,45 +199,13 @@ public final class GlobalLoop {
         in.put(LoopDecision.IN_LAST_ESCALATION_MS, (double) nowMillis);
         String detail = "local loop exhausted on " + node + " (tried " + triedResources + ")"
                 + (s.escalations > 1 ? "; " + s.escalations + " escalations, the last at "
-                        + java.time.Instant.ofEpochMilli(nowMillis) : "");
+                        + Instant.ofEpochMilli(nowMillis) : "");
         LoopDecision d = new LoopDecision(open.decision == null ? nowMillis : open.decision.timeMillis(), vnf, in,
                                           LoopDecision.Action.ESCALATION, replicas, replicas,
                                           LoopDecision.Outcome.SUCCEEDED, detail);
         open.decision = d;
-        made[d.action().ordinal()]++;
-        ended[endedSlot(d.action(), d.outcome())]++;
+        log.madeAndEnded(d);
         return d;
-    }
-
-    private Entry entry(long id) {
-        for (java.util.Iterator<Entry> it = history.descendingIterator(); it.hasNext();) {
-            Entry e = it.next();
-            if (e.id == id) {
-                return e;
-            }
-        }
-        return null;
-    }
-
-    private static boolean isEscalation(Entry e) {
-        return e.decision == null || e.decision.action() == LoopDecision.Action.ESCALATION;
-    }
-
-    /**
-     * Bounds the history after a record was added: escalations and the loop's own decisions are
-     * each kept to the history size, oldest out first, so neither pushes the other out.
-     */
-    private void trim(boolean escalation) {
-        int kept = escalation ? escalationRecords : history.size() - escalationRecords;
-        for (java.util.Iterator<Entry> it = history.iterator(); kept > params.historySize() && it.hasNext();) {
-            if (isEscalation(it.next()) == escalation) {
-                it.remove();
-                kept--;
-            }
-        }
-        if (escalation) {
-            escalationRecords = kept;
-        }
     }
 
     /**
@@ -309,8 +214,8 @@ public final class GlobalLoop {
      *
      * @param usable node name to whether it may take a replica
      */
-    public void setNodeFilter(java.util.function.Predicate<String> usable) {
-        nodeUsable = java.util.Objects.requireNonNull(usable);
+    public void setNodeFilter(Predicate<String> usable) {
+        nodeUsable = Objects.requireNonNull(usable);
     }
 
     /**
@@ -362,7 +267,7 @@ public final class GlobalLoop {
      * @return held deletions since start
      */
     public synchronized long deletesHeld() {
-        return deletesHeld;
+        return lifecycle.deletesHeld;
     }
 
     /**
@@ -372,7 +277,7 @@ public final class GlobalLoop {
      * @return given-up drains since start
      */
     public synchronized long releasesGivenUp() {
-        return releasesGivenUp;
+        return lifecycle.releasesGivenUp;
     }
 
     /**
@@ -395,11 +300,7 @@ public final class GlobalLoop {
     private VnfLoopRecord toRecord(VnfState s, long now, long nowMillis) {
         LoopDecision pending = null;
         if (s.phase != VnfLoopRecord.Phase.IDLE) {
-            for (Entry e : history) {
-                if (e.id == s.pendingDecision) {
-                    pending = e.decision;
-                }
-            }
+            pending = log.decision(s.pendingDecision);
         }
         return new VnfLoopRecord(s.rStar, s.lStar, toMillis(s.violationSince, now, nowMillis),
                                  toMillis(s.lowSince, now, nowMillis), toMillis(s.cooldownUntil, now, nowMillis),
@@ -411,7 +312,7 @@ public final class GlobalLoop {
     }
 
     /** Writes a vNF's state, retrying at once; on failure it is retried at every tick. */
-    private boolean save(VnfKey vnf, VnfState s, long now, long nowMillis) {
+    boolean save(VnfKey vnf, VnfState s, long now, long nowMillis) {
         VnfLoopRecord r = toRecord(s, now, nowMillis);
         for (int attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
             try {
@@ -426,12 +327,12 @@ public final class GlobalLoop {
         return false;
     }
 
-    private boolean save(VnfKey vnf, VnfState s) {
+    boolean save(VnfKey vnf, VnfState s) {
         return store == null || save(vnf, s, clock.nanoTime(), clock.currentTimeMillis());
     }
 
     /** Reads the state a previous leader left and resumes its actions in flight. */
-    private boolean restore(long now, long nowMillis) {
+    boolean restore(long now, long nowMillis) {
         Map<VnfKey, VnfLoopRecord> records;
         try {
             records = store.records();
@@ -462,63 +363,15 @@ public final class GlobalLoop {
             s.pushAsideAt = toNanos(r.pushAsideAtMillis(), now, nowMillis);
             states.put(e.getKey(), s);
             if (s.phase != VnfLoopRecord.Phase.IDLE && r.decision() != null) {
-                history.addLast(new Entry(r.decisionId(), now, r.decision()));
+                log.restored(new DecisionLog.Entry(r.decisionId(), now, r.decision()));
             }
-            resume(e.getKey(), s, r);
+            lifecycle.resume(e.getKey(), s, r);
         }
         return true;
     }
 
-    /** Finishes an action the previous leader started: the same requests, idempotent on the platform. */
-    private void resume(VnfKey vnf, VnfState s, VnfLoopRecord r) {
-        long id = r.decisionId();
-        if (s.phase == VnfLoopRecord.Phase.SCALING) {
-            List<CompletableFuture<ReplicaInfo>> futures = createAll(vnf, id, s.plan);
-            String plan = (s.movingOut != null ? "pushed aside for " + s.movedFor + ": " : "")
-                    + "resumed after a leader change: " + s.plan.size() + " replica(s) on " + String.join(",", s.plan);
-            CompletableFuture.allOf(futures.toArray(new CompletableFuture[0]))
-                    .whenComplete((v, err) -> scaleOutDone(vnf, id, futures, plan));
-        } else if (s.phase == VnfLoopRecord.Phase.DRAINING) {
-            try {
-                routing.drainReplica(vnf, s.drainingReplica);
-            } catch (RuntimeException e) {
-                // Draining is idempotent and the replica is out of the group already unless the
-                // old leader failed before; quiet detection goes on either way.
-                s.quietSince = NONE;
-            }
-        } else if (s.phase == VnfLoopRecord.Phase.REMOVING) {
-            String replica = s.drainingReplica;
-            CompletionStage<Void> f;
-            try {
-                f = platform.deleteReplica(vnf, replica);
-            } catch (RuntimeException e) {
-                f = CompletableFuture.failedFuture(e);
-            }
-            f.whenComplete((v, err) -> removeDone(vnf, id, replica, "resumed after a leader change", err));
-        }
-    }
-
-    /** Request id of the i-th replica of a decision: the same on every leader. */
-    static String requestId(long decision, int i) {
-        return "d" + decision + "-" + i;
-    }
-
-    private List<CompletableFuture<ReplicaInfo>> createAll(VnfKey vnf, long decision, List<String> nodes) {
-        List<CompletableFuture<ReplicaInfo>> futures = new ArrayList<>(nodes.size());
-        for (int i = 0; i < nodes.size(); i++) {
-            CompletionStage<ReplicaInfo> f;
-            try {
-                f = platform.createReplica(vnf, nodes.get(i), requestId(decision, i));
-            } catch (RuntimeException e) {
-                f = CompletableFuture.failedFuture(e);
-            }
-            futures.add(f.toCompletableFuture());
-        }
-        return futures;
-    }
-
     /** A new decision id: from the store (unique in the cluster) or local; -1: no id, no action. */
-    private long newDecisionId() {
+    long newDecisionId() {
         if (store == null) {
             return nextId++;
         }
@@ -555,7 +408,7 @@ public final class GlobalLoop {
      * @return decisions
      */
     public synchronized long decisionsMade(LoopDecision.Action action) {
-        return made[action.ordinal()];
+        return log.decisionsMade(action);
     }
 
     /**
@@ -567,11 +420,7 @@ public final class GlobalLoop {
      * @return decisions
      */
     public synchronized long decisionsEnded(LoopDecision.Action action, LoopDecision.Outcome outcome) {
-        return ended[endedSlot(action, outcome)];
-    }
-
-    private static int endedSlot(LoopDecision.Action action, LoopDecision.Outcome outcome) {
-        return action.ordinal() * LoopDecision.Outcome.values().length + outcome.ordinal();
+        return log.decisionsEnded(action, outcome);
     }
 
     /**
@@ -580,11 +429,7 @@ public final class GlobalLoop {
      * @return decisions
      */
     public synchronized List<LoopDecision> history() {
-        List<LoopDecision> out = new ArrayList<>(history.size());
-        for (Entry e : history) {
-            out.add(e.decision);
-        }
-        return out;
+        return log.history();
     }
 
     /**
@@ -594,13 +439,7 @@ public final class GlobalLoop {
      * @return ns, or -1 if no action finished yet
      */
     public synchronized long lastActionNanos() {
-        for (java.util.Iterator<Entry> it = history.descendingIterator(); it.hasNext();) {
-            Entry e = it.next();
-            if (e.finishedNanos != 0) {
-                return e.finishedNanos - e.decidedNanos;
-            }
-        }
-        return -1;
+        return log.lastActionNanos();
     }
 
     /**
@@ -683,8 +522,8 @@ public final class GlobalLoop {
      *
      * @return the replicas, or null if unknown (the loop state store unreadable before the first read)
      */
-    public synchronized Set<org.srv6int.app.api.model.VnfReplicaId> removing() {
-        Set<org.srv6int.app.api.model.VnfReplicaId> out = new HashSet<>();
+    public synchronized Set<VnfReplicaId> removing() {
+        Set<VnfReplicaId> out = new HashSet<>();
         if (store != null && !restored) {
             try {
                 store.records().forEach((k, r) -> addRemoving(out, k, r.phase(), r.drainingReplica()));
@@ -697,257 +536,71 @@ public final class GlobalLoop {
         return out;
     }
 
-    private static void addRemoving(Set<org.srv6int.app.api.model.VnfReplicaId> out, VnfKey vnf, VnfLoopRecord.Phase phase,
+    private static void addRemoving(Set<VnfReplicaId> out, VnfKey vnf, VnfLoopRecord.Phase phase,
                                     String replica) {
         if (phase == VnfLoopRecord.Phase.REMOVING && replica != null) {
-            out.add(org.srv6int.app.api.model.VnfReplicaId.of(vnf, replica));
+            out.add(VnfReplicaId.of(vnf, replica));
         }
     }
 
+    /** One vNF's round: the scaling rule's lines 5–7, then its drain, a replacement, a scale-out or a scale-in. */
     private void step(VnfObservation o, VnfState s, long now) {
-        int replicas = o.activeReplicas().size();
-        boolean data = o.samples() >= params.minSamples() && replicas > 0;
-        boolean within = data && o.latencyNanos() <= o.lmaxNanos();
-        if (within) {
-            // Lines 5-6: capacity of one replica as seen while meeting the bound.
-            s.rStar = Math.max(s.rStar, o.ratePps() / replicas);
-            s.lStar = Math.max(s.lStar, o.latencyNanos());
-        }
-        if (data && !within) {
-            if (s.violationSince == NONE) {
-                s.violationSince = now;
-            }
-        } else {
-            s.violationSince = NONE;
-        }
+        boolean within = scaling.observe(o, s, now);
         if (s.phase == VnfLoopRecord.Phase.DRAINING) {
-            progressDrain(o, s, now);
+            lifecycle.progressDrain(o, s, now);
             return;
         }
         if (s.phase != VnfLoopRecord.Phase.IDLE) {
             return;
         }
-        boolean cooled = s.cooldownUntil == NONE || now - s.cooldownUntil >= 0;
+        boolean cooled = scaling.cooled(s, now);
         // A death does not wait out the cool-down of the action before it.
         if (s.replaceOwed > 0 && (s.replaceRetryAt == NONE || now - s.replaceRetryAt >= 0)) {
-            startReplace(o.vnf(), s, now, o.activeReplicas().size());
+            lifecycle.startReplace(o.vnf(), s, now, o.activeReplicas().size());
             return;
         }
-        // An agent's fresh escalation says its local loop is done: waiting out the rest of t-hat gains
-        // nothing once the violation has outlasted the window it started in. A one-window violation
-        // is a transient the local loop may still absorb (the twin's Fig. 8 first rise: escalated
-        // 0.1 s into it, absorbed within 0.2 s); scaling on it adds a replica for nothing.
-        boolean exhausted = s.escalatedAt != NONE && now - s.escalatedAt <= params.tHatNanos()
-                && s.violationSince != NONE && now - s.violationSince > 0;
-        if (s.violationSince != NONE && (now - s.violationSince > params.tHatNanos() || exhausted)) {
+        if (scaling.persisted(s, now)) {
             if (cooled) {
-                String notPushed = params.pushAside() ? pushAside(o, s, now) : null;
+                String notPushed = params.pushAside() ? pushAside.pushAside(o, s, now) : null;
                 if (!params.pushAside() || notPushed != null) {
                     scaleOut(o, s, now, notPushed == null ? "" : "; push-aside not possible: " + notPushed);
                 }
             }
             return;
         }
-        double cStar = s.rStar * s.lStar / 1e9;
-        double ci = demand(o, s);
-        if (within && replicas > 1 && cStar > 0
-                && ci <= params.scaleInFraction() * (replicas - 1) * cStar) {
+        if (scaling.low(o, s, within)) {
             if (s.lowSince == NONE) {
                 s.lowSince = now;
             }
-            if (now - s.lowSince >= params.scaleInHoldNanos() && cooled) {
-                startDrain(o, s, now);
+            if (scaling.lowHeld(s, now) && cooled) {
+                lifecycle.startDrain(o, s, now);
             }
         } else {
             s.lowSince = NONE;
         }
     }
 
-    /** C_i of line 8, with the latency {@link LoopParams#demandLatency()} selects. */
-    private double demand(VnfObservation o, VnfState s) {
-        long l = o.latencyNanos();
-        if (params.demandLatency() == LoopParams.DemandLatency.HEALTHY_TAIL && s.lStar > 0) {
-            l = Math.min(l, s.lStar);
-        }
-        return o.ratePps() * l / 1e9;
-    }
-
-    /** Line 9: n = ceil(C_i / C*); without a healthy window C* is unknown and one more replica is the only guess. */
-    private int wanted(VnfObservation o, VnfState s) {
-        double cStar = s.rStar * s.lStar / 1e9;
-        return cStar > 0 ? (int) Math.min(Integer.MAX_VALUE, Math.ceil(demand(o, s) / cStar))
-                : o.activeReplicas().size() + 1;
-    }
-
-    /**
-     * CoCo's push-aside scaling up (coco.txt III-A): instead of a new replica, neighbours with
-     * slack on the hot vNF's node move to other nodes (each new replica joins before its old one
-     * drains: make-before-break) and the node agent gives their CPU to the hot vNF.
-     *
-     * @return null if a push-aside started, else why not (the scale-out decision says it)
-     */
-    private String pushAside(VnfObservation o, VnfState s, long now) {
-        Colocation c = colocation;
-        if (c == null) {
-            return "no co-location view";
-        }
-        if (s.pushAsideAt != NONE && now - s.pushAsideAt < params.pushAsideTimeoutNanos()) {
-            return "pushed aside " + (now - s.pushAsideAt) / 1_000_000 + " ms ago and still violating";
-        }
-        int replicas = o.activeReplicas().size();
-        double cStar = s.rStar * s.lStar / 1e9;
-        if (cStar <= 0) {
-            return "no window within the bound yet: what a replica's CPU carries is unknown";
-        }
-        // CoCo's needed resource: the replicas' worth of capacity missing, C_i / C* - replicas.
-        double over = demand(o, s) / cStar - replicas;
-        if (over <= 0) {
-            return "demand within the replicas' capacity C*; the latency is not from load";
-        }
-        // Step 1: more than one replica's worth is past what scaling up on one node gives.
-        if (over > 1) {
-            return String.format(java.util.Locale.ROOT, "needs %.2f more replicas' capacity, push-aside gives at "
-                    + "most one", over);
-        }
-        long cpu;
-        Map<String, String> hotNodes;
-        List<NodeResources> nodes;
-        try {
-            cpu = c.cpuRequestMillis(o.vnf());
-            hotNodes = c.replicaNodes(o.vnf());
-            nodes = new ArrayList<>(platform.nodeFreeResources());
-        } catch (RuntimeException e) {
-            return "co-location unknown: " + e.getMessage();
-        }
-        if (cpu <= 0) {
-            return "CPU request of " + o.vnf() + " unknown";
-        }
-        long needed = (long) Math.ceil(over * cpu);
-        nodes.removeIf(n -> !nodeUsable.test(n.node()));
-        Map<String, Long> free = new HashMap<>();
-        for (NodeResources n : nodes) {
-            free.put(n.node(), n.freeCpuMillis());
-        }
-        PushAside.Result best = null;
-        String bestNode = null;
-        String why = "no active replica with a known node";
-        for (String node : new java.util.TreeSet<>(hotNodes.values())) {
-            PushAside.Result r = PushAside.plan(node, needed, free.getOrDefault(node, 0L), residents(c, o.vnf(), node),
-                                                nodes, params.pushAsideMinSlack());
-            if (!r.feasible()) {
-                why = r.reason();
-            } else if (best == null || r.moves().size() < best.moves().size()
-                    || r.moves().size() == best.moves().size() && r.newHops() < best.newHops()) {
-                best = r;
-                bestNode = node;
-            }
-        }
-        if (best == null) {
-            return why;
-        }
-        long id = newDecisionId();
-        if (id < 0) {
-            return "no decision id";
-        }
-        Entry d = record(id, o, s, now, 0, replicas, LoopDecision.Action.PUSH_ASIDE);
-        s.violationSince = NONE;
-        s.escalatedAt = NONE;
-        s.pushAsideAt = now;
-        // Scale out only if the violation outlasts the moves, the agent's reaction and t-hat.
-        s.cooldownUntil = now + params.cooldownNanos();
-        List<String> started = new ArrayList<>();
-        for (PushAside.Move m : best.moves()) {
-            String err = move(m, o.vnf(), bestNode, now);
-            started.add(m + (err == null ? "" : " FAILED: " + err));
-        }
-        finish(d.id, LoopDecision.Outcome.SUCCEEDED, now, "push-aside on " + bestNode + " for " + needed + "m (" + best.reason()
-                + ", cost model: fewest moves, then no new hop): " + String.join("; ", started)
-                + "; the node agent gives the freed CPU to " + o.vnf());
-        return null;
-    }
-
-    /** Other vNFs' active replicas on a node, with their slack from this round and their chain neighbours' nodes. */
-    private List<PushAside.Resident> residents(Colocation c, VnfKey hot, String node) {
-        List<PushAside.Resident> out = new ArrayList<>();
-        for (VnfObservation p : seen.values()) {
-            VnfState ps = states.get(p.vnf());
-            if (p.vnf().equals(hot) || ps != null && ps.phase != VnfLoopRecord.Phase.IDLE
-                    || p.samples() < params.minSamples() || p.activeReplicas().isEmpty()) {
-                continue;
-            }
-            Map<String, String> where = c.replicaNodes(p.vnf());
-            for (String r : p.activeReplicas()) {
-                if (!node.equals(where.get(r))) {
-                    continue;
-                }
-                Set<String> adjacent = new java.util.HashSet<>();
-                for (int d = -1; d <= 1; d += 2) {
-                    int idx = p.vnf().index() + d;
-                    if (idx >= 0) {
-                        adjacent.addAll(c.replicaNodes(VnfKey.of(p.vnf().sfcId(), idx)).values());
-                    }
-                }
-                adjacent.remove(node);
-                double slack = 1 - (double) p.latencyNanos() / p.lmaxNanos();
-                out.add(new PushAside.Resident(p.vnf(), r, c.cpuRequestMillis(p.vnf()), slack, adjacent));
-            }
-        }
-        out.sort(java.util.Comparator.comparing((PushAside.Resident r) -> r.vnf().toString())
-                         .thenComparing(PushAside.Resident::replica));
-        return out;
-    }
-
-    /** Starts one move: a new replica of the neighbour on the target; its old one drains once the new one is in. */
-    private String move(PushAside.Move m, VnfKey hot, String from, long now) {
-        VnfKey nb = m.resident().vnf();
-        VnfState ns = states.computeIfAbsent(nb, k -> new VnfState());
-        long id = newDecisionId();
-        if (id < 0) {
-            return "no decision id";
-        }
-        VnfObservation p = seen.get(nb);
-        Entry d = record(id, p, ns, now, 0, p.activeReplicas().size(), LoopDecision.Action.PUSH_ASIDE);
-        ns.phase = VnfLoopRecord.Phase.SCALING;
-        ns.pendingDecision = d.id;
-        ns.plan = List.of(m.to());
-        ns.movingOut = m.resident().replica();
-        ns.movedFor = hot.toString();
-        if (!save(nb, ns)) {
-            ns.phase = VnfLoopRecord.Phase.IDLE;
-            ns.plan = List.of();
-            ns.movingOut = null;
-            finish(d.id, LoopDecision.Outcome.FAILED, now, "loop state could not be stored: not started");
-            return "loop state not stored";
-        }
-        List<CompletableFuture<ReplicaInfo>> futures = createAll(nb, d.id, List.of(m.to()));
-        String plan = "pushed aside for " + hot + ": replica " + m.resident().replica() + " moves from " + from
-                + " to " + m.to() + (m.newHop() ? " (new hop)" : " (no new hop)");
-        CompletableFuture.allOf(futures.toArray(new CompletableFuture[0]))
-                .whenComplete((v, err) -> scaleOutDone(nb, d.id, futures, plan));
-        return null;
-    }
-
     private void scaleOut(VnfObservation o, VnfState s, long now, String note) {
         int replicas = o.activeReplicas().size();
-        int n = wanted(o, s);
-        int target = Math.min(params.maxReplicas(), Math.max(n, replicas + 1));
+        int n = scaling.wanted(o, s);
+        int target = scaling.target(o, n);
         long id = newDecisionId();
         if (id < 0) {
             return;
         }
         long violationSince = s.violationSince;
         // Recorded before the timer is reset, so the decision shows how long the violation lasted.
-        Entry d = record(id, o, s, now, n, target, LoopDecision.Action.SCALE_OUT);
+        DecisionLog.Entry d = record(id, o, s, now, n, target, LoopDecision.Action.SCALE_OUT);
         s.violationSince = NONE;
         s.escalatedAt = NONE;
         if (target <= replicas) {
-            s.cooldownUntil = now + params.cooldownNanos();
-            finish(d.id, LoopDecision.Outcome.FAILED, now,
-                   "already at max replicas " + params.maxReplicas() + note);
+            scaling.coolDown(s, now);
+            log.finish(d.id, LoopDecision.Outcome.FAILED, now,
+                       "already at max replicas " + params.maxReplicas() + note);
             return;
         }
         int add = target - replicas;
-        List<String> where = pickNodes(d, o.vnf(), s, now, add, note);
+        List<String> where = picker.pickNodes(d, o.vnf(), s, now, add, note);
         if (where == null) {
             return;
         }
@@ -959,186 +612,43 @@ public final class GlobalLoop {
             s.phase = VnfLoopRecord.Phase.IDLE;
             s.plan = List.of();
             s.violationSince = violationSince;
-            finish(d.id, LoopDecision.Outcome.FAILED, now,
-                   "loop state could not be stored: not started, retried next window");
+            log.finish(d.id, LoopDecision.Outcome.FAILED, now,
+                       "loop state could not be stored: not started, retried next window");
             return;
         }
-        List<CompletableFuture<ReplicaInfo>> futures = createAll(o.vnf(), d.id, where);
+        List<CompletableFuture<ReplicaInfo>> futures = lifecycle.createAll(o.vnf(), d.id, where);
         String plan = "target " + target + " replicas: +" + where.size() + " on " + String.join(",", where)
                 + (where.size() < add ? " (" + (add - where.size()) + " more do not fit any node's free CPU)" : "")
                 + routing.placementNote() + pickNote + note;
         CompletableFuture.allOf(futures.toArray(new CompletableFuture[0]))
-                .whenComplete((v, err) -> scaleOutDone(o.vnf(), d.id, futures, plan));
+                .whenComplete((v, err) -> lifecycle.scaleOutDone(o.vnf(), d.id, futures, plan));
     }
 
-    /** Line 10 through the app's placement; null (decision failed, cool-down, note appended) if no node. */
-    private List<String> pickNodes(Entry d, VnfKey vnf, VnfState s, long now, int add, String note) {
-        pickNote = "";
-        List<NodeResources> nodes;
-        try {
-            nodes = new ArrayList<>(platform.nodeFreeResources());
-        } catch (RuntimeException e) {
-            s.cooldownUntil = now + params.cooldownNanos();
-            finish(d.id, LoopDecision.Outcome.FAILED, now, "node resources unavailable: " + e.getMessage() + note);
-            return null;
+    /** Records an action of the loop with its inputs (R_i, L_i, Lmax_i, C_i, C*, R*, L*, violation, n). */
+    DecisionLog.Entry record(long id, VnfObservation o, VnfState s, long now, int n, int after,
+                             LoopDecision.Action a) {
+        Map<String, Double> in = new LinkedHashMap<>();
+        in.put(LoopDecision.IN_THROUGHPUT, o.ratePps());
+        in.put(LoopDecision.IN_LATENCY, (double) o.latencyNanos());
+        in.put(LoopDecision.IN_LMAX, (double) o.lmaxNanos());
+        in.put(LoopDecision.IN_DEMAND, scaling.demand(o, s));
+        in.put(LoopDecision.IN_CAPACITY, scaling.capacity(s));
+        in.put(IN_R_STAR, s.rStar);
+        in.put(IN_L_STAR, (double) s.lStar);
+        if (s.violationSince != NONE) {
+            in.put(LoopDecision.IN_VIOLATION_MS, (now - s.violationSince) / 1e6);
         }
-        if (nodes.isEmpty()) {
-            s.cooldownUntil = now + params.cooldownNanos();
-            finish(d.id, LoopDecision.Outcome.FAILED, now, "no schedulable node" + note);
-            return null;
+        if (a == LoopDecision.Action.SCALE_OUT) {
+            in.put(IN_N, (double) n);
         }
-        List<String> unusable = new ArrayList<>();
-        nodes.removeIf(n -> !nodeUsable.test(n.node()) && unusable.add(n.node()));
-        if (nodes.isEmpty()) {
-            s.cooldownUntil = now + params.cooldownNanos();
-            finish(d.id, LoopDecision.Outcome.FAILED, now, "no eligible node: " + unusable
-                    + " hang off a switch port that is down" + note);
-            return null;
-        }
-        // A replica goes only where its CPU request fits, as the scheduler would bind it: on a
-        // node with less free it stays Pending, or it is bound once the node agent there frees
-        // its neighbours' quota and then starves them and itself (docs/placement.md).
-        long request = cpuRequestMillis(vnf);
-        List<String> tooFull = new ArrayList<>();
-        if (request > 0) {
-            nodes.removeIf(n -> n.freeCpuMillis() < request && tooFull.add(n.node() + "(" + n.freeCpuMillis() + "m)"));
-            if (nodes.isEmpty()) {
-                s.cooldownUntil = now + params.cooldownNanos();
-                finish(d.id, LoopDecision.Outcome.FAILED, now, "no node has " + request + "m free for a replica: "
-                        + String.join(", ", tooFull) + note);
-                return null;
-            }
-        }
-        String poolNote = "";
-        ResourceNeed need = need(vnf);
-        if (need.beyondCpu() && pools != null) {
-            List<String> short_ = new ArrayList<>();
-            List<String> cpuOnly = new ArrayList<>();
-            List<NodeResources> roomy = byPools(nodes, need, short_, cpuOnly);
-            if (roomy.isEmpty()) {
-                // LLC ways and memory bandwidth are the agents' to share, not a request Kubernetes
-                // guarantees: with no node's pools holding the need, a replica where the CPU fits
-                // still takes load off the violating one (placement by free CPU, as without reports).
-                poolNote = "; no node's pools hold a replica (" + need + "): " + String.join(", ", short_)
-                        + "; placed by free CPU";
-            } else {
-                nodes = roomy;
-                poolNote = (short_.isEmpty() ? "" : "; pools too small on " + String.join(", ", short_))
-                        + (cpuOnly.isEmpty() ? "" : "; CPU only (no fresh pool report) on "
-                        + String.join(", ", cpuOnly));
-            }
-        }
-        List<String> where;
-        try {
-            // Placement keeps the chain in path order, then prefers the most free resources.
-            where = List.copyOf(routing.placeReplicas(vnf, nodes, add));
-        } catch (RuntimeException e) {
-            s.cooldownUntil = now + params.cooldownNanos();
-            finish(d.id, LoopDecision.Outcome.FAILED, now, "placement failed: " + e.getMessage() + note);
-            return null;
-        }
-        if (where.size() != add) {
-            s.cooldownUntil = now + params.cooldownNanos();
-            finish(d.id, LoopDecision.Outcome.FAILED, now, "placement gave " + where.size() + " node(s) for "
-                    + add + " replica(s)" + note);
-            return null;
-        }
-        pickNote = poolNote;
-        return request > 0 ? fitting(where, nodes, request) : where;
+        LoopDecision d = new LoopDecision(clock.currentTimeMillis(), o.vnf(), in, a, o.activeReplicas().size(),
+                                          after, LoopDecision.Outcome.IN_PROGRESS, "");
+        DecisionLog.Entry e = new DecisionLog.Entry(id, now, d);
+        log.add(e, false);
+        log.made(a);
+        return e;
     }
 
-    /**
-     * The candidates whose fresh pool report holds one replica of {@code need}, each with its free
-     * CPU cut to the need's CPU times the replicas its pools hold (so placement prefers the node
-     * with the most room in its scarcest resource, and {@link #fitting} stops where the pools are
-     * full); nodes without a fresh report keep their free CPU and are named in {@code cpuOnly}.
-     */
-    private List<NodeResources> byPools(List<NodeResources> nodes, ResourceNeed need, List<String> tooSmall,
-                                        List<String> cpuOnly) {
-        NodePoolService p = pools;
-        long now = clock.currentTimeMillis();
-        List<NodeResources> out = new ArrayList<>();
-        for (NodeResources n : nodes) {
-            Optional<NodePools> report;
-            try {
-                report = p.pools(n.node());
-            } catch (RuntimeException e) {
-                report = Optional.empty();
-            }
-            long age = report.map(r -> now - r.receivedAtMillis()).orElse(Long.MAX_VALUE);
-            if (report.isEmpty() || age > p.maxAgeMillis()) {
-                cpuOnly.add(n.node() + (report.isEmpty() ? " (no report)" : " (report " + age / 1000 + " s old)"));
-                out.add(n);
-                continue;
-            }
-            // What the report cannot show yet: this loop's creations in flight on the node and the
-            // replicas that joined it after the report was sent.
-            long receivedAt = report.get().receivedAtMillis();
-            List<ResourceNeed> coming = new ArrayList<>();
-            for (Map.Entry<VnfKey, VnfState> e : states.entrySet()) {
-                VnfState st = e.getValue();
-                if (st.phase == VnfLoopRecord.Phase.SCALING && st.plan != null) {
-                    ResourceNeed n2 = need(e.getKey());
-                    st.plan.stream().filter(n.node()::equals).forEach(x -> coming.add(n2));
-                }
-            }
-            joined.removeIf(j -> now - j.atMillis > p.maxAgeMillis());
-            joined.stream().filter(j -> j.node.equals(n.node()) && j.atMillis >= receivedAt)
-                    .forEach(j -> coming.add(j.need));
-            double holds = report.get().less(coming).holds(need);
-            if (holds < 1) {
-                tooSmall.add(n.node() + " (" + report.get().freeText()
-                        + (coming.isEmpty() ? "" : ", less " + coming.size() + " replica(s) on their way") + ")");
-                continue;
-            }
-            long free = need.cpuMillis() > 0 && !Double.isInfinite(holds)
-                    ? Math.min(n.freeCpuMillis(), (long) Math.floor(holds * need.cpuMillis())) : n.freeCpuMillis();
-            out.add(new NodeResources(n.node(), free, n.freeMemoryBytes()));
-        }
-        return out;
-    }
-
-    private ResourceNeed need(VnfKey vnf) {
-        Colocation c = colocation;
-        if (c == null) {
-            return ResourceNeed.NONE;
-        }
-        try {
-            return c.need(vnf);
-        } catch (RuntimeException e) {
-            return ResourceNeed.NONE;
-        }
-    }
-
-    /** The picks in order while each node still has the request free after the picks before it. */
-    private static List<String> fitting(List<String> where, List<NodeResources> nodes, long request) {
-        Map<String, Long> left = new HashMap<>();
-        for (NodeResources n : nodes) {
-            left.put(n.node(), n.freeCpuMillis());
-        }
-        List<String> out = new ArrayList<>();
-        for (String node : where) {
-            long free = left.getOrDefault(node, 0L);
-            if (free >= request) {
-                left.put(node, free - request);
-                out.add(node);
-            }
-        }
-        return out;
-    }
-
-    /** CPU request of a new replica of the vNF from the co-location view, 0 if unknown. */
-    private long cpuRequestMillis(VnfKey vnf) {
-        Colocation c = colocation;
-        if (c == null) {
-            return 0;
-        }
-        try {
-            return Math.max(0, c.cpuRequestMillis(vnf));
-        } catch (RuntimeException e) {
-            return 0;
-        }
-    }
 
     /**
      * Carries out what the failure detection found (docs/failures.md): a dead replica leaves the
@@ -1150,122 +660,7 @@ public final class GlobalLoop {
      * @return the decisions recorded, in order
      */
     public synchronized List<LoopDecision> onFindings(List<ChainHealth.Finding> findings) {
-        List<LoopDecision> out = new ArrayList<>();
-        if (closed) {
-            return out;
-        }
-        // A new leader reads what the last one owed before it owes more. If it cannot, dead replicas
-        // still leave their groups, but their replacements wait (in memory) for the read: writing
-        // now would overwrite the last leader's record.
-        boolean stateRead = store == null || restored || restore(clock.nanoTime(), clock.currentTimeMillis());
-        for (ChainHealth.Finding f : findings) {
-            long now = clock.nanoTime();
-            long id = newDecisionId();
-            if (id < 0) {
-                // Without an id nothing is recorded; the routing change below still happens.
-                id = 0;
-            }
-            LoopDecision.Outcome outcome = LoopDecision.Outcome.SUCCEEDED;
-            String detail = f.detail();
-            int before = 0;
-            int after = 0;
-            LoopDecision.Action action;
-            switch (f.kind()) {
-                case REPLICA_DEAD:
-                    action = LoopDecision.Action.REPLICA_DEAD;
-                    before = f.liveLeft() + 1;
-                    after = f.liveLeft();
-                    if (isDraining(f.vnf(), f.replica())) {
-                        // Its buckets wait for their flows only while it lives: it leaves now.
-                        before = f.liveLeft();
-                        String failed = removeDeadDrain(f.vnf(), now, detail);
-                        detail += "; it was draining for a scale-in: " + (failed == null
-                                ? "out of the inventory at once, its workload deleted"
-                                : "taking it out of the inventory failed (" + failed + "), still draining");
-                        outcome = failed == null ? outcome : LoopDecision.Outcome.FAILED;
-                        break;
-                    }
-                    try {
-                        routing.failReplica(f.vnf(), f.replica());
-                        detail += "; weight 0";
-                    } catch (RuntimeException e) {
-                        outcome = LoopDecision.Outcome.FAILED;
-                        detail += "; taking it out of the group failed: " + e.getMessage();
-                    }
-                    break;
-                case REPLICA_RETURNED:
-                    action = LoopDecision.Action.REPLICA_RETURNED;
-                    if (isDraining(f.vnf(), f.replica())) {
-                        detail += "; not put back: it is being scaled in";
-                        break;
-                    }
-                    try {
-                        routing.restoreReplica(f.vnf(), f.replica());
-                    } catch (RuntimeException e) {
-                        outcome = LoopDecision.Outcome.FAILED;
-                        detail += "; putting it back failed: " + e.getMessage();
-                    }
-                    break;
-                case CHAIN_DOWN:
-                    action = LoopDecision.Action.CHAIN_DOWN;
-                    outcome = LoopDecision.Outcome.FAILED;
-                    break;
-                default:
-                    action = LoopDecision.Action.CHAIN_UP;
-                    break;
-            }
-            out.add(note(id, now, f.vnf(), action, before, after, outcome, detail, Map.of()).decision);
-            if (f.kind() == ChainHealth.Finding.Kind.REPLICA_DEAD && f.replace()) {
-                VnfState s = states.computeIfAbsent(f.vnf(), k -> new VnfState());
-                s.replaceOwed++;
-                if (!stateRead) {
-                    continue;
-                }
-                // Write-ahead: the debt is in the store before anything is requested for it, so a
-                // leader change between now and the request makes the next leader request it once.
-                save(f.vnf(), s);
-                if (s.phase == VnfLoopRecord.Phase.IDLE) {
-                    startReplace(f.vnf(), s, now, f.liveLeft());
-                }
-            }
-        }
-        return out;
-    }
-
-    private boolean isDraining(VnfKey vnf, String replica) {
-        VnfState s = states.get(vnf);
-        return s != null && s.phase == VnfLoopRecord.Phase.DRAINING && replica.equals(s.drainingReplica);
-    }
-
-    /**
-     * The replica this vNF drains died: its buckets, held for their flows while it lived, must move
-     * now. It leaves the inventory at once (the flow programming then moves its buckets without
-     * waiting) and its workload is deleted; the scale-in ends there.
-     *
-     * @return null if done, else why the inventory refused
-     */
-    private String removeDeadDrain(VnfKey vnf, long now, String cause) {
-        VnfState s = states.get(vnf);
-        String replica = s.drainingReplica;
-        try {
-            routing.removeReplica(vnf, replica);
-        } catch (RuntimeException e) {
-            return String.valueOf(e.getMessage());
-        }
-        long id = newDecisionId();
-        Entry d = note(Math.max(id, 0), now, vnf, s.movingOut != null ? LoopDecision.Action.PUSH_ASIDE
-                : LoopDecision.Action.SCALE_IN, 0, 0, LoopDecision.Outcome.IN_PROGRESS, "", Map.of());
-        s.phase = VnfLoopRecord.Phase.REMOVING;
-        s.pendingDecision = d.id;
-        save(vnf, s);
-        CompletionStage<Void> f;
-        try {
-            f = platform.deleteReplica(vnf, replica);
-        } catch (RuntimeException e) {
-            f = CompletableFuture.failedFuture(e);
-        }
-        f.whenComplete((v, err) -> removeDone(vnf, d.id, replica, "died while draining (" + cause + ")", err));
-        return null;
+        return reactions.onFindings(findings);
     }
 
     /**
@@ -1276,338 +671,6 @@ public final class GlobalLoop {
      * @return the decision
      */
     public synchronized LoopDecision rerouted(VnfKey vnf, String detail) {
-        long id = newDecisionId();
-        return note(Math.max(id, 0), clock.nanoTime(), vnf, LoopDecision.Action.REROUTE, 0, 0,
-                    LoopDecision.Outcome.SUCCEEDED, detail, Map.of()).decision;
-    }
-
-    /** Requests the replacements owed for a vNF's dead replicas: one decision, one create each. */
-    private void startReplace(VnfKey vnf, VnfState s, long now, int live) {
-        int add = Math.max(1, Math.min(s.replaceOwed, params.maxReplicas() - live));
-        long id = newDecisionId();
-        if (id < 0) {
-            return;
-        }
-        Entry d = note(id, now, vnf, LoopDecision.Action.REPLACE, live, live + add,
-                       LoopDecision.Outcome.IN_PROGRESS, "", Map.of());
-        List<String> where = pickNodes(d, vnf, s, now, add, "");
-        if (where == null) {
-            // Owed still (the store has it): retried once the cool-down is over.
-            s.replaceRetryAt = now + params.cooldownNanos();
-            return;
-        }
-        s.replaceOwed = 0;
-        s.replaceRetryAt = NONE;
-        s.phase = VnfLoopRecord.Phase.SCALING;
-        s.pendingDecision = d.id;
-        s.plan = List.copyOf(where);
-        if (!save(vnf, s)) {
-            s.phase = VnfLoopRecord.Phase.IDLE;
-            s.plan = List.of();
-            s.replaceOwed = add;
-            s.replaceRetryAt = now + params.cooldownNanos();
-            finish(d.id, LoopDecision.Outcome.FAILED, now, "loop state could not be stored: not started");
-            return;
-        }
-        List<CompletableFuture<ReplicaInfo>> futures = createAll(vnf, d.id, where);
-        String plan = "replacing " + add + " dead replica(s): +" + add + " on " + String.join(",", where) + pickNote;
-        CompletableFuture.allOf(futures.toArray(new CompletableFuture[0]))
-                .whenComplete((v, err) -> scaleOutDone(vnf, d.id, futures, plan));
-    }
-
-    private Entry note(long id, long now, VnfKey vnf, LoopDecision.Action a, int before, int after,
-                       LoopDecision.Outcome outcome, String detail, Map<String, Double> inputs) {
-        LoopDecision d = new LoopDecision(clock.currentTimeMillis(), vnf, inputs, a, before, after, outcome, detail);
-        // Not an action (no finish time) unless finish() ends it: lastActionNanos() times actions only.
-        Entry e = new Entry(id, now, d);
-        history.addLast(e);
-        trim(false);
-        return e;
-    }
-
-    private synchronized void scaleOutDone(VnfKey vnf, long decision, List<CompletableFuture<ReplicaInfo>> fs,
-                                           String plan) {
-        if (closed) {
-            // No longer the leader: the next one finishes this decision from the store.
-            return;
-        }
-        long now = clock.nanoTime();
-        List<ReplicaInfo> ready = new ArrayList<>();
-        String firstError = null;
-        for (CompletableFuture<ReplicaInfo> f : fs) {
-            try {
-                ready.add(f.join());
-            } catch (RuntimeException e) {
-                if (firstError == null) {
-                    Throwable c = e.getCause() != null ? e.getCause() : e;
-                    firstError = c.getClass().getSimpleName() + ": " + c.getMessage();
-                }
-            }
-        }
-        String outcome;
-        boolean ok = firstError == null;
-        if (!ready.isEmpty()) {
-            try {
-                // Line 11: the group spreads traffic evenly over all ready replicas.
-                routing.addReplicas(vnf, ready);
-                outcome = plan + "; added " + ready;
-                long at = clock.currentTimeMillis();
-                for (ReplicaInfo r : ready) {
-                    joined.add(new Joined(r.node(), need(vnf), at));
-                }
-            } catch (RuntimeException e) {
-                ok = false;
-                outcome = plan + "; group update failed: " + e.getMessage();
-            }
-        } else {
-            outcome = plan + "; no replica became ready";
-        }
-        if (firstError != null) {
-            outcome += "; " + firstError;
-        }
-        VnfState s = states.get(vnf);
-        if (s != null && s.movingOut != null) {
-            if (ok && !ready.isEmpty()) {
-                // Make-before-break: the new replica carries traffic; the old one drains off the hot node.
-                try {
-                    routing.drainReplica(vnf, s.movingOut);
-                    finish(decision, LoopDecision.Outcome.SUCCEEDED, now, outcome + "; draining " + s.movingOut);
-                    s.phase = VnfLoopRecord.Phase.DRAINING;
-                    s.drainingReplica = s.movingOut;
-                    s.drainStart = now;
-                    s.quietSince = NONE;
-                    s.deleteHeld = false;
-                    save(vnf, s);
-                    return;
-                } catch (RuntimeException e) {
-                    ok = false;
-                    outcome += "; draining " + s.movingOut + " failed: " + e.getMessage();
-                }
-            }
-            s.movingOut = null;
-            s.movedFor = null;
-        }
-        finish(decision, ok ? LoopDecision.Outcome.SUCCEEDED : LoopDecision.Outcome.FAILED, now, outcome);
-        if (s != null) {
-            s.phase = VnfLoopRecord.Phase.IDLE;
-            s.plan = List.of();
-            s.cooldownUntil = now + params.cooldownNanos();
-            s.lowSince = NONE;
-            save(vnf, s);
-        }
-    }
-
-    private void startDrain(VnfObservation o, VnfState s, long now) {
-        List<String> active = o.activeReplicas();
-        String victim = active.get(active.size() - 1);
-        long id = newDecisionId();
-        if (id < 0) {
-            return;
-        }
-        Entry d = record(id, o, s, now, 0, active.size() - 1, LoopDecision.Action.SCALE_IN);
-        s.lowSince = NONE;
-        s.phase = VnfLoopRecord.Phase.DRAINING;
-        s.pendingDecision = d.id;
-        s.drainingReplica = victim;
-        s.drainStart = now;
-        s.quietSince = NONE;
-        s.deleteHeld = false;
-        // Write-ahead: a replica taken out of the group is never forgotten by the next leader.
-        if (!save(o.vnf(), s)) {
-            s.phase = VnfLoopRecord.Phase.IDLE;
-            s.drainingReplica = null;
-            finish(d.id, LoopDecision.Outcome.FAILED, now, "loop state could not be stored: not started");
-            return;
-        }
-        try {
-            routing.drainReplica(o.vnf(), victim);
-        } catch (RuntimeException e) {
-            s.phase = VnfLoopRecord.Phase.IDLE;
-            s.drainingReplica = null;
-            s.cooldownUntil = now + params.cooldownNanos();
-            finish(d.id, LoopDecision.Outcome.FAILED, now, "drain " + victim + " failed: " + e.getMessage());
-            save(o.vnf(), s);
-            return;
-        }
-        finish(d.id, LoopDecision.Outcome.SUCCEEDED, now, "took " + victim + " out of the multipath group");
-    }
-
-    private void progressDrain(VnfObservation o, VnfState s, long now) {
-        long moved = o.replicaPackets().getOrDefault(s.drainingReplica, 0L);
-        if (moved > 0) {
-            s.quietSince = NONE;
-        } else if (s.quietSince == NONE) {
-            s.quietSince = now;
-        }
-        boolean quiet = s.quietSince != NONE && now - s.quietSince >= params.drainQuietNanos();
-        boolean timedOut = now - s.drainStart >= params.drainTimeoutNanos();
-        if (!quiet && !timedOut) {
-            return;
-        }
-        // The pod goes only once no switch can steer a packet to it: the flow programming moves the
-        // replica's buckets after the inventory change (and a bucket with flows waits for them).
-        Optional<String> steered = stillSteering(o.vnf(), s.drainingReplica);
-        if (steered.isPresent()) {
-            if (now - s.drainStart >= params.releaseTimeoutNanos()) {
-                keepReplica(o, s, now, steered.get());
-            } else if (!s.deleteHeld) {
-                s.deleteHeld = true;
-                deletesHeld++;
-            }
-            return;
-        }
-        long id = newDecisionId();
-        if (id < 0) {
-            return;
-        }
-        String replica = s.drainingReplica;
-        boolean pushed = s.movingOut != null;
-        Entry d = record(id, o, s, now, 0, o.activeReplicas().size(),
-                         pushed ? LoopDecision.Action.PUSH_ASIDE : LoopDecision.Action.SCALE_IN);
-        String why = (pushed ? "pushed aside for " + s.movedFor + ": " : "")
-                + (quiet ? "Port_Counter still for " + (now - s.quietSince) / 1_000_000 + " ms"
-                : "forced after drain timeout, traffic still seen")
-                + (steering == null ? "" : "; no switch steers to it (confirmed)");
-        s.phase = VnfLoopRecord.Phase.REMOVING;
-        s.pendingDecision = d.id;
-        if (!save(o.vnf(), s)) {
-            s.phase = VnfLoopRecord.Phase.DRAINING;
-            finish(d.id, LoopDecision.Outcome.FAILED, now, "loop state could not be stored: not deleted yet");
-            return;
-        }
-        CompletionStage<Void> f;
-        try {
-            f = platform.deleteReplica(o.vnf(), replica);
-        } catch (RuntimeException e) {
-            f = CompletableFuture.failedFuture(e);
-        }
-        f.whenComplete((v, err) -> removeDone(o.vnf(), d.id, replica, why, err));
-    }
-
-    /** Where the switches may still steer to a replica; unreadable switches confirm nothing. */
-    private Optional<String> stillSteering(VnfKey vnf, String replica) {
-        SwitchSteering st = steering;
-        if (st == null) {
-            return Optional.empty();
-        }
-        try {
-            return st.stillSteering(vnf, replica);
-        } catch (RuntimeException e) {
-            return Optional.of("switches unreadable: " + e.getMessage());
-        }
-    }
-
-    /**
-     * The switches did not confirm within the release timeout that they stopped steering to the
-     * drained replica: deleting its pod could drop packets, so the pod stays and the replica goes
-     * back into the group (it serves what the switches still send it); a later scale-in may retry.
-     */
-    private void keepReplica(VnfObservation o, VnfState s, long now, String where) {
-        long id = newDecisionId();
-        if (id < 0) {
-            return;
-        }
-        String replica = s.drainingReplica;
-        boolean pushed = s.movingOut != null;
-        Entry d = record(id, o, s, now, 0, o.activeReplicas().size() + 1,
-                         pushed ? LoopDecision.Action.PUSH_ASIDE : LoopDecision.Action.SCALE_IN);
-        String detail = (pushed ? "pushed aside for " + s.movedFor + ": " : "") + "pod of " + replica
-                + " not deleted: the switches still steer to it " + (now - s.drainStart) / 1_000_000
-                + " ms after its drain began (" + where + ")";
-        releasesGivenUp++;
-        try {
-            routing.restoreReplica(o.vnf(), replica);
-        } catch (RuntimeException e) {
-            // Still out of the group: keep waiting, and give up again after another timeout.
-            s.drainStart = now;
-            s.quietSince = NONE;
-            save(o.vnf(), s);
-            finish(d.id, LoopDecision.Outcome.FAILED, now, detail + "; putting it back into the group failed ("
-                    + e.getMessage() + "), still draining");
-            return;
-        }
-        endDrain(o.vnf(), s, now);
-        finish(d.id, LoopDecision.Outcome.FAILED, now, detail + "; pod kept, " + replica
-                + " back in the multipath group");
-    }
-
-    private synchronized void removeDone(VnfKey vnf, long decision, String replica, String why, Throwable err) {
-        if (closed) {
-            // No longer the leader: the next one finishes this decision from the store.
-            return;
-        }
-        long now = clock.nanoTime();
-        VnfState s = states.get(vnf);
-        if (err != null) {
-            // Keep draining: the next quiet period retries the delete.
-            if (s != null) {
-                s.phase = VnfLoopRecord.Phase.DRAINING;
-                s.quietSince = NONE;
-                save(vnf, s);
-            }
-            finish(decision, LoopDecision.Outcome.FAILED, now, "delete " + replica + " failed: " + err);
-            return;
-        }
-        String outcome = why + "; deleted " + replica;
-        LoopDecision.Outcome o = LoopDecision.Outcome.SUCCEEDED;
-        try {
-            routing.removeReplica(vnf, replica);
-        } catch (RuntimeException e) {
-            o = LoopDecision.Outcome.FAILED;
-            outcome += "; inventory update failed: " + e.getMessage();
-        }
-        finish(decision, o, now, outcome);
-        if (s != null) {
-            endDrain(vnf, s, now);
-        }
-    }
-
-    /** The drain is over (its replica deleted, or back in the group): idle, cooling down. */
-    private void endDrain(VnfKey vnf, VnfState s, long now) {
-        s.phase = VnfLoopRecord.Phase.IDLE;
-        s.drainingReplica = null;
-        s.deleteHeld = false;
-        s.movingOut = null;
-        s.movedFor = null;
-        s.cooldownUntil = now + params.cooldownNanos();
-        save(vnf, s);
-    }
-
-    private Entry record(long id, VnfObservation o, VnfState s, long now, int n, int after,
-                         LoopDecision.Action a) {
-        Map<String, Double> in = new LinkedHashMap<>();
-        in.put(LoopDecision.IN_THROUGHPUT, o.ratePps());
-        in.put(LoopDecision.IN_LATENCY, (double) o.latencyNanos());
-        in.put(LoopDecision.IN_LMAX, (double) o.lmaxNanos());
-        in.put(LoopDecision.IN_DEMAND, demand(o, s));
-        in.put(LoopDecision.IN_CAPACITY, s.rStar * s.lStar / 1e9);
-        in.put(IN_R_STAR, s.rStar);
-        in.put(IN_L_STAR, (double) s.lStar);
-        if (s.violationSince != NONE) {
-            in.put(LoopDecision.IN_VIOLATION_MS, (now - s.violationSince) / 1e6);
-        }
-        if (a == LoopDecision.Action.SCALE_OUT) {
-            in.put(IN_N, (double) n);
-        }
-        LoopDecision d = new LoopDecision(clock.currentTimeMillis(), o.vnf(), in, a, o.activeReplicas().size(),
-                                          after, LoopDecision.Outcome.IN_PROGRESS, "");
-        Entry e = new Entry(id, now, d);
-        history.addLast(e);
-        trim(false);
-        made[a.ordinal()]++;
-        return e;
-    }
-
-    private synchronized void finish(long id, LoopDecision.Outcome outcome, long now, String detail) {
-        for (Entry e : history) {
-            if (e.id == id) {
-                LoopDecision d = e.decision;
-                e.decision = new LoopDecision(d.timeMillis(), d.vnf(), d.inputs(), d.action(), d.replicasBefore(),
-                                              d.replicasAfter(), outcome, detail);
-                e.finishedNanos = now;
-                ended[endedSlot(d.action(), outcome)]++;
-                return;
-            }
-        }
+        return reactions.rerouted(vnf, detail);
     }
 }

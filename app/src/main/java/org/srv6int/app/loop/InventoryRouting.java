@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import java.util.Optional;
+import java.util.TreeMap;
 import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.api.PlacementService;
@@ -23,7 +26,8 @@ import java.util.stream.Collectors;
 
 /**
  * The loop's {@link ChainRouting} through the app's {@link VnfInventoryService}: a new replica
- * (or one reserved PENDING before its pod was made) joins ACTIVE with weight 1, named by its platform id (the bridge's deterministic workload
+ * (or one reserved PENDING before its pod was made) joins ACTIVE with weight 1, named by its platform id (the bridge's
+ * deterministic workload
  * name, kept in the distributed inventory rather than in one node's memory), and every active
  * replica is set to weight 1 (even split); drain and remove map one to one. The app's placement
  * and flow programming react to the inventory change. Used by {@link GlobalLoopManager} in ONOS
@@ -54,10 +58,10 @@ public final class InventoryRouting implements ChainRouting {
      */
     @Override
     public List<String> placeReplicas(VnfKey vnf, List<NodeResources> candidates, int count) {
-        Map<String, Integer> picks = new java.util.HashMap<>();
+        Map<String, Integer> picks = new HashMap<>();
         List<String> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            Map<String, Double> free = new java.util.TreeMap<>();
+            Map<String, Double> free = new TreeMap<>();
             for (NodeResources n : candidates) {
                 free.put(n.node(), (double) n.freeCpuMillis() / (1 + picks.getOrDefault(n.node(), 0)));
             }
@@ -76,7 +80,7 @@ public final class InventoryRouting implements ChainRouting {
             VnfReplicaId id = VnfReplicaId.of(vnf, r.id());
             // A retried create may hand back a replica that already joined; a reserved one
             // (PENDING, its SID on the pod already) joins now that it is Ready.
-            java.util.Optional<VnfReplica> have = inventory.getReplica(id);
+            Optional<VnfReplica> have = inventory.getReplica(id);
             if (have.isEmpty()) {
                 inventory.addReplica(vnf, r.node(), r.id());
             } else if (have.get().state() == ReplicaState.PENDING) {

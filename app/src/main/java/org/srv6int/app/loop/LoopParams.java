@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -56,6 +58,28 @@ public final class LoopParams {
         this.pushAside = b.pushAside;
         this.pushAsideMinSlack = b.pushAsideMinSlack;
         this.pushAsideTimeoutNanos = b.pushAsideTimeoutNanos;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof LoopParams)) {
+            return false;
+        }
+        LoopParams p = (LoopParams) o;
+        return tHatNanos == p.tHatNanos && cooldownNanos == p.cooldownNanos
+                && Double.compare(scaleInFraction, p.scaleInFraction) == 0 && scaleInHoldNanos == p.scaleInHoldNanos
+                && drainQuietNanos == p.drainQuietNanos && drainTimeoutNanos == p.drainTimeoutNanos
+                && releaseTimeoutNanos == p.releaseTimeoutNanos && maxReplicas == p.maxReplicas
+                && minSamples == p.minSamples && historySize == p.historySize && demandLatency == p.demandLatency
+                && pushAside == p.pushAside && Double.compare(pushAsideMinSlack, p.pushAsideMinSlack) == 0
+                && pushAsideTimeoutNanos == p.pushAsideTimeoutNanos;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(tHatNanos, cooldownNanos, scaleInFraction, scaleInHoldNanos, drainQuietNanos,
+                            drainTimeoutNanos, releaseTimeoutNanos, maxReplicas, minSamples, historySize,
+                            demandLatency, pushAside, pushAsideMinSlack, pushAsideTimeoutNanos);
     }
 
     /**

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import java.util.TreeMap;
 import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.api.model.VnfKey;
 
@@ -264,7 +266,7 @@ public final class PushAside {
         for (Resident r : subset) {
             String pick = null;
             boolean adjacent = false;
-            for (Map.Entry<String, Long> e : new java.util.TreeMap<>(left).entrySet()) {
+            for (Map.Entry<String, Long> e : new TreeMap<>(left).entrySet()) {
                 if (e.getValue() < r.cpuMillis) {
                     continue;
                 }

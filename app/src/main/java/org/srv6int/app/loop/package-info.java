@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * Global closed loop (paper Algorithm 4): horizontal scaling of vNFs from INT telemetry.
  *

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.metrics;
 
+import java.util.function.ToLongFunction;
 import org.srv6int.app.api.model.ChainState;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.LoopStatus;
@@ -460,7 +462,7 @@ public final class AppMetrics {
     }
 
     private static void counterPerThread(TextExposition out, List<CollectorCounters> threads, String name,
-                                         String help, java.util.function.ToLongFunction<CollectorCounters> f) {
+                                         String help, ToLongFunction<CollectorCounters> f) {
         out.family(name, "counter", help + ", by receive thread");
         for (int i = 0; i < threads.size(); i++) {
             out.sample(f.applyAsLong(threads.get(i)), "thread", Integer.toString(i));
@@ -508,7 +510,8 @@ public final class AppMetrics {
             out.sample(c.get("clusterSummariesRejected"));
         }
         if (c.containsKey("clusterSummaryBytes")) {
-            out.family("srv6int_cluster_window_bytes", "gauge", "size of this instance's last window summary sent to the cluster");
+            out.family("srv6int_cluster_window_bytes", "gauge",
+                    "size of this instance's last window summary sent to the cluster");
             out.sample(c.get("clusterSummaryBytes"));
         }
     }

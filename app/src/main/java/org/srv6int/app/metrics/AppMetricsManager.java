@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.metrics;
 
 import org.onosproject.core.CoreService;
@@ -11,6 +12,7 @@ import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.srv6int.app.api.AppMetricsService;
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.SfcService;
@@ -63,6 +65,24 @@ public class AppMetricsManager implements AppMetricsService {
     protected CoreService coreService;
 
     private final AppMetrics metrics = new AppMetrics(MetricsSettings.DEFAULT);
+
+    /** Creates the component for OSGi Declarative Services, which sets its references. */
+    public AppMetricsManager() {
+    }
+
+    /**
+     * Creates the component with the services it reads, for a host without OSGi (scrapes only; call
+     * {@code activate()} only with the netcfg services set by OSGi).
+     *
+     * @param sfcService chains
+     * @param inventory  replicas
+     * @param loop       the global loop
+     */
+    public AppMetricsManager(SfcService sfcService, VnfInventoryService inventory, GlobalLoopService loop) {
+        this.sfcService = sfcService;
+        this.inventory = inventory;
+        this.loop = loop;
+    }
     private AppConfigSection<MetricsConfig> config;
     private MetricsSettings settings = MetricsSettings.DEFAULT;
     private PlainEndpoint plain;

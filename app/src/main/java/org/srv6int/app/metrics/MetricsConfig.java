@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.metrics;
 
+import java.util.TreeSet;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.onlab.packet.IpAddress;
 import org.onosproject.core.ApplicationId;
@@ -46,7 +48,7 @@ public final class MetricsConfig extends Config<ApplicationId> {
         for (Iterator<String> it = object.fieldNames(); it.hasNext();) {
             String f = it.next();
             if (!FIELDS.contains(f)) {
-                throw new InvalidFieldException(f, "unknown field; allowed: " + new java.util.TreeSet<>(FIELDS));
+                throw new InvalidFieldException(f, "unknown field; allowed: " + new TreeSet<>(FIELDS));
             }
         }
         String address = null;

@@ -1,4 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.metrics;
+
+import org.srv6int.app.api.AppMetricsService;
 
 import java.util.regex.Pattern;
 
@@ -10,7 +13,7 @@ import java.util.regex.Pattern;
 final class TextExposition {
 
     /** Content type of the format. */
-    static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+    static final String CONTENT_TYPE = AppMetricsService.CONTENT_TYPE;
 
     private static final Pattern NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
     private static final Pattern LABEL = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * The app's metrics in the Prometheus text exposition format (0.0.4): per chain and vNF the
  * telemetry window's figures, replicas and weights, the global loop's state and decisions, and the

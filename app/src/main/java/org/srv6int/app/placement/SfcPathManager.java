@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.placement;
 
 import com.google.common.collect.ImmutableMap;
@@ -71,6 +72,31 @@ public class SfcPathManager implements SfcPathService, PlacementService {
 
     private Map<SfcId, SfcPaths> paths = ImmutableMap.of();
     private boolean stale = true;
+
+    /** Creates the component for OSGi, which sets its references. */
+    public SfcPathManager() {
+    }
+
+    /**
+     * Creates the component with its references, for a host without OSGi; call {@link #activate()}.
+     *
+     * @param sfcService           chains
+     * @param inventoryService     replicas
+     * @param configService        the app's netcfg
+     * @param networkConfigService ONOS netcfg (its events)
+     * @param topologyService      topology (its events)
+     * @param pathService          paths
+     */
+    public SfcPathManager(SfcService sfcService, VnfInventoryService inventoryService,
+                          Srv6IntConfigService configService, NetworkConfigService networkConfigService,
+                          TopologyService topologyService, PathService pathService) {
+        this.sfcService = sfcService;
+        this.inventoryService = inventoryService;
+        this.configService = configService;
+        this.networkConfigService = networkConfigService;
+        this.topologyService = topologyService;
+        this.pathService = pathService;
+    }
 
     /** Starts listening. */
     @Activate

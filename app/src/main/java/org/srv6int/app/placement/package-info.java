@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * Placement of vNF replicas and computation of a chain's segment lists over
  * the ONOS topology: the longest-common-subsequence method of Fang et al.

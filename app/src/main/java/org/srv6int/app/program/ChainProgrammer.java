@@ -1,11 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.program;
 
 import org.srv6int.pipeconf.Srv6IntPipelineConstants;
 import org.srv6int.pipeconf.Srv6IntActions;
 import org.onlab.packet.Ip6Address;
 import org.onosproject.core.ApplicationId;
-import org.onosproject.net.DeviceId;
-import org.onosproject.net.flow.DefaultTrafficTreatment;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.criteria.PiCriterion;
 import org.onosproject.net.pi.model.PiActionParamId;
@@ -86,7 +85,8 @@ public final class ChainProgrammer {
         if (c.l4DstPort() != FlowClassifier.ANY) {
             m.matchTernary(HDR_L4_DPORT, c.l4DstPort(), 0xFFFF);
         }
-        PiAction a = Srv6IntActions.setChain(sfc.id().tag(), !sfc.vnfs().isEmpty(), Srv6IntPipelineConstants.DEFAULT_MAP_INFO,
+        PiAction a = Srv6IntActions.setChain(sfc.id().tag(), !sfc.vnfs().isEmpty(),
+                Srv6IntPipelineConstants.DEFAULT_MAP_INFO,
                                              sfc.intSamplingRate());
         return PiRules.rule(sfc.ingress().deviceId(), appId, SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER, m.build(),
                             CLASSIFIER_PRIORITY + specificity(c), a);

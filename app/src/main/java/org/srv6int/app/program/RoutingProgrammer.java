@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.program;
 
 import org.srv6int.pipeconf.Srv6IntActions;
@@ -9,7 +10,6 @@ import org.onosproject.net.Link;
 import org.onosproject.net.PortNumber;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.pi.runtime.PiAction;
-import org.onosproject.net.pi.runtime.PiActionParam;
 import org.srv6int.app.config.AttachedHosts;
 import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
@@ -76,9 +76,11 @@ public final class RoutingProgrammer {
                                   MacAddress dmac) {
         PiAction action = Srv6IntActions.setNextHop(port, dmac);
         return prefix.isIp4()
-                ? PiRules.rule(device, appId, SRV6_INT_INGRESS_ROUTING_IPV4_ROUTING, PiRules.lpm(HDR_IPV4_DST, prefix), prefix.prefixLength(),
+                ? PiRules.rule(device, appId, SRV6_INT_INGRESS_ROUTING_IPV4_ROUTING, PiRules.lpm(HDR_IPV4_DST, prefix),
+                        prefix.prefixLength(),
                                action)
-                : PiRules.rule(device, appId, SRV6_INT_INGRESS_ROUTING_IPV6_ROUTING, PiRules.lpm(HDR_IPV6_DST, prefix), prefix.prefixLength(),
+                : PiRules.rule(device, appId, SRV6_INT_INGRESS_ROUTING_IPV6_ROUTING, PiRules.lpm(HDR_IPV6_DST, prefix),
+                        prefix.prefixLength(),
                                action);
     }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.program;
 
 import org.srv6int.pipeconf.Srv6IntActions;
@@ -7,7 +8,6 @@ import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.pi.runtime.PiAction;
-import org.onosproject.net.pi.runtime.PiActionParam;
 import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.config.Srv6DeviceConfig;
 
@@ -65,7 +65,8 @@ public final class SidProgrammer {
     }
 
     private static FlowRule sidRule(DeviceId device, ApplicationId appId, Ip6Address sid, PiAction action) {
-        return PiRules.rule(device, appId, SRV6_INT_INGRESS_ENDPOINT_MY_SID, PiRules.lpm(HDR_IPV6_DST, IpPrefix.valueOf(sid, 128)), 128,
+        return PiRules.rule(device, appId, SRV6_INT_INGRESS_ENDPOINT_MY_SID, PiRules.lpm(HDR_IPV6_DST,
+                IpPrefix.valueOf(sid, 128)), 128,
                             action);
     }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.program;
 
 import org.onlab.packet.Ip6Address;
@@ -57,7 +58,8 @@ public final class SidSteering {
             }
             String held = holding == 0 ? "" : holding + " bucket entr" + (holding == 1 ? "y" : "ies") + " with " + sid;
             String pending = unconfirmed == 0 ? ""
-                    : unconfirmed + " rewrite" + (unconfirmed == 1 ? "" : "s") + " of chain " + chainTag + " not confirmed";
+                    : unconfirmed + " rewrite" + (unconfirmed == 1 ? "" : "s") + " of chain " + chainTag
+                            + " not confirmed";
             return held.isEmpty() || pending.isEmpty() ? held + pending : held + ", " + pending;
         });
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.program;
 
 import org.onlab.util.Tools;
@@ -44,6 +45,7 @@ import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.placement.SidRouting;
+import org.srv6int.pipeconf.Srv6IntPipelineConstants;
 
 import java.util.Collection;
 import java.util.Dictionary;
@@ -56,6 +58,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import java.util.stream.StreamSupport;
 
 import static org.onlab.util.Tools.groupedThreads;
@@ -129,6 +132,43 @@ public class Srv6IntProgrammingManager {
     private final FlowRuleListener flowRuleListener = this::onFlowRuleEvent;
     private final GroupListener groupListener = this::onGroupEvent;
 
+    /** Creates the component for OSGi, which sets its references. */
+    public Srv6IntProgrammingManager() {
+    }
+
+    /**
+     * Creates the component with the references its reconcile passes read, for a host without
+     * OSGi that drives {@link #reconcile()} itself: call {@link #bindApplication(ApplicationId, LongSupplier)},
+     * not {@link #activate}, which also needs CoreService and ComponentConfigService.
+     *
+     * @param flowRuleService      flow rules
+     * @param groupService         groups
+     * @param mastershipService    mastership
+     * @param topologyService      topology
+     * @param pathService          paths
+     * @param networkConfigService ONOS netcfg
+     * @param sfcService           chains
+     * @param inventoryService     replicas
+     * @param pathsService         the chains' paths
+     * @param configService        the app's netcfg
+     */
+    public Srv6IntProgrammingManager(FlowRuleService flowRuleService, GroupService groupService,
+                                     MastershipService mastershipService, TopologyService topologyService,
+                                     PathService pathService, NetworkConfigService networkConfigService,
+                                     SfcService sfcService, VnfInventoryService inventoryService,
+                                     SfcPathService pathsService, Srv6IntConfigService configService) {
+        this.flowRuleService = flowRuleService;
+        this.groupService = groupService;
+        this.mastershipService = mastershipService;
+        this.topologyService = topologyService;
+        this.pathService = pathService;
+        this.networkConfigService = networkConfigService;
+        this.sfcService = sfcService;
+        this.inventoryService = inventoryService;
+        this.pathsService = pathsService;
+        this.configService = configService;
+    }
+
     /**
      * Starts listening and programs what is missing.
      *
@@ -170,10 +210,10 @@ public class Srv6IntProgrammingManager {
      * @param id          application id
      * @param clockMillis milliseconds
      */
-    protected void bindApplication(ApplicationId id, java.util.function.LongSupplier clockMillis) {
+    public void bindApplication(ApplicationId id, LongSupplier clockMillis) {
         appId = id;
         reconciler = new Srv6IntReconciler(flowRuleService, groupService, id,
-                new BucketTables(org.srv6int.pipeconf.Srv6IntPipelineConstants.ENCAP_BUCKETS), clockMillis);
+                new BucketTables(Srv6IntPipelineConstants.ENCAP_BUCKETS), clockMillis);
     }
 
     /**
@@ -191,7 +231,8 @@ public class Srv6IntProgrammingManager {
             if (periodic != null) {
                 periodic.cancel(false);
             }
-            periodic = executor.scheduleWithFixedDelay(this::reconcileQuietly, reconcilePeriodSeconds, reconcilePeriodSeconds,
+            periodic = executor.scheduleWithFixedDelay(this::reconcileQuietly, reconcilePeriodSeconds,
+                    reconcilePeriodSeconds,
                                                        TimeUnit.SECONDS);
         }
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.program;
 
 import org.srv6int.pipeconf.Srv6IntConstants;
@@ -197,7 +198,8 @@ public final class Srv6IntReconciler {
             if (wantedKeys.contains(g.appCookie())) {
                 continue;
             }
-            boolean pointedTo = have.entries.stream().anyMatch(e -> e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP)
+            boolean pointedTo = have.entries.stream().anyMatch(e
+                    -> e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP)
                     && pointsTo(e.treatment(), g.id().id()));
             if (!pointedTo) {
                 groupService.removeGroup(device, g.appCookie(), appId);

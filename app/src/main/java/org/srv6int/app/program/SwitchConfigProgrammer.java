@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.program;
 
 import org.srv6int.pipeconf.Srv6IntPipelineConstants;
@@ -14,7 +15,6 @@ import org.onosproject.net.group.GroupBuckets;
 import org.onosproject.net.group.GroupDescription;
 import org.onosproject.net.group.GroupKey;
 import org.onosproject.net.pi.runtime.PiAction;
-import org.onosproject.net.pi.runtime.PiActionParam;
 import org.srv6int.app.config.CollectorEndpoint;
 import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6IntAppConfig;
@@ -53,7 +53,8 @@ public final class SwitchConfigProgrammer {
         List<FlowRule> rules = new ArrayList<>();
         PiAction info = Srv6IntActions.setSwitchInfo(cfg.intDeviceId(), cfg.mySid(), cfg.myMac());
         rules.add(PiRules.rule(device, appId, SRV6_INT_INGRESS_SWITCH_INFO, null, 0, info));
-        reportAction(cfg, app, collector).ifPresent(a -> rules.add(PiRules.rule(device, appId, SRV6_INT_EGRESS_REPORT_REPORT_CONFIG, null, 0, a)));
+        reportAction(cfg, app, collector).ifPresent(a -> rules.add(PiRules.rule(device, appId,
+                SRV6_INT_EGRESS_REPORT_REPORT_CONFIG, null, 0, a)));
         return rules;
     }
 
@@ -65,7 +66,8 @@ public final class SwitchConfigProgrammer {
         }
         CollectorEndpoint c = collector.get();
         return Optional.of(Srv6IntActions.setReportConfig(cfg.myMac(), c.mac(), cfg.reportAddress().get(),
-                c.address().getIp4Address(), Srv6IntAppConfig.DEFAULT_COLLECTOR_PORT + cfg.intDeviceId() % 1000, c.port(),
+                c.address().getIp4Address(), Srv6IntAppConfig.DEFAULT_COLLECTOR_PORT + cfg.intDeviceId() % 1000,
+                        c.port(),
                 app.truncateBytes()));
     }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.program;
 
 import org.srv6int.pipeconf.Srv6IntConstants;
@@ -95,7 +96,8 @@ public final class SwitchCounters {
      * @return true if so
      */
     public static boolean isClassifierOf(FlowEntry e, Sfc sfc) {
-        return e.deviceId().equals(sfc.ingress().deviceId()) && e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER)
+        return e.deviceId().equals(sfc.ingress().deviceId())
+                && e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER)
                 && setsChain(e, sfc.id().tag());
     }
 
@@ -109,7 +111,8 @@ public final class SwitchCounters {
     public static boolean isSidEntryOf(FlowEntry e, VnfReplica replica) {
         TrafficSelector sel = DefaultTrafficSelector.builder()
                 .matchPi(PiRules.lpm(Srv6IntConstants.HDR_IPV6_DST, IpPrefix.valueOf(replica.sid(), 128))).build();
-        return e.deviceId().equals(replica.deviceId()) && e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENDPOINT_MY_SID)
+        return e.deviceId().equals(replica.deviceId())
+                && e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENDPOINT_MY_SID)
                 && e.selector().equals(sel);
     }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * Flow programming: translation of chains, replicas and netcfg into PI flow
  * rules and groups of the SRv6-INT P4 program (docs/p4-tables.md), and the

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.rest;
 
+import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -111,12 +113,12 @@ public class LoopWebResource extends Srv6IntResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response getInterference(@QueryParam("target") String target) {
         return handle(() -> {
-            java.util.List<org.srv6int.app.api.model.VnfClass> rows;
+            List<org.srv6int.app.api.model.VnfClass> rows;
             if (target == null) {
-                rows = java.util.List.of(org.srv6int.app.api.model.VnfClass.values());
+                rows = List.of(org.srv6int.app.api.model.VnfClass.values());
             } else {
                 try {
-                    rows = java.util.List.of(org.srv6int.app.api.model.VnfClass.parse(target));
+                    rows = List.of(org.srv6int.app.api.model.VnfClass.parse(target));
                 } catch (IllegalArgumentException e) {
                     throw new InvalidFieldException("target", e.getMessage());
                 }

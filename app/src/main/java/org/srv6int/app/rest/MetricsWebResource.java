@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.rest;
 
-import org.srv6int.app.metrics.AppMetricsService;
+import org.srv6int.app.api.AppMetricsService;
 
 import javax.ws.rs.GET;
 import javax.ws.rs.Path;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,7 +22,8 @@ import java.util.Set;
  *   "llcWays": {"free": 1, "reclaimable": 2, "budget": 11},
  *   "memoryBandwidthPercent": {"free": 0, "reclaimable": 20, "budget": 100}}]}
  * </pre>
- * {@code numaNode} absent: the entry is for the whole node; {@code reclaimable} absent: 0. Used by the REST resource and by the
+ * {@code numaNode} absent: the entry is for the whole node; {@code reclaimable} absent: 0. Used by the REST resource
+ * and by the
  * testbed twin's agents, so both decode the agent's text the same way.
  */
 public final class PoolReportCodec {

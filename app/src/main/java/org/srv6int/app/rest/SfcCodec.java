@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.rest;
 
+import java.util.function.Supplier;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -101,7 +103,7 @@ public final class SfcCodec extends JsonCodec<Sfc> {
     }
 
     /** Runs a parser, turning its IllegalArgumentException into a field error. */
-    static <T> T parse(String field, java.util.function.Supplier<T> parser) {
+    static <T> T parse(String field, Supplier<T> parser) {
         try {
             return parser.get();
         } catch (IllegalArgumentException e) {

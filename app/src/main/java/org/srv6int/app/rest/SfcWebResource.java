@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.rest;
 
+import java.util.List;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onosproject.net.config.InvalidFieldException;
@@ -149,7 +151,7 @@ public class SfcWebResource extends Srv6IntResource {
             SfcId sid = sfcId(id);
             Sfc unusedSfc = get(SfcService.class).getSfc(sid).orElseThrow(() -> notFound(sid));
             return ok(new SfcPathsCodec().encode(get(SfcPathService.class).getPaths(sid)
-                    .orElse(new org.srv6int.app.api.model.SfcPaths(sid, java.util.List.of())), this)).build();
+                    .orElse(new org.srv6int.app.api.model.SfcPaths(sid, List.of())), this)).build();
         });
     }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.store;
 
 import org.onosproject.store.serializers.KryoNamespaces;
@@ -11,7 +12,6 @@ import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.srv6int.app.api.model.ChainState;
 import org.srv6int.app.api.model.LearnedInterference;
-import org.srv6int.app.store.LoopStateStore;
 import org.srv6int.app.api.model.ReplicaHealthRecord;
 import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.model.VnfKey;
@@ -43,6 +43,19 @@ public class DistributedLoopStateStore implements LoopStateStore {
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected StorageService storageService;
+
+    /** Creates the store for OSGi, which sets its storage service. */
+    public DistributedLoopStateStore() {
+    }
+
+    /**
+     * Creates the store on a storage service, for a host without OSGi; call {@link #activate()}.
+     *
+     * @param storageService storage service
+     */
+    public DistributedLoopStateStore(StorageService storageService) {
+        this.storageService = storageService;
+    }
 
     private ConsistentMap<VnfKey, VnfLoopRecord> records;
     private ConsistentMap<String, Long> ids;

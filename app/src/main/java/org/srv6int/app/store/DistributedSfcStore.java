@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.store;
 
 import org.onosproject.store.AbstractStore;
@@ -30,6 +31,19 @@ public class DistributedSfcStore extends AbstractStore<SfcEvent, SfcStoreDelegat
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected StorageService storageService;
+
+    /** Creates the store for OSGi, which sets its storage service. */
+    public DistributedSfcStore() {
+    }
+
+    /**
+     * Creates the store on a storage service, for a host without OSGi; call {@link #activate()}.
+     *
+     * @param storageService storage service
+     */
+    public DistributedSfcStore(StorageService storageService) {
+        this.storageService = storageService;
+    }
 
     private ConsistentMap<SfcId, Sfc> sfcs;
     private final MapEventListener<SfcId, Sfc> listener = this::onMapEvent;

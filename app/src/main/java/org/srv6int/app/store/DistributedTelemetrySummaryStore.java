@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.store;
 
 import org.onosproject.store.serializers.KryoNamespaces;
@@ -24,6 +25,19 @@ public class DistributedTelemetrySummaryStore implements TelemetrySummaryStore {
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected StorageService storageService;
+
+    /** Creates the store for OSGi, which sets its storage service. */
+    public DistributedTelemetrySummaryStore() {
+    }
+
+    /**
+     * Creates the store on a storage service, for a host without OSGi; call {@link #activate()}.
+     *
+     * @param storageService storage service
+     */
+    public DistributedTelemetrySummaryStore(StorageService storageService) {
+        this.storageService = storageService;
+    }
 
     private ConsistentMap<String, byte[]> summaries;
 

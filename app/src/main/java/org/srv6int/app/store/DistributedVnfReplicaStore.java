@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.store;
 
 import org.onlab.packet.Ip6Address;
@@ -37,6 +38,19 @@ public class DistributedVnfReplicaStore extends AbstractStore<VnfReplicaEvent, V
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected StorageService storageService;
+
+    /** Creates the store for OSGi, which sets its storage service. */
+    public DistributedVnfReplicaStore() {
+    }
+
+    /**
+     * Creates the store on a storage service, for a host without OSGi; call {@link #activate()}.
+     *
+     * @param storageService storage service
+     */
+    public DistributedVnfReplicaStore(StorageService storageService) {
+        this.storageService = storageService;
+    }
 
     private ConsistentMap<VnfReplicaId, VnfReplica> replicas;
     private ConsistentMap<Ip6Address, VnfReplicaId> sids;

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.store;
 
+import java.util.Set;
 import org.onosproject.store.Store;
 import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.api.VnfReplicaEvent;
@@ -44,7 +46,7 @@ public interface VnfReplicaStore extends Store<VnfReplicaEvent, VnfReplicaStoreD
      *
      * @return SIDs not free to allocate
      */
-    java.util.Set<org.onlab.packet.Ip6Address> sidsInUse();
+    Set<org.onlab.packet.Ip6Address> sidsInUse();
 
     /**
      * Atomically changes an existing replica.

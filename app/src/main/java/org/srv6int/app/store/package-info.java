@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * Cluster-wide state of the app in ONOS distributed stores (ConsistentMap): chains, the vNF
  * replica inventory, the loop's state and telemetry summaries. Stores only; the managers that

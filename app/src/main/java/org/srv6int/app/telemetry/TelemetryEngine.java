@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.telemetry;
 
 import org.srv6int.app.api.model.TelemetrySnapshot;
@@ -8,7 +9,6 @@ import org.srv6int.app.api.model.SampledReport;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.WriterReaderPhaser;
 import org.srv6int.app.api.model.VnfKey;
-import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.codec.DecodeStatus;
 import org.srv6int.codec.IntMetadataVisitor;
 import org.srv6int.codec.IntReportView;
@@ -25,7 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -70,23 +69,24 @@ public final class TelemetryEngine implements IntMetadataVisitor {
             this.highestLatencyNanos = highestLatencyNanos;
         }
 
-        /** Defaults: 256 reporters, 128 vNFs, 1024 replicas, 128 chains, 60 s clamp. */
-        public static final Limits DEFAULT = new Limits(Srv6IntAppConfig.DEFAULT_MAX_REPORTERS,
-                                                        Srv6IntAppConfig.DEFAULT_MAX_VNFS,
-                                                        Srv6IntAppConfig.DEFAULT_MAX_REPLICAS,
-                                                        Srv6IntAppConfig.DEFAULT_MAX_CHAINS, 60_000_000_000L);
+        /**
+         * Defaults: 256 reporters, 128 vNFs, 1024 replicas, 128 chains, 60 s clamp (netcfg's
+         * defaults, {@code Srv6IntAppConfig.DEFAULT_MAX_*}; {@link TelemetryManager#limits} reads
+         * an operator's).
+         */
+        public static final Limits DEFAULT = new Limits(256, 128, 1024, 128, 60_000_000_000L);
 
         /**
-         * Returns the limits an operator set in netcfg ({@code collector.maxReporters},
-         * {@code maxVnfs}, {@code maxReplicas}, {@code maxChains}), with the default latency clamp.
+         * Returns these limits with other counts and this latency clamp.
          *
-         * @param config app config, empty for the defaults
+         * @param reporters reporters
+         * @param vnfs      vNFs
+         * @param replicas  replicas
+         * @param chains    chains
          * @return limits
          */
-        public static Limits of(Optional<Srv6IntAppConfig> config) {
-            return config.map(c -> new Limits(c.collectorMaxReporters(), c.collectorMaxVnfs(),
-                                              c.collectorMaxReplicas(), c.collectorMaxChains(),
-                                              DEFAULT.highestLatencyNanos)).orElse(DEFAULT);
+        public Limits withCounts(int reporters, int vnfs, int replicas, int chains) {
+            return new Limits(reporters, vnfs, replicas, chains, highestLatencyNanos);
         }
 
         @Override

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.telemetry;
 
 import org.srv6int.app.api.model.HopQueue;
@@ -69,6 +70,19 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
     /** ONOS metrics feature of the collector's counters. */
     public static final String METRICS_FEATURE = "collector";
     private static final int RECEIVE_BUFFER = 8 << 20;
+    /**
+     * Returns the collector's limits an operator set in netcfg ({@code collector.maxReporters},
+     * {@code maxVnfs}, {@code maxReplicas}, {@code maxChains}), with the default latency clamp.
+     *
+     * @param config app config, empty for the defaults
+     * @return limits
+     */
+    public static TelemetryEngine.Limits limits(Optional<Srv6IntAppConfig> config) {
+        return config.map(c -> TelemetryEngine.Limits.DEFAULT.withCounts(
+                c.collectorMaxReporters(), c.collectorMaxVnfs(), c.collectorMaxReplicas(), c.collectorMaxChains()))
+                .orElse(TelemetryEngine.Limits.DEFAULT);
+    }
+
     /** A summary older than this many evaluation periods is stale. */
     static final int STALE_PERIODS = 3;
 
@@ -123,7 +137,7 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
 
     @Activate
     protected void activate() {
-        engineLimits = TelemetryEngine.Limits.of(configService.appConfig());
+        engineLimits = limits(configService.appConfig());
         engine = new TelemetryShards(1, engineLimits, System::nanoTime);
         bindings = new CollectorBindings();
         registerMetrics();
@@ -217,7 +231,7 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
         int port = app.map(a -> a.collectorPortOf(local)).orElse(Srv6IntAppConfig.DEFAULT_COLLECTOR_PORT);
         int threads = app.map(Srv6IntAppConfig::collectorThreads).orElse(Srv6IntAppConfig.defaultCollectorThreads());
         InetSocketAddress want = new InetSocketAddress(addr == null ? "0.0.0.0" : addr.toString(), port);
-        TelemetryEngine.Limits limits = TelemetryEngine.Limits.of(app);
+        TelemetryEngine.Limits limits = limits(app);
         if (!limits.equals(engineLimits)) {
             // The limits size the engine's arrays: a new engine, so the open window, the counters
             // and the sequence state start afresh (docs/collector.md); the sockets are re-bound.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * INT collector and telemetry windows: the UDP listener for INT reports, per-reporter sequence
  * tracking, and per-chain / per-vNF / per-hop telemetry in fixed windows.

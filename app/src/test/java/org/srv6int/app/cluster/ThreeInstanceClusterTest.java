@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.cluster;
 
 import org.srv6int.pipeconf.Srv6IntConstants;
@@ -17,10 +18,8 @@ import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.loop.GlobalLoopManager;
-import org.srv6int.app.loop.GlobalLoopManagers;
+import org.srv6int.app.testing.LoopManagers;
 import org.srv6int.app.api.model.NodeResources;
-import org.srv6int.app.api.model.ReplicaInfo;
-import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.loop.TestReports;
 import org.srv6int.app.store.TestStores;
 import org.srv6int.app.telemetry.HopBinding;
@@ -32,6 +31,7 @@ import org.srv6int.app.telemetry.TelemetryShards;
 import org.srv6int.app.api.model.TelemetrySnapshot;
 import org.srv6int.app.api.model.VnfWindow;
 import org.srv6int.app.testing.AppHarness;
+import org.srv6int.app.testing.FakeReplicaPlatform;
 import org.srv6int.testkit.InMemoryFlowRuleService;
 import org.srv6int.testkit.InMemoryGroupService;
 import org.srv6int.app.testing.PaperTestbed;
@@ -53,8 +53,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -86,7 +84,8 @@ public class ThreeInstanceClusterTest {
     private final Map<NodeId, AppHarness> apps = new LinkedHashMap<>();
     private final Map<NodeId, TelemetryManager> collectors = new LinkedHashMap<>();
     private final Map<NodeId, GlobalLoopManager> loops = new LinkedHashMap<>();
-    private final HeldPlatform platform = new HeldPlatform();
+    private final FakeReplicaPlatform platform = FakeReplicaPlatform.held(
+            new NodeResources("worker1", 4000, 8L << 30), new NodeResources("worker2", 2000, 8L << 30));
     private final Map<DeviceId, DatagramChannel> switches = new HashMap<>();
     private final Map<DeviceId, Long> seqs = new HashMap<>();
     private final List<byte[]> sentPayloads = new ArrayList<>();
@@ -162,7 +161,7 @@ public class ThreeInstanceClusterTest {
             collectors.put(n, t);
             TelemetryManagers.windowNow(t);
             // onos-1 runs for leadership first: it leads.
-            loops.put(n, GlobalLoopManagers.start(new InMemoryLeadershipService(cluster, n), member, t, h.sfcs, h.inventory,
+            loops.put(n, LoopManagers.start(new InMemoryLeadershipService(cluster, n), member, t, h.sfcs, h.inventory,
                                                   h.pathManager, h.config, platform, TestStores.loopState(storage)));
         }
         for (DeviceId d : PaperTestbed.SWITCHES) {
@@ -174,7 +173,7 @@ public class ThreeInstanceClusterTest {
     @After
     public void tearDown() throws Exception {
         for (GlobalLoopManager l : loops.values()) {
-            GlobalLoopManagers.stop(l);
+            LoopManagers.stop(l);
         }
         for (TelemetryManager t : collectors.values()) {
             TelemetryManagers.stop(t);
@@ -206,7 +205,8 @@ public class ThreeInstanceClusterTest {
                 for (byte b : port) {
                     dport = (dport << 8) | (b & 0xFF);
                 }
-                out.add(new InetSocketAddress(InetAddress.getByAddress(params.get(Srv6IntConstants.DST_IP.toString())), dport));
+                out.add(new InetSocketAddress(InetAddress.getByAddress(params.get(Srv6IntConstants.DST_IP.toString())),
+                        dport));
             }
         }
         assertEquals("one report configuration on " + d, 1, out.size());
@@ -378,45 +378,6 @@ public class ThreeInstanceClusterTest {
         assertEquals(200, (long) collectors.get(two).counters().get("reportsAccepted"));
     }
 
-    /** The Kubernetes cluster as the loop sees it: pods become Ready when the test says so. */
-    private static final class HeldPlatform implements ReplicaPlatform {
-        final Map<String, CompletableFuture<ReplicaInfo>> requests = new LinkedHashMap<>();
-        final Map<String, String> nodes = new HashMap<>();
-        final List<String> calls = new ArrayList<>();
-        // Pod readiness as the bridge lists it; a vNF absent here: the platform cannot tell.
-        final Map<VnfKey, Map<String, Boolean>> readiness = new java.util.concurrent.ConcurrentHashMap<>();
-
-        @Override
-        public java.util.Optional<Map<String, Boolean>> replicaReadiness(VnfKey vnf) {
-            return java.util.Optional.ofNullable(readiness.get(vnf));
-        }
-
-        @Override
-        public List<NodeResources> nodeFreeResources() {
-            return List.of(new NodeResources("worker1", 4000, 8L << 30), new NodeResources("worker2", 2000, 8L << 30));
-        }
-
-        @Override
-        public synchronized CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node, String requestId) {
-            // As the bridge with its request ledger: a repeated request id is the same pod.
-            calls.add(requestId + (requests.containsKey(requestId) ? " again" : "") + " on " + node);
-            nodes.putIfAbsent(requestId, node);
-            return requests.computeIfAbsent(requestId, r -> new CompletableFuture<>());
-        }
-
-        @Override
-        public CompletionStage<Void> deleteReplica(VnfKey vnf, String replicaId) {
-            return CompletableFuture.completedFuture(null);
-        }
-
-        synchronized void ready() {
-            int i = 0;
-            for (Map.Entry<String, CompletableFuture<ReplicaInfo>> e : requests.entrySet()) {
-                e.getValue().complete(new ReplicaInfo("snort-" + e.getKey(), nodes.get(e.getKey()), "10.244.0." + ++i));
-            }
-        }
-    }
-
     /** Closes every live instance's window, the leader's last (it then holds everyone's). */
     private void windows(NodeId leader) throws Exception {
         for (NodeId n : collectors.keySet()) {
@@ -457,20 +418,20 @@ public class ThreeInstanceClusterTest {
         assertEquals(LoopDecision.Outcome.IN_PROGRESS, d1.get(0).outcome());
         int add = d1.get(0).replicasAfter() - d1.get(0).replicasBefore();
         assertTrue(add >= 1);
-        assertEquals(add, platform.requests.size());
+        assertEquals(add, platform.requests());
         say("onos-1 (leader) decided " + d1.get(0).action() + " of " + snort + " " + d1.get(0).replicasBefore()
                 + " -> " + d1.get(0).replicasAfter() + " from onos-2's summary; requests " + platform.calls);
 
         // onos-1 fails with the pods still starting: onos-2 leads, masters SW4, onos-1 is gone.
         cluster.fail(one, two);
-        GlobalLoopManagers.stop(loops.remove(one));
+        LoopManagers.stop(loops.remove(one));
         TelemetryManagers.stop(collectors.remove(one));
         assertTrue(loops.get(two).status().leader());
         say("onos-1 failed; leader now " + loops.get(two).status().leaderNode());
 
         // onos-2's first window as leader: it reads the loop state and repeats the same requests.
         windows(two);
-        assertEquals(add, platform.requests.size());
+        assertEquals(add, platform.requests());
         assertEquals(platform.calls.toString(), add, platform.calls.stream().filter(c -> c.contains(" again")).count());
         say("onos-2 resumed: requests " + platform.calls.subList(add, platform.calls.size()));
         platform.ready();
@@ -487,7 +448,7 @@ public class ThreeInstanceClusterTest {
         awaitAccepted(two, 400);
         Thread.sleep(2 * T_HAT_MS);
         windows(two);
-        assertEquals(add, platform.requests.size());
+        assertEquals(add, platform.requests());
         assertEquals(1, loops.get(two).decisions(10).size());
     }
 
@@ -506,7 +467,7 @@ public class ThreeInstanceClusterTest {
         send(PaperTestbed.SW3, 2, 100, 2000, List.of(), 2_000_000);
         awaitAccepted(two, 300);
         windows(one);
-        int add = platform.requests.size();
+        int add = platform.requests();
         assertTrue(add >= 1);
         assertEquals(LoopDecision.Action.SCALE_OUT, loops.get(one).decisions(10).get(0).action());
 
@@ -522,23 +483,23 @@ public class ThreeInstanceClusterTest {
         List<LoopDecision> d1 = loops.get(one).decisions(10);
         assertTrue(d1.toString(), d1.stream().anyMatch(d -> d.action() == LoopDecision.Action.REPLICA_DEAD));
         assertTrue(d1.toString(), d1.stream().noneMatch(d -> d.action() == LoopDecision.Action.REPLACE));
-        assertEquals(add, platform.requests.size());
+        assertEquals(add, platform.requests());
         say("onos-1 took r0 out with a replacement owed: " + d1.get(d1.size() - 1).detail());
 
         cluster.fail(one, two);
-        GlobalLoopManagers.stop(loops.remove(one));
+        LoopManagers.stop(loops.remove(one));
         TelemetryManagers.stop(collectors.remove(one));
         assertTrue(loops.get(two).status().leader());
 
         // onos-2 repeats the scale-out's requests, the pods become Ready, and the next window
         // requests the owed replacement: one new request, and no more in later windows.
         windows(two);
-        assertEquals(add, platform.requests.size());
+        assertEquals(add, platform.requests());
         platform.ready();
         windows(two);
         windows(two);
         windows(two);
-        assertEquals(platform.calls.toString(), add + 1, platform.requests.size());
+        assertEquals(platform.calls.toString(), add + 1, platform.requests());
         assertEquals(platform.calls.toString(), add, platform.calls.stream().filter(c -> c.contains(" again")).count());
         List<LoopDecision> d2 = loops.get(two).decisions(20);
         assertEquals(d2.toString(), 1, d2.stream().filter(d -> d.action() == LoopDecision.Action.REPLACE).count());

@@ -1,5 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.export;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.function.Predicate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -64,7 +68,7 @@ public class KafkaExportOnRealBrokerTest {
     }
 
     /** Reads a topic from its start until {@code done} holds of what was read, or 180 s pass. */
-    private static List<JsonNode> read(String topic, java.util.function.Predicate<List<JsonNode>> done)
+    private static List<JsonNode> read(String topic, Predicate<List<JsonNode>> done)
             throws Exception {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
@@ -264,7 +268,7 @@ public class KafkaExportOnRealBrokerTest {
         ExportCounters counters = new ExportCounters();
         // nothing listens there: every send waits max.block.ms for metadata, on the export thread only
         int closed;
-        try (java.net.ServerSocket ss = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket ss = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closed = ss.getLocalPort();
         }
         try (KafkaExport k = new KafkaExport(settings("nobroker", 50, 64 << 10, 200, "127.0.0.1:" + closed), "t3",

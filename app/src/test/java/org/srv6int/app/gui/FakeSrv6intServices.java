@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.gui;
 
+import java.util.Collections;
+import java.util.Set;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import org.srv6int.app.api.GlobalLoopService;
@@ -164,7 +167,7 @@ final class FakeSrv6intServices {
                 throw new IllegalArgumentException("limit must be > 0, got " + limit);
             }
             List<LoopDecision> newestFirst = new ArrayList<>(decisions);
-            java.util.Collections.reverse(newestFirst);
+            Collections.reverse(newestFirst);
             return ImmutableList.copyOf(newestFirst.subList(0, Math.min(limit, newestFirst.size())));
         }
 
@@ -184,8 +187,8 @@ final class FakeSrv6intServices {
         }
 
         @Override
-        public java.util.Set<org.srv6int.app.api.model.SfcId> pausedChains() {
-            return java.util.Set.of();
+        public Set<org.srv6int.app.api.model.SfcId> pausedChains() {
+            return Set.of();
         }
 
         @Override
@@ -200,8 +203,8 @@ final class FakeSrv6intServices {
         }
 
         @Override
-        public java.util.Map<String, Long> failureCounters() {
-            return java.util.Map.of();
+        public Map<String, Long> failureCounters() {
+            return Map.of();
         }
     };
 

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.gui;
 
+import java.util.Collections;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onosproject.ui.JsonUtils;
 import org.onosproject.ui.UiConnection;
@@ -13,7 +15,7 @@ import java.util.List;
  * sends, wrapped in ONOS's {event, payload} envelope (JsonUtils.envelope).
  */
 final class FakeUiConnection implements UiConnection {
-    final List<ObjectNode> sent = java.util.Collections.synchronizedList(new ArrayList<>());
+    final List<ObjectNode> sent = Collections.synchronizedList(new ArrayList<>());
 
     @Override
     public String userName() {

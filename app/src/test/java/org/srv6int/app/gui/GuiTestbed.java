@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.gui;
 
+import java.util.LinkedHashSet;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import com.google.common.collect.ImmutableSet;
@@ -108,7 +110,7 @@ final class GuiTestbed {
             @Override
             public Set<Link> getDeviceEgressLinks(DeviceId deviceId) {
                 return links.stream().filter(l -> l.src().deviceId().equals(deviceId))
-                        .collect(Collectors.toCollection(java.util.LinkedHashSet::new));
+                        .collect(Collectors.toCollection(LinkedHashSet::new));
             }
 
             @Override

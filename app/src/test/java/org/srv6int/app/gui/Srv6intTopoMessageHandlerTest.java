@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.gui;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -87,7 +88,8 @@ public class Srv6intTopoMessageHandlerTest {
         JsonNode b2 = device(hl, "device:sw2").path("badge");
         assertEquals("e", b2.path("status").asText());
         assertEquals("720%", b2.path("txt").asText());
-        assertTrue(b2.path("msg").asText(), b2.path("msg").asText().contains("worst vNF 2/0 (Snort, SFC 2): p95 7.20 ms / Lmax 1.00 ms"));
+        assertTrue(b2.path("msg").asText(),
+                b2.path("msg").asText().contains("worst vNF 2/0 (Snort, SFC 2): p95 7.20 ms / Lmax 1.00 ms"));
         // SW3: nDPI at 880 µs, 12 % slack → amber
         JsonNode b3 = device(hl, "device:sw3").path("badge");
         assertEquals("w", b3.path("status").asText());
@@ -173,7 +175,8 @@ public class Srv6intTopoMessageHandlerTest {
         assertEquals("SFC 1", panel.path("title").asText());
         assertEquals("DOWN since 10:00:43 [down]: ingress classified traffic but no INT report arrived for 3000 ms; "
                 + "last hop seen: vNF 0 (fwd-0 at device:sw2/3)", prop(panel, "state"));
-        assertTrue(prop(panel, "lastDecision"), prop(panel, "lastDecision").startsWith("10:00:43 CHAIN_DOWN 1/1: failed"));
+        assertTrue(prop(panel, "lastDecision"), prop(panel,
+                "lastDecision").startsWith("10:00:43 CHAIN_DOWN 1/1: failed"));
 
         out = send(Srv6intTopoMessageHandler.CYCLE, "{\"step\":1}");
         panel = out.get(1).path("payload").path("panel");

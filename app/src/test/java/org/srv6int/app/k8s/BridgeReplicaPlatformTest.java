@@ -1,10 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.k8s;
 
+import java.util.Optional;
+import java.util.SortedSet;
 import org.srv6int.app.loop.FakeInventory;
 import org.srv6int.app.api.model.ReplicaInfo;
-import org.srv6int.app.k8s.BridgeReplicaPlatform;
-import org.srv6int.app.k8s.BridgeReplicaPlatformTest;
-import org.srv6int.app.k8s.ReplicaIdentities;
 import org.junit.Test;
 import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.model.VnfKey;
@@ -83,7 +83,7 @@ public class BridgeReplicaPlatformTest {
         }
 
         @Override
-        public java.util.SortedSet<String> listChainIds() {
+        public SortedSet<String> listChainIds() {
             throw new UnsupportedOperationException();
         }
 
@@ -98,8 +98,8 @@ public class BridgeReplicaPlatformTest {
         final List<org.srv6int.k8s.bridge.ReplicaListener> listeners = new ArrayList<>();
 
         @Override
-        public java.util.Optional<List<ReplicaStatus>> watchedReplicas(String chainId, int vnfIndex) {
-            return watching ? java.util.Optional.of(new ArrayList<>(replicas.values())) : java.util.Optional.empty();
+        public Optional<List<ReplicaStatus>> watchedReplicas(String chainId, int vnfIndex) {
+            return watching ? Optional.of(new ArrayList<>(replicas.values())) : Optional.empty();
         }
 
         @Override
@@ -269,7 +269,7 @@ public class BridgeReplicaPlatformTest {
         assertEquals(List.of(), bridge.calls);
         // Watch not established (starting, reconnecting, refused): unknown, not "not Ready".
         bridge.watching = false;
-        assertEquals(java.util.Optional.empty(), platform.replicaReadiness(VNF));
+        assertEquals(Optional.empty(), platform.replicaReadiness(VNF));
     }
 
     @Test

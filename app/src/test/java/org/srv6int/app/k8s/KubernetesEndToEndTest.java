@@ -1,8 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.k8s;
 
-import org.srv6int.app.k8s.KubernetesEndToEndTest;
-import org.srv6int.app.k8s.KubernetesMock;
-import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -20,7 +23,7 @@ import org.onosproject.cluster.NodeId;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.ReplicaState;
 import org.srv6int.app.loop.GlobalLoopManager;
-import org.srv6int.app.loop.GlobalLoopManagers;
+import org.srv6int.app.testing.LoopManagers;
 import org.srv6int.app.loop.TestReports;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfReplica;
@@ -83,14 +86,14 @@ public class KubernetesEndToEndTest {
     }
 
     /** The bucket table as the switches held it when the loop asked the platform to delete each replica. */
-    private final Map<String, String> bucketsAtDelete = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, String> bucketsAtDelete = new ConcurrentHashMap<>();
 
     /**
      * The real platform, passed through; it notes the switches' bucket table (read as it is, no
      * reconcile pass) at the moment the loop asks for a replica's deletion.
      */
     private org.srv6int.app.api.ReplicaPlatform deleteWitness(org.srv6int.app.api.ReplicaPlatform real) {
-        return (org.srv6int.app.api.ReplicaPlatform) java.lang.reflect.Proxy.newProxyInstance(
+        return (org.srv6int.app.api.ReplicaPlatform) Proxy.newProxyInstance(
                 getClass().getClassLoader(), new Class<?>[] {org.srv6int.app.api.ReplicaPlatform.class},
                 (proxy, method, args) -> {
                     if (method.getName().equals("deleteReplica")) {
@@ -98,7 +101,7 @@ public class KubernetesEndToEndTest {
                     }
                     try {
                         return method.invoke(real, args);
-                    } catch (java.lang.reflect.InvocationTargetException e) {
+                    } catch (InvocationTargetException e) {
                         throw e.getCause();
                     }
                 });
@@ -180,7 +183,7 @@ public class KubernetesEndToEndTest {
         engine.setReporters(Map.of(0x7F000001, 4));
         engine.setBindings(List.of(new HopBinding(2, 1, 2, SNORT, "r0")));
         TelemetryWindows windows = feed;
-        loop = GlobalLoopManagers.start(new LeaderHere(), new ClusterServiceAdapter(), windows, app.sfcs, app.inventory,
+        loop = LoopManagers.start(new LeaderHere(), new ClusterServiceAdapter(), windows, app.sfcs, app.inventory,
                                         app.pathManager, config, deleteWitness(platform),
                                         org.srv6int.app.store.TestStores.loopState(new InMemoryStorageService()), clock,
                                         app.flows);
@@ -189,7 +192,7 @@ public class KubernetesEndToEndTest {
     @After
     public void tearDown() {
         if (loop != null) {
-            GlobalLoopManagers.stop(loop);
+            LoopManagers.stop(loop);
         }
         if (platform != null) {
             KubernetesMock.stop(platform);
@@ -370,7 +373,7 @@ public class KubernetesEndToEndTest {
                 .delete());
     }
 
-    private void diesWithoutAWindow(String what, java.util.function.Consumer<Pod> kill) throws Exception {
+    private void diesWithoutAWindow(String what, Consumer<Pod> kill) throws Exception {
         scaleOut();
         VnfReplica victim = bridgeReplicas().get(0);
         assertTrue(victim.carriesTraffic());
@@ -413,7 +416,7 @@ public class KubernetesEndToEndTest {
                     r.id().name()))).findFirst().orElseThrow(() -> new AssertionError("no pod of " + r.id()));
             assertEquals(r.node(), pod.getSpec().getNodeName());
             System.out.println("KubernetesEndToEndTest: pod " + pod.getMetadata().getName() + " on "
-                    + pod.getSpec().getNodeName() + " annotations " + new java.util.TreeMap<>(
+                    + pod.getSpec().getNodeName() + " annotations " + new TreeMap<>(
                     pod.getMetadata().getAnnotations()));
             Map<String, String> labels = pod.getMetadata().getLabels();
             assertEquals(CHAIN, labels.get(ReplicaNames.LABEL_CHAIN));
@@ -453,7 +456,8 @@ public class KubernetesEndToEndTest {
                         && d.detail().contains(victim.id().name())
                         && d.detail().contains("no switch steers to it (confirmed)")));
         loop.decisions(5).stream().filter(d -> d.action() == LoopDecision.Action.SCALE_IN).forEach(
-                d -> System.out.println("KubernetesEndToEndTest: " + d.action() + " " + d.outcome() + ": " + d.detail()));
+                d -> System.out.println("KubernetesEndToEndTest: " + d.action() + " " + d.outcome() + ": "
+                        + d.detail()));
         assertFalse("a removed replica's SID is out of the bucket table", inBuckets(victim.sid().toString()));
         waitUntil("the drained replica's pod is gone", 60, () -> pods().stream().noneMatch(
                 p -> p.getMetadata().getName().equals(ReplicaNames.podName(victim.id().name()))));
@@ -469,7 +473,8 @@ public class KubernetesEndToEndTest {
         assertTrue(installedBuckets(), installedBuckets().contains("chain_id=" + CHAIN));
         assertEquals("no workload deleted while the switches still send packets into the chain", left,
                      admin.apps().statefulSets().inNamespace(NS).withLabel(ReplicaNames.LABEL_CHAIN, CHAIN).list()
-                             .getItems().stream().filter(st -> st.getMetadata().getDeletionTimestamp() == null).count());
+                             .getItems().stream().filter(st
+                                     -> st.getMetadata().getDeletionTimestamp() == null).count());
         app.settle();
         assertFalse(installedBuckets().contains("chain_id=" + CHAIN));
         waitUntil("nothing of chain " + CHAIN + " left in the cluster", 20, () ->

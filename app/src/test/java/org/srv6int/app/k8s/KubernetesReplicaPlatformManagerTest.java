@@ -1,10 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.k8s;
 
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
 import org.srv6int.app.loop.FakeInventory;
 import org.srv6int.app.api.model.ReplicaInfo;
-import org.srv6int.app.k8s.KubernetesMock;
-import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
-import org.srv6int.app.k8s.KubernetesReplicaPlatformManagerTest;
 import org.junit.After;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
@@ -112,13 +116,14 @@ public class KubernetesReplicaPlatformManagerTest {
     /** A vNF type's netcfg profile reaches the replica's pods as the annotations the node agent holds. */
     @Test
     public void theProfileInNetcfgIsWrittenOnTheReplicasPods() throws Exception {
-        FakeConfigService cfg = KubernetesMock.configOf(KubernetesMock.appConfig("{\"kubernetes\":" + k8s.kubernetesJson()
+        FakeConfigService cfg = KubernetesMock.configOf(KubernetesMock.appConfig("{\"kubernetes\":"
+                + k8s.kubernetesJson()
                 .replace("\"image\":\"registry.local/snort:2.9\",", "\"image\":\"registry.local/snort:2.9\","
                         + "\"profile\":{\"llcWays\":3,\"memoryBandwidthPercent\":20},") + "}"));
         KubernetesReplicaPlatformManager m = KubernetesMock.platform(sfcs, cfg, new KubernetesMock.Netcfg());
         try {
             m.createReplica(SNORT, "worker1", "p1-0").toCompletableFuture().get(10, TimeUnit.SECONDS);
-            java.util.Map<String, String> ann = k8s.statefulSet("sfc-3-vnf0-r0").getSpec().getTemplate()
+            Map<String, String> ann = k8s.statefulSet("sfc-3-vnf0-r0").getSpec().getTemplate()
                     .getMetadata().getAnnotations();
             assertEquals("3", ann.get("srv6int.org/llc-ways"));
             assertEquals("20", ann.get("srv6int.org/memory-bandwidth-percent"));
@@ -245,14 +250,15 @@ public class KubernetesReplicaPlatformManagerTest {
             assertEquals(List.of("sfc-3-vnf0-r0", "sfc-3-vnf0-r1"), k8s.statefulSetNames());
             assertEquals(List.of(), m.reconcileReplicas());
             // The loop's failure detector reads pod readiness through the component.
-            assertEquals(java.util.Set.of("sfc-3-vnf0-r0", "sfc-3-vnf0-r1"),
+            assertEquals(Set.of("sfc-3-vnf0-r0", "sfc-3-vnf0-r1"),
                          m.replicaReadiness(SNORT).orElseThrow().keySet());
             String sid = k8s.statefulSet("sfc-3-vnf0-r0").getSpec().getTemplate().getMetadata().getAnnotations()
                     .get("srv6int.org/sid");
             // Deleted by hand: the next sweep makes it again, with the same SID.
             k8s.deleteStatefulSet("sfc-3-vnf0-r0");
             // r1 is on its way out: a missing workload of a DRAINING replica is not recreated.
-            org.srv6int.app.api.model.VnfReplicaId r1 = org.srv6int.app.api.model.VnfReplicaId.of(SNORT, "sfc-3-vnf0-r1");
+            org.srv6int.app.api.model.VnfReplicaId r1 = org.srv6int.app.api.model.VnfReplicaId.of(SNORT,
+                    "sfc-3-vnf0-r1");
             inventory.drainReplica(r1);
             k8s.deleteStatefulSet("sfc-3-vnf0-r1");
             waitFor(() -> k8s.statefulSetNames().isEmpty());
@@ -293,7 +299,7 @@ public class KubernetesReplicaPlatformManagerTest {
                      !offered.contains("worker2") && System.nanoTime() < end; Thread.sleep(20)) {
                     try {
                         offered = m.nodeFreeResources().stream().map(NodeResources::node)
-                                .collect(java.util.stream.Collectors.toList());
+                                .collect(Collectors.toList());
                     } catch (IllegalStateException e) {
                         offered = List.of(); // still only worker9 seen
                     }
@@ -318,20 +324,20 @@ public class KubernetesReplicaPlatformManagerTest {
             KubernetesMock.Netcfg netcfg = new KubernetesMock.Netcfg();
             KubernetesReplicaPlatformManager m = KubernetesMock.platform(sfcs, cfg, netcfg);
             try {
-                List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+                List<String> told = new CopyOnWriteArrayList<>();
                 m.addReadinessListener((vnf, id, ready) -> told.add(vnf.index() + " " + id + " " + ready));
-                assertEquals("not configured: judged by INT alone", java.util.Optional.empty(),
+                assertEquals("not configured: judged by INT alone", Optional.empty(),
                              m.replicaReadiness(SNORT));
                 cfg.app = KubernetesMock.appConfig("{\"kubernetes\":" + own.kubernetesJson() + "}");
                 announce(netcfg);
                 waitFor(() -> m.replicaReadiness(SNORT).isPresent()); // the watch's first listing
-                assertEquals(java.util.Optional.of(java.util.Map.of()), m.replicaReadiness(SNORT));
+                assertEquals(Optional.of(Map.of()), m.replicaReadiness(SNORT));
                 m.createReplica(SNORT, "worker1", "p1-0").toCompletableFuture().get(10, TimeUnit.SECONDS);
                 // The create waited on the same watch: Ready there already, and told.
-                assertEquals(java.util.Optional.of(java.util.Map.of("sfc-3-vnf0-r0", true)),
+                assertEquals(Optional.of(Map.of("sfc-3-vnf0-r0", true)),
                              m.replicaReadiness(SNORT));
                 assertEquals("0 sfc-3-vnf0-r0 true", told.get(told.size() - 1));
-                assertEquals("another vNF's replicas are not this one's", java.util.Optional.of(java.util.Map.of()),
+                assertEquals("another vNF's replicas are not this one's", Optional.of(Map.of()),
                              m.replicaReadiness(NAT));
                 // The kubelet reports the pod not Ready (e.g. its readiness probe fails).
                 own.admin.pods().inNamespace(KubernetesMock.NS).withName("sfc-3-vnf0-r0-0").edit(
@@ -339,12 +345,12 @@ public class KubernetesReplicaPlatformManagerTest {
                                 new io.fabric8.kubernetes.api.model.PodConditionBuilder().withType("Ready")
                                         .withStatus("False").build()).endStatus().build());
                 waitFor(() -> told.get(told.size() - 1).equals("0 sfc-3-vnf0-r0 false"));
-                assertEquals(java.util.Optional.of(java.util.Map.of("sfc-3-vnf0-r0", false)),
+                assertEquals(Optional.of(Map.of("sfc-3-vnf0-r0", false)),
                              m.replicaReadiness(SNORT));
                 // The section goes: unknown again, not "every pod dead".
                 cfg.app = KubernetesMock.appConfig("{}");
                 announce(netcfg);
-                assertEquals(java.util.Optional.empty(), m.replicaReadiness(SNORT));
+                assertEquals(Optional.empty(), m.replicaReadiness(SNORT));
                 // Back: the new platform's watch tells its first listing to the same listeners.
                 told.clear();
                 cfg.app = KubernetesMock.appConfig("{\"kubernetes\":" + own.kubernetesJson() + "}");
@@ -356,7 +362,7 @@ public class KubernetesReplicaPlatformManagerTest {
         }
     }
 
-    private static void waitFor(java.util.function.BooleanSupplier done) throws InterruptedException {
+    private static void waitFor(BooleanSupplier done) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!done.getAsBoolean() && System.nanoTime() < deadline) {
             Thread.sleep(20);

@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import java.util.HashSet;
+import java.util.Set;
 import org.junit.Test;
 import org.srv6int.app.api.model.ChainState;
 import org.srv6int.app.api.model.SfcId;
@@ -26,7 +29,7 @@ public class ChainHealthTest {
     private final FakePorts.Clock clock = new FakePorts.Clock();
     private ChainHealth health = new ChainHealth(clock, 3000 * MS, 3000 * MS, 5000 * MS);
     /** Replicas the inventory holds at PENDING weight 0 (what the loop did about a death). */
-    private final java.util.Set<String> parked = new java.util.HashSet<>();
+    private final Set<String> parked = new HashSet<>();
 
     private long classified;
     private long sidA;
@@ -52,12 +55,14 @@ public class ChainHealthTest {
     private List<ChainHealth.Finding> window() {
         clock.nanos += 500 * MS;
         List<ChainHealth.ReplicaSeen> rs = new ArrayList<>();
-        rs.add(new ChainHealth.ReplicaSeen(V0, "a", "sw2/3", true, false, false, pktsA, OptionalLong.of(sidA), true, true));
+        rs.add(new ChainHealth.ReplicaSeen(V0, "a", "sw2/3", true, false, false, pktsA, OptionalLong.of(sidA), true,
+                true));
         boolean parkedB = health.isDead(V1, "b") || parked.contains("b");
         rs.add(new ChainHealth.ReplicaSeen(V1, "b", "sw3/3", !parkedB && !drainingB, parkedB, creatingV1,
                                            pktsB, OptionalLong.of(sidB), readyB, portUpB, drainingB && !parkedB));
         rs.add(new ChainHealth.ReplicaSeen(V1, "c", "sw3/4", inGroupC && !health.isDead(V1, "c"),
-                                           health.isDead(V1, "c"), creatingV1, pktsC, OptionalLong.empty(), null, true));
+                                           health.isDead(V1, "c"), creatingV1, pktsC, OptionalLong.empty(), null,
+                                                   true));
         if (d != null) {
             boolean active = "active".equals(d) && !health.isDead(V1, "d");
             rs.add(new ChainHealth.ReplicaSeen(V1, "d", "sw3/5", active, !active, creatingV1, pktsD,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
 import org.srv6int.app.api.model.NodeResources;
@@ -113,13 +114,13 @@ public class CollectorToLoopTest {
         throw new AssertionError("collector did not receive " + sent + " datagrams: " + engine.counters());
     }
 
-    private VnfWindow roll(GlobalLoop loop, FakePorts.Routing routing) {
+    private VnfWindow roll(TestLoop loop, FakePorts.Routing routing) {
         clock.nanos += SEC;
         TelemetrySnapshot s = engine.roll();
         VnfWindow w = s.vnfs().get(0);
         VnfWindow w2 = s.vnfs().get(1);
         assertEquals(vnf2, w2.vnf());
-        loop.tick(List.of(new VnfObservation(vnf, LMAX, w.ratePps(), w.p95Nanos(), w.samples(),
+        loop.round(List.of(new VnfObservation(vnf, LMAX, w.ratePps(), w.p95Nanos(), w.samples(),
                                              routing.active(), w.replicaPackets()),
                           new VnfObservation(vnf2, LMAX, w2.ratePps(), w2.p95Nanos(), w2.samples(),
                                              List.of("v2r0"), w2.replicaPackets())));
@@ -133,7 +134,7 @@ public class CollectorToLoopTest {
         platform.nodes.add(new NodeResources("worker-2", 8000, 16L << 30));
         platform.nodes.add(new NodeResources("worker-3", 2000, 32L << 30));
         FakePorts.Routing routing = new FakePorts.Routing("r0");
-        GlobalLoop loop = new GlobalLoop(LoopParams.builder().maxReplicas(16)
+        TestLoop loop = new TestLoop(LoopParams.builder().maxReplicas(16)
                 .demandLatency(LoopParams.DemandLatency.MEASURED).build(), clock, platform, routing);
 
         // Healthy window: 100 reports 10 packets apart (the first only sets the Port_Counter

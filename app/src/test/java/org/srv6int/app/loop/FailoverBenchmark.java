@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
 import org.junit.Assume;
@@ -63,7 +64,8 @@ public class FailoverBenchmark {
                 f.settleCheckingEachPass();
                 long rerouted = System.nanoTime() - t0;
                 // Nothing behind SW2's port 3 is left in Snort's group (r0 and the first replacement).
-                assertFalse(f.groupSids(PaperTestbed.sfc2()).stream().anyMatch(a -> a.toString().startsWith("fc00:0:2:")));
+                assertFalse(f.groupSids(PaperTestbed.sfc2()).stream().anyMatch(a
+                        -> a.toString().startsWith("fc00:0:2:")));
                 if (i >= 0) {
                     baseline[i] = base;
                     pod[i] = moved;

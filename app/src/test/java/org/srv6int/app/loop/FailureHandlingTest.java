@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import org.onlab.packet.IpAddress;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
@@ -16,12 +18,6 @@ import org.onosproject.net.Port;
 import org.onosproject.net.PortNumber;
 import org.onosproject.net.device.DeviceServiceAdapter;
 import org.onosproject.net.flow.FlowEntry;
-import org.onosproject.net.flow.instructions.Instruction;
-import org.onosproject.net.flow.instructions.PiInstruction;
-import org.onosproject.net.group.Group;
-import org.onosproject.net.group.GroupBucket;
-import org.onosproject.net.pi.runtime.PiAction;
-import org.onosproject.net.pi.runtime.PiActionParam;
 import org.srv6int.app.api.model.ChainState;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.NodeResources;
@@ -475,7 +471,7 @@ public class FailureHandlingTest {
             @Override
             public org.onosproject.cluster.ControllerNode getLocalNode() {
                 return new org.onosproject.cluster.DefaultControllerNode(new NodeId("other"),
-                                                                         org.onlab.packet.IpAddress.valueOf("127.0.0.2"));
+                                                                         IpAddress.valueOf("127.0.0.2"));
             }
         };
         m.inventory = h.inventory;
@@ -491,10 +487,8 @@ public class FailureHandlingTest {
 
     /** One scrape of the app's Prometheus metrics over this testbed's services and loop. */
     private String prometheus() {
-        org.srv6int.app.metrics.AppMetricsManager m = new org.srv6int.app.metrics.AppMetricsManager();
-        org.onlab.junit.TestUtils.setField(m, "sfcService", h.sfcs);
-        org.onlab.junit.TestUtils.setField(m, "inventory", h.inventory);
-        org.onlab.junit.TestUtils.setField(m, "loop", manager);
+        org.srv6int.app.metrics.AppMetricsManager m =
+                new org.srv6int.app.metrics.AppMetricsManager(h.sfcs, h.inventory, manager);
         return m.scrape();
     }
 
@@ -599,7 +593,8 @@ public class FailureHandlingTest {
         assertTrue(dead.toString(), dead.contains(NDPI + " r0 at of:0000000000000003/3"));
         assertTrue(dead.toString(), dead.contains(SNORT + " w2 at of:0000000000000003/3"));
         assertTrue(decisions(LoopDecision.Action.REROUTE).get(0).detail(),
-                   decisions(LoopDecision.Action.REROUTE).get(0).detail().startsWith("port of:0000000000000003/3 down"));
+                   decisions(LoopDecision.Action.REROUTE).get(0).detail()
+                           .startsWith("port of:0000000000000003/3 down"));
         // A link event is handled the same way (here nothing changes: no REROUTE, no death).
         int before = manager.decisions(100).size();
         org.onosproject.net.Link l = org.onosproject.net.DefaultLink.builder()

@@ -1,5 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import java.util.Comparator;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.api.ReadinessListener;
@@ -34,9 +38,10 @@ final class FakePorts {
         int created;
         // Pod readiness per vNF as the bridge's watch has it; a vNF absent here: the platform cannot tell.
         final Map<VnfKey, Map<String, Boolean>> readiness = new LinkedHashMap<>();
-        final List<ReadinessListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<ReadinessListener> listeners = new CopyOnWriteArrayList<>();
 
-        /** The platform sees new readiness of a vNF's replicas and tells its listeners what changed, as the bridge's watch does. */
+        /** The platform sees new readiness of a vNF's replicas and tells its listeners what changed, as the bridge's
+         * watch does. */
         void setReadiness(VnfKey vnf, Map<String, Boolean> now) {
             Map<String, Boolean> before;
             synchronized (this) {
@@ -88,9 +93,9 @@ final class FakePorts {
         }
 
         @Override
-        public synchronized java.util.Optional<Map<String, Boolean>> replicaReadiness(VnfKey vnf) {
+        public synchronized Optional<Map<String, Boolean>> replicaReadiness(VnfKey vnf) {
             Map<String, Boolean> r = readiness.get(vnf);
-            return r == null ? java.util.Optional.empty() : java.util.Optional.of(new LinkedHashMap<>(r));
+            return r == null ? Optional.empty() : Optional.of(new LinkedHashMap<>(r));
         }
 
         @Override
@@ -125,7 +130,7 @@ final class FakePorts {
         @Override
         public List<String> placeReplicas(VnfKey vnf, List<NodeResources> candidates, int count) {
             List<NodeResources> nodes = new ArrayList<>(candidates);
-            nodes.sort(java.util.Comparator.comparingLong(NodeResources::freeCpuMillis)
+            nodes.sort(Comparator.comparingLong(NodeResources::freeCpuMillis)
                                .thenComparingLong(NodeResources::freeMemoryBytes).reversed()
                                .thenComparing(NodeResources::node));
             List<String> out = new ArrayList<>();

@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import java.util.Optional;
+import java.util.Set;
 import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.api.model.ReplicaInfo;
 import org.junit.Test;
@@ -66,14 +69,14 @@ public class GlobalLoopFailoverTest {
         return TestStores.loopState(storage);
     }
 
-    private void tick(GlobalLoop loop, double pps, long latency) {
+    private void tick(TestLoop loop, double pps, long latency) {
         clock.nanos += SEC;
-        loop.tick(List.of(new VnfObservation(vnf, LMAX, pps, latency, 100, routing.active(), packets)));
+        loop.round(List.of(new VnfObservation(vnf, LMAX, pps, latency, 100, routing.active(), packets)));
     }
 
     @Test
     public void aScaleOutInterruptedByALeaderFailureIsFinishedExactlyOnce() {
-        GlobalLoop first = new GlobalLoop(params, clock, platform, routing, store());
+        TestLoop first = new TestLoop(params, clock, platform, routing, store());
         platform.readyAtOnce = false;
         tick(first, 1000, 500_000);
         for (int i = 0; i < 6; i++) {
@@ -91,7 +94,7 @@ public class GlobalLoopFailoverTest {
         assertTrue(routing.calls.isEmpty());
 
         // The next leader reads the store at its first window and finishes the same decision.
-        GlobalLoop second = new GlobalLoop(params, otherClock, platform, routing, store());
+        TestLoop second = new TestLoop(params, otherClock, platform, routing, store());
         tick(second, 2000, 2_000_000);
         assertEquals(7, platform.pendingCreates.size());
         assertEquals(7, platform.created);
@@ -122,7 +125,7 @@ public class GlobalLoopFailoverTest {
 
     @Test
     public void aReplacementOwedWhenTheLeaderDiesIsCreatedExactlyOnceByTheNext() {
-        GlobalLoop first = new GlobalLoop(params, clock, platform, routing, store());
+        TestLoop first = new TestLoop(params, clock, platform, routing, store());
         platform.readyAtOnce = false;
         tick(first, 1000, 500_000);
         for (int i = 0; i < 6; i++) {
@@ -141,7 +144,7 @@ public class GlobalLoopFailoverTest {
         for (int i = 0; i < 7; i++) {
             platform.pendingCreates.get(i).complete(new ReplicaInfo("p" + i, "w2", "10.1.0." + i));
         }
-        GlobalLoop second = new GlobalLoop(params, otherClock, platform, routing, store());
+        TestLoop second = new TestLoop(params, otherClock, platform, routing, store());
         // It resumes and finishes the scale-out (the same requests), then requests the owed
         // replacement, cool-down or not.
         tick(second, 1000, 500_000);
@@ -154,26 +157,27 @@ public class GlobalLoopFailoverTest {
         // Once: further windows, and a third leader resuming the replacement, create nothing new.
         tick(second, 1000, 500_000);
         second.close();
-        GlobalLoop third = new GlobalLoop(params, clock, platform, routing, store());
+        TestLoop third = new TestLoop(params, clock, platform, routing, store());
         tick(third, 1000, 500_000);
         platform.pendingCreates.get(7).complete(new ReplicaInfo("p7", "w2", "10.1.0.7"));
         for (int i = 0; i < 3; i++) {
             tick(third, 1000, 500_000);
         }
         assertEquals(8, platform.created);
-        assertEquals(routing.calls.toString(), 1, routing.calls.stream().filter(c -> c.startsWith("add 3/1 [p7]")).count());
+        assertEquals(routing.calls.toString(), 1, routing.calls.stream().filter(c
+                -> c.startsWith("add 3/1 [p7]")).count());
         assertFalse(third.busy(vnf));
     }
 
     @Test
     public void rStarLStarAndTheViolationTimerSurviveALeaderChange() {
-        GlobalLoop first = new GlobalLoop(params, clock, platform, routing, store());
+        TestLoop first = new TestLoop(params, clock, platform, routing, store());
         tick(first, 1000, 500_000);
         tick(first, 1200, 600_000);
         tick(first, 2000, 2_000_000);
         tick(first, 2000, 2_000_000);
         first.close();
-        GlobalLoop second = new GlobalLoop(params, otherClock, platform, routing, store());
+        TestLoop second = new TestLoop(params, otherClock, platform, routing, store());
         // The violation began at 3 s, before the change: t-hat (4 s) is over at 8 s, not 4 s after
         // the new leader's first window.
         for (int i = 0; i < 3; i++) {
@@ -222,7 +226,7 @@ public class GlobalLoopFailoverTest {
         }
 
         @Override
-        public java.util.Set<org.srv6int.app.api.model.SfcId> pausedChains() {
+        public Set<org.srv6int.app.api.model.SfcId> pausedChains() {
             if (down) {
                 throw new IllegalStateException("store unreachable");
             }
@@ -243,7 +247,8 @@ public class GlobalLoopFailoverTest {
         }
 
         @Override
-        public Map<org.srv6int.app.api.model.VnfReplicaId, org.srv6int.app.api.model.ReplicaHealthRecord> replicaHealth() {
+        public Map<org.srv6int.app.api.model.VnfReplicaId,
+                org.srv6int.app.api.model.ReplicaHealthRecord> replicaHealth() {
             if (down) {
                 throw new IllegalStateException("store unreachable");
             }
@@ -251,7 +256,8 @@ public class GlobalLoopFailoverTest {
         }
 
         @Override
-        public void putReplicaHealth(org.srv6int.app.api.model.VnfReplicaId r, org.srv6int.app.api.model.ReplicaHealthRecord h) {
+        public void putReplicaHealth(org.srv6int.app.api.model.VnfReplicaId r,
+                org.srv6int.app.api.model.ReplicaHealthRecord h) {
             if (down) {
                 throw new IllegalStateException("write timed out");
             }
@@ -285,7 +291,7 @@ public class GlobalLoopFailoverTest {
         }
 
         @Override
-        public java.util.Optional<org.srv6int.app.api.model.LearnedInterference> learnedInterference() {
+        public Optional<org.srv6int.app.api.model.LearnedInterference> learnedInterference() {
             if (down) {
                 throw new IllegalStateException("store unreachable");
             }
@@ -306,7 +312,7 @@ public class GlobalLoopFailoverTest {
     public void noActionOnStateThatCouldNotBeReadOrWritten() {
         FlakyStore flaky = new FlakyStore(store());
         flaky.down = true;
-        GlobalLoop loop = new GlobalLoop(params, clock, platform, routing, flaky);
+        TestLoop loop = new TestLoop(params, clock, platform, routing, flaky);
         for (int i = 0; i < 6; i++) {
             tick(loop, 2000, 2_000_000);
         }
@@ -366,7 +372,8 @@ public class GlobalLoopFailoverTest {
         double twice = 0.7 * once + 0.3 * 0.4;
         assertEquals(twice, second.matrix().normalized(ids, nat), 1e-5);
         assertEquals(2, second.view(true).samples(ids, nat));
-        assertEquals(second.matrix().normalized(ids, nat), store().learnedInterference().orElseThrow().value(ids, nat), 0);
+        assertEquals(second.matrix().normalized(ids, nat), store().learnedInterference().orElseThrow().value(ids, nat),
+                0);
         assertEquals(2, store().learnedInterference().orElseThrow().samples(ids, nat));
     }
 
@@ -401,7 +408,8 @@ public class GlobalLoopFailoverTest {
     public void recordsSurviveTheClustersSerializer() {
         VnfLoopRecord r = new VnfLoopRecord(1200.5, 600_000, 1_700_000_001_000L, 0, 1_700_000_009_000L,
                                             VnfLoopRecord.Phase.SCALING,
-                                            new LoopDecision(1_700_000_005_000L, vnf, Map.of(LoopDecision.IN_LATENCY, 2e6),
+                                            new LoopDecision(1_700_000_005_000L, vnf, Map.of(LoopDecision.IN_LATENCY,
+                                                    2e6),
                                                              LoopDecision.Action.SCALE_OUT, 1, 3,
                                                              LoopDecision.Outcome.IN_PROGRESS, ""),
                                             7, List.of("w1", "w2"), null, 0, 0)

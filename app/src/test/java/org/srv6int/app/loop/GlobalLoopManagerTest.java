@@ -1,5 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Comparator;
+import java.util.Set;
 import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.k8s.KubernetesMock;
 import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
@@ -18,12 +23,9 @@ import org.onosproject.net.ConnectPoint;
 import org.srv6int.app.api.model.FlowClassifier;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.LoopStatus;
-import org.srv6int.app.api.model.ReplicaState;
 import org.srv6int.app.api.model.Sfc;
 import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.model.VnfKey;
-import org.srv6int.app.api.model.VnfReplica;
-import org.srv6int.app.api.model.VnfReplicaId;
 import org.srv6int.app.api.model.VnfSpec;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
@@ -134,7 +136,7 @@ public class GlobalLoopManagerTest {
         // Placement proper is InventoryRoutingTest's; here: the most free candidate, ties by name.
         manager.placement = (vnf, free) -> free.entrySet().stream().filter(e -> e.getValue() > 0)
                 .max(Map.Entry.<String, Double>comparingByValue()
-                             .thenComparing(Map.Entry.comparingByKey(java.util.Comparator.reverseOrder())))
+                             .thenComparing(Map.Entry.comparingByKey(Comparator.reverseOrder())))
                 .map(Map.Entry::getKey);
         manager.platform = platform;
         manager.sfcService = new InMemorySfcService(sfc);
@@ -149,13 +151,19 @@ public class GlobalLoopManagerTest {
                 // the expected replica counts are the paper's formula as written
                 try {
                     return Optional.of(KubernetesMock.appConfig(appJson));
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
                 }
             }
         };
         manager.telemetry = feed;
         manager.loopState = org.srv6int.app.store.TestStores.loopState(new InMemoryStorageService());
+        manager.activate();
+    }
+
+    /** Services are bound at activation, as OSGi binds them: a test that swaps one re-activates the component. */
+    private void reactivate() {
+        manager.deactivate();
         manager.activate();
     }
 
@@ -265,7 +273,7 @@ public class GlobalLoopManagerTest {
     public void aPausedChainGetsNoActionUntilResumed() {
         leadership.elect(ME);
         manager.setPaused(SFC, true);
-        assertEquals(java.util.Set.of(SFC), manager.pausedChains());
+        assertEquals(Set.of(SFC), manager.pausedChains());
         window(400_000, 10);
         for (int i = 0; i < 8; i++) {
             window(900_000, 20);
@@ -300,6 +308,7 @@ public class GlobalLoopManagerTest {
             KubernetesReplicaPlatformManager first =
                     KubernetesMock.platform(manager.sfcService, cfg, new KubernetesMock.Netcfg(), inventory);
             manager.platform = first;
+            reactivate();
             leadership.elect(ME);
             window(400_000, 10);
             for (int i = 0; i < 6; i++) {
@@ -360,12 +369,11 @@ public class GlobalLoopManagerTest {
      * {@code POST /onos/v1/network/configuration} does, and read back by the app's config
      * manager; the loop reads it from there, the node agents' pool reports from the app's pool store.
      */
-    private Srv6IntConfigService postNetcfg(String snortExtra) throws java.io.IOException {
+    private Srv6IntConfigService postNetcfg(String snortExtra) throws IOException {
         org.srv6int.testkit.InMemoryCoreService core = new org.srv6int.testkit.InMemoryCoreService();
         registry = new org.srv6int.testkit.InMemoryNetworkConfigRegistry().withCoreService(core);
-        org.srv6int.app.config.Srv6IntConfigManager config = new org.srv6int.app.config.Srv6IntConfigManager();
-        org.onlab.junit.TestUtils.setField(config, "registry", registry);
-        org.onlab.junit.TestUtils.setField(config, "coreService", core);
+        org.srv6int.app.config.Srv6IntConfigManager config =
+                new org.srv6int.app.config.Srv6IntConfigManager(registry, core);
         config.activate();
         com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper();
         com.fasterxml.jackson.databind.node.ObjectNode netcfg =
@@ -395,6 +403,7 @@ public class GlobalLoopManagerTest {
                 new InMemoryStorageService(), n -> config.devices().locate(n).isPresent(), clock::currentTimeMillis,
                 org.srv6int.app.pools.NodePoolManager.DEFAULT_MAX_AGE_MS);
         manager.nodePools = pools;
+        reactivate();
         platform.nodes.add(new NodeResources("worker1", 4000, 1L << 34));
         pools.report("worker1", List.of(new org.srv6int.app.api.model.NodePools.Pool(
                 org.srv6int.app.api.model.NodePools.WHOLE_NODE, 4000, 16_000, 6, 11, 50, 100)));
@@ -424,7 +433,8 @@ public class GlobalLoopManagerTest {
                 new com.fasterxml.jackson.databind.ObjectMapper().readTree(config.appConfig().orElseThrow()
                         .node().get("kubernetes").toString().replace("\"llcWays\":3", "\"llcWays\":65")));
         try {
-            registry.applyConfig("apps", registry.getSubjectFactory("apps").createSubject(Srv6IntConfigService.APP_NAME),
+            registry.applyConfig("apps",
+                    registry.getSubjectFactory("apps").createSubject(Srv6IntConfigService.APP_NAME),
                                  Srv6IntAppConfig.KEY, section);
             fail("65 LLC ways accepted");
         } catch (RuntimeException e) {

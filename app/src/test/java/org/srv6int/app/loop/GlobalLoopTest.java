@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import java.util.Optional;
 import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.api.ReplicaPlatform;
@@ -33,8 +35,9 @@ public class GlobalLoopTest {
     private final FakePorts.Routing routing = new FakePorts.Routing("a");
     // The arithmetic of these cases is the paper's formula as written (C_i = R_i * L_i).
     private final LoopParams params = LoopParams.builder().tHatNanos(4 * SEC).cooldownNanos(10 * SEC)
-            .demandLatency(LoopParams.DemandLatency.MEASURED).scaleInHoldNanos(5 * SEC).drainQuietNanos(2 * SEC).drainTimeoutNanos(30 * SEC).build();
-    private final GlobalLoop loop = new GlobalLoop(params, clock, platform, routing);
+            .demandLatency(LoopParams.DemandLatency.MEASURED).scaleInHoldNanos(5 * SEC).drainQuietNanos(2 * SEC)
+            .drainTimeoutNanos(30 * SEC).build();
+    private final TestLoop loop = new TestLoop(params, clock, platform, routing);
     private final Map<String, Long> packets = new HashMap<>();
 
     {
@@ -44,7 +47,7 @@ public class GlobalLoopTest {
 
     private void tick(double pps, long latency) {
         clock.nanos += SEC;
-        loop.tick(List.of(new VnfObservation(vnf, LMAX, pps, latency, 100, routing.active(), packets)));
+        loop.round(List.of(new VnfObservation(vnf, LMAX, pps, latency, 100, routing.active(), packets)));
     }
 
     @Test
@@ -88,10 +91,10 @@ public class GlobalLoopTest {
 
     @Test
     public void repeatedEscalationsAreCountedOnOneRecordAndNeverPushAScaleOutOut() {
-        GlobalLoop l = new GlobalLoop(LoopParams.builder().historySize(4).tHatNanos(4 * SEC).build(),
+        TestLoop l = new TestLoop(LoopParams.builder().historySize(4).tHatNanos(4 * SEC).build(),
                                       clock, platform, routing);
         clock.nanos += SEC;
-        l.tick(List.of(new VnfObservation(vnf, LMAX, 1000, 500_000, 100, routing.active(), packets)));
+        l.round(List.of(new VnfObservation(vnf, LMAX, 1000, 500_000, 100, routing.active(), packets)));
         // the agent escalates once a second while its local loop stays exhausted
         for (int i = 0; i < 10; i++) {
             clock.nanos += SEC / 2;
@@ -109,7 +112,7 @@ public class GlobalLoopTest {
         // the violation scales out; an escalation after the action opens a new record
         for (int i = 0; i < 2; i++) {
             clock.nanos += SEC / 2;
-            l.tick(List.of(new VnfObservation(vnf, LMAX, 3000, 2_000_000, 100, routing.active(), packets)));
+            l.round(List.of(new VnfObservation(vnf, LMAX, 3000, 2_000_000, 100, routing.active(), packets)));
         }
         assertEquals(LoopDecision.Action.SCALE_OUT, l.history().get(1).action());
         l.escalated(vnf, 2, "w1", 2_000_000, LMAX, List.of("CPU"));
@@ -167,18 +170,19 @@ public class GlobalLoopTest {
     public void aDeadReplicaLeavesAtOnceAndItsReplacementWaitsForTheActionInFlight() {
         platform.readyAtOnce = false;
         FakePorts.Routing r2 = new FakePorts.Routing("a", "b");
-        GlobalLoop l = new GlobalLoop(params, clock, platform, r2);
+        TestLoop l = new TestLoop(params, clock, platform, r2);
         clock.nanos += SEC;
-        l.tick(List.of(new VnfObservation(vnf, LMAX, 1000, 500_000, 100, r2.active(), packets)));
+        l.round(List.of(new VnfObservation(vnf, LMAX, 1000, 500_000, 100, r2.active(), packets)));
         for (int i = 0; i < 6; i++) {
             clock.nanos += SEC;
-            l.tick(List.of(new VnfObservation(vnf, LMAX, 1500, 2_000_000, 100, r2.active(), packets)));
+            l.round(List.of(new VnfObservation(vnf, LMAX, 1500, 2_000_000, 100, r2.active(), packets)));
         }
         // Scaling out (n = ceil(1500*2ms / (500*0.5ms)) = 12, capped at 8: +6), pods not Ready yet; then b dies.
         assertTrue(l.busy(vnf));
         assertEquals(6, platform.pendingCreates.size());
         List<LoopDecision> ds = l.onFindings(List.of(new ChainHealth.Finding(
-                ChainHealth.Finding.Kind.REPLICA_DEAD, vnf.sfcId(), vnf, "b", "b at sw3/3: switch port sw3/3 down", 1)));
+                ChainHealth.Finding.Kind.REPLICA_DEAD, vnf.sfcId(), vnf, "b", "b at sw3/3: switch port sw3/3 down",
+                        1)));
         assertEquals(1, ds.size());
         assertEquals(LoopDecision.Action.REPLICA_DEAD, ds.get(0).action());
         assertEquals(2, ds.get(0).replicasBefore());
@@ -191,7 +195,7 @@ public class GlobalLoopTest {
             platform.pendingCreates.get(i).complete(new ReplicaInfo("p" + i, "w2", "10.1.0." + i));
         }
         clock.nanos += SEC;
-        l.tick(List.of(new VnfObservation(vnf, LMAX, 1000, 500_000, 100, r2.active(), packets)));
+        l.round(List.of(new VnfObservation(vnf, LMAX, 1000, 500_000, 100, r2.active(), packets)));
         assertEquals(7, platform.pendingCreates.size());
         LoopDecision replace = l.history().get(l.history().size() - 1);
         assertEquals(LoopDecision.Action.REPLACE, replace.action());
@@ -239,35 +243,35 @@ public class GlobalLoopTest {
     @Test
     public void scaleInDrainsFirstAndDeletesOnlyWhenTrafficIsGone() {
         FakePorts.Routing r2 = new FakePorts.Routing("a", "b", "c");
-        GlobalLoop l = new GlobalLoop(params, clock, platform, r2);
+        TestLoop l = new TestLoop(params, clock, platform, r2);
         // Healthy at 3 replicas: R* = 1000 per replica, L* = 800 us -> C* = 0.8.
         Map<String, Long> moved = new HashMap<>(Map.of("a", 1000L, "b", 1000L, "c", 1000L));
         clock.nanos += SEC;
-        l.tick(List.of(new VnfObservation(vnf, LMAX, 3000, 800_000, 100, r2.active(), moved)));
+        l.round(List.of(new VnfObservation(vnf, LMAX, 3000, 800_000, 100, r2.active(), moved)));
         // Load falls: C_i = 500 * 0.4 ms = 0.2 <= 0.5 * 2 * 0.8. Needs 5 s hold.
         for (int i = 0; i < 5; i++) {
             clock.nanos += SEC;
-            l.tick(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
+            l.round(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
             assertTrue(r2.calls.isEmpty());
         }
         clock.nanos += SEC;
-        l.tick(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
+        l.round(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
         assertEquals(List.of("drain 3/1 c"), r2.calls);
         assertEquals(List.of("a", "b"), r2.active());
         // c still carries in-flight packets for 3 windows, then stops; 2 s quiet later its pod goes.
         for (int i = 0; i < 3; i++) {
             clock.nanos += SEC;
-            l.tick(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
+            l.round(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
         }
         assertTrue(platform.calls.isEmpty());
         moved.put("c", 0L);
         for (int i = 0; i < 2; i++) {
             clock.nanos += SEC;
-            l.tick(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
+            l.round(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
         }
         assertTrue(platform.calls.isEmpty());
         clock.nanos += SEC;
-        l.tick(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
+        l.round(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r2.active(), moved)));
         assertEquals(List.of("delete 3/1 c"), platform.calls);
         assertEquals(List.of("drain 3/1 c", "remove 3/1 c"), r2.calls);
         List<LoopDecision> h = l.history();
@@ -279,36 +283,36 @@ public class GlobalLoopTest {
         // Cool-down: no second scale-in right away although the load is still low.
         for (int i = 0; i < 8; i++) {
             clock.nanos += SEC;
-            l.tick(List.of(new VnfObservation(vnf, LMAX, 100, 400_000, 100, r2.active(), moved)));
+            l.round(List.of(new VnfObservation(vnf, LMAX, 100, 400_000, 100, r2.active(), moved)));
         }
         assertEquals(2, r2.calls.size());
     }
 
     /** Three healthy replicas, then low load for the scale-in hold: the loop drains c. */
-    private void lowLoadDrains(GlobalLoop l, FakePorts.Routing r, Map<String, Long> moved) {
+    private void lowLoadDrains(TestLoop l, FakePorts.Routing r, Map<String, Long> moved) {
         clock.nanos += SEC;
-        l.tick(List.of(new VnfObservation(vnf, LMAX, 3000, 800_000, 100, r.active(), moved)));
+        l.round(List.of(new VnfObservation(vnf, LMAX, 3000, 800_000, 100, r.active(), moved)));
         lowWindows(l, r, moved, 6);
         assertEquals(List.of("drain 3/1 c"), r.calls);
     }
 
     /** n windows of low load, one second apart. */
-    private void lowWindows(GlobalLoop l, FakePorts.Routing r, Map<String, Long> moved, int n) {
+    private void lowWindows(TestLoop l, FakePorts.Routing r, Map<String, Long> moved, int n) {
         for (int i = 0; i < n; i++) {
             clock.nanos += SEC;
-            l.tick(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r.active(), moved)));
+            l.round(List.of(new VnfObservation(vnf, LMAX, 500, 400_000, 100, r.active(), moved)));
         }
     }
 
     @Test
     public void aDrainedReplicasPodGoesOnlyOnceNoSwitchSteersToIt() {
         FakePorts.Routing r2 = new FakePorts.Routing("a", "b", "c");
-        GlobalLoop l = new GlobalLoop(params, clock, platform, r2);
+        TestLoop l = new TestLoop(params, clock, platform, r2);
         String[] steering = {"of:1: 128 bucket entries with 2001:db8:2::c"};
         l.setSteering((v, r) -> {
             assertEquals(vnf, v);
             assertEquals("c", r);
-            return java.util.Optional.ofNullable(steering[0]);
+            return Optional.ofNullable(steering[0]);
         });
         Map<String, Long> moved = new HashMap<>(Map.of("a", 1000L, "b", 1000L, "c", 0L));
         lowLoadDrains(l, r2, moved);
@@ -332,7 +336,7 @@ public class GlobalLoopTest {
     @Test
     public void aScaleInTheSwitchesNeverConfirmKeepsThePodAndPutsTheReplicaBack() {
         FakePorts.Routing r2 = new FakePorts.Routing("a", "b", "c");
-        GlobalLoop l = new GlobalLoop(LoopParams.builder().tHatNanos(4 * SEC).cooldownNanos(10 * SEC)
+        TestLoop l = new TestLoop(LoopParams.builder().tHatNanos(4 * SEC).cooldownNanos(10 * SEC)
                 .scaleInHoldNanos(5 * SEC).drainQuietNanos(2 * SEC).drainTimeoutNanos(30 * SEC)
                 .releaseTimeoutNanos(40 * SEC).build(), clock, platform, r2);
         l.setSteering((v, r) -> {
@@ -350,7 +354,8 @@ public class GlobalLoopTest {
         LoopDecision given = l.history().get(1);
         assertEquals(LoopDecision.Action.SCALE_IN, given.action());
         assertEquals(LoopDecision.Outcome.FAILED, given.outcome());
-        assertTrue(given.detail(), given.detail().contains("pod of c not deleted: the switches still steer to it 40000 ms")
+        assertTrue(given.detail(),
+                given.detail().contains("pod of c not deleted: the switches still steer to it 40000 ms")
                 && given.detail().contains("switches unreadable: flow store unavailable")
                 && given.detail().contains("pod kept, c back in the multipath group"));
         assertEquals(1, l.releasesGivenUp());
@@ -361,8 +366,8 @@ public class GlobalLoopTest {
     @Test
     public void aDrainingReplicaThatDiesLeavesTheInventoryAtOnceAndIsNotReplaced() {
         FakePorts.Routing r2 = new FakePorts.Routing("a", "b", "c");
-        GlobalLoop l = new GlobalLoop(params, clock, platform, r2);
-        l.setSteering((v, r) -> java.util.Optional.of("of:1: 128 bucket entries with c's SID (flows still on them)"));
+        TestLoop l = new TestLoop(params, clock, platform, r2);
+        l.setSteering((v, r) -> Optional.of("of:1: 128 bucket entries with c's SID (flows still on them)"));
         Map<String, Long> moved = new HashMap<>(Map.of("a", 1000L, "b", 1000L, "c", 0L));
         lowLoadDrains(l, r2, moved);
         // Coming back while draining does not put it back into the group.
@@ -409,13 +414,13 @@ public class GlobalLoopTest {
             }
         };
         FakePorts.Routing r2 = new FakePorts.Routing("a", "b");
-        GlobalLoop l = new GlobalLoop(params, clock, flaky, r2);
+        TestLoop l = new TestLoop(params, clock, flaky, r2);
         Map<String, Long> moved = Map.of("a", 10L, "b", 0L);
         clock.nanos += SEC;
-        l.tick(List.of(new VnfObservation(vnf, LMAX, 2000, 900_000, 100, r2.active(), moved)));
+        l.round(List.of(new VnfObservation(vnf, LMAX, 2000, 900_000, 100, r2.active(), moved)));
         for (int i = 0; i < 20 && attempts[0] < 2; i++) {
             clock.nanos += SEC;
-            l.tick(List.of(new VnfObservation(vnf, LMAX, 10, 100_000, 100, r2.active(), moved)));
+            l.round(List.of(new VnfObservation(vnf, LMAX, 10, 100_000, 100, r2.active(), moved)));
         }
         assertEquals(2, attempts[0]);
         assertEquals(List.of("drain 3/1 b", "remove 3/1 b"), r2.calls);
@@ -438,12 +443,12 @@ public class GlobalLoopTest {
 
     @Test
     public void historyIsBounded() {
-        GlobalLoop l = new GlobalLoop(LoopParams.builder().historySize(3).cooldownNanos(0).tHatNanos(SEC).build(),
+        TestLoop l = new TestLoop(LoopParams.builder().historySize(3).cooldownNanos(0).tHatNanos(SEC).build(),
                                       clock, platform, routing);
         platform.nodes.clear();
         for (int i = 0; i < 40; i++) {
             clock.nanos += SEC;
-            l.tick(List.of(new VnfObservation(vnf, LMAX, 5000, 2_000_000, 100, routing.active(), packets)));
+            l.round(List.of(new VnfObservation(vnf, LMAX, 5000, 2_000_000, 100, routing.active(), packets)));
         }
         assertEquals(3, l.history().size());
     }
@@ -452,28 +457,28 @@ public class GlobalLoopTest {
     public void windowsWithoutSamplesNeitherStartNorExtendAViolation() {
         for (int i = 0; i < 10; i++) {
             clock.nanos += SEC;
-            loop.tick(List.of(new VnfObservation(vnf, LMAX, 0, 0, 0, routing.active(), packets)));
+            loop.round(List.of(new VnfObservation(vnf, LMAX, 0, 0, 0, routing.active(), packets)));
         }
         assertTrue(loop.history().isEmpty());
         assertEquals(Long.MIN_VALUE, loop.violatingSinceNanos(vnf));
     }
 
     /** A saturated window: the full ring makes L_i ten times L*, the rate only a little above R*. */
-    private GlobalLoop saturate(LoopParams.DemandLatency demand) {
-        GlobalLoop l = new GlobalLoop(LoopParams.builder().tHatNanos(4 * SEC).demandLatency(demand).build(), clock,
+    private TestLoop saturate(LoopParams.DemandLatency demand) {
+        TestLoop l = new TestLoop(LoopParams.builder().tHatNanos(4 * SEC).demandLatency(demand).build(), clock,
                                       platform, routing);
         clock.nanos += SEC;
-        l.tick(List.of(new VnfObservation(vnf, LMAX, 1000, 800_000, 100, routing.active(), packets)));
+        l.round(List.of(new VnfObservation(vnf, LMAX, 1000, 800_000, 100, routing.active(), packets)));
         for (int i = 0; i < 6; i++) {
             clock.nanos += SEC;
-            l.tick(List.of(new VnfObservation(vnf, LMAX, 1100, 8_000_000, 100, routing.active(), packets)));
+            l.round(List.of(new VnfObservation(vnf, LMAX, 1100, 8_000_000, 100, routing.active(), packets)));
         }
         return l;
     }
 
     @Test
     public void measuredDemandOfASaturatedVnfIsTheRingNotTheTraffic() {
-        GlobalLoop l = saturate(LoopParams.DemandLatency.MEASURED);
+        TestLoop l = saturate(LoopParams.DemandLatency.MEASURED);
         // C_i = 1100 · 8 ms = 8.8, C* = 1000 · 0.8 ms = 0.8: n = 11, capped at 8 replicas.
         LoopDecision d = l.history().get(0);
         assertEquals(11.0, d.inputs().get(GlobalLoop.IN_N), 0);
@@ -482,7 +487,7 @@ public class GlobalLoopTest {
 
     @Test
     public void healthyTailDemandScalesWithTheTraffic() {
-        GlobalLoop l = saturate(LoopParams.DemandLatency.HEALTHY_TAIL);
+        TestLoop l = saturate(LoopParams.DemandLatency.HEALTHY_TAIL);
         // C_i = 1100 · min(8 ms, L* = 0.8 ms) = 0.88, C* = 0.8: n = 2.
         LoopDecision d = l.history().get(0);
         assertEquals(0.88, d.inputs().get(LoopDecision.IN_DEMAND), 1e-9);
@@ -493,7 +498,7 @@ public class GlobalLoopTest {
 
     @Test
     public void scaleOutRecordsHowLongTheViolationLasted() {
-        GlobalLoop l = saturate(LoopParams.DemandLatency.MEASURED);
+        TestLoop l = saturate(LoopParams.DemandLatency.MEASURED);
         // Violating windows at 2..6 s; the one at 7 s finds it older than t-hat (5 s > 4 s).
         assertEquals(5000.0, l.history().get(0).inputs().get(LoopDecision.IN_VIOLATION_MS), 0);
     }
@@ -546,16 +551,16 @@ public class GlobalLoopTest {
         platform.nodes.clear();
         platform.nodes.add(new NodeResources("w1", 1000, 1));
         platform.nodes.add(new NodeResources("w2", 3000, 1));
-        GlobalLoop l = new GlobalLoop(LoopParams.builder().tHatNanos(4 * SEC).cooldownNanos(10 * SEC)
+        TestLoop l = new TestLoop(LoopParams.builder().tHatNanos(4 * SEC).cooldownNanos(10 * SEC)
                 .demandLatency(LoopParams.DemandLatency.MEASURED).build(), clock, platform, routing);
         l.setColocation(requesting(1500));
         for (int i = 0; i < 6; i++) {
             clock.nanos += SEC;
-            l.tick(List.of(new VnfObservation(vnf, LMAX, 1000, 800_000, 100, routing.active(), packets)));
+            l.round(List.of(new VnfObservation(vnf, LMAX, 1000, 800_000, 100, routing.active(), packets)));
         }
         for (int i = 0; i < 6; i++) {
             clock.nanos += SEC;
-            l.tick(List.of(new VnfObservation(vnf, LMAX, 1100, 8_000_000, 100, routing.active(), packets)));
+            l.round(List.of(new VnfObservation(vnf, LMAX, 1100, 8_000_000, 100, routing.active(), packets)));
         }
         assertEquals(List.of("nodeFreeResources", "create 3/1 on w2", "create 3/1 on w2"), platform.calls);
         LoopDecision d = l.history().get(0);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
 import org.junit.Test;
@@ -200,11 +201,11 @@ public class InterferenceTest {
         platform.nodes.add(new NodeResources("w1", 3000, 1));
         platform.nodes.add(new NodeResources("w2", 2000, 1));
         FakePorts.Routing group = new FakePorts.Routing("h0");
-        GlobalLoop loop = new GlobalLoop(LoopParams.builder().build(), clock, platform,
+        TestLoop loop = new TestLoop(LoopParams.builder().build(), clock, platform,
                                          new InterferenceAwareRouting(group, new InterferenceMatrix(), n));
         for (int i = 0; i < 12; i++) {
             clock.nanos += 500_000_000L;
-            loop.tick(List.of(new VnfObservation(hot, 1_000_000, 50_000, i == 0 ? 500_000 : 3_000_000, 100,
+            loop.round(List.of(new VnfObservation(hot, 1_000_000, 50_000, i == 0 ? 500_000 : 3_000_000, 100,
                                                  group.active(), Map.of())));
         }
         assertEquals(List.of("nodeFreeResources", "create " + hot + " on w2"), platform.calls);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
 import org.junit.Test;
@@ -40,7 +41,7 @@ public class PoolPlacementTest {
     private final FakePorts.Routing routing = new FakePorts.Routing("a");
     private final NodePoolManager pools = new NodePoolManager(new InMemoryStorageService(), n -> true,
             clock::currentTimeMillis, NodePoolManager.DEFAULT_MAX_AGE_MS);
-    private final GlobalLoop loop = new GlobalLoop(LoopParams.builder().tHatNanos(4 * SEC).cooldownNanos(10 * SEC)
+    private final TestLoop loop = new TestLoop(LoopParams.builder().tHatNanos(4 * SEC).cooldownNanos(10 * SEC)
             .build(), clock, platform, routing);
     private final Map<String, Long> packets = new HashMap<>();
 
@@ -80,7 +81,7 @@ public class PoolPlacementTest {
             for (VnfKey v : vnfs) {
                 obs.add(new VnfObservation(v, LMAX, 5000, 2_000_000, 100, routing.active(), packets));
             }
-            loop.tick(obs);
+            loop.round(obs);
         }
     }
 

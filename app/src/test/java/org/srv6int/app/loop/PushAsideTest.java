@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import java.util.Comparator;
 import org.junit.Test;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.store.LoopStateStore;
@@ -76,7 +78,7 @@ public class PushAsideTest {
         @Override
         public List<String> placeReplicas(VnfKey vnf, List<NodeResources> candidates, int count) {
             List<NodeResources> ns = new ArrayList<>(candidates);
-            ns.sort(java.util.Comparator.comparingLong(NodeResources::freeCpuMillis).reversed());
+            ns.sort(Comparator.comparingLong(NodeResources::freeCpuMillis).reversed());
             List<String> out = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 out.add(ns.get(i % ns.size()).node());
@@ -119,27 +121,27 @@ public class PushAsideTest {
         }
     }
 
-    private GlobalLoop loop(boolean pushAside) {
+    private TestLoop loop(boolean pushAside) {
         return loop(pushAside, null, clock);
     }
 
-    private GlobalLoop loop(boolean pushAside, LoopStateStore store, LoopClock on) {
+    private TestLoop loop(boolean pushAside, LoopStateStore store, LoopClock on) {
         routing.cpu.putAll(cpu);
         LoopParams p = LoopParams.builder().tHatNanos(4 * SEC).cooldownNanos(10 * SEC).drainQuietNanos(2 * SEC)
                 .pushAside(pushAside).pushAsideTimeoutNanos(60 * SEC).build();
-        GlobalLoop l = new GlobalLoop(p, on, platform, routing, store);
+        TestLoop l = new TestLoop(p, on, platform, routing, store);
         l.setColocation(routing);
         return l;
     }
 
-    private void tick(GlobalLoop l, double spaPps, long spaLatency) {
+    private void tick(TestLoop l, double spaPps, long spaLatency) {
         clock.nanos += SEC;
-        l.tick(List.of(new VnfObservation(cls, LMAX, spaPps, 100_000, 100, routing.active(cls), Map.of()),
+        l.round(List.of(new VnfObservation(cls, LMAX, spaPps, 100_000, 100, routing.active(cls), Map.of()),
                        new VnfObservation(spa, LMAX, spaPps, spaLatency, 100, routing.active(spa), Map.of()),
                        new VnfObservation(log, LMAX, spaPps, logLatency, 100, routing.active(log), packets)));
     }
 
-    private List<LoopDecision> of(GlobalLoop l, VnfKey vnf) {
+    private List<LoopDecision> of(TestLoop l, VnfKey vnf) {
         List<LoopDecision> out = new ArrayList<>();
         for (LoopDecision d : l.history()) {
             if (d.vnf().equals(vnf)) {
@@ -150,7 +152,7 @@ public class PushAsideTest {
     }
 
     /** 100 kpps within the bound, then 150 kpps over it for longer than t-hat. */
-    private void step(GlobalLoop l, int violatingWindows) {
+    private void step(TestLoop l, int violatingWindows) {
         tick(l, 100_000, 800_000);
         for (int i = 0; i < violatingWindows; i++) {
             tick(l, 150_000, 3_000_000);
@@ -159,7 +161,7 @@ public class PushAsideTest {
 
     @Test
     public void hotVnfPushesItsSlackNeighbourAsideInsteadOfScalingOut() {
-        GlobalLoop l = loop(true);
+        TestLoop l = loop(true);
         step(l, 6);
         // The logger gets a new replica on w1 (1000m free >= its 500m); the analyser gets none.
         assertEquals(List.of("nodeFreeResources", "create " + log + " on w1"), platform.calls);
@@ -211,7 +213,7 @@ public class PushAsideTest {
             }
         };
         platform.readyAtOnce = false;
-        GlobalLoop first = loop(true, TestStores.loopState(storage), clock);
+        TestLoop first = loop(true, TestStores.loopState(storage), clock);
         step(first, 6);
         assertEquals(List.of("nodeFreeResources", "create " + log + " on w1"), platform.calls);
         first.close();
@@ -219,7 +221,7 @@ public class PushAsideTest {
         platform.pendingCreates.get(0).complete(new ReplicaInfo("r1", "w1", "10.0.0.1"));
         assertTrue(routing.calls.isEmpty());
 
-        GlobalLoop second = loop(true, TestStores.loopState(storage), otherProcess);
+        TestLoop second = loop(true, TestStores.loopState(storage), otherProcess);
         tick(second, 150_000, 500_000);
         assertEquals(1, platform.created);
         assertTrue(platform.calls.toString(), platform.calls.get(2).startsWith("create " + log + " on w1 again (d"));
@@ -256,7 +258,7 @@ public class PushAsideTest {
 
     @Test
     public void switchedOffTheHotVnfScalesOutAsBefore() {
-        GlobalLoop l = loop(false);
+        TestLoop l = loop(false);
         step(l, 6);
         assertEquals(List.of("nodeFreeResources", "create " + spa + " on w1"), platform.calls);
         assertEquals(LoopDecision.Action.SCALE_OUT, of(l, spa).get(0).action());
@@ -266,7 +268,7 @@ public class PushAsideTest {
     @Test
     public void aNeighbourWithoutSlackIsNotMovedAndTheScaleOutSaysWhy() {
         logLatency = 900_000;
-        GlobalLoop l = loop(true);
+        TestLoop l = loop(true);
         step(l, 6);
         LoopDecision d = of(l, spa).get(0);
         assertEquals(LoopDecision.Action.SCALE_OUT, d.action());
@@ -277,7 +279,7 @@ public class PushAsideTest {
     @Test
     public void noRoomElsewhereForTheNeighbourScalesOut() {
         platform.nodes.set(0, new NodeResources("w1", 400, 1));
-        GlobalLoop l = loop(true);
+        TestLoop l = loop(true);
         step(l, 6);
         LoopDecision d = of(l, spa).get(0);
         assertEquals(LoopDecision.Action.SCALE_OUT, d.action());
@@ -286,7 +288,7 @@ public class PushAsideTest {
 
     @Test
     public void aVnfNeedingMoreThanOneReplicasWorthScalesOut() {
-        GlobalLoop l = loop(true);
+        TestLoop l = loop(true);
         tick(l, 100_000, 800_000);
         for (int i = 0; i < 6; i++) {
             tick(l, 400_000, 3_000_000);
@@ -298,7 +300,7 @@ public class PushAsideTest {
 
     @Test
     public void aViolationThatOutlastsThePushAsideScalesOutWithinTheTimeout() {
-        GlobalLoop l = loop(true);
+        TestLoop l = loop(true);
         step(l, 6);
         packets.put("log0", 0L);
         // Still over the bound after the move: the cool-down (10 s) and t-hat pass, then scale-out.

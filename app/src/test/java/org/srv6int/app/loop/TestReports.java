@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import java.util.Arrays;
 import org.srv6int.codec.IntMetadata;
 import org.srv6int.codec.IntReportEncoder;
 import org.srv6int.codec.Srv6IntEncap;
@@ -105,6 +107,6 @@ public final class TestReports {
         if (n < 0) {
             throw new IllegalStateException("report encoding failed");
         }
-        return java.util.Arrays.copyOf(out, n);
+        return Arrays.copyOf(out, n);
     }
 }

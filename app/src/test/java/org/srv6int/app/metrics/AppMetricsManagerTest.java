@@ -1,5 +1,16 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.metrics;
 
+import java.lang.reflect.Proxy;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.After;
@@ -7,6 +18,7 @@ import org.junit.Before;
 import org.junit.Test;
 import org.onosproject.net.config.ConfigApplyDelegate;
 import org.onosproject.net.config.InvalidFieldException;
+import org.srv6int.app.api.AppMetricsService;
 import org.srv6int.app.testing.PaperTestbed;
 
 import java.io.IOException;
@@ -57,7 +69,7 @@ public class AppMetricsManagerTest {
         }
         throw new AssertionError("not reached; last scrape: " + (p == null ? "none" : p.series.entrySet().stream()
                 .filter(e -> e.getKey().contains("chain=\"2\"") || e.getKey().contains("reports_total"))
-                .map(Object::toString).collect(java.util.stream.Collectors.joining(", "))));
+                .map(Object::toString).collect(Collectors.joining(", "))));
     }
 
     private static boolean has(ParsedExposition p, String key) {
@@ -107,15 +119,15 @@ public class AppMetricsManagerTest {
         ParsedExposition app = until(x -> has(x, "srv6int_vnf_window_samples" + fwd)
                 && x.get("srv6int_vnf_window_samples" + fwd) > 0, 300_000);
         org.srv6int.agent.obs.AgentMetrics agentMetrics = new org.srv6int.agent.obs.AgentMetrics(
-                java.util.List.of("fwd"), java.util.List.of("1"), java.util.List.of("0"), new long[] {1_000_000});
+                List.of("fwd"), List.of("1"), List.of("0"), new long[] {1_000_000});
         for (org.srv6int.agent.loop.ResourceType t : org.srv6int.agent.loop.ResourceType.all()) {
             agentMetrics.allocation(0, t, 1);
         }
         agentMetrics.window(0, 500_000, 500_000);
-        ParsedExposition agent = new ParsedExposition(agentMetrics.render(java.util.Map.of("truncated_srh", 1L)));
-        String docs = new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get("../docs/metrics.md")),
+        ParsedExposition agent = new ParsedExposition(agentMetrics.render(Map.of("truncated_srh", 1L)));
+        String docs = new String(Files.readAllBytes(Paths.get("../docs/metrics.md")),
                                  StandardCharsets.UTF_8);
-        java.util.Set<String> families = new java.util.TreeSet<>(app.types.keySet());
+        Set<String> families = new TreeSet<>(app.types.keySet());
         families.addAll(agent.types.keySet());
         assertTrue(families.toString(), families.size() > 45);
         for (String f : families) {
@@ -128,8 +140,8 @@ public class AppMetricsManagerTest {
         // A scraper in a tight loop while 20,000 reports arrive: every one is counted once as received
         // and accepted. (That a scrape takes no lock of the receive path is by construction: it reads
         // the per-thread counters and the last closed window; this test does not time it.)
-        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-        java.util.concurrent.atomic.AtomicLong scrapes = new java.util.concurrent.atomic.AtomicLong();
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong scrapes = new AtomicLong();
         Thread scraper = new Thread(() -> {
             while (!stop.get()) {
                 new ParsedExposition(bed.metrics.scrape());
@@ -161,7 +173,7 @@ public class AppMetricsManagerTest {
     @Test
     public void anUnreadableStoreIsCountedAndTheRestServed() throws Exception {
         org.srv6int.app.api.VnfInventoryService broken = (org.srv6int.app.api.VnfInventoryService)
-                java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+                Proxy.newProxyInstance(getClass().getClassLoader(),
                         new Class<?>[] {org.srv6int.app.api.VnfInventoryService.class}, (proxy, m, args) -> {
                             throw new IllegalStateException("store unavailable");
                         });

@@ -1,5 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.metrics;
 
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.Map;
 import org.junit.Test;
 import org.onlab.packet.Ip6Address;
 import org.onlab.packet.IpPrefix;
@@ -33,7 +37,7 @@ import static org.junit.Assert.fail;
 public class AppMetricsTest {
 
     private static Sfc chain(int id, String... types) {
-        List<VnfSpec> specs = new java.util.ArrayList<>();
+        List<VnfSpec> specs = new ArrayList<>();
         for (String t : types) {
             specs.add(new VnfSpec(t, 1_000_000L * id));
         }
@@ -139,18 +143,20 @@ public class AppMetricsTest {
         AppMetrics m = new AppMetrics(MetricsSettings.DEFAULT);
         MetricsInputs in = inputs();
         in.kafkaEnabled = true;
-        java.util.Map<org.srv6int.app.export.ExportCounters.Result, Long> counts =
-                new java.util.EnumMap<>(org.srv6int.app.export.ExportCounters.Result.class);
+        Map<org.srv6int.app.export.ExportCounters.Result, Long> counts =
+                new EnumMap<>(org.srv6int.app.export.ExportCounters.Result.class);
         counts.put(org.srv6int.app.export.ExportCounters.Result.ACKED, 41L);
         counts.put(org.srv6int.app.export.ExportCounters.Result.DROPPED_QUEUE_FULL, 7L);
         in.exports.add(new org.srv6int.app.export.ExportStats(
                 "kafka", org.srv6int.app.export.ExportRecord.Kind.CHAIN_SUMMARY, counts, 3, 12));
         ParsedExposition p = new ParsedExposition(m.render(in, 0));
         assertEquals(1, p.get("srv6int_export_enabled{sink=\"kafka\"}"), 0);
-        assertEquals(41, p.get("srv6int_export_records_total{sink=\"kafka\",kind=\"chain_summary\",result=\"acked\"}"), 0);
+        assertEquals(41, p.get("srv6int_export_records_total{sink=\"kafka\",kind=\"chain_summary\",result=\"acked\"}"),
+                0);
         assertEquals(7, p.get("srv6int_export_records_total{sink=\"kafka\",kind=\"chain_summary\","
                                       + "result=\"dropped_queue_full\"}"), 0);
-        assertEquals(0, p.get("srv6int_export_records_total{sink=\"kafka\",kind=\"chain_summary\",result=\"failed\"}"), 0);
+        assertEquals(0, p.get("srv6int_export_records_total{sink=\"kafka\",kind=\"chain_summary\",result=\"failed\"}"),
+                0);
         assertEquals(3, p.get("srv6int_export_send_retries_total{sink=\"kafka\",kind=\"chain_summary\"}"), 0);
         assertEquals(12, p.get("srv6int_export_queue_records{sink=\"kafka\",kind=\"chain_summary\"}"), 0);
         // without the exports component, no export families at all

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.metrics;
 
+import java.nio.file.StandardCopyOption;
 import org.srv6int.app.testing.PaperTestbed;
 
 import java.nio.charset.StandardCharsets;
@@ -42,7 +44,7 @@ public final class MetricsLoadRunner {
                                                   MetricsSettings.DEFAULT_MAX_REPLICAS, "127.0.0.1", 0));
             Path tmp = Paths.get(portFile + ".tmp");
             Files.write(tmp, Integer.toString(bed.metrics.plainPort()).getBytes(StandardCharsets.US_ASCII));
-            Files.move(tmp, portFile, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(tmp, portFile, StandardCopyOption.ATOMIC_MOVE);
             System.out.println("metrics on 127.0.0.1:" + bed.metrics.plainPort());
             long start = System.nanoTime();
             long end = start + TimeUnit.SECONDS.toNanos(seconds);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.metrics;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,13 +8,10 @@ import org.onosproject.core.CoreServiceAdapter;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.config.NetworkConfigRegistryAdapter;
 import org.srv6int.app.api.model.NodeResources;
-import org.srv6int.app.api.model.ReplicaInfo;
-import org.srv6int.app.api.ReplicaPlatform;
-import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.loop.GlobalLoopManager;
-import org.srv6int.app.loop.GlobalLoopManagers;
+import org.srv6int.app.testing.LoopManagers;
 import org.srv6int.app.loop.TestReports;
 import org.srv6int.app.store.TestStores;
 import org.srv6int.app.telemetry.HopBinding;
@@ -21,6 +19,7 @@ import org.srv6int.app.telemetry.HopBindings;
 import org.srv6int.app.telemetry.TelemetryManager;
 import org.srv6int.app.telemetry.TelemetryManagers;
 import org.srv6int.app.testing.AppHarness;
+import org.srv6int.app.testing.FakeReplicaPlatform;
 import org.srv6int.testkit.InMemoryFlowRuleService;
 import org.srv6int.testkit.InMemoryGroupService;
 import org.srv6int.app.testing.PaperTestbed;
@@ -36,12 +35,8 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One app instance on the paper's testbed in real time, as ONOS would wire it: chains, inventory
@@ -61,7 +56,8 @@ final class MetricsTestbed implements AutoCloseable {
     final TelemetryManager collector;
     final GlobalLoopManager loop;
     final AppMetricsManager metrics;
-    final Platform platform = new Platform();
+    final FakeReplicaPlatform platform = FakeReplicaPlatform.immediate(
+            new NodeResources("worker1", 8000, 16L << 30), new NodeResources("worker2", 8000, 16L << 30));
     private final Srv6Devices devices;
     private final DatagramChannel sender;
     private long seq; // one sequence per reporter (the egress switch), over all chains
@@ -107,7 +103,7 @@ final class MetricsTestbed implements AutoCloseable {
         if (collector.collectorAddress().isEmpty()) {
             throw new IllegalStateException("the collector did not bind its port");
         }
-        loop = GlobalLoopManagers.start(new InMemoryLeadershipService(cluster, NODE), member, collector, app.sfcs,
+        loop = LoopManagers.start(new InMemoryLeadershipService(cluster, NODE), member, collector, app.sfcs,
                                         app.inventory, app.pathManager, app.config, platform,
                                         TestStores.loopState(storage));
         metrics = new AppMetricsManager();
@@ -172,29 +168,8 @@ final class MetricsTestbed implements AutoCloseable {
     @Override
     public void close() throws Exception {
         metrics.deactivate();
-        GlobalLoopManagers.stop(loop);
+        LoopManagers.stop(loop);
         TelemetryManagers.stop(collector);
         sender.close();
-    }
-
-    /** Kubernetes as the loop sees it: every pod is Ready at once, on the node asked for. */
-    static final class Platform implements ReplicaPlatform {
-        final AtomicInteger created = new AtomicInteger();
-
-        @Override
-        public List<NodeResources> nodeFreeResources() {
-            return List.of(new NodeResources("worker1", 8000, 16L << 30), new NodeResources("worker2", 8000, 16L << 30));
-        }
-
-        @Override
-        public CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node, String requestId) {
-            int n = created.incrementAndGet();
-            return CompletableFuture.completedFuture(new ReplicaInfo("scaled-" + n, node, "10.244.0." + n));
-        }
-
-        @Override
-        public CompletionStage<Void> deleteReplica(VnfKey vnf, String replicaId) {
-            return CompletableFuture.completedFuture(null);
-        }
     }
 }

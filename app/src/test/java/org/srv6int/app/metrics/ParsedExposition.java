@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.metrics;
 
 import java.util.HashMap;
@@ -14,7 +15,8 @@ import java.util.regex.Pattern;
 final class ParsedExposition {
 
     private static final Pattern SAMPLE = Pattern.compile(
-            "([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(?:[a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\\\\n]|\\\\[\\\\\"n])*\",?)*\\})? (\\S+)");
+            "([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(?:[a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\\\\n]|\\\\[\\\\\"n])*\",?)*\\})? "
+                    + "(\\S+)");
 
     /** Series ("name{labels}") to value, in order. */
     final Map<String, Double> series = new LinkedHashMap<>();

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.placement;
 
 import org.junit.Test;
@@ -99,7 +100,8 @@ public class BucketDrainTest {
         List<String> target = List.of("a", "a");
         long packets = 0;
         for (long now = 0; now < DEADLINE; now += 500) {
-            drain.observe(1, packets += 10, now);
+            packets += 10;
+            drain.observe(1, packets, now);
             installed = drain.step(installed, target, Set.of("a", "b"), now);
             assertEquals("b", installed.get(1));
         }

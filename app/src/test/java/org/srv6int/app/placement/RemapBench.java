@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.placement;
 
 import org.srv6int.codec.FlowHash;
@@ -240,7 +241,8 @@ public final class RemapBench {
         System.out.println("drain by flows, scale-in n+1 -> n (flows of 0.5..8 s, idle 2 s, deadline 30 s):");
         for (int n = 1; n <= 3; n++) {
             DrainResult d = drain(n, 2_000, 8_000, 2_000, 30_000, seed);
-            System.out.printf(Locale.ROOT, "  %d->%d: %d flows active at the scale-in; %d flows moved while active (%.1f%%); "
+            System.out.printf(Locale.ROOT,
+                    "  %d->%d: %d flows active at the scale-in; %d flows moved while active (%.1f%%); "
                                       + "%d buckets drained, %d forced at the deadline, last move %.1f s after%n",
                               n + 1, n, d.established, d.movedWhileActive,
                               d.established == 0 ? 0 : 100.0 * d.movedWhileActive / d.established,
@@ -248,7 +250,8 @@ public final class RemapBench {
         }
         DrainResult tight = drain(1, 2_000, 60_000, 2_000, 10_000, seed);
         System.out.printf(Locale.ROOT, "  2->1 with flows up to 60 s and a 10 s deadline: %d flows moved while active "
-                                  + "(%d active at the scale-in), %d buckets forced%n", tight.movedWhileActive, tight.established,
+                                  + "(%d active at the scale-in), %d buckets forced%n", tight.movedWhileActive,
+                                          tight.established,
                           tight.forced);
     }
 }

@@ -1,5 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.program;
 
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.Before;
 import org.junit.Test;
 import org.onosproject.net.group.Group;
@@ -19,7 +27,6 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.srv6int.app.testing.PaperTestbed.SFC1;
@@ -46,7 +53,7 @@ public class PaperTestbedProgrammingTest {
      */
     private List<String> state() {
         List<String> lines = new ArrayList<>();
-        java.util.Map<String, Integer> buckets = new java.util.TreeMap<>();
+        Map<String, Integer> buckets = new TreeMap<>();
         app.flows.entries().forEach(e -> {
             String d = Rules.describe(e);
             if (BucketTables.chainAndBucket(e).isPresent()) {
@@ -70,7 +77,7 @@ public class PaperTestbedProgrammingTest {
     static List<String> golden(String name, List<String> actual) throws IOException {
         String regen = System.getProperty("srv6int.regen");
         if (regen != null) {
-            java.nio.file.Files.write(java.nio.file.Paths.get(regen, name), actual);
+            Files.write(Paths.get(regen, name), actual);
         }
         return fixture(name);
     }
@@ -104,11 +111,11 @@ public class PaperTestbedProgrammingTest {
     }
 
     /** Bucket entries written in a log, by the replica SID they send to (vNF SIDs of fc00:0:N:f::). */
-    private static java.util.Map<String, Integer> bucketWrites(List<String> log) {
-        java.util.Map<String, Integer> m = new java.util.TreeMap<>();
+    private static Map<String, Integer> bucketWrites(List<String> log) {
+        Map<String, Integer> m = new TreeMap<>();
         for (String l : log) {
             if (l.contains("encap.srv6_encap")) {
-                java.util.regex.Matcher x = java.util.regex.Pattern.compile("fc00:0:\\d:f::\\d+").matcher(l);
+                Matcher x = Pattern.compile("fc00:0:\\d:f::\\d+").matcher(l);
                 m.merge((l.startsWith("+") ? "+ " : "- ") + (x.find() ? x.group() : "?"), 1, Integer::sum);
             }
         }
@@ -140,7 +147,7 @@ public class PaperTestbedProgrammingTest {
         app.flows.confirmAll();
         app.settle();
         // a scale-out moves at once exactly the new replica's share (256 / 2), all to the new SID
-        assertEquals(java.util.Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flowLog.drain()));
+        assertEquals(Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flowLog.drain()));
         assertEquals(List.of(), app.groupLog.drain());
     }
 
@@ -154,19 +161,20 @@ public class PaperTestbedProgrammingTest {
 
         app.inventory.drainReplica(old);
         app.settle();
-        assertEquals("draining moves nothing while its buckets may carry flows", java.util.Map.of(),
+        assertEquals("draining moves nothing while its buckets may carry flows", Map.of(),
                      bucketWrites(app.flowLog.drain()));
         // the old replica's buckets keep counting for 8 s, then their flows end
         for (int s = 0; s < 8; s++) {
             app.nowMs.addAndGet(1_000);
-            app.flows.setPackets(e -> BucketTables.travel(e).stream().anyMatch(a -> a.toString().equals("fc00:0:2:f::2")),
+            app.flows.setPackets(e -> BucketTables.travel(e).stream().anyMatch(a
+                    -> a.toString().equals("fc00:0:2:f::2")),
                                  100L * (s + 1));
             app.settle();
-            assertEquals("t=" + s, java.util.Map.of(), bucketWrites(app.flowLog.drain()));
+            assertEquals("t=" + s, Map.of(), bucketWrites(app.flowLog.drain()));
         }
         app.nowMs.addAndGet(org.srv6int.app.config.Srv6IntAppConfig.DEFAULT_DRAIN_IDLE_MS);
         app.settle();
-        assertEquals(java.util.Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flowLog.drain()));
+        assertEquals(Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flowLog.drain()));
         long[] c = app.programmer.bucketCounters();
         assertEquals("drained", 128, c[0]);
         assertEquals("forced", 0, c[1]);
@@ -195,10 +203,10 @@ public class PaperTestbedProgrammingTest {
             app.flows.setPackets(e -> BucketTables.chainAndBucket(e).isPresent(), p);
             app.settle();
         }
-        assertEquals(java.util.Map.of(), bucketWrites(app.flowLog.drain()));
+        assertEquals(Map.of(), bucketWrites(app.flowLog.drain()));
         app.nowMs.addAndGet(5_000);
         app.settle();
-        assertEquals(java.util.Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flowLog.drain()));
+        assertEquals(Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flowLog.drain()));
         assertEquals("forced", 128, app.programmer.bucketCounters()[1]);
     }
 
@@ -222,7 +230,7 @@ public class PaperTestbedProgrammingTest {
     }
 
     /** Where the switches may still steer to SFC 2's Snort r0 (its SID fc00:0:2:f::2). */
-    private java.util.Optional<String> steeringToR0() {
+    private Optional<String> steeringToR0() {
         return SidSteering.stillSteering(app.flows, PaperTestbed.SWITCHES, SFC2.tag(),
                                          org.onlab.packet.Ip6Address.valueOf("fc00:0:2:f::2"));
     }
@@ -230,21 +238,21 @@ public class PaperTestbedProgrammingTest {
     @Test
     public void aDrainedSidSteersUntilTheSwitchConfirmedItsBucketsMoved() {
         startScaleIn();
-        assertEquals(java.util.Optional.of("of:0000000000000001: 128 bucket entries with fc00:0:2:f::2"),
+        assertEquals(Optional.of("of:0000000000000001: 128 bucket entries with fc00:0:2:f::2"),
                      steeringToR0());
         // The buckets' flows are gone: the programming moves them, the switch has not acknowledged yet
         // (it may still hold the old segment lists).
         app.flows.holdConfirmations(true);
         app.nowMs.addAndGet(org.srv6int.app.config.Srv6IntAppConfig.DEFAULT_DRAIN_IDLE_MS);
         app.settle();
-        assertEquals(java.util.Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flowLog.drain()));
-        assertEquals(java.util.Optional.of("of:0000000000000001: 128 rewrites of chain " + SFC2.tag()
+        assertEquals(Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flowLog.drain()));
+        assertEquals(Optional.of("of:0000000000000001: 128 rewrites of chain " + SFC2.tag()
                 + " not confirmed"), steeringToR0());
         // Unconfirmed rewrites of another chain's table are no concern of a replica of SFC 1.
-        assertEquals(java.util.Optional.empty(), SidSteering.stillSteering(app.flows, PaperTestbed.SWITCHES,
+        assertEquals(Optional.empty(), SidSteering.stillSteering(app.flows, PaperTestbed.SWITCHES,
                 SFC1.tag(), org.onlab.packet.Ip6Address.valueOf("fc00:0:2:f::9")));
         app.flows.confirmAll();
-        assertEquals(java.util.Optional.empty(), steeringToR0());
+        assertEquals(Optional.empty(), steeringToR0());
     }
 
     @Test
@@ -260,11 +268,11 @@ public class PaperTestbedProgrammingTest {
         }
         app.nowMs.addAndGet(2_000);
         app.settle();
-        assertEquals("2 s without packets < 3 s", java.util.Map.of(), bucketWrites(app.flowLog.drain()));
+        assertEquals("2 s without packets < 3 s", Map.of(), bucketWrites(app.flowLog.drain()));
         app.nowMs.addAndGet(1_000);
         app.settle();
         // 3 s still: moved (the default would wait 10 s)
-        assertEquals(java.util.Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flowLog.drain()));
+        assertEquals(Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flowLog.drain()));
         assertEquals("drained", 128, app.programmer.bucketCounters()[0]);
     }
 
@@ -278,11 +286,11 @@ public class PaperTestbedProgrammingTest {
             app.flows.setPackets(e -> BucketTables.chainAndBucket(e).isPresent(), p);
             app.settle();
             if (t < 15_000) {
-                assertEquals("t=" + t, java.util.Map.of(), bucketWrites(app.flowLog.drain()));
+                assertEquals("t=" + t, Map.of(), bucketWrites(app.flowLog.drain()));
             }
         }
         // at 15 s, not the default 60 s
-        assertEquals(java.util.Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flowLog.drain()));
+        assertEquals(Map.of("+ fc00:0:3:f::2", 128), bucketWrites(app.flowLog.drain()));
         assertEquals("forced", 128, app.programmer.bucketCounters()[1]);
     }
 
@@ -290,20 +298,20 @@ public class PaperTestbedProgrammingTest {
     public void bucketHoldMsFromNetcfgDecidesWhetherJustMovedBucketsMoveAgain() throws IOException {
         // hold 0: the buckets r1 just took go back to r0 as soon as they are idle
         loopKnobs("{\"drainIdleMs\": 1000, \"bucketHoldMs\": 0}");
-        assertEquals(java.util.Map.of("+ fc00:0:2:f::2", 128), drainTheNewReplicaAfter(2_000));
+        assertEquals(Map.of("+ fc00:0:2:f::2", 128), drainTheNewReplicaAfter(2_000));
         assertEquals("held", 0, app.programmer.bucketCounters()[3]);
         setUp();
         // default hold (10 s): idle too, but they moved 2 s ago: held, counted, until the hold ends
         loopKnobs("{\"drainIdleMs\": 1000}");
-        assertEquals(java.util.Map.of(), drainTheNewReplicaAfter(2_000));
+        assertEquals(Map.of(), drainTheNewReplicaAfter(2_000));
         assertEquals("held", 128, app.programmer.bucketCounters()[3]);
         app.nowMs.addAndGet(8_000);
         app.settle();
-        assertEquals(java.util.Map.of("+ fc00:0:2:f::2", 128), bucketWrites(app.flowLog.drain()));
+        assertEquals(Map.of("+ fc00:0:2:f::2", 128), bucketWrites(app.flowLog.drain()));
     }
 
     /** r1 joins SFC 2's Snort (taking 128 buckets at once), then drains at once; the writes after a while. */
-    private java.util.Map<String, Integer> drainTheNewReplicaAfter(long ms) {
+    private Map<String, Integer> drainTheNewReplicaAfter(long ms) {
         app.deployFig5();
         VnfReplica r1 = app.inventory.addReplica(VnfKey.of(SFC2, 0), "worker2");
         app.settle();
@@ -334,7 +342,7 @@ public class PaperTestbedProgrammingTest {
     public void removingTheNetcfgRemovesEverything() {
         app.deployFig5();
         app.settle();
-        app.config.devices = new org.srv6int.app.config.Srv6Devices(java.util.Map.of());
+        app.config.devices = new org.srv6int.app.config.Srv6Devices(Map.of());
         app.pathManager.invalidate();
         app.settle();
         assertEquals(List.of(), state());

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.program;
 
+import java.util.Arrays;
 import org.onlab.packet.IpPrefix;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.PortNumber;
@@ -42,13 +44,14 @@ public final class ReconcileBench {
      */
     public static void main(String[] args) {
         String label = args.length > 0 ? args[0] : "this";
-        int[] sizes = args.length > 1 ? java.util.Arrays.stream(args, 1, args.length).mapToInt(Integer::parseInt).toArray()
+        int[] sizes = args.length > 1 ? Arrays.stream(args, 1, args.length).mapToInt(Integer::parseInt).toArray()
                 : new int[] {10, 20, 40, 80};
         // warm-up: the JIT compiles the same paths the timed runs take
         run(10, 3);
         for (int n : sizes) {
             double[] ms = run(n, 5);
-            System.out.printf(Locale.ROOT, "reconcile %s chains=%d entries=%d converged_pass_ms=%.3f scale_out_ms=%.3f%n",
+            System.out.printf(Locale.ROOT,
+                    "reconcile %s chains=%d entries=%d converged_pass_ms=%.3f scale_out_ms=%.3f%n",
                               label, n, (int) ms[2], ms[0], ms[1]);
         }
     }
@@ -94,7 +97,7 @@ public final class ReconcileBench {
 
     private static double median(double[] v) {
         double[] s = v.clone();
-        java.util.Arrays.sort(s);
+        Arrays.sort(s);
         return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -73,7 +74,8 @@ public class EscalationRestTest extends JerseyResourceTest {
 
     @Test
     public void withoutTheLoopIs503() throws IOException {
-        setServiceDirectory(new TestServiceDirectory().add(SfcService.class, new org.srv6int.app.testing.AppHarness().sfcs));
+        setServiceDirectory(new TestServiceDirectory().add(SfcService.class,
+                new org.srv6int.app.testing.AppHarness().sfcs));
         Response r = post("{\"chainId\":1,\"vnfIndex\":0,\"node\":\"w\",\"l95Ns\":1,\"lmaxNs\":1}");
         assertEquals(503, r.getStatus());
     }
@@ -83,7 +85,8 @@ public class EscalationRestTest extends JerseyResourceTest {
         Response r = target("loop/chains/7/pause").request().post(Entity.json(""));
         assertEquals(200, r.getStatus());
         assertEquals("[7]", MAPPER.readTree(r.readEntity(String.class)).get("paused").toString());
-        assertEquals("[7]", MAPPER.readTree(target("loop/paused").request().get(String.class)).get("paused").toString());
+        assertEquals("[7]", MAPPER.readTree(target("loop/paused").request().get(String.class))
+                .get("paused").toString());
         r = target("loop/chains/7/resume").request().post(Entity.json(""));
         assertEquals("[]", MAPPER.readTree(r.readEntity(String.class)).get("paused").toString());
         assertEquals(404, target("loop/chains/999/pause").request().post(Entity.json("")).getStatus());

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.rest;
 
 import org.glassfish.jersey.server.ResourceConfig;
 import org.junit.Test;
 import org.onlab.osgi.TestServiceDirectory;
-import org.srv6int.app.metrics.AppMetricsService;
+import org.srv6int.app.api.AppMetricsService;
 
 import javax.ws.rs.core.MediaType;
 import javax.ws.rs.core.Response;

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.rest;
 
+import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.glassfish.jersey.server.ResourceConfig;
@@ -244,8 +246,9 @@ public class Srv6IntRestTest extends JerseyResourceTest {
     public void chainStatesShowTheLastHopSeenAndTheCounters() throws IOException {
         loop.chainStates.add(new org.srv6int.app.api.model.ChainState(
                 PaperTestbed.SFC1, org.srv6int.app.api.model.ChainState.Liveness.DOWN, 9_000,
-                "vNF 0 (r0 at of:0000000000000002/3)", "ingress classified traffic but no INT report arrived for 3000 ms",
-                1200, 5_000, java.util.List.of("1/1/r0")));
+                "vNF 0 (r0 at of:0000000000000002/3)",
+                        "ingress classified traffic but no INT report arrived for 3000 ms",
+                1200, 5_000, List.of("1/1/r0")));
         loop.failureCounters.put("chainsDownNow", 1L);
         JsonNode j = json(target("loop/chains").request().get());
         JsonNode c = j.get("chains").get(0);

@@ -1,5 +1,15 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.store;
 
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.Before;
 import org.junit.Test;
 import org.srv6int.app.api.SfcException;
@@ -83,11 +93,11 @@ public class NamedReplicaTest {
     public void concurrentReservationsGetDistinctSids() throws Exception {
         VnfKey snort = VnfKey.of(SFC2, 0);
         int n = 12;
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(n);
+        ExecutorService pool = Executors.newFixedThreadPool(n);
         try {
             for (int round = 0; round < 20; round++) {
-                java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(n);
-                java.util.List<java.util.concurrent.Future<VnfReplica>> fs = new java.util.ArrayList<>();
+                CyclicBarrier start = new CyclicBarrier(n);
+                List<Future<VnfReplica>> fs = new ArrayList<>();
                 for (int i = 0; i < n; i++) {
                     String name = "sfc-2-vnf0-r" + (round * n + i);
                     fs.add(pool.submit(() -> {
@@ -95,16 +105,16 @@ public class NamedReplicaTest {
                         return app.inventory.reserveReplica(snort, "worker2", name);
                     }));
                 }
-                java.util.Set<String> sids = new java.util.HashSet<>();
-                for (java.util.concurrent.Future<VnfReplica> f : fs) {
-                    VnfReplica r = f.get(10, java.util.concurrent.TimeUnit.SECONDS);
+                Set<String> sids = new HashSet<>();
+                for (Future<VnfReplica> f : fs) {
+                    VnfReplica r = f.get(10, TimeUnit.SECONDS);
                     assertTrue("round " + round + ": SID " + r.sid() + " given twice", sids.add(r.sid().toString()));
                 }
-                java.util.Set<String> stored = new java.util.HashSet<>();
+                Set<String> stored = new HashSet<>();
                 for (VnfReplica r : app.inventory.getReplicas()) {
                     assertTrue("stored twice: " + r.sid(), stored.add(r.sid().toString()));
                 }
-                for (java.util.concurrent.Future<VnfReplica> f : fs) {
+                for (Future<VnfReplica> f : fs) {
                     app.inventory.removeReplica(f.get().id());
                 }
             }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.store;
 
 import org.onosproject.store.service.StorageService;
@@ -18,8 +19,7 @@ public final class TestStores {
      * @return store
      */
     public static DistributedTelemetrySummaryStore summaries(StorageService storage) {
-        DistributedTelemetrySummaryStore s = new DistributedTelemetrySummaryStore();
-        s.storageService = storage;
+        DistributedTelemetrySummaryStore s = new DistributedTelemetrySummaryStore(storage);
         s.activate();
         return s;
     }
@@ -31,8 +31,7 @@ public final class TestStores {
      * @return store
      */
     public static DistributedLoopStateStore loopState(StorageService storage) {
-        DistributedLoopStateStore s = new DistributedLoopStateStore();
-        s.storageService = storage;
+        DistributedLoopStateStore s = new DistributedLoopStateStore(storage);
         s.activate();
         return s;
     }

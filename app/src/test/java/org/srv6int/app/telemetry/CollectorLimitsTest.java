@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.telemetry;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -52,7 +53,7 @@ public class CollectorLimitsTest {
 
     @Test
     public void twoHundredVnfsAreRefusedByDefaultAndCollectedAfterRaisingMaxVnfs() throws Exception {
-        TelemetryEngine.Limits defaults = TelemetryEngine.Limits.of(config("{}"));
+        TelemetryEngine.Limits defaults = TelemetryManager.limits(config("{}"));
         assertEquals(TelemetryEngine.Limits.DEFAULT, defaults);
         TelemetryEngine small = new TelemetryEngine(defaults, clock::get);
         try {
@@ -65,7 +66,7 @@ public class CollectorLimitsTest {
         }
 
         TelemetryEngine engine = new TelemetryEngine(
-                TelemetryEngine.Limits.of(config("{\"collector\": {\"maxVnfs\": 256}}")), clock::get);
+                TelemetryManager.limits(config("{\"collector\": {\"maxVnfs\": 256}}")), clock::get);
         engine.setReporters(Map.of(SOURCE, EGRESS));
         assertEquals(List.of(), engine.setBindings(twoHundredVnfs()));
         TestReports chain7 = new TestReports(7, EGRESS, 3);
@@ -91,7 +92,7 @@ public class CollectorLimitsTest {
     @Test
     public void tooManyChainsNameTheirKnob() throws Exception {
         TelemetryEngine engine = new TelemetryEngine(
-                TelemetryEngine.Limits.of(config("{\"collector\": {\"maxChains\": 39, \"maxVnfs\": 256}}")),
+                TelemetryManager.limits(config("{\"collector\": {\"maxChains\": 39, \"maxVnfs\": 256}}")),
                 clock::get);
         try {
             engine.setBindings(twoHundredVnfs());

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.telemetry;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -61,7 +62,8 @@ public class TelemetryManagerLimitsTest {
     private Srv6IntAppConfig config(int maxChains) throws Exception {
         Srv6IntAppConfig c = new Srv6IntAppConfig();
         c.init(new DefaultApplicationId(1, Srv6IntConfigService.APP_NAME), Srv6IntAppConfig.KEY, MAPPER.readTree(
-                "{\"collector\":{\"address\":\"127.0.0.1\",\"mac\":\"00:00:00:00:00:fe\",\"port\":" + port + ",\"threads\":1,\"maxChains\":"
+                "{\"collector\":{\"address\":\"127.0.0.1\",\"mac\":\"00:00:00:00:00:fe\",\"port\":" + port
+                        + ",\"threads\":1,\"maxChains\":"
                         + maxChains + "},\"loop\":{\"evaluationPeriodMs\":60000}}"), MAPPER, null);
         assertTrue(c.isValid());
         return c;

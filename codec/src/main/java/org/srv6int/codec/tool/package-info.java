@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * Command-line tools and the golden vector generator built on the codec:
  * {@code srv6int-decode} ({@link org.srv6int.codec.tool.DecodeTool}),

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.codec.tool;
 
+import java.util.Arrays;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -76,7 +78,7 @@ public class ToolsTest {
         assertEquals(0, PcapTool.run(new String[] {one.toString(), pcap.toString()}));
         assertEquals(1, Pcap.read(Files.readAllBytes(pcap)).size());
         byte[] cut = Files.readAllBytes(pcap);
-        Files.write(pcap, java.util.Arrays.copyOf(cut, cut.length - 1));
+        Files.write(pcap, Arrays.copyOf(cut, cut.length - 1));
         run(2, "--pcap", pcap.toString());
         assertEquals(1, PcapTool.run(new String[] {tmp.newFile("bad.json").toString(), pcap.toString()}));
         assertEquals(2, PcapTool.run(new String[0]));

@@ -1,37 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.actuate;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * Finds a container's cgroup v2 directory from its pod UID and container id,
- * for the kubelet's systemd cgroup driver
+ * Finds a container's cgroup from its pod UID and container id, on cgroup v2 (the
+ * unified mount) or v1 (the same relative path under the cpu and the cpuset
+ * controllers' mounts; {@link CgroupHierarchy}), for the kubelet's systemd cgroup driver
  * ({@code kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod<uid_>.slice/cri-containerd-<id>.scope})
  * and its cgroupfs driver ({@code kubepods/burstable/pod<uid>/<id>}), in
  * every QoS class (guaranteed pods sit directly under kubepods).
  */
 public final class CgroupLocator {
 
-    /** Where cgroup v2 is mounted on the host. */
-    public static final String CGROUP_ROOT = "/sys/fs/cgroup";
+    /** Where the cgroup mounts are on the host. */
+    public static final String CGROUP_ROOT = CgroupHierarchy.CGROUP_ROOT;
 
     private static final String[] QOS = {"", "burstable", "besteffort"};
     private static final String[] RUNTIME_PREFIXES = {"cri-containerd-", "crio-", "docker-"};
     private static final String[] ID_SCHEMES = {"containerd://", "cri-o://", "docker://"};
 
-    private final HostFiles host;
+    private final CgroupHierarchy hierarchy;
 
     /**
-     * Creates a locator.
+     * Creates a locator on the hierarchy the host mounts ({@link CgroupHierarchy#detect}).
      *
      * @param host host files
      */
     public CgroupLocator(HostFiles host) {
-        this.host = host;
+        this(CgroupHierarchy.detect(host, null));
+    }
+
+    /**
+     * Creates a locator on a hierarchy chosen before.
+     *
+     * @param hierarchy the node's cgroup hierarchy
+     */
+    public CgroupLocator(CgroupHierarchy hierarchy) {
+        this.hierarchy = hierarchy;
+    }
+
+    /**
+     * The hierarchy it looks in.
+     *
+     * @return hierarchy
+     */
+    public CgroupHierarchy hierarchy() {
+        return hierarchy;
     }
 
     /**
@@ -77,22 +95,24 @@ public final class CgroupLocator {
     }
 
     /**
-     * Finds the container's cgroup directory.
+     * Finds the container's cgroup: the first candidate whose directory exists (on v1,
+     * under the cpu controller's mount; the cpuset controller's directory of the same path
+     * is taken with it when it exists).
      *
      * @param podUid pod UID
      * @param containerId container id
-     * @return the directory under the host root
+     * @return the cgroup, directories under the host root
      * @throws IOException if no candidate exists
      */
-    public Path locate(String podUid, String containerId) throws IOException {
-        Path base = host.path(CGROUP_ROOT);
+    public ContainerCgroup locate(String podUid, String containerId) throws IOException {
         for (String c : candidates(podUid, containerId)) {
-            Path p = base.resolve(c);
-            if (Files.isDirectory(p)) {
-                return p;
+            ContainerCgroup cg = hierarchy.at(c);
+            if (cg != null) {
+                return cg;
             }
         }
         throw new IOException("no cgroup for pod " + podUid + " container " + bareId(containerId)
-                + " under " + base + " (tried systemd and cgroupfs layouts)");
+                + " under " + hierarchy.cpuRoot() + " (" + (hierarchy.version() == CgroupVersion.V1
+                ? "cgroup v1 cpu controller; " : "") + "tried systemd and cgroupfs layouts)");
     }
 }

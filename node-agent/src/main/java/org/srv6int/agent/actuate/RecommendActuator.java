@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.actuate;
 
+import java.util.HashMap;
+import java.util.Map;
 import org.srv6int.agent.loop.ResourceActuator;
 import org.srv6int.agent.loop.ResourceType;
 
@@ -28,7 +31,7 @@ public final class RecommendActuator implements ResourceActuator {
 
     private final ResourceActuator real;
     private final Sink sink;
-    private final java.util.Map<Integer, Long> last = new java.util.HashMap<>();
+    private final Map<Integer, Long> last = new HashMap<>();
 
     /**
      * Wraps an actuator.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.actuate;
 
 import java.io.IOException;
@@ -83,12 +84,12 @@ public final class Resctrl {
      * thread id per write; threads spawned later inherit the group).
      *
      * @param group resctrl group directory
-     * @param cgroup container cgroup directory
+     * @param cgroup the container (its threads: cgroup.threads on v2, tasks on v1)
      * @return threads moved; threads that exited meanwhile are skipped
-     * @throws IOException if cgroup.threads cannot be read
+     * @throws IOException if the thread list cannot be read
      */
-    public static int assignThreads(Path group, Path cgroup) throws IOException {
-        String threads = HostFiles.read(cgroup.resolve("cgroup.threads"));
+    public static int assignThreads(Path group, ContainerCgroup cgroup) throws IOException {
+        String threads = HostFiles.read(cgroup.threadsFile());
         int moved = 0;
         for (String tid : threads.split("\\s+")) {
             if (tid.isEmpty()) {

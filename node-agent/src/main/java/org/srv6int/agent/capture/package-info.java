@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * Latency source: SRv6-INT packets captured on the server's NIC (or read
  * from a pcap file) through pcap4j/libpcap with a BPF filter, decoded by the

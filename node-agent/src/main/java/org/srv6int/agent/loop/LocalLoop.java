@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.loop;
 
 import org.srv6int.agent.loop.Decision.Action;
@@ -91,7 +92,8 @@ public final class LocalLoop {
             throw new IllegalArgumentException("trial timeout must be positive, got " + trialTimeoutNanos + " ns");
         }
         if (escalationIntervalNanos < 0) {
-            throw new IllegalArgumentException("escalation interval must be >= 0, got " + escalationIntervalNanos + " ns");
+            throw new IllegalArgumentException("escalation interval must be >= 0, got " + escalationIntervalNanos
+                    + " ns");
         }
         if (escalationHoldNanos < 0) {
             throw new IllegalArgumentException("escalation hold must be >= 0, got " + escalationHoldNanos + " ns");

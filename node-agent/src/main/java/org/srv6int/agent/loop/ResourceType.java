@@ -1,4 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.loop;
+
+import java.util.Locale;
 
 /**
  * The four resource types of Algorithm 3, in the order of its state machine
@@ -72,7 +75,7 @@ public enum ResourceType {
      * @return label value
      */
     public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 
     /**

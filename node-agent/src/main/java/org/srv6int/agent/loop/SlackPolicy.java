@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.loop;
 
 /**
@@ -15,7 +16,8 @@ public final class SlackPolicy {
 
     /** The listing read literally: any positive slack gives, no cool-down. */
     public static final SlackPolicy LITERAL = new SlackPolicy(0, 0, 0);
-    /** The project's reading: give and lend only above half the bound; no type for 1,000 windows after a revert of it. */
+    /** The project's reading: give and lend only above half the bound; no type for 1,000 windows after a revert of it.
+     * */
     public static final SlackPolicy DEFAULT = new SlackPolicy(0.5, 0.5, 1000);
 
     private final double freeFraction;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * The local closed loop of the paper (§IV-B): Algorithm 1 (per-vNF L95 and
  * slack, add or free a resource), Algorithm 2 (free a step from the vNF with

@@ -1,6 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.numa;
 
+import java.util.Arrays;
+import org.srv6int.agent.actuate.ContainerCgroup;
 import org.srv6int.agent.actuate.CpuList;
+import org.srv6int.agent.actuate.CpusetActuator;
 import org.srv6int.agent.actuate.HostFiles;
 import org.srv6int.agent.actuate.Resctrl;
 
@@ -25,7 +29,8 @@ import java.util.function.IntPredicate;
  * ({@code srv6int-chain-<id>}) holding the threads of all its vNFs, so its LLC ways and memory
  * bandwidth are allocated jointly (Max_alloc); a chain's vNFs have the cpus and memory of
  * its node in {@code cpuset.cpus}/{@code cpuset.mems} (cgroup v2 moves the pages when mems
- * changes). On each node the chains' LLC masks are contiguous and do not overlap, in chain id
+ * changes; on v1 {@link CpusetActuator} sets {@code cpuset.memory_migrate} so it does too). On each node the chains'
+ * LLC masks are contiguous and do not overlap, in chain id
  * order; in the other domains a group keeps only the lowest min_cbm_bits ways and the least
  * bandwidth (it has no threads there). A write that fails is counted and retried next interval.
  *
@@ -41,7 +46,7 @@ public final class NumaHost {
         final String name;
         final String chain;
         final String type;
-        final Path cgroup;
+        final ContainerCgroup cgroup;
         final int askedNode;
 
         /**
@@ -53,7 +58,7 @@ public final class NumaHost {
          * @param cgroup its container cgroup (null: unknown, the chain is left alone)
          * @param askedNode NUMA node its pod asks for ({@code srv6int.org/numa-node}), -1 if none
          */
-        public Member(String name, int chainId, String type, Path cgroup, int askedNode) {
+        public Member(String name, int chainId, String type, ContainerCgroup cgroup, int askedNode) {
             this.name = name;
             this.chain = Integer.toString(chainId);
             this.type = type == null ? NumaProfile.ANY : type;
@@ -241,7 +246,8 @@ public final class NumaHost {
         int node = members.get(vnfs.get(0)).askedNode;
         for (int i : vnfs) {
             if (members.get(i).askedNode != node) {
-                notes.add("chain " + members.get(i).chain + ": its pods ask for different NUMA nodes; placed by NUMASFP");
+                notes.add("chain " + members.get(i).chain
+                        + ": its pods ask for different NUMA nodes; placed by NUMASFP");
                 return -1;
             }
         }
@@ -253,12 +259,12 @@ public final class NumaHost {
         int node = -1;
         for (int i : vnfs) {
             try {
-                BitSet mems = CpuList.parse(HostFiles.read(members.get(i).cgroup.resolve("cpuset.mems")));
+                BitSet mems = CpusetActuator.mems(members.get(i).cgroup);
                 if (mems.cardinality() != 1 || (node >= 0 && mems.nextSetBit(0) != node)) {
                     return -1;
                 }
                 node = mems.nextSetBit(0);
-            } catch (IOException | IllegalArgumentException e) {
+            } catch (IOException e) {
                 return -1;
             }
         }
@@ -305,7 +311,7 @@ public final class NumaHost {
             }
             rates.put(e.getKey(), most * config.frameBytes * 8.0 / elapsed);
         }
-        java.util.Arrays.fill(samples, 0);
+        Arrays.fill(samples, 0);
         return interval(rates, bad);
     }
 
@@ -357,9 +363,8 @@ public final class NumaHost {
             try {
                 Path group = new Resctrl(host).group(GROUP_PREFIX + c);
                 for (int i : chainMembers.get(c)) {
-                    Path cg = members.get(i).cgroup;
-                    write(cg.resolve("cpuset.cpus"), CpuList.format(nodeCpus.get(node)));
-                    write(cg.resolve("cpuset.mems"), Integer.toString(node));
+                    ContainerCgroup cg = members.get(i).cgroup;
+                    pin(cg, CpuList.format(nodeCpus.get(node)), Integer.toString(node));
                     Resctrl.assignThreads(group, cg);
                 }
                 long mb = Math.max(mbMin, Math.min(100, (engine.allocation(c).mbPercent() + mbGranularity - 1)
@@ -409,6 +414,20 @@ public final class NumaHost {
             first = false;
         }
         return sb.toString();
+    }
+
+    /** The container's cpuset, each file written only when its value changed. */
+    private void pin(ContainerCgroup cg, String cpus, String mems) throws IOException {
+        Path cf = cg.cpusetFile("cpus");
+        if (!cpus.equals(written.get(cf))) {
+            CpusetActuator.writeCpus(cg, cpus);
+            written.put(cf, cpus);
+        }
+        Path mf = cg.cpusetFile("mems");
+        if (!mems.equals(written.get(mf))) {
+            CpusetActuator.writeMems(cg, mems);
+            written.put(mf, mems);
+        }
     }
 
     private void write(Path file, String value) throws IOException {

@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.numa;
 
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,7 +24,7 @@ public final class NumaProfile {
     private final double[] levels;
     private final Map<String, NumaNeed[][]> rows = new LinkedHashMap<>();
     /** Ladders already computed, by local flag and types (the engine asks for the same few many times). */
-    private final Map<String, Map<Double, NumaNeed>> ladders = new java.util.HashMap<>();
+    private final Map<String, Map<Double, NumaNeed>> ladders = new HashMap<>();
 
     /**
      * Creates an empty table.
@@ -195,7 +198,7 @@ public final class NumaProfile {
                 out.put(levels[i], n);
             }
         }
-        Map<Double, NumaNeed> frozen = java.util.Collections.unmodifiableMap(out);
+        Map<Double, NumaNeed> frozen = Collections.unmodifiableMap(out);
         ladders.put(key, frozen);
         return frozen;
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * NUMASFP (Chintapalli et al., numasfp.txt): a chain's vNFs on one NUMA node, preferring the
  * NIC's node; one resctrl group per chain holding its LLC ways and memory bandwidth together

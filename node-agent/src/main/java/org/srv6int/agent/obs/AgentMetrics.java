@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.obs;
 
 import org.srv6int.agent.loop.Decision;
@@ -327,7 +328,8 @@ public final class AgentMetrics {
             sb.append("srv6int_node_capture_packets_total{result=\"").append(p.name().toLowerCase(Locale.ROOT))
                     .append("\"} ").append(packets.get(p.ordinal())).append('\n');
         }
-        header(sb, "srv6int_node_capture_decode_errors_total", "counter", "captured packets the codec rejected, by reason");
+        header(sb, "srv6int_node_capture_decode_errors_total", "counter",
+                "captured packets the codec rejected, by reason");
         for (Map.Entry<String, Long> e : codecErrors.entrySet()) {
             sb.append("srv6int_node_capture_decode_errors_total{reason=\"").append(esc(e.getKey())).append("\"} ")
                     .append(e.getValue()).append('\n');

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.obs;
 
+import java.util.function.IntConsumer;
 import java.net.URI;
 import java.util.function.Supplier;
 
@@ -17,7 +19,7 @@ public final class PoolReporter {
     private final EscalationClient client;
     private final URI url;
     private final long intervalNanos;
-    private final java.util.function.IntConsumer outcomes;
+    private final IntConsumer outcomes;
     private long due;
     private boolean changed = true;
     // Set by the loop's thread when it sends, cleared by the client's thread when the answer is in.
@@ -31,7 +33,7 @@ public final class PoolReporter {
      * @param intervalNanos period, &gt; 0
      * @param outcomes      receives SENT, FAILED or REJECTED once per report
      */
-    public PoolReporter(EscalationClient client, URI url, long intervalNanos, java.util.function.IntConsumer outcomes) {
+    public PoolReporter(EscalationClient client, URI url, long intervalNanos, IntConsumer outcomes) {
         if (intervalNanos <= 0) {
             throw new IllegalArgumentException("pool report interval must be > 0");
         }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * Observability and escalation: Prometheus text endpoint, JSON-lines
  * decision log, and the escalation client that tells the ONOS app when the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.pods;
 
 import org.srv6int.agent.loop.ResourceType;
@@ -185,12 +186,14 @@ public final class PodMetrics {
      * @param sb where to append
      */
     public void render(StringBuilder sb) {
-        sb.append("# HELP srv6int_local_loop_mode 1 for the mode the agent runs in\n# TYPE srv6int_local_loop_mode gauge\n");
+        sb.append("# HELP srv6int_local_loop_mode 1 for the mode the agent runs in\n# TYPE srv6int_local_loop_mode "
+                + "gauge\n");
         sb.append("srv6int_local_loop_mode{mode=\"").append(mode).append("\"} 1\n");
         sb.append("# HELP srv6int_node_cpu_actuation 1 for where CPU quota changes go\n"
                 + "# TYPE srv6int_node_cpu_actuation gauge\n");
         sb.append("srv6int_node_cpu_actuation{via=\"").append(cpuVia).append("\"} 1\n");
-        sb.append("# HELP srv6int_node_replica_pods replica pods of this node by state\n# TYPE srv6int_node_replica_pods gauge\n");
+        sb.append("# HELP srv6int_node_replica_pods replica pods of this node by state\n# TYPE "
+                + "srv6int_node_replica_pods gauge\n");
         for (PodState s : PodState.values()) {
             sb.append("srv6int_node_replica_pods{state=\"").append(s.name().toLowerCase(Locale.ROOT)).append("\"} ")
                     .append(pods.get(s.ordinal())).append('\n');

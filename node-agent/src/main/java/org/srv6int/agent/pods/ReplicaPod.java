@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.pods;
 
+import java.math.RoundingMode;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -200,7 +202,7 @@ public final class ReplicaPod {
             return -1;
         }
         BigDecimal cores = Quantity.getAmountInBytes(resources.get("cpu"));
-        return cores.movePointRight(3).setScale(0, java.math.RoundingMode.CEILING).longValueExact();
+        return cores.movePointRight(3).setScale(0, RoundingMode.CEILING).longValueExact();
     }
 
     /**

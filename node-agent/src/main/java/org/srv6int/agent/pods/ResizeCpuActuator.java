@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.pods;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -7,12 +8,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import org.srv6int.agent.actuate.ContainerCgroup;
 import org.srv6int.agent.actuate.CpuQuotaActuator;
 import org.srv6int.agent.loop.ResourceActuator;
 import org.srv6int.agent.loop.ResourceType;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,11 +50,11 @@ public final class ResizeCpuActuator implements ResourceActuator {
      * @param pods the managed pods, by vNF index
      * @param current the latest view of a pod by UID (the informer's), null if gone
      * @param cgroups container cgroup per vNF (reads)
-     * @param periodUs cpu.max period (reads)
+     * @param periodUs quota period (reads)
      * @param patches counters by outcome ({@link #OK}, {@link #FAILED})
      */
     public ResizeCpuActuator(KubernetesClient client, List<ReplicaPod> pods, Function<String, Pod> current,
-                             List<Path> cgroups, long periodUs, AtomicLongArray patches) {
+                             List<ContainerCgroup> cgroups, long periodUs, AtomicLongArray patches) {
         this.client = client;
         this.pods = List.copyOf(pods);
         this.current = current;
@@ -123,7 +124,8 @@ public final class ResizeCpuActuator implements ResourceActuator {
             Pod after = client.pods().inNamespace(rp.namespace()).withName(rp.name()).subresource("resize")
                     .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch);
             Container ac = after == null ? null : container(after, rp.container());
-            long got = ac == null || ac.getResources() == null ? -1 : ReplicaPod.cpuMillis(ac.getResources().getLimits());
+            long got = ac == null || ac.getResources() == null ? -1
+                    : ReplicaPod.cpuMillis(ac.getResources().getLimits());
             if (got != millicores) {
                 patches.incrementAndGet(FAILED);
                 throw new IOException("resize of " + rp + " to " + millicores + "m answered with limit " + got + "m");

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * The agent's side of Kubernetes: follows the replica pods of its node (informer), turns
  * a pod into a managed vNF, resizes CPU through the pod's {@code resize} subresource,

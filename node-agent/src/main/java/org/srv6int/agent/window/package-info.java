@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * Per-vNF latency windows: N Detection Result samples, L95 by selection.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.wiring;
 
 import java.io.ByteArrayOutputStream;
@@ -150,7 +151,8 @@ public final class OvsCommands {
         public void run() {
             byte[] b = new byte[8192];
             try {
-                for (int n; (n = in.read(b)) >= 0; ) {
+                // CHECKSTYLE IGNORE InnerAssignment FOR NEXT 1 LINES
+                for (int n; (n = in.read(b)) >= 0;) {
                     synchronized (buf) {
                         buf.write(b, 0, n);
                     }

@@ -1,8 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.wiring;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.srv6int.agent.AgentConfig;
+import org.srv6int.agent.actuate.CgroupHierarchy;
 import org.srv6int.agent.actuate.CgroupLocator;
 import org.srv6int.agent.actuate.HostFiles;
 import org.srv6int.agent.pods.PodWiring;
@@ -78,7 +80,8 @@ public final class OvsPodWiring implements PodWiring, AutoCloseable {
         String fallback = w.uplink != null ? w.uplink : c.iface;
         Map<String, String> uplinks = Map.copyOf(w.uplinks);
         return new OvsPodWiring(new OvsSidWiring(cmds, w.bridge, w.datapathType),
-                new PodInterfaces(host, w.podInterface), new CgroupLocator(host), pod -> {
+                new PodInterfaces(host, w.podInterface),
+                new CgroupLocator(CgroupHierarchy.detect(host, c.cgroupVersion.version())), pod -> {
                     String nic = uplinks.getOrDefault(pod.switchDevice() + "/" + pod.switchPort(), fallback);
                     if (nic == null) {
                         throw new IllegalArgumentException("no uplink NIC for switch port " + pod.switchDevice()
@@ -91,7 +94,7 @@ public final class OvsPodWiring implements PodWiring, AutoCloseable {
     @Override
     public synchronized void wire(ReplicaPod pod) throws IOException {
         pending.put(pod.uid(), pod); // until it succeeds: the repair thread tries again
-        Path cgroup = cgroups.locate(pod.uid(), pod.containerId());
+        Path cgroup = cgroups.locate(pod.uid(), pod.containerId()).dir(); // holds cgroup.procs on v1 and v2
         String hostIf = interfaces.hostSide(cgroup);
         String nic = uplink.apply(pod);
         String what = "SID " + pod.sid() + " -> " + hostIf + " (" + interfaces.podInterface() + " of "

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * SID to pod wiring on the worker, as in the paper: an Open vSwitch bridge
  * between the NIC that faces the switch and the vNF pods' interfaces, with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.actuate;
 
 import org.junit.Rule;
@@ -85,31 +86,6 @@ public class LlcActuatorTest {
             fail();
         } catch (IOException e) {
             assertTrue(e.getMessage().contains("no L3 line"));
-        }
-    }
-
-    @Test
-    public void cpuMaxParsesMaxAndQuotasAndWritesOneLine() throws IOException {
-        FakeHost h = new FakeHost(tmp.getRoot().toPath());
-        h.file("/cg/cpu.max", "max 100000");
-        CpuQuotaActuator a = new CpuQuotaActuator(List.of(h.path("/cg")), 100_000);
-        assertEquals(Long.MAX_VALUE, a.read(0));
-        a.write(0, 1500, new long[] {1500});
-        assertEquals("150000 100000", h.read("/cg/cpu.max"));
-        h.file("/cg/cpu.max", "25000 50000");
-        assertEquals(500, a.read(0));
-        h.file("/cg/cpu.max", "garbage");
-        try {
-            a.read(0);
-            fail();
-        } catch (IOException e) {
-            assertTrue(e.getMessage().contains("cpu.max"));
-        }
-        try {
-            new CpuQuotaActuator(List.of(h.path("/nope")), 100_000).write(0, 100, new long[] {100});
-            fail();
-        } catch (IOException e) {
-            assertTrue(e.getMessage().contains("no such kernel file"));
         }
     }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.bench;
 
 import org.openjdk.jmh.results.RunResult;
@@ -51,7 +52,8 @@ public final class AgentBench {
         double sort = score.get("p95Sort");
         System.out.println();
         System.out.println("== node agent benchmark (1 thread = 1 core) ==");
-        System.out.printf(Locale.ROOT, "samples ingested through windows + Algorithms 1-3: %.1f M/s (± %.1f); target >= 20 M/s: %s%n",
+        System.out.printf(Locale.ROOT,
+                "samples ingested through windows + Algorithms 1-3: %.1f M/s (± %.1f); target >= 20 M/s: %s%n",
                 ingest / 1e6, error.get("ingest") / 1e6, ingest >= 20e6 ? "MET" : "NOT MET");
         System.out.printf(Locale.ROOT, "L95 of 1500 samples, selection:   %.1f us/window (%.0f windows/s)%n",
                 1e6 / select, select);

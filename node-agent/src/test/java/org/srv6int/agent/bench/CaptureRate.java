@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.bench;
 
+import java.io.IOException;
+import java.util.Locale;
 import org.srv6int.agent.AgentConfig;
 import org.srv6int.agent.FakeHost;
 import org.srv6int.agent.NodeAgent;
@@ -119,12 +122,12 @@ public final class CaptureRate {
         if (failure != null) {
             throw new IllegalStateException("capture failed", failure);
         }
-        System.out.printf(java.util.Locale.ROOT, "frames %d seconds %s cpu %.3f matched%n", counted, seconds,
+        System.out.printf(Locale.ROOT, "frames %d seconds %s cpu %.3f matched%n", counted, seconds,
                 cpuNs / 1e9);
         System.exit(0);
     }
 
-    private static AgentConfig config(String iface, Path dir) throws java.io.IOException {
+    private static AgentConfig config(String iface, Path dir) throws IOException {
         FakeHost.worker(dir.resolve("host"));
         AgentConfig c = new AgentConfig();
         c.node = "bench";

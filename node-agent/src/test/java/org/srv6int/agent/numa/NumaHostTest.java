@@ -1,11 +1,16 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.numa;
 
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
+import org.junit.runner.RunWith;
+import org.junit.runners.Parameterized;
+import org.junit.runners.Parameterized.Parameters;
 import org.srv6int.agent.AgentConfig;
 import org.srv6int.agent.FakeHost;
 import org.srv6int.agent.HostSetup;
+import org.srv6int.agent.actuate.CgroupVersion;
 import org.srv6int.agent.actuate.HostFiles;
 import org.srv6int.agent.actuate.Resctrl;
 import org.srv6int.agent.loop.ResourceType;
@@ -24,13 +29,31 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
-/** NUMASFP on the fake host tree: cpusets and per-chain resctrl groups as the kernel has them. */
+/**
+ * NUMASFP on the fake host tree: cpusets and per-chain resctrl groups as the kernel has them,
+ * on cgroup v2 and v1.
+ */
+@RunWith(Parameterized.class)
 public class NumaHostTest {
 
-    private static final String FWD = "/sys/fs/cgroup/"
-            + FakeHost.containerCgroup(FakeHost.SYSTEMD, FakeHost.UID_A, FakeHost.ID_A);
-    private static final String SNORT = "/sys/fs/cgroup/"
-            + FakeHost.containerCgroup(FakeHost.CGROUPFS, FakeHost.UID_B, FakeHost.ID_B);
+    /**
+     * The hierarchies.
+     *
+     * @return v2, v1
+     */
+    @Parameters(name = "cgroup {0}")
+    public static List<CgroupVersion> versions() {
+        return List.of(CgroupVersion.V2, CgroupVersion.V1);
+    }
+
+    private final CgroupVersion version;
+
+    public NumaHostTest(CgroupVersion version) {
+        this.version = version;
+    }
+
+    private static final String FWD = FakeHost.containerCgroup(FakeHost.SYSTEMD, FakeHost.UID_A, FakeHost.ID_A);
+    private static final String SNORT = FakeHost.containerCgroup(FakeHost.CGROUPFS, FakeHost.UID_B, FakeHost.ID_B);
 
     @Rule
     public TemporaryFolder tmp = new TemporaryFolder();
@@ -39,12 +62,12 @@ public class NumaHostTest {
 
     /** The paper's worker: fwd (chain 1, router) and snort (chain 2, monitor); groups as a previous run left them. */
     private FakeHost host() {
-        return FakeHost.worker(tmp.getRoot().toPath()).group("srv6int-chain-1").group("srv6int-chain-2");
+        return FakeHost.worker(tmp.getRoot().toPath(), version).group("srv6int-chain-1").group("srv6int-chain-2");
     }
 
     private NumaHost numa(FakeHost h) throws IOException {
-        List<NumaHost.Member> m = List.of(new NumaHost.Member("fwd", 1, "router", h.path(FWD), -1),
-                new NumaHost.Member("snort", 2, "monitor", h.path(SNORT), -1));
+        List<NumaHost.Member> m = List.of(new NumaHost.Member("fwd", 1, "router", h.cgroup(FWD), -1),
+                new NumaHost.Member("snort", 2, "monitor", h.cgroup(SNORT), -1));
         return new NumaHost(new HostFiles(h.root()), 0, m, new NumaConfig(), seen::add);
     }
 
@@ -61,9 +84,9 @@ public class NumaHostTest {
     public void newChainsGoToTheNicsNodeWithDisjointMasks() throws IOException {
         FakeHost h = host();
         numa(h);
-        assertEquals("0", h.read(FWD + "/cpuset.mems"));
-        assertEquals("0-9,20-29", h.read(FWD + "/cpuset.cpus"));
-        assertEquals("0", h.read(SNORT + "/cpuset.mems"));
+        assertEquals("0", h.cpuset(FWD, "mems"));
+        assertEquals("0-9,20-29", h.cpuset(FWD, "cpus"));
+        assertEquals("0", h.cpuset(SNORT, "mems"));
         long a = l3(h, "srv6int-chain-1", 0);
         long b = l3(h, "srv6int-chain-2", 0);
         assertEquals("Table I, lowest level: 2 ways", 2, Long.bitCount(a));
@@ -77,35 +100,35 @@ public class NumaHostTest {
     @Test
     public void theNodeItsPodsAskForIsHonoured() throws IOException {
         FakeHost h = host();
-        List<NumaHost.Member> m = List.of(new NumaHost.Member("fwd", 1, "router", h.path(FWD), 1),
-                new NumaHost.Member("snort", 2, "monitor", h.path(SNORT), -1));
+        List<NumaHost.Member> m = List.of(new NumaHost.Member("fwd", 1, "router", h.cgroup(FWD), 1),
+                new NumaHost.Member("snort", 2, "monitor", h.cgroup(SNORT), -1));
         NumaHost n = new NumaHost(new HostFiles(h.root()), 0, m, new NumaConfig(), seen::add);
         assertEquals(1, n.engine().node("1"));
         assertEquals(0, n.engine().node("2"));
-        assertEquals("1", h.read(FWD + "/cpuset.mems"));
+        assertEquals("1", h.cpuset(FWD, "mems"));
         assertTrue(seen.get(0).reason(), seen.get(0).reason().contains("ask for NUMA node 1"));
     }
 
     @Test
     public void aRemoteChainInViolationSwapsNodesLive() throws IOException {
         FakeHost h = host();
-        h.file(SNORT + "/cpuset.mems", "1"); // found on node 1 at start (a restart)
+        h.cpuset(SNORT, "mems", "1"); // found on node 1 at start (a restart)
         NumaHost n = numa(h);
         assertEquals(1, n.engine().node("2"));
-        assertEquals("1", h.read(SNORT + "/cpuset.mems"));
-        assertEquals("10-19,30-39", h.read(SNORT + "/cpuset.cpus"));
+        assertEquals("1", h.cpuset(SNORT, "mems"));
+        assertEquals("10-19,30-39", h.cpuset(SNORT, "cpus"));
         assertEquals(3, Long.bitCount(l3(h, "srv6int-chain-2", 1))); // monitor remote, lowest level: (3,20)
         Map<String, Double> rates = Map.of("1", 3.0, "2", 9.0);
         for (int i = 0; i < 3; i++) {
             n.interval(rates, Set.of("2"));
-            assertEquals("1", h.read(SNORT + "/cpuset.mems"));
+            assertEquals("1", h.cpuset(SNORT, "mems"));
         }
         List<NumaDecision> d = n.interval(rates, Set.of("2"));
         assertEquals(NumaDecision.Kind.SWAP, d.get(0).kind());
-        assertEquals("0", h.read(SNORT + "/cpuset.mems"));
-        assertEquals("0-9,20-29", h.read(SNORT + "/cpuset.cpus"));
-        assertEquals("1", h.read(FWD + "/cpuset.mems"));
-        assertEquals("10-19,30-39", h.read(FWD + "/cpuset.cpus"));
+        assertEquals("0", h.cpuset(SNORT, "mems"));
+        assertEquals("0-9,20-29", h.cpuset(SNORT, "cpus"));
+        assertEquals("1", h.cpuset(FWD, "mems"));
+        assertEquals("10-19,30-39", h.cpuset(FWD, "cpus"));
         // 9 Gbps monitor on the NIC's node: (4,30); 3 Gbps router remote: (3,20)
         assertEquals(4, Long.bitCount(l3(h, "srv6int-chain-2", 0)));
         assertEquals("30", mb(h, "srv6int-chain-2", 0));
@@ -156,7 +179,7 @@ public class NumaHostTest {
 
     @Test
     public void noResctrlMakesItUnavailable() {
-        FakeHost h = new FakeHost(tmp.getRoot().toPath()).numa("eth1");
+        FakeHost h = new FakeHost(tmp.getRoot().toPath(), version).numa("eth1");
         String why = NumaHost.unavailableReason(new HostFiles(h.root()), 0);
         assertNotNull(why);
         assertTrue(why, why.contains("resctrl"));
@@ -204,7 +227,7 @@ public class NumaHostTest {
         assertNotNull("LLC stays with the local loop", s.pools()[ResourceType.LLC.ordinal()]);
         assertNotNull(s.pools()[ResourceType.MEMORY_BANDWIDTH.ordinal()]);
         assertNotNull(s.pools()[ResourceType.CPU_QUOTA.ordinal()]);
-        assertEquals("start-up pinning as without NUMASFP", "0", h.read(FWD + "/cpuset.mems"));
+        assertEquals("start-up pinning as without NUMASFP", "0", h.cpuset(FWD, "mems"));
         StringBuilder sb = new StringBuilder();
         NumaHost.renderAvailable(sb, s.numaUnavailable());
         assertTrue(sb.toString(), sb.toString().contains("srv6int_node_numa_available{reason=\"one NUMA node"));

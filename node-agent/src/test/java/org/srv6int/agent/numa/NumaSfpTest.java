@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.numa;
 
 import org.junit.Test;
@@ -69,7 +70,8 @@ public class NumaSfpTest {
         Map<String, Double> rates = Map.of("low", 3.0, "hot", 9.0);
         for (int i = 1; i <= 3; i++) {
             List<NumaDecision> d = e.interval(rates, Set.of("hot"));
-            assertTrue("no move after " + i + " violations", d.stream().noneMatch(x -> x.kind() == NumaDecision.Kind.SWAP));
+            assertTrue("no move after " + i + " violations", d.stream().noneMatch(x
+                    -> x.kind() == NumaDecision.Kind.SWAP));
         }
         List<NumaDecision> d = e.interval(rates, Set.of("hot"));
         NumaDecision swap = d.get(0);

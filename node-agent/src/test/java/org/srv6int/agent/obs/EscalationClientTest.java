@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.obs;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -74,7 +75,8 @@ public class EscalationClientTest {
         assertEquals("worker1", j.get("node").asText());
         assertEquals(7_300_000, j.get("l95Ns").asLong());
         assertEquals(1_000_000, j.get("lmaxNs").asLong());
-        assertEquals("[\"CPU_QUOTA\",\"LLC\",\"MEMORY_BANDWIDTH\",\"CPU_FREQUENCY\"]", j.get("triedResources").toString());
+        assertEquals("[\"CPU_QUOTA\",\"LLC\",\"MEMORY_BANDWIDTH\",\"CPU_FREQUENCY\"]",
+                j.get("triedResources").toString());
         assertEquals(6, j.size());
         assertEquals("Basic b25vczpyb2Nrcw==", auth.get(0));
     }

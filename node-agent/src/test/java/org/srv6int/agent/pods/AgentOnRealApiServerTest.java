@@ -1,5 +1,16 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.pods;
 
+import java.net.InetSocketAddress;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -94,7 +105,7 @@ public class AgentOnRealApiServerTest {
         }
         Config adminConfig = Config.fromKubeconfig(new File(kc));
         admin = new KubernetesClientBuilder().withConfig(adminConfig).build();
-        for (String f : new String[]{"../deploy/bridge-rbac.yaml", "../deploy/agent/rbac.yaml"}) {
+        for (String f : new String[]{"../k8s-bridge/deploy/bridge-rbac.yaml", "../k8s-bridge/deploy/agent/rbac.yaml"}) {
             try (InputStream in = Files.newInputStream(Path.of(f))) {
                 admin.load(in).forceConflicts().serverSideApply();
             }
@@ -299,7 +310,8 @@ public class AgentOnRealApiServerTest {
             Pod pa = get(a);
             assertEquals("the resize patch reached the API", 1100, limit(pa));
             assertEquals("a Guaranteed pod's request follows its limit", 1100, request(pa));
-            waitUntil("cgroup follows the resize", Duration.ofSeconds(10), () -> "110000 100000".equals(cpuMax(get(a))));
+            waitUntil("cgroup follows the resize", Duration.ofSeconds(10), ()
+                    -> "110000 100000".equals(cpuMax(get(a))));
             assertEquals(1, agent.podMetrics().resizePatches().get(ResizeCpuActuator.OK));
 
             // someone else resizes a: the agent sees it on two checks and applies its value again
@@ -313,9 +325,10 @@ public class AgentOnRealApiServerTest {
             waitUntil("cgroup back to 1.1 CPUs", Duration.ofSeconds(10), () -> "110000 100000".equals(cpuMax(get(a))));
             assertEquals(1100, cpu.allocation(ia));
             assertTrue(!events(a, "CpuOverwriteReapplied").isEmpty());
-            String metrics = new String(new java.net.URL("http://127.0.0.1:" + agent.metricsPort() + "/metrics")
-                    .openStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            assertTrue(metrics.contains("srv6int_node_overwrites_total{resource=\"cpu_quota\",action=\"reapplied\"} 1"));
+            String metrics = new String(new URL("http://127.0.0.1:" + agent.metricsPort() + "/metrics")
+                    .openStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(metrics.contains("srv6int_node_overwrites_total{resource=\"cpu_quota\","
+                    + "action=\"reapplied\"} 1"));
             assertTrue(metrics.contains("srv6int_node_cpu_actuation{via=\"resize\"} 1"));
             // the app's replica name (no StatefulSet owns these test pods: the pod's name) and the pod
             assertTrue(metrics, metrics.contains("srv6int_replica_pod_info{chain=\"7\",vnf=\"1\",replica=\"" + a
@@ -355,11 +368,11 @@ public class AgentOnRealApiServerTest {
      */
     /** The next pool report the app gets while the agent ticks, within 30 s. */
     private static com.fasterxml.jackson.databind.JsonNode nextReport(NodeAgent agent,
-            java.util.concurrent.BlockingQueue<String> reports, String what) throws Exception {
+            BlockingQueue<String> reports, String what) throws Exception {
         long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (System.nanoTime() < end) {
             agent.tick();
-            String r = reports.poll(20, java.util.concurrent.TimeUnit.MILLISECONDS);
+            String r = reports.poll(20, TimeUnit.MILLISECONDS);
             if (r != null) {
                 return new com.fasterxml.jackson.databind.ObjectMapper().readTree(r);
             }
@@ -378,11 +391,11 @@ public class AgentOnRealApiServerTest {
      */
     @Test
     public void aPodChangeIsReportedToTheAppAtOnce() throws Exception {
-        java.util.concurrent.BlockingQueue<String> reports = new java.util.concurrent.LinkedBlockingQueue<>();
+        BlockingQueue<String> reports = new LinkedBlockingQueue<>();
         com.sun.net.httpserver.HttpServer onos = com.sun.net.httpserver.HttpServer.create(
-                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+                new InetSocketAddress("127.0.0.1", 0), 0);
         onos.createContext("/onos/srv6int/loop/pools", ex -> {
-            reports.add(new String(ex.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            reports.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
             ex.sendResponseHeaders(202, -1);
             ex.close();
         });
@@ -426,7 +439,7 @@ public class AgentOnRealApiServerTest {
 
     @Test
     public void requestsOfTheNodesOtherPodsAreHeldTakenBackAndReleased() throws Exception {
-        java.util.Set<String> starting = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        Set<String> starting = ConcurrentHashMap.newKeySet();
         kubelet = new FakeKubelet(admin, NS, NODE, prefix, host, FakeHost.SYSTEMD, true)
                 .paused(p -> starting.contains(p.getMetadata().getName()));
         starting.add(prefix + "-vnf2");
@@ -476,8 +489,8 @@ public class AgentOnRealApiServerTest {
             tickUntil(agent, "the other pod's request released", () ->
                     agent.loop().pool(ResourceType.CPU_QUOTA).held() == base);
             assertEquals(ask, agent.loop().pool(ResourceType.CPU_QUOTA).free());
-            String metrics = new String(new java.net.URL("http://127.0.0.1:" + agent.metricsPort() + "/metrics")
-                    .openStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            String metrics = new String(new URL("http://127.0.0.1:" + agent.metricsPort() + "/metrics")
+                    .openStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(metrics, metrics.contains("srv6int_node_held_cpu_millicores " + base + "\n"));
         } finally {
             admin.pods().inNamespace("default").withName(other).withGracePeriod(0).delete();
@@ -492,7 +505,7 @@ public class AgentOnRealApiServerTest {
      */
     @Test
     public void aStartingReplicasProfileIsHeldInTheSchemataAndItIsAdoptedWithIt() throws Exception {
-        java.util.Set<String> starting = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        Set<String> starting = ConcurrentHashMap.newKeySet();
         host.resctrl("srv6int-snort-c7v1r0", "srv6int-snort-c7v2r0");
         kubelet = new FakeKubelet(admin, NS, NODE, prefix, host, FakeHost.SYSTEMD, true)
                 .paused(p -> starting.contains(p.getMetadata().getName()));
@@ -514,18 +527,19 @@ public class AgentOnRealApiServerTest {
                     ReplicaNames.ANNOTATION_MEMORY_BANDWIDTH, "30")).getMetadata().getName();
             tickUntil(agent, "b's profile held and taken back from a", () ->
                     agent.loop().pool(ResourceType.LLC).held() == 4 && agent.loop().pool(ResourceType.LLC)
-                            .allocation(0) == 16 && agent.loop().pool(ResourceType.MEMORY_BANDWIDTH).allocation(0) == 70,
+                            .allocation(0) == 16
+                                    && agent.loop().pool(ResourceType.MEMORY_BANDWIDTH).allocation(0) == 70,
                     () -> "llc " + agent.loop().pool(ResourceType.LLC).allocation(0) + " held "
                             + agent.loop().pool(ResourceType.LLC).held());
             String schemata = host.read("/sys/fs/resctrl/srv6int-snort-c7v1r0/schemata");
-            java.util.regex.Matcher l3 = java.util.regex.Pattern.compile("L3:0=([0-9a-f]+)").matcher(schemata);
+            Matcher l3 = Pattern.compile("L3:0=([0-9a-f]+)").matcher(schemata);
             assertTrue(schemata, l3.find());
             assertEquals(schemata, 16, Long.bitCount(Long.parseLong(l3.group(1), 16)));
             assertTrue(schemata, schemata.contains("MB:0=70"));
             assertEquals(2, agent.metrics().decisions(index(agent, a),
                     org.srv6int.agent.loop.Decision.Action.RECLAIM));
-            String metrics = new String(new java.net.URL("http://127.0.0.1:" + agent.metricsPort() + "/metrics")
-                    .openStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            String metrics = new String(new URL("http://127.0.0.1:" + agent.metricsPort() + "/metrics")
+                    .openStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(metrics, metrics.contains("srv6int_node_held_llc_ways 4\n"));
             assertTrue(metrics, metrics.contains("srv6int_node_held_memory_bandwidth_percent 30\n"));
             // b starts: adopted with its profile, nothing held any more

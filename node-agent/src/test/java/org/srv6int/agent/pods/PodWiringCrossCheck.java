@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.pods;
 
+import java.util.List;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -316,7 +318,7 @@ public final class PodWiringCrossCheck {
             check("SID A delivered nowhere: " + (got[0][0] + got[0][1]), got[0][0] + got[0][1] == 0);
             check("SID B still comes back from pod B: " + got[1][1] + "/" + COUNT, got[1][1] == COUNT);
 
-            ovs.commands().ofctl(java.util.List.of("del-flows", bridge), null);
+            ovs.commands().ofctl(List.of("del-flows", bridge), null);
             check("rules flushed behind the agent's back are repaired", waitUntil(10_000,
                     () -> rulesOr0(a) == 2));
             got = round();

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.pods;
 
+import java.util.List;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -52,7 +54,7 @@ public class ReplicaPodTest {
     public void theReplicaNameIsThePodsStatefulSetAsTheAppNamesIt() throws IOException {
         Pod p = pod(labels(), annotations(), true, "containerd://abc");
         assertEquals("without an owner: the pod's name", "sfc-2-vnf1-r0-0", ReplicaPod.parse(p, 1).replicaName());
-        p.getMetadata().setOwnerReferences(java.util.List.of(new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
+        p.getMetadata().setOwnerReferences(List.of(new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
                 .withApiVersion("apps/v1").withKind("StatefulSet").withName("sfc-2-vnf1-r0").withUid("u").build()));
         assertEquals("sfc-2-vnf1-r0", ReplicaPod.parse(p, 1).replicaName());
     }

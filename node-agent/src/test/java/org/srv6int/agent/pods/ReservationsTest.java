@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.pods;
 
 import io.fabric8.kubernetes.api.model.Container;
@@ -88,7 +89,8 @@ public class ReservationsTest {
         assertEquals(1000, r.cpuMillis());
         assertEquals(1, r.pods());
         assertEquals(Set.of("a", "b", "c"), r.unreadable().keySet());
-        assertTrue(r.unreadable().get("a"), r.unreadable().get("a").contains("ns/p-a: container vnf requests.cpu '1e30'"));
+        assertTrue(r.unreadable().get("a"),
+                r.unreadable().get("a").contains("ns/p-a: container vnf requests.cpu '1e30'"));
         assertTrue(r.unreadable().get("b"), r.unreadable().get("b").contains("'-1' is negative"));
         assertTrue(r.unreadable().get("c"), r.unreadable().get("c").contains("container vnf requests.cpu 'lots'"));
     }

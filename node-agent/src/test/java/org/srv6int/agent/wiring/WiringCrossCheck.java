@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent.wiring;
 
 import org.srv6int.agent.ReplayFixture;
@@ -40,7 +41,8 @@ public final class WiringCrossCheck {
      */
     public static void main(String[] args) throws Exception {
         if (args.length != 10) {
-            System.err.println("usage: WiringCrossCheck DIR BRIDGE NIC SWITCH_SIDE SID_A POD_A MAC_A SID_B POD_B MAC_B");
+            System.err.println("usage: WiringCrossCheck DIR BRIDGE NIC SWITCH_SIDE SID_A POD_A MAC_A SID_B POD_B "
+                    + "MAC_B");
             System.exit(2);
         }
         Path dir = Path.of(args[0]);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.tests.oar;
 
 import org.junit.BeforeClass;
@@ -203,7 +204,8 @@ public class OarPackagingTest {
                 String mine = ex.version() == null ? "0.0.0" : ex.version();
                 for (String theirs : onos.getOrDefault(ex.name, List.of())) {
                     if (OsgiHeader.inRange(theirs, mine)) {
-                        problems.add(e.getKey() + " exports " + ex.name + " " + mine + ", ONOS exports it at " + theirs);
+                        problems.add(e.getKey() + " exports " + ex.name + " " + mine + ", ONOS exports it at "
+                                + theirs);
                     }
                 }
             }
@@ -317,7 +319,8 @@ public class OarPackagingTest {
         return bang >= 0 ? s.substring(0, bang) : s;
     }
 
-    // m2/org/srv6int/srv6int-app/1.0.0-SNAPSHOT/srv6int-app-1.0.0-SNAPSHOT.jar -> org.srv6int/srv6int-app/1.0.0-SNAPSHOT
+    // m2/org/srv6int/srv6int-app/1.0.0-SNAPSHOT/srv6int-app-1.0.0-SNAPSHOT.jar ->
+    // org.srv6int/srv6int-app/1.0.0-SNAPSHOT
     private static String coordinates(String entry) {
         String[] parts = entry.substring(3).split("/");
         int n = parts.length;

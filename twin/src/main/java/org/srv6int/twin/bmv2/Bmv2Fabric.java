@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.bmv2;
 
 import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
@@ -269,7 +270,8 @@ final class Bmv2Fabric implements AutoCloseable {
     static String unavailableReason(Path binary) {
         if (binary == null) {
             return "simple_switch_grpc not found (set SRV6INT_BMV2 to it or its directory, or put it on PATH; "
-                    + "BMv2 is in no package registry: build it from source, docs/readme/p4.md)";
+                    + "BMv2 is in no package registry: build it from source, docs/architecture.md, section P4 "
+                            + "program and pipeconf)";
         }
         if (!isRoot()) {
             return "creating a network namespace and veth pairs needs root";

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.bmv2;
 
+import java.util.function.Function;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -197,7 +199,7 @@ final class DeviceSync {
     }
 
     private static <K, V> void upserts(Map<K, V> have, Map<K, V> want, List<Update> out,
-                                       java.util.function.Function<V, Entity> entity, boolean tableEntries) {
+                                       Function<V, Entity> entity, boolean tableEntries) {
         for (Map.Entry<K, V> w : want.entrySet()) {
             V h = have.get(w.getKey());
             if (Objects.equals(h, w.getValue())) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * The twin's switches as BMv2 {@code simple_switch_grpc} processes in a network namespace,
  * programmed over P4Runtime with the app's PI rules ({@code --dataplane bmv2}, docs/twin.md).

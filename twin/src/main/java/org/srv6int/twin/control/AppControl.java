@@ -1,5 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.control;
 
+import java.io.IOException;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
@@ -96,7 +101,7 @@ public final class AppControl {
         this.topology = topology;
         this.app = new AppCore(topology.links(), loopbackReporters(topology));
         this.templates = Map.copyOf(templates);
-        this.dataplane = java.util.Objects.requireNonNull(dataplane, "dataplane");
+        this.dataplane = Objects.requireNonNull(dataplane, "dataplane");
         this.nowS = nowS;
         this.routing = new ModelRouting(new InventoryRouting(app.inventory, app.pathManager));
         // the drain by flows waits in simulated time, as the loop does
@@ -233,8 +238,8 @@ public final class AppControl {
     public void acceptPoolReport(String json) {
         try {
             org.srv6int.app.rest.PoolReportCodec.submit(POOL_JSON.readTree(json), app.pools);
-        } catch (java.io.IOException | RuntimeException e) {
-            events.add(String.format(java.util.Locale.ROOT, "%.1f s: pool report refused: %s", nowS.getAsDouble(),
+        } catch (IOException | RuntimeException e) {
+            events.add(String.format(Locale.ROOT, "%.1f s: pool report refused: %s", nowS.getAsDouble(),
                     e.getMessage()));
         }
     }
@@ -352,7 +357,7 @@ public final class AppControl {
         lists.forEach(l -> listsSeen.put(l.replicas(), l));
         Map<SegmentList, Double> out = new LinkedHashMap<>();
         Map<DeviceId, long[]> before = drops();
-        java.util.function.Supplier<Map<List<VnfReplicaId>, Double>> probe = () -> PathTracer.trace(dataplane, sfc,
+        Supplier<Map<List<VnfReplicaId>, Double>> probe = () -> PathTracer.trace(dataplane, sfc,
                 app.inventory, app.config.devices(), Math.round(nowS.getAsDouble() * 1e9));
         // probe flows are no traffic: the switches' counters (bucket drain, failure detection) skip them
         Map<List<VnfReplicaId>, Double> traced = dataplane instanceof EmulatedDataplane
@@ -365,7 +370,7 @@ public final class AppControl {
         }
         for (Map.Entry<List<VnfReplicaId>, Double> e : traced.entrySet()) {
             SegmentList sl = lists.stream().filter(l -> l.replicas().equals(e.getKey())).findFirst()
-                    .or(() -> java.util.Optional.ofNullable(listsSeen.get(e.getKey())))
+                    .or(() -> Optional.ofNullable(listsSeen.get(e.getKey())))
                     .orElseThrow(() -> new IllegalStateException("switches send " + sfc.id() + " through "
                             + e.getKey() + ", which no segment list of the app visits"));
             out.put(sl, e.getValue());

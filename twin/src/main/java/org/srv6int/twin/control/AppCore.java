@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.control;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -5,16 +6,16 @@ import org.onosproject.cluster.NodeId;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.Link;
+import org.srv6int.app.assembly.AppAssembly;
 import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigManager;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.placement.SfcPathManager;
 import org.srv6int.app.program.Srv6IntProgrammingManager;
-import org.srv6int.app.store.DistributedSfcStore;
-import org.srv6int.app.store.DistributedVnfReplicaStore;
 import org.srv6int.app.chain.SfcManager;
 import org.srv6int.app.inventory.VnfInventoryManager;
+import org.srv6int.app.loop.SwitchSteering;
 import org.srv6int.testkit.InMemoryCluster;
 import org.srv6int.testkit.InMemoryCoreService;
 import org.srv6int.testkit.InMemoryEventDeliveryService;
@@ -29,16 +30,17 @@ import org.srv6int.testkit.InMemoryTopologyService;
 
 import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.LongSupplier;
 
 /**
  * The app's core components in one JVM without OSGi: its netcfg reader, chain and replica
  * stores, chain and inventory managers, path and placement manager and flow programming, over
  * srv6int-testkit's in-memory ONOS services (netcfg registry, storage, event delivery, links and
- * paths, one-instance mastership, flow rules and groups that stand for the switches). Each
- * component gets its references as OSGi would give them: a small subclass sets its
- * {@code @Reference} fields (protected for Declarative Services) and activates it; no
- * reflection. The programming manager runs without its own thread and listeners: the twin
- * calls {@link #settle()} when it wants the switches programmed, in simulated time.
+ * paths, one-instance mastership, flow rules and groups that stand for the switches), wired by
+ * the app's own {@link AppAssembly}. The programming manager runs without its own thread and
+ * listeners: the twin calls {@link #settle()} when it wants the switches programmed, in
+ * simulated time.
  */
 public final class AppCore {
 
@@ -69,8 +71,10 @@ public final class AppCore {
     public final Srv6IntProgrammingManager programmer;
     /** The node agents' pool reports, in the cluster's store; stamped with {@link #useClock}'s clock. */
     public final NodePoolManager pools;
+    /** The app's components as {@link AppAssembly} wires them. */
+    public final AppAssembly app;
     // the programming's clock (drain by flows); the wall clock until a host sets its own
-    private volatile java.util.function.LongSupplier clockMillis = System::currentTimeMillis;
+    private volatile LongSupplier clockMillis = System::currentTimeMillis;
 
     /**
      * Wires the app's core over a fabric's links and netcfg.
@@ -81,18 +85,23 @@ public final class AppCore {
      */
     public AppCore(List<Link> links, JsonNode netcfg) {
         links.forEach(this.links::addLink);
-        this.config = applyNetcfg(core, this.netcfg, netcfg);
-        ApplicationId appId = core.registerApplication(Srv6IntConfigService.APP_NAME);
-        InMemoryStorageService storage = new InMemoryStorageService();
-        Stores stores = new Stores(storage);
-        InMemoryEventDeliveryService events = new InMemoryEventDeliveryService();
-        this.sfcs = new Chains(stores, config, events);
-        this.inventory = new Inventory(stores, sfcs, config, events);
-        this.pathManager = new Placement(sfcs, inventory, config, this.netcfg, paths);
-        InMemoryCluster cluster = new InMemoryCluster();
-        this.programmer = new Programming(this, new InMemoryMastershipService(cluster, NODE), appId);
-        this.pools = new NodePoolManager(storage, node -> config.devices().locate(node).isPresent(),
-                () -> clockMillis.getAsLong(), NodePoolManager.DEFAULT_MAX_AGE_MS);
+        this.app = AppAssembly.builder()
+                .storage(new InMemoryStorageService())
+                .events(new InMemoryEventDeliveryService())
+                .flowRules(flows)
+                .groups(groups)
+                .mastership(new InMemoryMastershipService(new InMemoryCluster(), NODE))
+                .topology(paths, paths)
+                .netcfg(this.netcfg, core)
+                .clock(() -> clockMillis.getAsLong())
+                .build();
+        this.config = app.config();
+        apply(core, this.netcfg, netcfg);
+        this.sfcs = app.sfcs();
+        this.inventory = app.inventory();
+        this.pathManager = app.paths();
+        this.programmer = app.programmer();
+        this.pools = app.pools();
     }
 
     /**
@@ -105,12 +114,15 @@ public final class AppCore {
      */
     public static Srv6IntConfigService readNetcfg(JsonNode netcfg) {
         InMemoryCoreService core = new InMemoryCoreService();
-        return applyNetcfg(core, new InMemoryNetworkConfigRegistry().withCoreService(core), netcfg);
+        InMemoryNetworkConfigRegistry registry = new InMemoryNetworkConfigRegistry().withCoreService(core);
+        Srv6IntConfigManager reader = new Srv6IntConfigManager(registry, core);
+        reader.activate();
+        apply(core, registry, netcfg);
+        return reader;
     }
 
-    private static Srv6IntConfigService applyNetcfg(InMemoryCoreService core, InMemoryNetworkConfigRegistry registry,
-                                                    JsonNode netcfg) {
-        Srv6IntConfigService reader = new ConfigReader(registry, core);
+    // applies a netcfg document to a registry the app's config classes are registered with
+    private static void apply(InMemoryCoreService core, InMemoryNetworkConfigRegistry registry, JsonNode netcfg) {
         ApplicationId appId = core.registerApplication(Srv6IntConfigService.APP_NAME);
         JsonNode app = netcfg.path("apps").path(Srv6IntConfigService.APP_NAME).path(Srv6IntAppConfig.KEY);
         if (!app.isMissingNode()) {
@@ -124,7 +136,6 @@ public final class AppCore {
                 registry.applyConfig(DeviceId.deviceId(d), Srv6DeviceConfig.class, c);
             }
         }
-        return reader;
     }
 
     /**
@@ -132,8 +143,8 @@ public final class AppCore {
      *
      * @param millis milliseconds
      */
-    public void useClock(java.util.function.LongSupplier millis) {
-        clockMillis = java.util.Objects.requireNonNull(millis, "millis");
+    public void useClock(LongSupplier millis) {
+        clockMillis = Objects.requireNonNull(millis, "millis");
     }
 
     /**
@@ -143,96 +154,7 @@ public final class AppCore {
      * @throws IllegalStateException if programming does not converge in 20 passes
      */
     public int settle() {
-        for (int pass = 0; pass < 20; pass++) {
-            if (programmer.reconcile() == 0) {
-                return pass;
-            }
-        }
-        throw new IllegalStateException("programming did not converge in 20 passes");
-    }
-
-    /** Netcfg through the app's own reader. */
-    private static final class ConfigReader extends Srv6IntConfigManager {
-        ConfigReader(InMemoryNetworkConfigRegistry registry, InMemoryCoreService core) {
-            this.registry = registry;
-            this.coreService = core;
-            activate();
-        }
-    }
-
-    /** The chain and replica stores on one storage service. */
-    private static final class Stores {
-        final ChainStore sfcs;
-        final ReplicaStore replicas;
-
-        Stores(InMemoryStorageService storage) {
-            sfcs = new ChainStore(storage);
-            replicas = new ReplicaStore(storage);
-        }
-    }
-
-    private static final class ChainStore extends DistributedSfcStore {
-        ChainStore(InMemoryStorageService storage) {
-            this.storageService = storage;
-            activate();
-        }
-    }
-
-    private static final class ReplicaStore extends DistributedVnfReplicaStore {
-        ReplicaStore(InMemoryStorageService storage) {
-            this.storageService = storage;
-            activate();
-        }
-    }
-
-    private static final class Chains extends SfcManager {
-        Chains(Stores stores, Srv6IntConfigService config, InMemoryEventDeliveryService events) {
-            this.store = stores.sfcs;
-            this.replicaStore = stores.replicas;
-            this.configService = config;
-            this.eventDispatcher = events;
-            activate();
-        }
-    }
-
-    private static final class Inventory extends VnfInventoryManager {
-        Inventory(Stores stores, SfcManager sfcs, Srv6IntConfigService config,
-                  InMemoryEventDeliveryService events) {
-            this.store = stores.replicas;
-            this.sfcService = sfcs;
-            this.configService = config;
-            this.eventDispatcher = events;
-            activate();
-        }
-    }
-
-    private static final class Placement extends SfcPathManager {
-        Placement(SfcManager sfcs, VnfInventoryManager inventory, Srv6IntConfigService config,
-                  InMemoryNetworkConfigRegistry netcfg, InMemoryTopologyService paths) {
-            this.sfcService = sfcs;
-            this.inventoryService = inventory;
-            this.configService = config;
-            this.networkConfigService = netcfg;
-            this.topologyService = paths;
-            this.pathService = paths;
-            activate();
-        }
-    }
-
-    private static final class Programming extends Srv6IntProgrammingManager {
-        Programming(AppCore app, InMemoryMastershipService mastership, ApplicationId appId) {
-            this.flowRuleService = app.flows;
-            this.groupService = app.groups;
-            this.mastershipService = mastership;
-            this.pathService = app.paths;
-            this.topologyService = app.paths;
-            this.networkConfigService = app.netcfg;
-            this.sfcService = app.sfcs;
-            this.inventoryService = app.inventory;
-            this.pathsService = app.pathManager;
-            this.configService = app.config;
-            bindApplication(appId, () -> app.clockMillis.getAsLong());
-        }
+        return app.settle();
     }
 
     /**
@@ -241,7 +163,7 @@ public final class AppCore {
      *
      * @return the loop's steering port
      */
-    public org.srv6int.app.loop.SwitchSteering steering() {
-        return org.srv6int.app.loop.SwitchSteering.ofFlowStore(flows, () -> config.devices().all().keySet(), inventory);
+    public SwitchSteering steering() {
+        return SwitchSteering.ofFlowStore(flows, () -> config.devices().all().keySet(), inventory);
     }
 }

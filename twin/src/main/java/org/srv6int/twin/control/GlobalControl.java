@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.control;
 
 import java.util.ArrayList;
@@ -9,31 +10,35 @@ import java.util.function.DoubleSupplier;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import org.onosproject.net.config.InvalidFieldException;
+import java.util.Comparator;
 import org.srv6int.app.api.model.Escalation;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.SfcException;
+import org.srv6int.app.store.LoopStateStore;
+import org.srv6int.app.loop.DetectionInputs;
 import org.srv6int.app.loop.Escalations;
+import org.srv6int.app.loop.LoopCore;
+import org.srv6int.app.loop.LoopSettings;
 import org.srv6int.app.rest.EscalationCodec;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.loop.Colocation;
 import org.srv6int.app.loop.GlobalLoop;
 import org.srv6int.app.loop.InventoryColocation;
 import org.srv6int.app.api.model.ResourceNeed;
-import org.srv6int.app.loop.InventoryRouting;
 import org.srv6int.app.loop.LoopClock;
 import org.srv6int.app.loop.LoopParams;
 import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.api.model.CollectorCounters;
-import org.srv6int.app.api.model.TelemetrySnapshot;
 import org.srv6int.twin.model.Fabric;
 
 /**
  * The global closed loop of the {@code ours} policy, all of it the app's code: INT reports over
  * UDP into the app's collector ({@link TwinCollector}), a telemetry window every
- * {@code evaluationPeriodMs} of the app's netcfg (simulated time), the app's
- * {@link GlobalLoop} on the window's observations with the simulated clock, replicas through
- * the given {@link ReplicaPlatform} and routing through the app's inventory, placement and
- * flow programming ({@link AppControl#routing()}).
+ * {@code evaluationPeriodMs} of the app's netcfg (simulated time), the app's loop core
+ * ({@link LoopCore#period}: failure detection, observations, interference learning, Algorithm 4)
+ * built as ONOS builds it, with the simulated clock, replicas through the given
+ * {@link ReplicaPlatform} and routing through the app's inventory, placement and flow
+ * programming ({@link AppControl#routing()}).
  *
  * <p>With several ONOS instances ({@code --onos-instances}): one collector per instance, the
  * egress switch reporting to its master's; each window is the leader's cluster window (its own
@@ -52,14 +57,16 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
 
     private final AppControl control;
     private final TwinCollector collector;
-    private final List<GlobalLoop> loops = new ArrayList<>();
-    private final LoopParams params;
+    // the loops of the instances that led before (their decisions stay in the figures)
+    private final List<GlobalLoop> retired = new ArrayList<>();
+    private final LoopSettings settings;
     private final LoopClock clock;
     private final ReplicaPlatform platform;
-    private final InMemoryLoopState store;
+    private final LoopStateStore store;
     private final int instances;
     private final Colocation colocation;
-    private GlobalLoop loop;
+    private final InventoryColocation residents;
+    private LoopCore core;
     private final double periodS;
     private double nextWindowS;
     private double nextMastershipS = MASTERSHIP_PERIOD_S;
@@ -95,9 +102,12 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
         }
         this.control = control;
         this.instances = instances;
-        this.params = params;
+        // the failure detection's silences and the interference awareness as netcfg gives them to ONOS
+        this.settings = LoopSettings.of(params).detection(control.app().config.appConfig())
+                .interferenceAware(control.app().config.appConfig().map(c -> c.interferenceAware()).orElse(false));
         this.platform = platform;
-        this.store = instances > 1 ? new InMemoryLoopState() : null;
+        // the cluster's loop state in the app's own store, on the app core's storage
+        this.store = instances > 1 ? control.app().app.loopState() : null;
         this.collector = new TwinCollector(control, () -> Math.round(nowS.getAsDouble() * 1e9), instances);
         this.clock = new LoopClock() {
             @Override
@@ -114,6 +124,7 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
         // platform's pods request (here the vNF's replica template or its first pod's request,
         // AppControl#requestMillis).
         InventoryColocation where = new InventoryColocation(control.app().inventory, control.app().sfcs, t -> 0L);
+        this.residents = where;
         this.colocation = new Colocation() {
             @Override
             public Map<String, String> replicaNodes(VnfKey vnf) {
@@ -130,18 +141,29 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
                 return control.need(vnf);
             }
         };
-        this.loop = newLoop();
-        loops.add(loop);
+        this.core = newCore();
         this.periodS = control.app().config.appConfig().orElseThrow().evaluationPeriodMillis() / 1000.0;
         this.nextWindowS = periodS;
     }
 
-    private GlobalLoop newLoop() {
-        GlobalLoop l = new GlobalLoop(params, clock, platform, control.routing(), store);
-        l.setColocation(colocation);
-        l.setPools(control.app().pools);
-        l.setSteering(control.app().steering());
-        return l;
+    /** The loop core of the instance that leads, as the loop manager builds it over the app's services. */
+    private LoopCore newCore() {
+        AppCore app = control.app();
+        DetectionInputs inputs = new DetectionInputs(app.inventory).flowEntries(app.flows::getFlowEntries)
+                .segmentLists(app.pathManager)
+                .readiness((vnf, replica) -> {
+                    Map<String, Boolean> ready;
+                    try {
+                        ready = platform.replicaReadiness(vnf).orElse(null);
+                    } catch (RuntimeException e) {
+                        ready = null;
+                    }
+                    return ready == null ? null : ready.get(replica);
+                });
+        return LoopCore.builder().clock(clock).platform(platform).routing(control.routing()).store(store)
+                .colocation(colocation).residents(residents).pools(app.pools).steering(app.steering())
+                .services(app.sfcs, app.inventory).segmentLists(app.pathManager).detection(inputs)
+                .settings(() -> settings).build();
     }
 
     /** Where the model's INT samples go. */
@@ -167,7 +189,7 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
             return "rejected (400): " + ex.getMessage();
         }
         try {
-            LoopDecision d = Escalations.take(e, control.app().sfcs, control.app().inventory, () -> loop);
+            LoopDecision d = core.escalate(e);
             return "accepted (202): " + d.detail();
         } catch (SfcException ex) {
             return "rejected (404): " + ex.getMessage();
@@ -186,8 +208,7 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
         if (instances > 1) {
             moveRoles(nowS);
         }
-        TelemetrySnapshot w = collector.window();
-        loop.tick(InventoryRouting.observations(w, control.app().sfcs, control.app().inventory));
+        core.period(collector.window());
     }
 
     /** Mastership and leadership move on their periods, as an operator's rebalancing would. */
@@ -203,9 +224,12 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
             nextLeadershipS += LEADERSHIP_PERIOD_S;
             leader = (leader + 1) % instances;
             // The old leader stops at once; the new one resumes from the store at its first window.
-            loop.close();
-            loop = newLoop();
-            loops.add(loop);
+            GlobalLoop old = core.currentLoop();
+            if (old != null) {
+                retired.add(old);
+            }
+            core.setLeader(false);
+            core = newCore();
             collector.moveLeadership(leader);
             control.events().add(String.format(Locale.ROOT, "%.1f s: cluster: leadership moves to onos-%d",
                     nowS, leader + 1));
@@ -217,17 +241,20 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
      * leader started and the next finished once (as the next one has it).
      */
     public List<LoopDecision> decisions() {
-        if (loops.size() == 1) {
-            return loop.history();
+        if (retired.isEmpty()) {
+            return core.history();
         }
+        List<List<LoopDecision>> histories = new ArrayList<>();
+        retired.forEach(l -> histories.add(l.history()));
+        histories.add(core.history());
         Map<String, LoopDecision> byKey = new LinkedHashMap<>();
-        for (GlobalLoop l : loops) {
-            for (LoopDecision d : l.history()) {
+        for (List<LoopDecision> h : histories) {
+            for (LoopDecision d : h) {
                 byKey.put(d.timeMillis() + "/" + d.vnf() + "/" + d.action() + "/" + d.inputs(), d);
             }
         }
         List<LoopDecision> out = new ArrayList<>(byKey.values());
-        out.sort(java.util.Comparator.comparingLong(LoopDecision::timeMillis));
+        out.sort(Comparator.comparingLong(LoopDecision::timeMillis));
         return out;
     }
 
@@ -283,7 +310,9 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
                 per.add(e);
             }
             m.put("instances", per);
-            m.put("loop_store_failures", loops.stream().mapToLong(GlobalLoop::storeFailures).sum());
+            GlobalLoop now = core.currentLoop();
+            m.put("loop_store_failures", retired.stream().mapToLong(GlobalLoop::storeFailures).sum()
+                    + (now == null ? 0 : now.storeFailures()));
         }
         return m;
     }

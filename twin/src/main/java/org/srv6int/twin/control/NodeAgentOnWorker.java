@@ -1,6 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.control;
 
-import java.util.ArrayList;
+import java.io.IOException;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -110,7 +112,7 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
 
     /** What the pods bound to the worker that the agent does not manage were promised, per held type. */
     private Map<ResourceType, Long> held() {
-        Map<ResourceType, Long> out = new java.util.EnumMap<>(ResourceType.class); // in type order: deterministic
+        Map<ResourceType, Long> out = new EnumMap<>(ResourceType.class); // in type order: deterministic
         out.put(ResourceType.CPU_QUOTA, 0L);
         out.put(ResourceType.LLC, 0L);
         out.put(ResourceType.MEMORY_BANDWIDTH, 0L);
@@ -179,7 +181,7 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
         }
         try {
             c.validate();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException("agent config for " + worker + ": " + e.getMessage(), e);
         }
         return c;

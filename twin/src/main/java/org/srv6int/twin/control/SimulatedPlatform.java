@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.control;
 
+import java.util.function.Function;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -47,7 +49,7 @@ public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime, 
 
     private final Map<String, CompletableFuture<ReplicaInfo>> requests = new HashMap<>();
     private final List<Host> hosts;
-    private final java.util.function.Function<VnfKey, ResourceNeed> needs;
+    private final Function<VnfKey, ResourceNeed> needs;
     private final List<String> events;
     private final Map<VnfKey, Integer> created = new LinkedHashMap<>();
     private final List<Pending> pending = new ArrayList<>();
@@ -96,7 +98,7 @@ public final class SimulatedPlatform implements ReplicaPlatform, SimulatedTime, 
      * @param needs  a new replica's CPU request and profile
      */
     public SimulatedPlatform(List<String> events, List<Host> hosts,
-                             java.util.function.Function<VnfKey, ResourceNeed> needs) {
+                             Function<VnfKey, ResourceNeed> needs) {
         this.hosts = List.copyOf(hosts);
         this.needs = needs;
         this.events = events;

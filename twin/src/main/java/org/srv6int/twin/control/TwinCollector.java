@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.control;
 
 import java.io.IOException;
@@ -27,6 +28,7 @@ import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.api.model.CollectorCounters;
 import org.srv6int.app.telemetry.CollectorBindings;
 import org.srv6int.app.telemetry.TelemetryEngine;
+import org.srv6int.app.telemetry.TelemetryManager;
 import org.srv6int.app.telemetry.SummaryExchange;
 import org.srv6int.app.telemetry.TelemetryShards;
 import org.srv6int.app.api.model.TelemetrySnapshot;
@@ -53,6 +55,14 @@ import org.srv6int.twin.model.VnfInstance;
  * engine has counted every datagram sent. A datagram the kernel still drops is waited for at
  * most {@link #LOSS_WAIT_MS} of wall time, then counted as lost ({@link #lostOnSocket()}) and
  * reported in summary.json: such a run is not guaranteed to repeat.
+ *
+ * <p>Delivery: by default each report's bytes go straight to the master instance's engine, on
+ * the caller's thread, through the entry point its {@link UdpCollector} receive thread calls
+ * ({@code TelemetryEngine.onReport} with the sender's IPv4 address as that thread passes it): the
+ * same reports in the same order, every one counted before a window closes, as over the socket,
+ * without a loopback send and a thread wake-up per report (most of a run's system time, docs/twin.md
+ * "Keeping the twin fast"). {@code -Dsrv6int.twin.collector=udp} sends them over the loopback
+ * socket to the collector's receive thread instead.
  */
 public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
     /** Requested SO_RCVBUF of the collector (the kernel caps it at net.core.rmem_max). */
@@ -61,6 +71,8 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
     static final int DATAGRAM_TRUESIZE = 2304;
     /** Wall time without progress after which missing datagrams count as lost. */
     public static final long LOSS_WAIT_MS = 2000;
+    /** System property: {@code udp} sends the reports over the loopback socket (default: direct). */
+    public static final String DELIVERY_PROPERTY = "srv6int.twin.collector";
 
     private final AppControl control;
     private final List<TelemetryShards> engines = new ArrayList<>();
@@ -82,6 +94,11 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
     private final byte[] inner;
     private long sequence;
     private long sent;
+    // datagrams the collector had counted when last asked (never more than it has now)
+    private long receivedSeen;
+    private final boolean overUdp = "udp".equals(System.getProperty(DELIVERY_PROPERTY, "direct"));
+    // the sender's address as the receive thread hands it to the engine (Inet4Address.hashCode())
+    private final int senderAddress;
     private long lost;
     private final List<CollectorBindings> binders = new ArrayList<>();
 
@@ -123,7 +140,7 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
         this.devices = control.app().config.devices();
         this.clockNanos = clockNanos;
         for (int i = 0; i < instances; i++) {
-            engines.add(new TelemetryShards(1, TelemetryEngine.Limits.of(control.app().config.appConfig()), clockNanos));
+            engines.add(new TelemetryShards(1, TelemetryManager.limits(control.app().config.appConfig()), clockNanos));
             binders.add(new CollectorBindings());
         }
         Srv6DeviceConfig egress = device(control.topology().egress().deviceId());
@@ -149,6 +166,7 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
                 throw e;
             }
             sender = ch;
+            senderAddress = ((InetSocketAddress) ch.getLocalAddress()).getAddress().hashCode();
             maxOutstanding = outstandingLimit();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the collector's loopback sockets", e);
@@ -285,6 +303,11 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
         if (n < 0) {
             throw new IllegalStateException("report encoding failed");
         }
+        if (!overUdp) {
+            engines.get(master).shard(0).onReport(payload, 0, n, senderAddress);
+            sent++;
+            return;
+        }
         out.clear().limit(n);
         try {
             sender.send(out, collectors.get(master).localAddress());
@@ -292,8 +315,12 @@ public final class TwinCollector implements Fabric.IntSink, AutoCloseable {
             throw new UncheckedIOException("sending a report to the collector failed", e);
         }
         sent++;
-        if (sent - received() >= maxOutstanding) {
-            drain();
+        // the collector's count only grows: ask it again only when the last answer says full
+        if (sent - receivedSeen >= maxOutstanding) {
+            receivedSeen = received();
+            if (sent - receivedSeen >= maxOutstanding) {
+                drain();
+            }
         }
     }
 

@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.control;
 
+import java.util.IdentityHashMap;
+import java.util.TreeMap;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -54,7 +57,7 @@ public final class Vpa {
     static final double MIN_CPU = 0.025;
 
     private final List<Host> hosts;
-    private final Map<Host, SimulatedWorker> workers = new java.util.IdentityHashMap<>();
+    private final Map<Host, SimulatedWorker> workers = new IdentityHashMap<>();
     private final Map<String, CpuHistogram> history = new LinkedHashMap<>();
     private final Map<String, double[]> usageSum = new LinkedHashMap<>();
     private final Map<String, Double> startedAt = new LinkedHashMap<>();
@@ -171,7 +174,7 @@ public final class Vpa {
         static final double FIRST_BUCKET = 0.01;
         static final double RATIO = 1.05;
         static final double MIN_WEIGHT = 0.1;
-        private final Map<Integer, Double> weights = new java.util.TreeMap<>();
+        private final Map<Integer, Double> weights = new TreeMap<>();
         private double total;
         private double first = Double.NaN;
         private double last;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * Control side of the twin: the node agent on each simulated worker (its Algorithms 1-3 and
  * actuators, {@link org.srv6int.twin.control.NodeAgentOnWorker}), the VPA-like baseline, and the

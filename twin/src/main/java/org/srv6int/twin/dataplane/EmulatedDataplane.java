@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.dataplane;
 
+import java.util.function.Supplier;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -90,10 +92,10 @@ public final class EmulatedDataplane implements Dataplane {
 
     private static int portOf(PortNumber port) {
         if (port.equals(PortNumber.CONTROLLER)) {
-            return SwitchProgram.CPU_PORT;
+            return P4Tables.CPU_PORT;
         }
         long n = port.toLong();
-        if (n < 0 || n > 511 || n == SwitchProgram.CPU_PORT) {
+        if (n < 0 || n > 511 || n == P4Tables.CPU_PORT) {
             throw new IllegalArgumentException("port " + port + " is not a 9-bit data port of the P4 program");
         }
         return (int) n;
@@ -171,7 +173,7 @@ public final class EmulatedDataplane implements Dataplane {
      * @param <T>  its result
      * @return its result
      */
-    public synchronized <T> T uncounted(java.util.function.Supplier<T> what) {
+    public synchronized <T> T uncounted(Supplier<T> what) {
         switches.values().forEach(s -> s.counting = false);
         try {
             return what.get();
@@ -203,7 +205,7 @@ public final class EmulatedDataplane implements Dataplane {
 
         @Override
         public void emit(int egress, byte[] bytes, int len) {
-            PortNumber pn = egress == SwitchProgram.CPU_PORT ? PortNumber.CONTROLLER : PortNumber.portNumber(egress);
+            PortNumber pn = egress == P4Tables.CPU_PORT ? PortNumber.CONTROLLER : PortNumber.portNumber(egress);
             ConnectPoint peer = links.get(new ConnectPoint(at.device, pn));
             if (peer == null) {
                 out.add(new Frame(at.device, pn, bytes.length == len ? bytes : Arrays.copyOf(bytes, len)));

@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.dataplane;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Arrays;
 
 import org.onosproject.net.DeviceId;
@@ -14,7 +17,8 @@ import static org.srv6int.codec.WireFormat.*;
 
 /**
  * One emulated switch: the P4 program's ingress and egress
- * (p4src/v1model/srv6int_v1model.p4) over the entries of a {@link SwitchProgram}, with its registers (vNF latency, INT sampling
+ * (p4src/v1model/srv6int_v1model.p4) over the entries of a {@link SwitchProgram}, with its registers (vNF latency, INT
+ * sampling
  * countdown, per-flow packet counter, report sequence) and drop counter. The header
  * rewrites of the SRv6-INT behaviours are the codec's reference ones
  * ({@link EndpointBehaviours}, {@link Srv6IntEncap}, the report encoder); this class
@@ -62,16 +66,7 @@ final class EmulatedSwitch {
     private final EndpointBehaviours behaviours = new EndpointBehaviours();
 
     // parsed header offsets (-1 = invalid), reused for every frame
-    private int ipv4;
-    private int ipv6;
-    private int srh;
-    private int segs;
-    private int tlv;
-    private int innerIpv6;
-    private int tcp;
-    private int udp;
-    private int icmp;
-    private int ndp;
+    private final Headers h = new Headers();
 
     // lookup keys, reused
     private final long[] kHi = new long[8];
@@ -95,6 +90,16 @@ final class EmulatedSwitch {
     private int localPassesOfFrame;
     // length of the frame in this pass (what the direct counters count in bytes)
     private int passLen;
+    // the (inner) flow's protocol, L4 ports and hash (lookup_md_init.p4)
+    private int proto;
+    private int sport;
+    private int dport;
+    private int flowHash;
+    // what leaves: the frame (the arriving one, or a new one after encap or decap) and its length
+    private byte[] out;
+    private int outLen;
+    // the flow's packet counter at this arrival (the INT Port_Counter)
+    private int portCounter;
     // false while the twin traces paths with probe flows: they are no traffic of the network
     boolean counting = true;
 
@@ -152,107 +157,6 @@ final class EmulatedSwitch {
                 : localRecirculations[chainTag];
     }
 
-    // ---- parser (v1model/parser.p4): header offsets, false on a parser error ----
-
-    private boolean parse(byte[] f, int len) {
-        ipv4 = -1;
-        ipv6 = -1;
-        srh = -1;
-        segs = -1;
-        tlv = -1;
-        innerIpv6 = -1;
-        tcp = -1;
-        udp = -1;
-        icmp = -1;
-        ndp = -1;
-        if (len < ETH_LEN) {
-            return false;
-        }
-        int type = Bytes.get16(f, 12);
-        int p = ETH_LEN;
-        if (type == ETHERTYPE_IPV4) {
-            return parseIpv4(f, len, p);
-        }
-        if (type != ETHERTYPE_IPV6) {
-            return true;
-        }
-        if (len - p < IPV6_LEN) {
-            return false;
-        }
-        ipv6 = p;
-        int nh = Bytes.get8(f, p + 6);
-        p += IPV6_LEN;
-        if (nh == PROTO_ROUTING) {
-            if (len - p < SRH_FIXED_LEN) {
-                return false;
-            }
-            srh = p;
-            p += SRH_FIXED_LEN;
-            if (Bytes.get8(f, srh + 2) != ROUTING_TYPE_SRH) {
-                return true;
-            }
-            int n = Bytes.get8(f, srh + 4) + 1;
-            // hdr.segs has MAX_SEGMENTS slots: a longer list overruns the stack.
-            if (n > MAX_SEGMENTS || len - p < SEGMENT_LEN * n + INT_TLV_LEN) {
-                return false;
-            }
-            segs = p;
-            tlv = p + SEGMENT_LEN * n;
-            p = tlv + INT_TLV_LEN;
-            int next = Bytes.get8(f, srh);
-            if (next == PROTO_IPV4) {
-                return parseIpv4(f, len, p);
-            }
-            if (next == PROTO_IPV6) {
-                if (len - p < IPV6_LEN) {
-                    return false;
-                }
-                innerIpv6 = p;
-                return parseL4(f, len, p + IPV6_LEN, Bytes.get8(f, p + 6));
-            }
-            return true;
-        }
-        if (nh == 58) {
-            if (len - p < 4) {
-                return false;
-            }
-            icmp = p;
-            int t = Bytes.get8(f, p);
-            if (t == 135 || t == 136) {
-                if (len - p - 4 < 28) {
-                    return false;
-                }
-                ndp = p + 4;
-            }
-            return true;
-        }
-        return parseL4(f, len, p, nh);
-    }
-
-    private boolean parseIpv4(byte[] f, int len, int p) {
-        // The P4 header has no options: L4 follows 20 bytes in.
-        if (len - p < IPV4_LEN) {
-            return false;
-        }
-        ipv4 = p;
-        return parseL4(f, len, p + IPV4_LEN, Bytes.get8(f, p + 9));
-    }
-
-    private boolean parseL4(byte[] f, int len, int p, int proto) {
-        if (proto == PROTO_TCP) {
-            if (len - p < 20) {
-                return false;
-            }
-            tcp = p;
-        } else if (proto == PROTO_UDP) {
-            if (len - p < UDP_LEN) {
-                return false;
-            }
-            udp = p;
-        }
-        return true;
-    }
-
     // ---- ingress + egress ----
 
     /**
@@ -265,7 +169,7 @@ final class EmulatedSwitch {
      * @param sink   receives what leaves
      */
     void process(int igPort, byte[] f, int len, long now, Sink sink) {
-        if (igPort == SwitchProgram.CPU_PORT) {
+        if (igPort == P4Tables.CPU_PORT) {
             // packet_out: the controller names the egress port, the frame goes out as is.
             if (len < 2) {
                 drops[DropReason.PARSER_ERROR.index()]++;
@@ -289,7 +193,7 @@ final class EmulatedSwitch {
      * @return true if the frame takes another pass (its next segment is a SID of this switch)
      */
     private boolean pass(int igPort, byte[] f, int len, long now, Sink sink, int localPasses) {
-        if (!parse(f, len)) {
+        if (!h.parse(f, len)) {
             drops[DropReason.PARSER_ERROR.index()]++;
             return false;
         }
@@ -305,211 +209,20 @@ final class EmulatedSwitch {
         recirculate = false;
         localPassesOfFrame = localPasses;
         passLen = len;
-        boolean ndpReplied = false;
-        int deviceId = pg.deviceId;
         long nowNs = now & 0xFFFFFFFFL;
-
-        // The (inner) flow's 5-tuple and hash (lookup_md_init.p4).
-        int flowIp = innerIpv6 >= 0 ? innerIpv6 : ipv4 >= 0 ? ipv4 : ipv6;
-        int proto = innerIpv6 >= 0 ? Bytes.get8(f, innerIpv6 + 6) : ipv4 >= 0 ? Bytes.get8(f, ipv4 + 9)
-                : ipv6 >= 0 ? Bytes.get8(f, ipv6 + 6) : 0;
-        boolean firstFragment = ipv4 < 0 || (Bytes.get16(f, ipv4 + 6) & 0x1FFF) == 0;
-        int sport = 0;
-        int dport = 0;
-        int l4 = tcp >= 0 ? tcp : udp;
-        if (l4 >= 0 && firstFragment) {
-            sport = Bytes.get16(f, l4);
-            dport = Bytes.get16(f, l4 + 2);
-        }
-        int flowHash = flowIp >= 0 ? FlowHash.hash(f, flowIp, len - flowIp) : 0;
-        byte[] original = null;
-
-        // acl
-        kLo[0] = igPort;
-        kLo[1] = Bytes.get48(f, 0);
-        kLo[2] = Bytes.get48(f, 6);
-        kLo[3] = Bytes.get16(f, 12);
-        kLo[4] = proto;
-        kLo[5] = icmp >= 0 ? Bytes.get8(f, icmp) : 0;
-        kLo[6] = sport;
-        kLo[7] = dport;
-        Arrays.fill(kHi, 0);
+        lookupMetadata(f, len);
         // A further pass (next local SID) went through the ACL on arrival.
-        SwitchProgram.Entry e = localPasses == 0 ? pg.acl.lookup(kHi, kLo) : null;
-        if (e != null) {
-            hit(e, len);
-            SwitchProgram.ActionSpec a = e.action.spec;
-            if (a == SwitchProgram.ACL_PUNT) {
-                punt = true;
-            } else if (a == SwitchProgram.ACL_CLONE) {
-                cpuClone = true;
-                original = Arrays.copyOf(f, len);
-            } else if (a == SwitchProgram.ACL_DROP) {
-                drop(DropReason.ACL);
-            }
-        }
-        // ndp
-        if (!punt && !drop && ndp >= 0 && Bytes.get8(f, icmp) == 135) {
-            kHi[0] = Bytes.get64(f, ndp + 4);
-            kLo[0] = Bytes.get64(f, ndp + 12);
-            e = pg.ndp.lookup(kHi, kLo);
-            if (e != null) {
-                hit(e, len);
-                ndpReply(f, igPort, e.action.p(0));
-                ndpReplied = true;
-            }
-        }
+        byte[] original = localPasses == 0 ? acl(f, len, igPort, pg) : null;
+        boolean ndpReplied = !punt && !drop && ndp(f, len, igPort, pg);
 
-        byte[] out = f;
-        int outLen = len;
-        int portCounter = 0;
+        out = f;
+        outLen = len;
+        portCounter = 0;
         if (!punt && !drop && !ndpReplied) {
-            boolean routed = false;
-            if (srh >= 0) {
-                kHi[0] = Bytes.get64(f, ipv6 + 24);
-                kLo[0] = Bytes.get64(f, ipv6 + 32);
-                processedSidHi = kHi[0];
-                processedSidLo = kLo[0];
-                e = pg.mySid.lookup(kHi, kLo);
-                if (e != null) {
-                    hit(e, len);
-                }
-                int sid = SID_NONE;
-                SwitchProgram.Action sa = e == null ? null : e.action;
-                if (sa != null) {
-                    sid = sa.spec == SwitchProgram.END_T ? SID_END_T
-                            : sa.spec == SwitchProgram.END_T_SFC ? SID_END_T_SFC : SID_END_DT;
-                }
-                if (sid == SID_END_T_SFC && (Bytes.get8(f, srh + 5) & FLAG_SFC) == 0) {
-                    sid = SID_END_T;
-                }
-                // Back from the vNF: the first pass of a frame the vNF sent.
-                boolean fromVnf = sa != null && sa.spec == SwitchProgram.END_T_SFC && igPort == sa.p(1) && localPasses == 0;
-                if (sid != SID_NONE) {
-                    if (!srhOk(f)) {
-                        drop(DropReason.MALFORMED_SRH);
-                    } else {
-                        // Counted once per arrival at this switch.
-                        boolean counted = (sid == SID_END_T_SFC && fromVnf) || localPasses != 0;
-                        portCounter = countFlowPacket(flowHash, counted ? 0 : 1);
-                    }
-                }
-                if (!drop && sid == SID_END_T_SFC) {
-                    int vnf = (int) sa.p(0);
-                    if (fromVnf) {
-                        // Back from the vNF: latency = now - parked departure time.
-                        BehaviourStatus st = behaviours.sfcReturn(f, 0, len, deviceId, 0, 0, nowNs, portCounter);
-                        if (st == BehaviourStatus.OK && vnf < MAX_VNFS) {
-                            vnfLatency[vnf] = (int) behaviours.lastVnfLatency();
-                        }
-                        routed = advanced(f, len, st, pg);
-                    } else {
-                        long last = vnf < MAX_VNFS ? vnfLatency[vnf] & 0xFFFFFFFFL : 0;
-                        BehaviourStatus st = behaviours.sfcDepart(f, 0, len, deviceId, nowNs, nowNs, last);
-                        if (st == BehaviourStatus.OK) {
-                            EndpointBehaviours.rewriteEthernet(f, 0, sa.p(2), pg.routerMac);
-                            forward((int) sa.p(1));
-                        } else {
-                            drop(st == BehaviourStatus.NO_SEGMENTS_LEFT ? DropReason.END_SL_ZERO
-                                    : DropReason.MALFORMED_SRH);
-                        }
-                    }
-                } else if (!drop && sid == SID_END_T) {
-                    BehaviourStatus st = behaviours.endT(f, 0, len, deviceId, 0, 0, nowNs, portCounter);
-                    routed = advanced(f, len, st, pg);
-                } else if (!drop && sid == SID_END_DT) {
-                    if (Bytes.get8(f, srh + 3) != 0) {
-                        drop(DropReason.DT_SL_NOT_ZERO);
-                    } else {
-                        report = (Bytes.get8(f, srh + 5) & FLAG_INT) != 0;
-                        out = new byte[len];
-                        if (behaviours.decapsulate(f, 0, len, Bytes.get48(f, 0), Bytes.get48(f, 6), out, 0)
-                                != BehaviourStatus.OK) {
-                            drop(DropReason.MALFORMED_SRH);
-                        } else {
-                            outLen = behaviours.outputLength();
-                            int next = Bytes.get8(f, srh);
-                            // A decapsulated inner packet leaves unmodified (no TTL change).
-                            route(out, next == PROTO_IPV6 ? ETH_LEN : -1, next == PROTO_IPV4 ? ETH_LEN : -1,
-                                  false, pg);
-                            routed = true;
-                        }
-                    }
-                }
-                if (!drop && !fwd && !routed) {
-                    route(f, ipv6, ipv4, true, pg);
-                }
-                if (drop && ipv6RouteMiss && sidAdvanced) {
-                    nextLocalSid(f);
-                }
-            } else if (ipv4 >= 0 || ipv6 >= 0) {
-                boolean encapsulated = false;
-                kLo[0] = igPort;
-                kLo[1] = proto;
-                kHi[2] = 0;
-                kLo[2] = ipv4 >= 0 ? Bytes.get32(f, ipv4 + 12) : 0;
-                kHi[3] = 0;
-                kLo[3] = ipv4 >= 0 ? Bytes.get32(f, ipv4 + 16) : 0;
-                kHi[4] = ipv6 >= 0 ? Bytes.get64(f, ipv6 + 8) : 0;
-                kLo[4] = ipv6 >= 0 ? Bytes.get64(f, ipv6 + 16) : 0;
-                kHi[5] = ipv6 >= 0 ? Bytes.get64(f, ipv6 + 24) : 0;
-                kLo[5] = ipv6 >= 0 ? Bytes.get64(f, ipv6 + 32) : 0;
-                kLo[6] = sport;
-                kLo[7] = dport;
-                kHi[0] = 0;
-                kHi[1] = 0;
-                kHi[6] = 0;
-                kHi[7] = 0;
-                e = pg.classifier.lookup(kHi, kLo);
-                if (e != null) {
-                    hit(e, len);
-                    int chain = (int) e.action.p(0);
-                    int sfcMode = (int) e.action.p(1);
-                    int mapInfo = (int) e.action.p(2);
-                    int period = (int) e.action.p(3);
-                    int left = intCountdown[chain];
-                    boolean intOn;
-                    if (period == 0) {
-                        intOn = false;
-                    } else if (left == 0) {
-                        intOn = true;
-                        left = period - 1;
-                    } else {
-                        intOn = false;
-                        left = left - 1;
-                    }
-                    intCountdown[chain] = (char) left;
-                    kHi[0] = 0;
-                    kLo[0] = chain;
-                    kHi[1] = 0;
-                    kLo[1] = FlowHash.bucket(flowHash, Srv6IntPipelineConstants.ENCAP_BUCKETS);
-                    SwitchProgram.Entry enc = pg.encap.lookup(kHi, kLo);
-                    if (enc != null) {
-                        // the bucket's counter: what the app reads to see a bucket's flows end
-                        hit(enc, len);
-                        SwitchProgram.Member m = enc.members[0];
-                        int le = (int) m.action.p(0);
-                        portCounter = countFlowPacket(flowHash, 1);
-                        if (le == 0 || le >= MAX_SEGMENTS) {
-                            drop(DropReason.BAD_ENCAP);
-                        } else {
-                            Srv6IntEncap x = encapsulator(m, pg, chain, sfcMode, mapInfo);
-                            out = new byte[x.headerLength() + len - ETH_LEN];
-                            outLen = x.encapsulate(f, ETH_LEN, len - ETH_LEN, Bytes.get48(f, 0), Bytes.get48(f, 6), intOn,
-                                    deviceId, 0, 0, nowNs, portCounter, out, 0);
-                            if (outLen < 0) {
-                                drop(DropReason.BAD_ENCAP);
-                            } else {
-                                encapsulated = true;
-                                // Just encapsulated: leaves with Hop Limit 64.
-                                route(out, ETH_LEN, -1, false, pg);
-                            }
-                        }
-                    }
-                }
-                if (!drop && !encapsulated) {
-                    route(f, ipv6, ipv4, true, pg);
-                }
+            if (h.srh >= 0) {
+                endpoint(f, len, igPort, localPasses, nowNs, pg);
+            } else if (h.ipv4 >= 0 || h.ipv6 >= 0) {
+                classify(f, len, igPort, nowNs, pg);
             }
         }
 
@@ -518,23 +231,254 @@ final class EmulatedSwitch {
         } else if (recirculate) {
             // Leaves through the recirculation, not a port: the next pass decides.
         } else if (punt) {
-            sink.emit(SwitchProgram.CPU_PORT, out, outLen);
+            sink.emit(P4Tables.CPU_PORT, out, outLen);
         } else if (fwd) {
             sink.emit(outPort, out, outLen);
         } else {
             drops[DropReason.NO_DECISION.index()]++;
         }
         if (report && !drop) {
-            sendReports(f, len, deviceId, nowNs, portCounter, pg, sink);
+            sendReports(f, len, pg.deviceId, nowNs, portCounter, pg, sink);
         } else if (cpuClone) {
-            int[] ports = pg.cloneSessions.get(SwitchProgram.CPU_CLONE_SESSION);
+            int[] ports = pg.cloneSessions.get(P4Tables.CPU_CLONE_SESSION);
             if (ports != null) {
                 for (int p : ports) {
                     sink.emit(p, original.clone(), original.length);
                 }
             }
         }
+        out = null;
         return recirculate;
+    }
+
+    /** The (inner) flow's 5-tuple and hash (lookup_md_init.p4). */
+    private void lookupMetadata(byte[] f, int len) {
+        int flowIp = h.innerIpv6 >= 0 ? h.innerIpv6 : h.ipv4 >= 0 ? h.ipv4 : h.ipv6;
+        proto = h.innerIpv6 >= 0 ? Bytes.get8(f, h.innerIpv6 + 6) : h.ipv4 >= 0 ? Bytes.get8(f, h.ipv4 + 9)
+                : h.ipv6 >= 0 ? Bytes.get8(f, h.ipv6 + 6) : 0;
+        boolean firstFragment = h.ipv4 < 0 || (Bytes.get16(f, h.ipv4 + 6) & 0x1FFF) == 0;
+        sport = 0;
+        dport = 0;
+        int l4 = h.tcp >= 0 ? h.tcp : h.udp;
+        if (l4 >= 0 && firstFragment) {
+            sport = Bytes.get16(f, l4);
+            dport = Bytes.get16(f, l4 + 2);
+        }
+        flowHash = flowIp >= 0 ? FlowHash.hash(f, flowIp, len - flowIp) : 0;
+    }
+
+    /**
+     * The acl table (acl.p4).
+     *
+     * @return a copy of the frame as it arrived if the ACL clones it to the CPU, else null
+     */
+    private byte[] acl(byte[] f, int len, int igPort, SwitchProgram pg) {
+        kLo[0] = igPort;
+        kLo[1] = Bytes.get48(f, 0);
+        kLo[2] = Bytes.get48(f, 6);
+        kLo[3] = Bytes.get16(f, 12);
+        kLo[4] = proto;
+        kLo[5] = h.icmp >= 0 ? Bytes.get8(f, h.icmp) : 0;
+        kLo[6] = sport;
+        kLo[7] = dport;
+        Arrays.fill(kHi, 0);
+        SwitchProgram.Entry e = pg.acl.lookup(kHi, kLo);
+        if (e == null) {
+            return null;
+        }
+        hit(e, len);
+        P4Tables.ActionSpec a = e.action.spec;
+        if (a == P4Tables.ACL_PUNT) {
+            punt = true;
+        } else if (a == P4Tables.ACL_CLONE) {
+            cpuClone = true;
+            return Arrays.copyOf(f, len);
+        } else if (a == P4Tables.ACL_DROP) {
+            drop(DropReason.ACL);
+        }
+        return null;
+    }
+
+    /**
+     * The ndp_reply table (ndp.p4): a Neighbor Solicitation for a target it has becomes the
+     * Advertisement, back out of the ingress port.
+     *
+     * @return true if it replied
+     */
+    private boolean ndp(byte[] f, int len, int igPort, SwitchProgram pg) {
+        if (h.ndp < 0 || Bytes.get8(f, h.icmp) != 135) {
+            return false;
+        }
+        kHi[0] = Bytes.get64(f, h.ndp + 4);
+        kLo[0] = Bytes.get64(f, h.ndp + 12);
+        SwitchProgram.Entry e = pg.ndp.lookup(kHi, kLo);
+        if (e == null) {
+            return false;
+        }
+        hit(e, len);
+        ndpReply(f, igPort, e.action.p(0));
+        return true;
+    }
+
+    /** A frame with an SRH: my_sid and the SRv6-INT endpoint behaviours (endpoint.p4), then routing. */
+    private void endpoint(byte[] f, int len, int igPort, int localPasses, long nowNs, SwitchProgram pg) {
+        int deviceId = pg.deviceId;
+        boolean routed = false;
+        kHi[0] = Bytes.get64(f, h.ipv6 + 24);
+        kLo[0] = Bytes.get64(f, h.ipv6 + 32);
+        processedSidHi = kHi[0];
+        processedSidLo = kLo[0];
+        SwitchProgram.Entry e = pg.mySid.lookup(kHi, kLo);
+        if (e != null) {
+            hit(e, len);
+        }
+        int sid = SID_NONE;
+        SwitchProgram.Action sa = e == null ? null : e.action;
+        if (sa != null) {
+            sid = sa.spec == P4Tables.END_T ? SID_END_T
+                    : sa.spec == P4Tables.END_T_SFC ? SID_END_T_SFC : SID_END_DT;
+        }
+        if (sid == SID_END_T_SFC && (Bytes.get8(f, h.srh + 5) & FLAG_SFC) == 0) {
+            sid = SID_END_T;
+        }
+        // Back from the vNF: the first pass of a frame the vNF sent.
+        boolean fromVnf = sa != null && sa.spec == P4Tables.END_T_SFC && igPort == sa.p(1) && localPasses == 0;
+        if (sid != SID_NONE) {
+            if (!srhOk(f)) {
+                drop(DropReason.MALFORMED_SRH);
+            } else {
+                // Counted once per arrival at this switch.
+                boolean counted = (sid == SID_END_T_SFC && fromVnf) || localPasses != 0;
+                portCounter = countFlowPacket(flowHash, counted ? 0 : 1);
+            }
+        }
+        if (!drop && sid == SID_END_T_SFC) {
+            int vnf = (int) sa.p(0);
+            if (fromVnf) {
+                // Back from the vNF: latency = now - parked departure time.
+                BehaviourStatus st = behaviours.sfcReturn(f, 0, len, deviceId, 0, 0, nowNs, portCounter);
+                if (st == BehaviourStatus.OK && vnf < MAX_VNFS) {
+                    vnfLatency[vnf] = (int) behaviours.lastVnfLatency();
+                }
+                routed = advanced(f, len, st, pg);
+            } else {
+                long last = vnf < MAX_VNFS ? vnfLatency[vnf] & 0xFFFFFFFFL : 0;
+                BehaviourStatus st = behaviours.sfcDepart(f, 0, len, deviceId, nowNs, nowNs, last);
+                if (st == BehaviourStatus.OK) {
+                    EndpointBehaviours.rewriteEthernet(f, 0, sa.p(2), pg.routerMac);
+                    forward((int) sa.p(1));
+                } else {
+                    drop(st == BehaviourStatus.NO_SEGMENTS_LEFT ? DropReason.END_SL_ZERO
+                            : DropReason.MALFORMED_SRH);
+                }
+            }
+        } else if (!drop && sid == SID_END_T) {
+            BehaviourStatus st = behaviours.endT(f, 0, len, deviceId, 0, 0, nowNs, portCounter);
+            routed = advanced(f, len, st, pg);
+        } else if (!drop && sid == SID_END_DT) {
+            routed = endDt(f, len, pg);
+        }
+        if (!drop && !fwd && !routed) {
+            route(f, h.ipv6, h.ipv4, true, pg);
+        }
+        if (drop && ipv6RouteMiss && sidAdvanced) {
+            nextLocalSid(f);
+        }
+    }
+
+    /**
+     * End.DT.INT: decapsulates into {@link #out} and routes the inner packet.
+     *
+     * @return true if the routing step ran
+     */
+    private boolean endDt(byte[] f, int len, SwitchProgram pg) {
+        if (Bytes.get8(f, h.srh + 3) != 0) {
+            drop(DropReason.DT_SL_NOT_ZERO);
+            return false;
+        }
+        report = (Bytes.get8(f, h.srh + 5) & FLAG_INT) != 0;
+        out = new byte[len];
+        if (behaviours.decapsulate(f, 0, len, Bytes.get48(f, 0), Bytes.get48(f, 6), out, 0)
+                != BehaviourStatus.OK) {
+            drop(DropReason.MALFORMED_SRH);
+            return false;
+        }
+        outLen = behaviours.outputLength();
+        int next = Bytes.get8(f, h.srh);
+        // A decapsulated inner packet leaves unmodified (no TTL change).
+        route(out, next == PROTO_IPV6 ? ETH_LEN : -1, next == PROTO_IPV4 ? ETH_LEN : -1, false, pg);
+        return true;
+    }
+
+    /** A frame without an SRH: the classifier and the bucket table (classifier.p4, encap.p4), then routing. */
+    private void classify(byte[] f, int len, int igPort, long nowNs, SwitchProgram pg) {
+        boolean encapsulated = false;
+        kLo[0] = igPort;
+        kLo[1] = proto;
+        kHi[2] = 0;
+        kLo[2] = h.ipv4 >= 0 ? Bytes.get32(f, h.ipv4 + 12) : 0;
+        kHi[3] = 0;
+        kLo[3] = h.ipv4 >= 0 ? Bytes.get32(f, h.ipv4 + 16) : 0;
+        kHi[4] = h.ipv6 >= 0 ? Bytes.get64(f, h.ipv6 + 8) : 0;
+        kLo[4] = h.ipv6 >= 0 ? Bytes.get64(f, h.ipv6 + 16) : 0;
+        kHi[5] = h.ipv6 >= 0 ? Bytes.get64(f, h.ipv6 + 24) : 0;
+        kLo[5] = h.ipv6 >= 0 ? Bytes.get64(f, h.ipv6 + 32) : 0;
+        kLo[6] = sport;
+        kLo[7] = dport;
+        kHi[0] = 0;
+        kHi[1] = 0;
+        kHi[6] = 0;
+        kHi[7] = 0;
+        SwitchProgram.Entry e = pg.classifier.lookup(kHi, kLo);
+        if (e != null) {
+            hit(e, len);
+            int chain = (int) e.action.p(0);
+            int sfcMode = (int) e.action.p(1);
+            int mapInfo = (int) e.action.p(2);
+            int period = (int) e.action.p(3);
+            int left = intCountdown[chain];
+            boolean intOn;
+            if (period == 0) {
+                intOn = false;
+            } else if (left == 0) {
+                intOn = true;
+                left = period - 1;
+            } else {
+                intOn = false;
+                left = left - 1;
+            }
+            intCountdown[chain] = (char) left;
+            kHi[0] = 0;
+            kLo[0] = chain;
+            kHi[1] = 0;
+            kLo[1] = FlowHash.bucket(flowHash, Srv6IntPipelineConstants.ENCAP_BUCKETS);
+            SwitchProgram.Entry enc = pg.encap.lookup(kHi, kLo);
+            if (enc != null) {
+                // the bucket's counter: what the app reads to see a bucket's flows end
+                hit(enc, len);
+                SwitchProgram.Member m = enc.members[0];
+                int le = (int) m.action.p(0);
+                portCounter = countFlowPacket(flowHash, 1);
+                if (le == 0 || le >= MAX_SEGMENTS) {
+                    drop(DropReason.BAD_ENCAP);
+                } else {
+                    Srv6IntEncap x = encapsulator(m, pg, chain, sfcMode, mapInfo);
+                    out = new byte[x.headerLength() + len - ETH_LEN];
+                    outLen = x.encapsulate(f, ETH_LEN, len - ETH_LEN, Bytes.get48(f, 0), Bytes.get48(f, 6), intOn,
+                            pg.deviceId, 0, 0, nowNs, portCounter, out, 0);
+                    if (outLen < 0) {
+                        drop(DropReason.BAD_ENCAP);
+                    } else {
+                        encapsulated = true;
+                        // Just encapsulated: leaves with Hop Limit 64.
+                        route(out, ETH_LEN, -1, false, pg);
+                    }
+                }
+            }
+        }
+        if (!drop && !encapsulated) {
+            route(f, h.ipv6, h.ipv4, true, pg);
+        }
     }
 
     /**
@@ -544,7 +488,7 @@ final class EmulatedSwitch {
      * The codec's behaviour already decremented the Hop Limit (local_sid_pass.p4 does it here).
      */
     private void nextLocalSid(byte[] f) {
-        if (Bytes.get64(f, ipv6 + 24) == processedSidHi && Bytes.get64(f, ipv6 + 32) == processedSidLo) {
+        if (Bytes.get64(f, h.ipv6 + 24) == processedSidHi && Bytes.get64(f, h.ipv6 + 32) == processedSidLo) {
             dropReason = DropReason.LOCAL_SID_LOOP;
         } else if (localPassesOfFrame >= LOCAL_PASS_LIMIT) {
             dropReason = DropReason.LOCAL_CHAIN_LIMIT;
@@ -555,7 +499,7 @@ final class EmulatedSwitch {
             if (localRecirculations == null) {
                 localRecirculations = new long[MAX_CHAINS];
             }
-            localRecirculations[Bytes.get16(f, srh + 6)]++;
+            localRecirculations[Bytes.get16(f, h.srh + 6)]++;
         }
     }
 
@@ -585,14 +529,14 @@ final class EmulatedSwitch {
 
     /** CheckSrh (endpoint.p4): RFC 8754 type 4 with the SRv6-INT TLV as its last 8 bytes. */
     private boolean srhOk(byte[] f) {
-        if (tlv < 0) {
+        if (h.tlv < 0) {
             return false;
         }
-        int le = Bytes.get8(f, srh + 4);
-        return Bytes.get8(f, srh + 3) <= le
-                && Bytes.get8(f, srh + 1) == ((((le + 1) << 1) + 1) & 0xFF)
-                && Bytes.get8(f, tlv) == INT_TLV_TYPE
-                && Bytes.get8(f, tlv + 1) == INT_TLV_VALUE_LEN;
+        int le = Bytes.get8(f, h.srh + 4);
+        return Bytes.get8(f, h.srh + 3) <= le
+                && Bytes.get8(f, h.srh + 1) == ((((le + 1) << 1) + 1) & 0xFF)
+                && Bytes.get8(f, h.tlv) == INT_TLV_TYPE
+                && Bytes.get8(f, h.tlv + 1) == INT_TLV_VALUE_LEN;
     }
 
     /**
@@ -604,28 +548,28 @@ final class EmulatedSwitch {
     private boolean advanced(byte[] f, int len, BehaviourStatus st, SwitchProgram pg) {
         if (st == BehaviourStatus.OK) {
             sidAdvanced = true;
-            route(f, ipv6, -1, false, pg);
+            route(f, h.ipv6, -1, false, pg);
             return true;
         }
         if (st == BehaviourStatus.NO_SEGMENTS_LEFT) {
             drop(DropReason.END_SL_ZERO);
         } else if (st == BehaviourStatus.HOP_LIMIT_EXCEEDED) {
             // The P4 program checks the Hop Limit only when the next segment has a route.
-            int next = segs + SEGMENT_LEN * (Bytes.get8(f, srh + 3) - 1);
+            int next = h.segs + SEGMENT_LEN * (Bytes.get8(f, h.srh + 3) - 1);
             kHi[0] = Bytes.get64(f, next);
             kLo[0] = Bytes.get64(f, next + 8);
             SwitchProgram.Entry e = pg.ipv6Routing.lookup(kHi, kLo);
             if (e != null) {
                 hit(e, passLen);
             }
-            if (e == null && pg.ipv6Routing.defaultAction.spec == SwitchProgram.ROUTING_DROP) {
+            if (e == null && pg.ipv6Routing.defaultAction.spec == P4Tables.ROUTING_DROP) {
                 // A local next SID: local_sid_pass.p4 checks loop and limit before the Hop Limit.
                 boolean loop = kHi[0] == processedSidHi && kLo[0] == processedSidLo;
                 drop(loop ? DropReason.LOCAL_SID_LOOP
                         : localPassesOfFrame >= LOCAL_PASS_LIMIT ? DropReason.LOCAL_CHAIN_LIMIT
                         : DropReason.HOP_LIMIT);
             } else {
-                drop(e != null && e.action.spec == SwitchProgram.SET_NEXT_HOP ? DropReason.HOP_LIMIT
+                drop(e != null && e.action.spec == P4Tables.SET_NEXT_HOP ? DropReason.HOP_LIMIT
                         : DropReason.NO_ROUTE);
             }
         } else {
@@ -664,7 +608,7 @@ final class EmulatedSwitch {
         if (e != null) {
             hit(e, passLen);
         }
-        if (a.spec == SwitchProgram.ROUTING_DROP) {
+        if (a.spec == P4Tables.ROUTING_DROP) {
             drop(DropReason.NO_ROUTE);
             return;
         }
@@ -698,18 +642,18 @@ final class EmulatedSwitch {
     private void ndpReply(byte[] f, int igPort, long targetMac) {
         System.arraycopy(f, 6, f, 0, 6);
         EndpointBehaviours.rewriteEthernet(f, 0, Bytes.get48(f, 0), targetMac);
-        System.arraycopy(f, ipv6 + 8, f, ipv6 + 24, 16);
-        System.arraycopy(f, ndp + 4, f, ipv6 + 8, 16);
-        f[ipv6 + 7] = (byte) 255;
-        f[icmp] = (byte) 136;
-        Bytes.put32(f, ndp, 0xE0000000L); // Router, Solicited, Override
-        f[ndp + 20] = 2;                 // Target Link-Layer Address option, 8 bytes
-        f[ndp + 21] = 1;
-        Bytes.put48(f, ndp + 22, targetMac);
+        System.arraycopy(f, h.ipv6 + 8, f, h.ipv6 + 24, 16);
+        System.arraycopy(f, h.ndp + 4, f, h.ipv6 + 8, 16);
+        f[h.ipv6 + 7] = (byte) 255;
+        f[h.icmp] = (byte) 136;
+        Bytes.put32(f, h.ndp, 0xE0000000L); // Router, Solicited, Override
+        f[h.ndp + 20] = 2;                 // Target Link-Layer Address option, 8 bytes
+        f[h.ndp + 21] = 1;
+        Bytes.put48(f, h.ndp + 22, targetMac);
         // Pseudo-header (addresses, length, next header), type and code, the NDP body.
-        long sum = Bytes.sum16(f, ipv6 + 8, 32) + Bytes.get16(f, ipv6 + 4) + Bytes.get8(f, ipv6 + 6)
-                + Bytes.get16(f, icmp) + Bytes.sum16(f, ndp, 28);
-        Bytes.put16(f, icmp + 2, Bytes.fold(sum));
+        long sum = Bytes.sum16(f, h.ipv6 + 8, 32) + Bytes.get16(f, h.ipv6 + 4) + Bytes.get8(f, h.ipv6 + 6)
+                + Bytes.get16(f, h.icmp) + Bytes.sum16(f, h.ndp, 28);
+        Bytes.put16(f, h.icmp + 2, Bytes.fold(sum));
         forward(igPort);
     }
 
@@ -719,7 +663,7 @@ final class EmulatedSwitch {
         Srv6IntEncap x = m.encaps[k];
         if (x == null) {
             int le = (int) m.action.p(0);
-            java.util.List<byte[]> path = new java.util.ArrayList<>();
+            List<byte[]> path = new ArrayList<>();
             // Travel order after the ingress: Segment List[le-1] .. [0] = s(le-1) .. s0.
             for (int i = le - 1; i >= 0; i--) {
                 path.add(SwitchProgram.toBytes(m.action.hi[1 + i], m.action.lo[1 + i]));
@@ -737,7 +681,7 @@ final class EmulatedSwitch {
      */
     private void sendReports(byte[] f, int len, int deviceId, long nowNs, int portCounter, SwitchProgram pg,
                              Sink sink) {
-        int[] ports = pg.cloneSessions.get(SwitchProgram.REPORT_CLONE_SESSION);
+        int[] ports = pg.cloneSessions.get(P4Tables.REPORT_CLONE_SESSION);
         if (ports == null) {
             return;
         }

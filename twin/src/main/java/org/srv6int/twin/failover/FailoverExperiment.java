@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.failover;
 
+import java.util.TreeMap;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -7,21 +9,26 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleUnaryOperator;
 import org.onlab.packet.Ip6Address;
 import org.onosproject.net.flow.FlowEntry;
+import java.util.Optional;
+import org.srv6int.app.api.model.ChainWindow;
+import org.srv6int.app.api.model.CollectorCounters;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.api.model.Sfc;
+import org.srv6int.app.api.model.TelemetrySnapshot;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfReplica;
+import org.srv6int.app.api.model.VnfWindow;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.loop.ChainHealth;
 import org.srv6int.app.loop.DetectionInputs;
-import org.srv6int.app.loop.GlobalLoop;
 import org.srv6int.app.loop.LoopClock;
+import org.srv6int.app.loop.LoopCore;
 import org.srv6int.app.loop.LoopParams;
+import org.srv6int.app.loop.LoopSettings;
 import org.srv6int.app.program.BucketTables;
 import org.srv6int.pipeconf.Srv6IntPipelineConstants;
 import org.srv6int.twin.Policy;
@@ -40,9 +47,10 @@ import org.srv6int.twin.model.VnfType;
  * Issue 18's twin scenarios on the paper's testbed: one chain through Snort (per-flow state),
  * its flows sent packet by packet through the emulated switches ({@link FlowTraffic}), the app's
  * core ({@link AppControl}: inventory, placement, bucket tables, drain by flows on the bucket
- * counters read by a flow-statistics poll) and, under {@code ours}, the app's failure detection
- * ({@link ChainHealth}) and global loop ({@link GlobalLoop#onFindings}: dead replica out of the
- * buckets, replacement requested from the simulated Kubernetes).
+ * counters read by a flow-statistics poll) and, under {@code ours}, the app's loop core
+ * ({@link LoopCore}: each window its failure detection ({@link ChainHealth}) and Algorithm 4,
+ * a readiness push its detection at once; a dead replica out of the buckets, a replacement
+ * requested from the simulated Kubernetes).
  *
  * <ul>
  *   <li>{@code kill-replica}: two Snort replicas under load; at {@link #KILL_AT_S} the one on
@@ -152,9 +160,9 @@ public final class FailoverExperiment {
         final VnfKey vnf;
         final FlowTraffic traffic;
         final SimulatedPlatform platform;
-        final GlobalLoop loop;
-        final ChainHealth health;
-        final DetectionInputs inputs;
+        final LoopCore core;
+        // decisions of the core already in the events
+        int decisionsSeen;
         final double windowS;
         // the flow programming's drain deadline (netcfg loop.drainDeadlineMs)
         final double drainDeadlineS;
@@ -204,17 +212,17 @@ public final class FailoverExperiment {
                 }
             };
             this.platform = new SimulatedPlatform(control.fabric().hosts(), control::requestMillis, control.events());
-            this.loop = ours ? new GlobalLoop(LoopParams.builder().build(), lc, platform, control.routing()) : null;
-            if (loop != null) {
-                loop.setSteering(control.app().steering());
-            }
-            this.health = ours ? new ChainHealth(lc, TimeUnit.MILLISECONDS.toNanos(cfg.silenceMillis()),
-                    TimeUnit.MILLISECONDS.toNanos(cfg.replicaSilenceMillis()),
-                    TimeUnit.MILLISECONDS.toNanos(cfg.returnHoldMillis())) : null;
-            this.inputs = new DetectionInputs(control.app().inventory)
+            // as the loop manager builds it: the app's services, the switches' flow entries, the
+            // platform's readiness (here Kubernetes' view as the watch has it), netcfg's silences
+            DetectionInputs inputs = new DetectionInputs(control.app().inventory)
                     .flowEntries(control.app().flows::getFlowEntries)
                     .segmentLists(control.app().pathManager)
                     .readiness((k, replica) -> kubernetesReady(replica));
+            LoopSettings settings = LoopSettings.of(LoopParams.builder().build()).detection(Optional.of(cfg));
+            this.core = ours ? LoopCore.builder().clock(lc).platform(platform).routing(control.routing())
+                    .steering(control.app().steering()).services(control.app().sfcs, control.app().inventory)
+                    .segmentLists(control.app().pathManager).detection(inputs).settings(() -> settings).build()
+                    : null;
         }
 
         double durationS() {
@@ -355,7 +363,7 @@ public final class FailoverExperiment {
 
         /** The chain's installed bucket table: bucket to the SIDs its entry sends to. */
         Map<Integer, List<Ip6Address>> assignment() {
-            Map<Integer, List<Ip6Address>> out = new java.util.TreeMap<>();
+            Map<Integer, List<Ip6Address>> out = new TreeMap<>();
             for (FlowEntry e : control.app().flows.getFlowEntries(sfc.ingress().deviceId())) {
                 BucketTables.chainAndBucket(e).filter(tb -> tb[0] == sfc.id().tag())
                         .ifPresent(tb -> out.put(tb[1], BucketTables.travel(e)));
@@ -465,25 +473,28 @@ public final class FailoverExperiment {
             periodFlows = null;
         }
 
-        /** The failure detection as the loop manager runs it once a window (docs/failures.md). */
+        /**
+         * The loop core's round at a window's end (failure detection, then Algorithm 4 on the
+         * window; this run counts the window's reports and packets itself), or, on the watch's
+         * readiness push, its failure detection at once.
+         */
         private void checkHealth(double t, boolean eventOnly) {
-            List<ChainHealth.ChainSeen> seen = seen();
-            List<ChainHealth.Finding> found = health.observe(seen, eventOnly);
-            for (int round = 0; round < 2 && !found.isEmpty(); round++) {
-                boolean died = false;
-                for (ChainHealth.Finding f : found) {
-                    died |= f.kind() == ChainHealth.Finding.Kind.REPLICA_DEAD;
-                    if (f.kind() == ChainHealth.Finding.Kind.REPLICA_DEAD && f.replica().equals(victim)
-                            && Double.isNaN(detectedS)) {
-                        detectedS = t;
-                    }
-                }
-                for (LoopDecision d : loop.onFindings(found)) {
-                    res.events.add(String.format(Locale.ROOT, "%.1f s: loop %s %s: %s", t, d.action(),
-                            d.vnf(), d.detail()));
-                }
-                found = died ? health.observe(seen(), true) : List.of();
+            if (eventOnly) {
+                core.readinessChanged();
+            } else {
+                core.period(window());
             }
+            // only the victim dies here: the first death the detection counts is its
+            if (Double.isNaN(detectedS) && victim != null
+                    && core.detectionCounters().getOrDefault("replicaDeaths", 0L) > 0) {
+                detectedS = t;
+            }
+            List<LoopDecision> h = core.history();
+            for (LoopDecision d : h.subList(Math.min(decisionsSeen, h.size()), h.size())) {
+                res.events.add(String.format(Locale.ROOT, "%.1f s: loop %s %s: %s", t, d.action(), d.vnf(),
+                        d.outcome() == LoopDecision.Outcome.IN_PROGRESS ? "requested" : d.detail()));
+            }
+            decisionsSeen = h.size();
             reportsInWindow = 0;
             passedInWindow.clear();
         }
@@ -500,20 +511,14 @@ public final class FailoverExperiment {
             return hang || !dead.contains(replica) || clock[0] + 1e-9 < notReadySeenS();
         }
 
-        private List<ChainHealth.ChainSeen> seen() {
-            // as the loop manager builds them; this run counts the window's reports and packets itself
-            DetectionInputs.WindowCounts window = new DetectionInputs.WindowCounts() {
-                @Override
-                public long reports(org.srv6int.app.api.model.SfcId chain) {
-                    return chain.equals(sfc.id()) ? reportsInWindow : 0;
-                }
-
-                @Override
-                public long replicaPackets(VnfKey k, String replica) {
-                    return passedInWindow.getOrDefault(replica, 0L);
-                }
-            };
-            return inputs.seen(List.of(sfc), window, loop);
+        /** The window the collector would close: the chain's INT reports, each replica's packets, no latency samples.
+         * */
+        private TelemetrySnapshot window() {
+            long end = Math.round(clock[0] * 1e9);
+            VnfWindow w = new VnfWindow(vnf, 0, 0, 0, 0, 0, 0, new LinkedHashMap<>(passedInWindow));
+            return new TelemetrySnapshot(end - Math.round(windowS * 1e9), end, List.of(w),
+                    List.of(new ChainWindow(sfc.id().tag(), reportsInWindow, 0, 0, 0)), List.of(),
+                    CollectorCounters.sum(List.of()), List.of());
         }
 
         private void row(double t, FlowTraffic.Step s, long totalMoves) {
@@ -574,9 +579,9 @@ public final class FailoverExperiment {
                 moves = (Long) r[2];
             }
             m.put("flows_moved", moves);
-            if (loop != null) {
-                m.put("decisions", loop.history().size());
-                m.put("failure_counters", health.counters());
+            if (core != null) {
+                m.put("decisions", core.history().size());
+                m.put("failure_counters", core.detectionCounters());
             }
             res.events.addAll(control.events());
         }

@@ -1,5 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.failover;
 
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -76,7 +81,7 @@ final class FlowTraffic {
         /** Flows that moved to another replica in this step, with the replica they left. */
         final List<String[]> moves = new ArrayList<>();
         /** Packets each replica passed (name, count). */
-        final java.util.Map<String, Long> passed = new java.util.HashMap<>();
+        final Map<String, Long> passed = new HashMap<>();
     }
 
     private final Dataplane dp;
@@ -159,7 +164,7 @@ final class FlowTraffic {
         }
         List<VnfReplica> replicas = new ArrayList<>(inventory.getReplicas(sfc.id()));
         long nowNs = Math.round(t * 1e9);
-        for (java.util.Iterator<Flow> it = active.iterator(); it.hasNext();) {
+        for (Iterator<Flow> it = active.iterator(); it.hasNext();) {
             Flow f = it.next();
             if (f.end <= t) {
                 it.remove();
@@ -220,7 +225,7 @@ final class FlowTraffic {
         if (b.length < ETH + 40 || (b[12] & 0xFF) != 0x86 || (b[13] & 0xFF) != 0xDD) {
             return null;
         }
-        Ip6Address dst = Ip6Address.valueOf(java.util.Arrays.copyOfRange(b, ETH + 24, ETH + 40));
+        Ip6Address dst = Ip6Address.valueOf(Arrays.copyOfRange(b, ETH + 24, ETH + 40));
         for (VnfReplica r : replicas) {
             if (r.deviceId().equals(out.device()) && r.port().equals(out.port()) && r.sid().equals(dst)) {
                 return r;

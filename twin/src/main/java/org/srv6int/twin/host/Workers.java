@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.host;
 
 import java.io.IOException;
@@ -14,9 +15,16 @@ import org.srv6int.twin.model.Host;
 
 /**
  * The simulated workers of one run: a temporary directory with one file tree per worker,
- * deleted on {@link #close()}.
+ * deleted on {@link #close()}. The directory is in memory ({@code /dev/shm}) where the machine
+ * has one: the node agents' actuators open and rewrite these files thousands of times a
+ * simulated second, and on a disk file system the kernel's journal made that most of a scale
+ * run's system time and half its wall time (docs/twin.md section 14). The property
+ * {@code srv6int.twin.hostsDir} names another parent directory.
  */
 public final class Workers implements AutoCloseable {
+    /** System property: the parent directory of the simulated hosts' trees. */
+    public static final String HOSTS_DIR_PROPERTY = "srv6int.twin.hostsDir";
+
     private final Path dir;
     private final Map<String, SimulatedWorker> byName = new LinkedHashMap<>();
 
@@ -33,7 +41,7 @@ public final class Workers implements AutoCloseable {
     public static Workers create(List<Host> hosts) {
         Path dir;
         try {
-            dir = Files.createTempDirectory("twin-hosts-");
+            dir = Files.createTempDirectory(parent(), "twin-hosts-");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the simulated hosts' directory", e);
         }
@@ -42,6 +50,19 @@ public final class Workers implements AutoCloseable {
             w.byName.put(h.name(), new SimulatedWorker(h, dir.resolve(h.name())));
         }
         return w;
+    }
+
+    /** Where the runs' directories go: the property, else /dev/shm if writable, else java.io.tmpdir. */
+    static Path parent() {
+        String configured = System.getProperty(HOSTS_DIR_PROPERTY);
+        if (configured != null && !configured.isEmpty()) {
+            return Path.of(configured);
+        }
+        Path shm = Path.of("/dev/shm");
+        if (Files.isDirectory(shm) && Files.isWritable(shm)) {
+            return shm;
+        }
+        return Path.of(System.getProperty("java.io.tmpdir"));
     }
 
     /** All workers, in host order. */

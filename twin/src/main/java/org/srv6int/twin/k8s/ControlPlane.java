@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.k8s;
 
 import java.io.IOException;
@@ -135,7 +136,8 @@ final class ControlPlane implements AutoCloseable {
             }
             if (!p.waitFor(timeoutS, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
-                throw new RealKubernetes.StartException(String.join(" ", cmd) + " did not finish in " + timeoutS + " s");
+                throw new RealKubernetes.StartException(String.join(" ", cmd) + " did not finish in " + timeoutS
+                        + " s");
             }
             String text = new String(out, StandardCharsets.UTF_8);
             if (p.exitValue() != 0) {

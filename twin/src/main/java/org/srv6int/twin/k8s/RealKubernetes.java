@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.k8s;
 
+import java.util.Objects;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.Config;
@@ -489,9 +491,9 @@ public final class RealKubernetes implements ReplicaPlatform, SimulatedTime, Aut
          * @param cpuMillis its CPU allocation in the model, millicores (its request)
          */
         public InitialReplica(VnfKey vnf, String name, String host, long cpuMillis) {
-            this.vnf = java.util.Objects.requireNonNull(vnf, "vnf");
-            this.name = java.util.Objects.requireNonNull(name, "name");
-            this.host = java.util.Objects.requireNonNull(host, "host");
+            this.vnf = Objects.requireNonNull(vnf, "vnf");
+            this.name = Objects.requireNonNull(name, "name");
+            this.host = Objects.requireNonNull(host, "host");
             this.cpuMillis = cpuMillis;
         }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * {@code --k8s real}: the app's Kubernetes replica platform (the bridge) against a real
  * control plane with kwok nodes for the twin's workers, its pod start-up delay set by a kwok

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * The simulated hardware: vNF service rates as a function of the four resources and of
  * contention, packet queues, links and switches. The controllers never see this package's

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.related;
 
+import java.util.stream.Collectors;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Writer;
@@ -331,7 +333,7 @@ public final class InterferenceExperiment {
             m.put("matrix_error_vs_hardware_pts", RelatedExperiments.round(r.matrixErrorPts));
             m.put("learner_observations", r.learned);
             m.put("loss_per_trial_pct", r.lossPerTrial.stream().map(x -> RelatedExperiments.round(100 * x))
-                    .collect(java.util.stream.Collectors.toList()));
+                    .collect(Collectors.toList()));
             pol.put(r.policy, m);
         }
         sum.put("policies", pol);

@@ -1,5 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.related;
 
+import java.util.Collections;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -18,6 +22,7 @@ import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.loop.ChainRouting;
 import org.srv6int.app.loop.Colocation;
 import org.srv6int.app.loop.GlobalLoop;
+import org.srv6int.app.loop.LoopCore;
 import org.srv6int.app.loop.LoopClock;
 import org.srv6int.app.loop.LoopParams;
 import org.srv6int.app.loop.VnfObservation;
@@ -291,8 +296,12 @@ public final class PushAsideExperiment {
             w.pods.put(p.id, p);
         }
         LoopParams params = LoopParams.builder().pushAside(pushAside).build();
-        GlobalLoop loop = new GlobalLoop(params, w, w, w);
-        loop.setColocation(w);
+        // the loop core as ONOS runs it, this world's observations each window (no chain services:
+        // no failure detection, no interference learning)
+        List<List<VnfObservation>> window = new ArrayList<>(List.of(List.of()));
+        LoopCore core = LoopCore.builder().clock(w).platform(w).routing(w).colocation(w).params(params)
+                .observations(s -> window.get(0)).build();
+        GlobalLoop loop = core.loop();
         Map<VnfKey, double[]> win = new HashMap<>();
         Map<String, Long> served = new HashMap<>();
         boolean[] escalated = new boolean[1];
@@ -351,7 +360,7 @@ public final class PushAsideExperiment {
                     for (Pod p : w.active(k)) {
                         ids.add(p.id);
                     }
-                    java.util.Collections.sort(ids);
+                    Collections.sort(ids);
                     Map<String, Long> pk = new HashMap<>();
                     for (Pod p : w.pods.values()) {
                         if (p.vnf.equals(k)) {
@@ -367,7 +376,8 @@ public final class PushAsideExperiment {
                     acc[1] = 0;
                     acc[2] = 0;
                 }
-                loop.tick(obs);
+                window.set(0, obs);
+                core.period(null);
             }
             double spaP95 = 0;
             for (Pod p : w.active(SPA)) {
@@ -424,16 +434,16 @@ public final class PushAsideExperiment {
                 p.cores = Math.min(n, p.def.requestMillis / 1000.0);
                 left -= p.cores;
             }
-            double short_ = 0;
+            double tooSmall = 0;
             for (Pod p : here) {
-                short_ += need.get(p) - p.cores;
+                tooSmall += need.get(p) - p.cores;
             }
-            if (short_ > 1e-9 && left > 0) {
-                double f = Math.min(1, left / short_);
+            if (tooSmall > 1e-9 && left > 0) {
+                double f = Math.min(1, left / tooSmall);
                 for (Pod p : here) {
                     p.cores += (need.get(p) - p.cores) * f;
                 }
-                left -= Math.min(left, short_);
+                left -= Math.min(left, tooSmall);
             }
             for (Pod p : here) {
                 p.cores = Math.max(p.cores, 0.01);
@@ -458,7 +468,7 @@ public final class PushAsideExperiment {
     }
 
     private static int nodesUsed(World w) {
-        java.util.Set<String> used = new java.util.TreeSet<>();
+        Set<String> used = new TreeSet<>();
         for (Pod p : w.pods.values()) {
             used.add(p.node);
         }

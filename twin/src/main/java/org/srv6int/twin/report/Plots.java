@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.report;
 
 import java.awt.Color;
@@ -28,7 +29,8 @@ import org.srv6int.twin.scenario.Scenario;
 /**
  * PNG plots in the style of the paper's figures (XChart 3.8.8): time on x, one line per chain or
  * vNF, one panel per policy stacked like the paper's (a)/(b)/(c) sub-figures, the 1 ms bound
- * dashed. Files: out/&lt;scenario&gt;/&lt;scenario&gt;.png and out/&lt;scenario&gt;/&lt;policy&gt;/&lt;scenario&gt;.png,
+ * dashed. Files: out/&lt;scenario&gt;/&lt;scenario&gt;.png and
+ * out/&lt;scenario&gt;/&lt;policy&gt;/&lt;scenario&gt;.png,
  * plus resources.png (Fig. 13 style) per policy.
  */
 public final class Plots {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.scenario;
 
 import java.util.List;
@@ -42,7 +43,7 @@ public final class Scenario {
     public void check() {
         for (Supplier<Experiment> b : experiments) {
             Experiment e = b.get();
-            java.util.List<String> problems = e.fabric().problems();
+            List<String> problems = e.fabric().problems();
             if (!problems.isEmpty()) {
                 throw new IllegalArgumentException("scenario " + name + (e.label().isEmpty() ? "" : " (" + e.label()
                         + ")") + " is inconsistent: " + String.join("; ", problems));

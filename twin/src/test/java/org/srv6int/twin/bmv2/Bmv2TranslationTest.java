@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.bmv2;
 
 import org.srv6int.pipeconf.Srv6IntConstants;
@@ -14,26 +15,18 @@ import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.Test;
 import org.onlab.packet.Ip6Address;
-import org.onosproject.core.GroupId;
-import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.DefaultFlowRule;
 import org.onosproject.net.flow.DefaultTrafficSelector;
 import org.onosproject.net.flow.DefaultTrafficTreatment;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.criteria.PiCriterion;
-import org.onosproject.net.group.DefaultGroup;
-import org.onosproject.net.group.DefaultGroupBucket;
-import org.onosproject.net.group.DefaultGroupDescription;
 import org.onosproject.net.group.Group;
-import org.onosproject.net.group.GroupBuckets;
 import org.onosproject.net.group.GroupDescription;
 import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiActionParam;
 import org.srv6int.app.api.model.SegmentList;
-import org.srv6int.app.program.ChainProgrammer;
 import org.srv6int.app.testing.AppHarness;
 import org.srv6int.app.testing.PaperTestbed;
-import p4.v1.P4RuntimeOuterClass.ActionProfileGroup;
 import p4.v1.P4RuntimeOuterClass.FieldMatch;
 import p4.v1.P4RuntimeOuterClass.TableEntry;
 import p4.v1.P4RuntimeOuterClass.Update;
@@ -71,7 +64,8 @@ public class Bmv2TranslationTest {
     public void appClassifierRuleBecomesTernaryEntryWithPriorityAndIdsFromTheP4Info() {
         AppHarness app = AppRules.fig5();
         FlowRule classifier = AppRules.rules(app, PaperTestbed.SW1).stream()
-                .filter(r -> r.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER)).findFirst().orElseThrow();
+                .filter(r -> r.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER))
+                        .findFirst().orElseThrow();
         TableEntry e = tr.tableEntry(classifier);
         P4InfoIndex.TableInfo t = tr.p4info().table(Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER);
         assertEquals(t.id(), e.getTableId());
@@ -85,7 +79,8 @@ public class Bmv2TranslationTest {
                 .filter(m -> m.getFieldId() == t.field(Srv6IntConstants.HDR_IG_PORT).getId()).findFirst().orElseThrow();
         assertEquals(bytes(1), port.getTernary().getValue());
         assertEquals(bytes(0x01, 0xff), port.getTernary().getMask());
-        assertEquals(tr.p4info().action(Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SET_CHAIN).id(), e.getAction().getAction().getActionId());
+        assertEquals(tr.p4info().action(Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SET_CHAIN).id(),
+                e.getAction().getAction().getActionId());
     }
 
     @Test
@@ -97,7 +92,8 @@ public class Bmv2TranslationTest {
                 assertTrue(e.getIsDefaultAction());
                 assertEquals(0, e.getMatchCount());
             }
-            if (r.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENDPOINT_MY_SID) || r.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP)) {
+            if (r.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENDPOINT_MY_SID)
+                    || r.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP)) {
                 assertEquals(0, e.getPriority());
             }
             if (r.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP)) {
@@ -127,7 +123,8 @@ public class Bmv2TranslationTest {
         assertEquals(0, sync.sync(rules, groups, batches::add));
         assertEquals(List.of(), batches);
 
-        FlowRule gone = rules.stream().filter(r -> r.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ROUTING_IPV6_ROUTING)).findFirst().orElseThrow();
+        FlowRule gone = rules.stream().filter(r
+                -> r.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ROUTING_IPV6_ROUTING)).findFirst().orElseThrow();
         List<FlowRule> fewer = new ArrayList<>(rules);
         fewer.remove(gone);
         assertEquals(1, sync.sync(fewer, groups, batches::add));
@@ -147,7 +144,7 @@ public class Bmv2TranslationTest {
         List<String> ops = batches.stream().flatMap(List::stream)
                 .map(u -> u.getType() + " " + u.getEntity().getEntityCase()).collect(Collectors.toList());
         // 1 -> 2 Snort replicas: the new replica's share of the chain's buckets, modified in place
-        assertEquals(java.util.Collections.nCopies(org.srv6int.pipeconf.Srv6IntPipelineConstants.ENCAP_BUCKETS / 2,
+        assertEquals(Collections.nCopies(org.srv6int.pipeconf.Srv6IntPipelineConstants.ENCAP_BUCKETS / 2,
                                                    "MODIFY TABLE_ENTRY"), ops);
     }
 
@@ -167,9 +164,11 @@ public class Bmv2TranslationTest {
         FlowRule wrongParam = DefaultFlowRule.builder().forDevice(PaperTestbed.SW1).fromApp(PaperTestbed.APP_ID)
                 .forTable(Srv6IntConstants.SRV6_INT_INGRESS_ROUTING_IPV6_ROUTING)
                 .withSelector(DefaultTrafficSelector.builder().matchPi(PiCriterion.builder()
-                        .matchLpm(Srv6IntConstants.HDR_IPV6_DST, Ip6Address.valueOf("fc00::").toOctets(), 16).build()).build())
+                        .matchLpm(Srv6IntConstants.HDR_IPV6_DST, Ip6Address.valueOf("fc00::").toOctets(),
+                                16).build()).build())
                 .withTreatment(DefaultTrafficTreatment.builder().piTableAction(PiAction.builder()
-                        .withId(Srv6IntConstants.SRV6_INT_INGRESS_ROUTING_SET_NEXT_HOP).withParameter(new PiActionParam(Srv6IntConstants.PORT, 1)).build())
+                        .withId(Srv6IntConstants.SRV6_INT_INGRESS_ROUTING_SET_NEXT_HOP)
+                                .withParameter(new PiActionParam(Srv6IntConstants.PORT, 1)).build())
                                        .build())
                 .withPriority(16).makePermanent().build();
         try {

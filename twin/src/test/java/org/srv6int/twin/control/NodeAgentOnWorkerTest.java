@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.control;
 
 import static org.junit.Assert.assertEquals;
@@ -55,10 +56,11 @@ public class NodeAgentOnWorkerTest {
         assertEquals(1, agent.decisions());
         HostFiles files = new HostFiles(w.root());
         SimulatedWorker.Pod p = w.pods().get(0);
-        String cpuMax = HostFiles.read(new CgroupLocator(files).locate(p.uid(), p.containerId()).resolve("cpu.max"));
+        String cpuMax = HostFiles.read(new CgroupLocator(files).locate(p.uid(), p.containerId()).dir()
+                .resolve("cpu.max"));
         assertEquals("the agent's CpuQuotaActuator wrote one step (250 m) more", "475000 100000", cpuMax);
         assertEquals("its start-up pinned the pod to its own cores", "0-9",
-                HostFiles.read(new CgroupLocator(files).locate(p.uid(), p.containerId()).resolve("cpuset.cpus")));
+                HostFiles.read(new CgroupLocator(files).locate(p.uid(), p.containerId()).dir().resolve("cpuset.cpus")));
         assertEquals("not applied before the tick", 4.5, snort.allocation().get(Resource.CPU_QUOTA), 0);
         w.apply();
         assertEquals(4.75, snort.allocation().get(Resource.CPU_QUOTA), 1e-9);
@@ -115,7 +117,8 @@ public class NodeAgentOnWorkerTest {
                 assertEquals("the vNF of the agent's pod, by its chain and index", control.key("vnf3"), d.vnf());
                 assertEquals(2_000_000.0, d.inputs().get(LoopDecision.IN_LATENCY), 0);
                 assertEquals(900_000.0, d.inputs().get(LoopDecision.IN_LMAX), 0);
-                assertEquals("local loop exhausted on worker1 (tried [CPU_QUOTA, LLC, MEMORY_BANDWIDTH, CPU_FREQUENCY])",
+                assertEquals("local loop exhausted on worker1 (tried [CPU_QUOTA, LLC, MEMORY_BANDWIDTH, "
+                        + "CPU_FREQUENCY])",
                         d.detail());
                 assertEquals(1, events.size());
                 assertTrue(events.get(0), events.get(0).contains("escalates vnf3@worker1")

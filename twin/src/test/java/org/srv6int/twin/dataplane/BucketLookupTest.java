@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.dataplane;
 
+import java.util.Arrays;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertSame;
@@ -97,7 +99,7 @@ public class BucketLookupTest {
                         + " a lookup (last round)", (t1 - t0) / (double) n, (t2 - t1) / (double) n));
             }
         }
-        java.util.Arrays.sort(ratios);
+        Arrays.sort(ratios);
         System.out.println(String.format(Locale.ROOT, "bucket lookup: scan / index = %.1f (median of 15 rounds, "
                 + "p10 %.1f, p90 %.1f) [%d]", ratios[7], ratios[1], ratios[13], sink & 1));
     }

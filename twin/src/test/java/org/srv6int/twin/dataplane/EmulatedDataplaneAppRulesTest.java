@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.dataplane;
 
+import java.util.Arrays;
 import static org.junit.Assert.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -214,6 +216,6 @@ public class EmulatedDataplaneAppRulesTest {
             sum = (sum & 0xFFFF) + (sum >>> 16);
         }
         assertEquals("IPv4 header checksum", 0xFFFF, sum);
-        assertEquals("00:00:00:00:04:02", MacAddress.valueOf(java.util.Arrays.copyOf(f, 6)).toString());
+        assertEquals("00:00:00:00:04:02", MacAddress.valueOf(Arrays.copyOf(f, 6)).toString());
     }
 }

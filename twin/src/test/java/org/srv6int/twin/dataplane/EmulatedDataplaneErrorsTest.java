@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.dataplane;
 
+import java.util.Arrays;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
@@ -114,7 +116,7 @@ public class EmulatedDataplaneErrorsTest {
         int headersEnd = 62 + 16 * 4 + 8 + 20 + 8; // Eth+IPv6, SRH with 4 SIDs and the TLV, IPv4, UDP
         for (int len = 0; len < f.length; len++) {
             long before = dp.drops(SW[2], DropReason.PARSER_ERROR);
-            List<Dataplane.Frame> out = dp.inject(SW[2], UP, java.util.Arrays.copyOf(f, len), 0);
+            List<Dataplane.Frame> out = dp.inject(SW[2], UP, Arrays.copyOf(f, len), 0);
             if (len < headersEnd) {
                 assertEquals("length " + len, List.of(), out);
                 assertEquals("length " + len, before + 1, dp.drops(SW[2], DropReason.PARSER_ERROR));
@@ -137,7 +139,7 @@ public class EmulatedDataplaneErrorsTest {
             for (int k = 0; k < 1 + rnd.nextInt(4); k++) {
                 f[rnd.nextInt(f.length)] = (byte) rnd.nextInt(256);
             }
-            f = java.util.Arrays.copyOf(f, rnd.nextInt(f.length + 1));
+            f = Arrays.copyOf(f, rnd.nextInt(f.length + 1));
             out += dp.inject(SW[1 + i % 2], i % 3 == 2 ? PortNumber.portNumber(3) : UP, f, i).size();
         }
         // Every frame either left at an edge port or was counted where it died (no links

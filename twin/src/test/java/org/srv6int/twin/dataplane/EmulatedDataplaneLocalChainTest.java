@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.dataplane;
 
+import java.util.Arrays;
 import static org.junit.Assert.assertEquals;
 import static org.srv6int.twin.dataplane.Vectors.COLLECTOR_PORT;
 import static org.srv6int.twin.dataplane.Vectors.DOWNSTREAM;
@@ -136,7 +138,7 @@ public class EmulatedDataplaneLocalChainTest {
         }
         Srv6IntEncap x = Srv6IntEncap.builder().ingressSid(Addresses.ipv6("fc00:0:1::1")).path(p).tag(7)
                 .sfcMode(true).build();
-        byte[] inner = java.util.Arrays.copyOfRange(frame("input-h1"), 14, frame("input-h1").length);
+        byte[] inner = Arrays.copyOfRange(frame("input-h1"), 14, frame("input-h1").length);
         return x.encapsulate(inner, Vectors.swMac(2), Vectors.swMac(1), new IntMetadata(1, 0, 0, T0, 0, 1));
     }
 

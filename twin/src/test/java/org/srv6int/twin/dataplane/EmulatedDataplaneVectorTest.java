@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.dataplane;
 
 import static org.junit.Assert.assertEquals;
@@ -50,7 +51,8 @@ public class EmulatedDataplaneVectorTest {
     }
 
     private static long u32(byte[] f, int off) {
-        return ((f[off] & 0xFFL) << 24) | ((f[off + 1] & 0xFFL) << 16) | ((f[off + 2] & 0xFFL) << 8) | (f[off + 3] & 0xFFL);
+        return ((f[off] & 0xFFL) << 24) | ((f[off + 1] & 0xFFL) << 16) | ((f[off + 2] & 0xFFL) << 8) | (f[off
+                + 3] & 0xFFL);
     }
 
     /** Detection Result of an encapsulated frame. */

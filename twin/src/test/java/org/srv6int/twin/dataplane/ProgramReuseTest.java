@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.dataplane;
 
 import static org.junit.Assert.assertArrayEquals;
@@ -97,7 +98,8 @@ public class ProgramReuseTest {
         FlowRule bucket = rules.stream().filter(r -> before.encap.entries[0].rule.equals(r)).findFirst().orElseThrow();
         FlowRule other = rules.stream().filter(r -> before.encap.entries[1].rule.equals(r)).findFirst().orElseThrow();
         // the same key (table, match, priority) with another bucket's action
-        FlowRule twin = DefaultFlowRule.builder().forDevice(SW1).forTable(bucket.table()).withSelector(bucket.selector())
+        FlowRule twin = DefaultFlowRule.builder().forDevice(SW1).forTable(bucket.table())
+                .withSelector(bucket.selector())
                 .withTreatment(other.treatment()).withPriority(bucket.priority()).makePermanent()
                 .withCookie(bucket.id().value() + 1).build();
         List<FlowRule> withTwin = new ArrayList<>(rules);

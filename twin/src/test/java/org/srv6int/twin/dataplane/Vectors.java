@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.dataplane;
 
+import java.util.Arrays;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
@@ -29,13 +31,11 @@ import org.onosproject.net.group.DefaultGroupBucket;
 import org.onosproject.net.group.DefaultGroupDescription;
 import org.onosproject.net.group.DefaultGroupKey;
 import org.onosproject.net.group.Group;
-import org.onosproject.net.group.GroupBucket;
 import org.onosproject.net.group.GroupBuckets;
 import org.onosproject.net.group.GroupDescription;
 import org.onosproject.net.pi.model.PiTableId;
 import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiActionParam;
-import org.onosproject.net.pi.runtime.PiGroupKey;
 import org.onosproject.net.pi.runtime.PiTableAction;
 import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.codec.Addresses;
@@ -177,7 +177,8 @@ final class Vectors {
                 .withParameter(new PiActionParam(LAST_ENTRY, path.size()));
         org.onosproject.net.pi.model.PiActionParamId[] s = {S0, S1, S2, S3, S4, S5, S6};
         for (int k = 0; k < 7; k++) {
-            b.withParameter(new PiActionParam(s[k], k < path.size() ? ip6(path.get(path.size() - 1 - k)) : new byte[16]));
+            b.withParameter(new PiActionParam(s[k], k < path.size() ? ip6(path.get(path.size() - 1 - k))
+                    : new byte[16]));
         }
         return b.build();
     }
@@ -265,7 +266,7 @@ final class Vectors {
         Entries e = new Entries();
         e.rules.add(switchInfo(1, "fc00:0:1::1"));
         byte[] ones = new byte[16];
-        java.util.Arrays.fill(ones, (byte) -1);
+        Arrays.fill(ones, (byte) -1);
         e.rules.add(rule(SW[1], SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER,
                 PiCriterion.builder().matchTernary(HDR_IPV6_DST, ip6("2001:db8:4::1"), ones).build(), 10,
                 PiAction.builder().withId(SRV6_INT_INGRESS_CLASSIFIER_SET_CHAIN)

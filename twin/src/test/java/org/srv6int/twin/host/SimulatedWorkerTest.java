@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.host;
 
 import static org.junit.Assert.assertEquals;
@@ -36,7 +37,7 @@ public class SimulatedWorkerTest {
         SimulatedWorker.Pod snort = w.pods().get(0);
         assertEquals("vnf3.worker1", snort.name());
         HostFiles files = new HostFiles(w.root());
-        Path cg = new CgroupLocator(files).locate(snort.uid(), "containerd://" + snort.containerId());
+        Path cg = new CgroupLocator(files).locate(snort.uid(), "containerd://" + snort.containerId()).dir();
         assertEquals("450000 100000", read(cg.resolve("cpu.max")));
         assertEquals("L3:0=f\nMB:0=40", read(files.path("/sys/fs/resctrl/srv6int-vnf3.worker1/schemata")));
         assertEquals("L3:0=10\nMB:0=10", read(files.path("/sys/fs/resctrl/srv6int-vnf1.worker1/schemata")));
@@ -53,7 +54,7 @@ public class SimulatedWorkerTest {
         SimulatedWorker w = new SimulatedWorker(h, tmp.getRoot().toPath());
         HostFiles files = new HostFiles(w.root());
         SimulatedWorker.Pod p = w.pods().get(0);
-        Path cg = new CgroupLocator(files).locate(p.uid(), p.containerId());
+        Path cg = new CgroupLocator(files).locate(p.uid(), p.containerId()).dir();
         HostFiles.write(cg.resolve("cpu.max"), "200000 100000");
         HostFiles.write(files.path("/sys/fs/resctrl/srv6int-vnf3.worker1/schemata"), "L3:0=3\nMB:0=70");
         HostFiles.write(files.path("/sys/devices/system/cpu/cpu0/cpufreq/scaling_max_freq"), "1800000");
@@ -96,7 +97,8 @@ public class SimulatedWorkerTest {
             w.apply();
             fail("a schemata without L3 was accepted");
         } catch (IllegalStateException e) {
-            assertTrue(e.getMessage(), e.getMessage().contains("vnf2.worker2") && e.getMessage().contains("no L3 line"));
+            assertTrue(e.getMessage(), e.getMessage().contains("vnf2.worker2")
+                    && e.getMessage().contains("no L3 line"));
         }
     }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.k8s;
 
 import static org.junit.Assert.assertEquals;
@@ -50,9 +51,9 @@ import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
 import org.srv6int.app.loop.GlobalLoopManager;
-import org.srv6int.app.loop.GlobalLoopManagers;
+import org.srv6int.app.testing.LoopManagers;
 import org.srv6int.app.loop.LoopClock;
-import org.srv6int.app.store.TestStores;
+import org.srv6int.app.store.LoopStateStore;
 import org.srv6int.app.telemetry.CollectorBindings;
 import org.srv6int.app.telemetry.TelemetryEngine;
 import org.srv6int.app.telemetry.TelemetryShards;
@@ -149,22 +150,6 @@ public class KubernetesDataplaneTest {
         }
     }
 
-    /** The platform component as OSGi wires and activates it (its references set by a subclass, as AppCore does). */
-    private static final class Platform extends KubernetesReplicaPlatformManager {
-        Platform(AppHarness app, Srv6IntConfigService config) {
-            this.sfcService = app.sfcs;
-            this.configService = config;
-            this.netcfgService = new NetworkConfigServiceAdapter();
-            this.storageService = new InMemoryStorageService();
-            this.inventory = app.inventory;
-            activate();
-        }
-
-        void stop() {
-            deactivate();
-        }
-    }
-
     /** What one window of traffic did. */
     private static final class Window {
         final Map<String, Integer> served = new TreeMap<>();
@@ -208,9 +193,9 @@ public class KubernetesDataplaneTest {
     private final CollectorBindings bindings = new CollectorBindings();
     private final IntReportView report = new IntReportView();
     private AppHarness app;
-    private Platform platform;
+    private KubernetesReplicaPlatformManager platform;
     private GlobalLoopManager loop;
-    private org.srv6int.app.store.LoopStateStore loopState;
+    private LoopStateStore loopState;
     private KubernetesClient admin;
     private EmulatedDataplane switches;
 
@@ -247,20 +232,23 @@ public class KubernetesDataplaneTest {
                 + " \"requests\": {\"cpu\": \"1\", \"memory\": \"1Gi\"}, \"limits\": {\"cpu\": \"1\","
                 + " \"memory\": \"1Gi\"}}}}}");
         FakeConfigService config = new FakeConfigService(PaperTestbed.devices(), cfg);
-        platform = new Platform(app, config);
-        loop = GlobalLoopManagers.start(new LeaderHere(), new ClusterServiceAdapter(), feed, app.sfcs, app.inventory,
+        platform = new KubernetesReplicaPlatformManager(new NetworkConfigServiceAdapter(), config, app.sfcs,
+                                                        new InMemoryStorageService(), app.inventory, null);
+        platform.activate();
+        loopState = app.app.loopState();
+        loop = LoopManagers.start(new LeaderHere(), new ClusterServiceAdapter(), feed, app.sfcs, app.inventory,
                                         app.pathManager, config, platform,
-                                        loopState = TestStores.loopState(new InMemoryStorageService()), clock);
+                                        loopState, clock);
         switches = new EmulatedDataplane(PaperTestbed.links());
     }
 
     @After
     public void tearDown() throws Exception {
         if (loop != null) {
-            GlobalLoopManagers.stop(loop);
+            LoopManagers.stop(loop);
         }
         if (platform != null) {
-            platform.stop();
+            platform.deactivate();
         }
         if (admin != null) {
             deleteChainObjects();
@@ -285,7 +273,8 @@ public class KubernetesDataplaneTest {
 
     private void deleteTenant() throws InterruptedException {
         admin.pods().inNamespace(NS).withName(TENANT).withGracePeriod(0).delete();
-        waitUntil("the other tenant's pod is gone", 60, () -> admin.pods().inNamespace(NS).withName(TENANT).get() == null);
+        waitUntil("the other tenant's pod is gone", 60, ()
+                -> admin.pods().inNamespace(NS).withName(TENANT).get() == null);
     }
 
     private static void waitUntil(String what, long seconds, BooleanSupplier done) throws InterruptedException {

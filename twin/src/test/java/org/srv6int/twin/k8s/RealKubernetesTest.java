@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.k8s;
 
 import static org.junit.Assert.assertEquals;
@@ -126,7 +127,8 @@ public class RealKubernetesTest {
         double deletedAt = tickUntilDone(k8s.deleteReplica(SNORT, r.id()), readyAt);
         awaitFreeCpu("worker2", before.get("worker2").freeCpuMillis());
         System.out.println(String.format(Locale.ROOT, "RealKubernetesTest: delete completed after %.3f simulated s, "
-                + "worker2's resources free again after %.3f s wall", deletedAt - readyAt, (System.nanoTime() - d0) / 1e9));
+                + "worker2's resources free again after %.3f s wall", deletedAt - readyAt,
+                        (System.nanoTime() - d0) / 1e9));
         assertEquals(before.get("worker2").freeMemoryBytes(), free().get("worker2").freeMemoryBytes());
         double held = k8s.heldSeconds();
         for (double t = deletedAt; t < deletedAt + 10; t += 0.001) {

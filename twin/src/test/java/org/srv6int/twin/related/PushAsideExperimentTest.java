@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.related;
 
 import static org.junit.Assert.assertEquals;
@@ -17,8 +18,10 @@ public class PushAsideExperimentTest {
         PushAsideExperiment.Result ours = PushAsideExperiment.run(true);
         PushAsideExperiment.Result base = PushAsideExperiment.run(false);
         // Both recover well before the end of the run.
-        assertTrue("push-aside recovered at " + ours.recoveredAtS, ours.recoveredAtS < PushAsideExperiment.DURATION_S - 10);
-        assertTrue("scale-out recovered at " + base.recoveredAtS, base.recoveredAtS < PushAsideExperiment.DURATION_S - 10);
+        assertTrue("push-aside recovered at " + ours.recoveredAtS,
+                ours.recoveredAtS < PushAsideExperiment.DURATION_S - 10);
+        assertTrue("scale-out recovered at " + base.recoveredAtS,
+                base.recoveredAtS < PushAsideExperiment.DURATION_S - 10);
         // Push-aside: the logger moved, no SPA replica added; scale-out: one more SPA replica.
         assertEquals(1, ours.spaReplicas);
         assertEquals(2, base.spaReplicas);

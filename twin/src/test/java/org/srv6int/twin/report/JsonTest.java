@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.report;
 
+import java.util.Locale;
+import java.util.SplittableRandom;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.Test;
@@ -47,7 +50,7 @@ public class JsonTest {
     /** num's fast paths write what String.format("%.3f") with its zeros and point trimmed writes. */
     @Test
     public void numWritesWhatTheFormatWrites() {
-        java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+        SplittableRandom r = new SplittableRandom(7);
         List<Double> values = new ArrayList<>(List.of(0.0, -0.0, 1.0, -1.0, 0.0005, -0.0004, 1.0005, 2.5, 1500.0,
                 0.1, 0.75, 1e7, 123456789.0, 999999999999999.0, 1e15, 1e16, -1e16, 1e300, Double.MIN_VALUE,
                 Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY));
@@ -56,7 +59,7 @@ public class JsonTest {
             values.add((double) r.nextInt(-100_000, 100_000) / (1 << r.nextInt(0, 12)));
         }
         for (double d : values) {
-            String s = String.format(java.util.Locale.ROOT, "%.3f", d);
+            String s = String.format(Locale.ROOT, "%.3f", d);
             if (s.contains(".")) {
                 s = s.replaceAll("0+$", "").replaceAll("\\.$", "");
             }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.api.model;
 
 import org.srv6int.codec.DecodeStatus;
@@ -165,7 +166,8 @@ public final class CollectorCounters {
         return "datagrams=" + datagrams + " accepted=" + accepted + " forgedSource=" + forgedSource
                 + " forgedDevice=" + forgedDevice + " malformed=" + malformed + " lost=" + lost
                 + " late=" + late + " duplicates=" + duplicates + " resyncs=" + resyncs
-                + " unmappedEntries=" + unmappedEntries + " staleCounters=" + staleCounters + " unknownChain=" + unknownChain
+                + " unmappedEntries=" + unmappedEntries + " staleCounters=" + staleCounters + " unknownChain="
+                        + unknownChain
                 + " bindingsRefused=" + bindingsRefused + " notMaster=" + notMaster;
     }
 }

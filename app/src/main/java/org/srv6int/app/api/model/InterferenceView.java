@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.api.model;
 
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
 
@@ -30,8 +32,8 @@ public final class InterferenceView {
 
     private static <T> Map<VnfClass, Map<VnfClass, T>> copy(Map<VnfClass, Map<VnfClass, T>> m) {
         Map<VnfClass, Map<VnfClass, T>> out = new EnumMap<>(VnfClass.class);
-        m.forEach((k, v) -> out.put(k, java.util.Collections.unmodifiableMap(new EnumMap<>(v))));
-        return java.util.Collections.unmodifiableMap(out);
+        m.forEach((k, v) -> out.put(k, Collections.unmodifiableMap(new EnumMap<>(v))));
+        return Collections.unmodifiableMap(out);
     }
 
     /**

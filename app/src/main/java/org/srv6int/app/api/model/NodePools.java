@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.api.model;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -100,7 +102,7 @@ public final class NodePools {
             llc += c.llcWays();
             mb += c.memoryBandwidthPercent();
         }
-        List<Pool> out = new java.util.ArrayList<>();
+        List<Pool> out = new ArrayList<>();
         for (Pool p : pools) {
             long[] c = take(p.cpuFreeMillis, p.cpuReclaimableMillis, cpu);
             long[] l = take(p.llcWaysFree, p.llcWaysReclaimable, llc);
@@ -139,7 +141,8 @@ public final class NodePools {
             }
             b.append("cpu ").append(p.cpuFreeMillis).append(plus(p.cpuReclaimableMillis)).append("m, llc ")
                     .append(p.llcWaysFree).append(plus(p.llcWaysReclaimable)).append(" ways, mb ")
-                    .append(p.memoryBandwidthFreePercent).append(plus(p.memoryBandwidthReclaimablePercent)).append(" %");
+                    .append(p.memoryBandwidthFreePercent)
+                            .append(plus(p.memoryBandwidthReclaimablePercent)).append(" %");
         }
         return b.toString();
     }

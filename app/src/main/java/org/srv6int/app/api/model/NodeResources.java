@@ -1,6 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.api.model;
 
-import org.srv6int.app.api.model.NodeResources;
 
 /**
  * Free (allocatable minus requested) resources of one Kubernetes node.

@@ -1,6 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.api.model;
 
-import org.srv6int.app.api.model.ReplicaInfo;
 
 /**
  * A vNF replica that the platform reported Ready.

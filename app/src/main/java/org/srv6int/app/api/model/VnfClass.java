@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.api.model;
 
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -85,6 +87,6 @@ public enum VnfClass {
             }
         }
         throw new IllegalArgumentException("vNF class must be one of I, II, III, IV, V (or "
-                + java.util.Arrays.toString(values()) + "), got '" + text + "'");
+                + Arrays.toString(values()) + "), got '" + text + "'");
     }
 }

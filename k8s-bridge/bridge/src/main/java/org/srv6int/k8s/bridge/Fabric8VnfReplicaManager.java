@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.k8s.bridge;
 
+import java.util.SortedSet;
+import java.util.TreeSet;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -224,7 +227,7 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
     }
 
     @Override
-    public java.util.Optional<List<ReplicaStatus>> watchedReplicas(String chainId, int vnfIndex) {
+    public Optional<List<ReplicaStatus>> watchedReplicas(String chainId, int vnfIndex) {
         return watch.replicas(chainId, vnfIndex);
     }
 
@@ -286,11 +289,11 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
     }
 
     @Override
-    public java.util.SortedSet<String> listChainIds() {
+    public SortedSet<String> listChainIds() {
         List<StatefulSet> all = retrier.call("list replicas of every chain", () ->
                 client.apps().statefulSets().inNamespace(config.namespace())
                         .withLabel(ReplicaNames.LABEL_MANAGED_BY, ReplicaNames.MANAGER).list().getItems());
-        java.util.SortedSet<String> out = new java.util.TreeSet<>();
+        SortedSet<String> out = new TreeSet<>();
         for (StatefulSet sts : all) {
             Map<String, String> labels = sts.getMetadata().getLabels();
             String chain = labels == null ? null : labels.get(ReplicaNames.LABEL_CHAIN);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.k8s.bridge;
 
 import io.fabric8.kubernetes.api.model.Container;
@@ -217,14 +218,16 @@ final class NodeCapacityWatch extends InformerWatch {
         pending.clear();
         // Keys and resource versions only: the handlers keep what is counted (no resync, which would
         // hand them the reduced objects).
-        SharedIndexInformer<Node> n = nodeInformer = client.nodes().runnableInformer(0)
+        SharedIndexInformer<Node> n = client.nodes().runnableInformer(0)
                 .itemStore(new ReducedStateItemStore<>(ReducedStateItemStore.NAME_KEY_STATE, Node.class,
                         client.getKubernetesSerialization(), "spec.unschedulable"));
-        SharedIndexInformer<Pod> p = podInformer = client.pods().inAnyNamespace().withoutField("spec.nodeName", "")
+        nodeInformer = n;
+        SharedIndexInformer<Pod> p = client.pods().inAnyNamespace().withoutField("spec.nodeName", "")
                 .withoutField("status.phase", "Succeeded").withoutField("status.phase", "Failed")
                 .runnableInformer(0)
                 .itemStore(new ReducedStateItemStore<>(ReducedStateItemStore.NAME_KEY_STATE, Pod.class,
                         client.getKubernetesSerialization(), "spec.nodeName"));
+        podInformer = p;
         int g = ++generation; // events of informers stopped earlier count no more
         n.addEventHandler(new Handler<Node>((o, deleted) -> nodeChanged(g, o, deleted)));
         p.addEventHandler(new Handler<Pod>((o, deleted) -> podChanged(g, o, deleted)));

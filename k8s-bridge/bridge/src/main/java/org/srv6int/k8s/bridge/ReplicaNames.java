@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.k8s.bridge;
 
+import java.util.TreeMap;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -144,7 +146,7 @@ public final class ReplicaNames {
      * @return annotation name to value
      */
     public static Map<String, String> profileAnnotations(long llcWays, long memoryBandwidthPercent) {
-        Map<String, String> m = new java.util.TreeMap<>();
+        Map<String, String> m = new TreeMap<>();
         if (llcWays > 0) {
             m.put(ANNOTATION_LLC_WAYS, Long.toString(llcWays));
         }

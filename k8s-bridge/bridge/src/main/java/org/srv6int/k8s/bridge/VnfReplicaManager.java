@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.k8s.bridge;
 
+import java.util.Optional;
+import java.util.SortedSet;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -76,7 +79,7 @@ public interface VnfReplicaManager {
      *
      * @return chain identifiers, sorted
      */
-    java.util.SortedSet<String> listChainIds();
+    SortedSet<String> listChainIds();
 
     /**
      * Lists the replicas of a chain's vNF, ordered by replica index.
@@ -98,7 +101,7 @@ public interface VnfReplicaManager {
      * @return replica statuses ordered by replica index; empty while the watch is not established
      *         (starting, reconnecting, or refused by RBAC): readiness is then unknown
      */
-    java.util.Optional<List<ReplicaStatus>> watchedReplicas(String chainId, int vnfIndex);
+    Optional<List<ReplicaStatus>> watchedReplicas(String chainId, int vnfIndex);
 
     /**
      * Tells the listener of every change of a replica's readiness from now on (starts the watch).

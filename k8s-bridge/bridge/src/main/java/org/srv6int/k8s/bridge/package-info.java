@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * Kubernetes bridge of the global loop: creates, scales and removes vNF replicas as
  * pods owned by StatefulSets the bridge names deterministically, and reports each

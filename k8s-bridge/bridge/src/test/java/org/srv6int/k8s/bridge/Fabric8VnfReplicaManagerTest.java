@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.k8s.bridge;
 
+import java.net.InetAddress;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -133,7 +135,8 @@ public class Fabric8VnfReplicaManagerTest {
         bridge.ensureReplica(request("c1", 0, 0, "worker1"));
         assertEquals(1, statefulSets().size());
         // Three GET+POST rounds (two answered 500) then the pod status GET.
-        assertTrue("requests: " + (mock.server.getRequestCount() - before), mock.server.getRequestCount() - before >= 7);
+        assertTrue("requests: " + (mock.server.getRequestCount() - before),
+                mock.server.getRequestCount() - before >= 7);
     }
 
     @Test
@@ -225,7 +228,7 @@ public class Fabric8VnfReplicaManagerTest {
     @Test
     public void refusedConnectionIsRetriedThenReported() throws Exception {
         int port;
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             port = s.getLocalPort();
         }
         BridgeConfig cfg = new BridgeConfig(NS, 3, Duration.ofMillis(10), Duration.ofMillis(20),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.k8s.bridge;
 
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -135,7 +136,8 @@ public class OsgiBundleIT {
                 Thread.sleep(50);
                 seen = watched.invoke(manager, "osgi", 0);
             }
-            assertTrue("the watch did not list the replica: " + seen, String.valueOf(seen).contains("sfc-osgi-vnf0-r0"));
+            assertTrue("the watch did not list the replica: " + seen,
+                    String.valueOf(seen).contains("sfc-osgi-vnf0-r0"));
             // So does the free resources' watch (cluster-wide informers with fabric8's reduced item store).
             Method free = mgr.getMethod("nodeFreeResources");
             Method stats = mgr.getMethod("nodeCapacityStats");

@@ -1,5 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.k8s.bridge;
 
+import java.time.Instant;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Predicate;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -338,7 +344,7 @@ public class RealApiServerTest {
         Pod p = admin.pods().inNamespace(NS).withName(pod).get();
         p.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType())).forEach(c -> {
             c.setStatus(ready ? "True" : "False");
-            c.setLastTransitionTime(java.time.Instant.now().toString());
+            c.setLastTransitionTime(Instant.now().toString());
         });
         long t0 = System.nanoTime();
         admin.pods().inNamespace(NS).resource(p).updateStatus();
@@ -347,7 +353,7 @@ public class RealApiServerTest {
 
     /** When the listener heard what of one replica, and when a LIST per second (the removed poll) first saw it. */
     private static final class Heard {
-        final java.util.concurrent.BlockingQueue<long[]> told = new java.util.concurrent.LinkedBlockingQueue<>();
+        final BlockingQueue<long[]> told = new LinkedBlockingQueue<>();
         final ReplicaListener listener;
 
         Heard(String name) {
@@ -392,8 +398,8 @@ public class RealApiServerTest {
         Heard heard = new Heard(ReplicaNames.replicaName(chain, 0, 0));
         ReplicaListener l = heard.listener;
         bridge.addListener(l);
-        java.util.concurrent.ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor();
-        java.util.concurrent.BlockingQueue<long[]> polled = new java.util.concurrent.LinkedBlockingQueue<>();
+        ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor();
+        BlockingQueue<long[]> polled = new LinkedBlockingQueue<>();
         try {
             bridge.ensureReplica(request(chain, 0, 0, "worker1"));
             ReplicaStatus s = bridge.awaitReady(chain, 0, 0, READY);
@@ -429,8 +435,10 @@ public class RealApiServerTest {
             }
             long[] w = sorted(watch);
             long[] p = sorted(poll);
-            System.out.println("RealApiServerTest: pod Ready flipped on the API server -> listener told: " + stats(watch));
-            System.out.println("RealApiServerTest: same flips seen by a LIST per second (the removed poll): " + stats(poll)
+            System.out.println("RealApiServerTest: pod Ready flipped on the API server -> listener told: "
+                    + stats(watch));
+            System.out.println("RealApiServerTest: same flips seen by a LIST per second (the removed poll): "
+                    + stats(poll)
                     + String.format("; median ratio poll/watch %.0fx", (double) p[p.length / 2] / w[w.length / 2]));
             // Not a timing assertion: the watch tells each flip before the poll's next LIST can see it.
             for (int i = 0; i < watch.size(); i++) {
@@ -550,7 +558,7 @@ public class RealApiServerTest {
      * Waits until the bridge's answer (from its watch) shows what the condition asks and equals what a
      * LIST computes; returns how long after {@code t0} the answer first showed it.
      */
-    private static long awaitWatched(String what, long t0, java.util.function.Predicate<Map<String, NodeResources>> shows)
+    private static long awaitWatched(String what, long t0, Predicate<Map<String, NodeResources>> shows)
             throws InterruptedException {
         long deadline = t0 + TimeUnit.SECONDS.toNanos(10);
         long seen = -1;
@@ -569,7 +577,8 @@ public class RealApiServerTest {
             }
             if (now > deadline) {
                 fail("within 10 s the watched answer did not show " + what + " and equal a LIST: watched "
-                        + render(w) + "; LIST " + render(bridge.listFreeResources()) + "; " + bridge.nodeCapacityStats());
+                        + render(w) + "; LIST " + render(bridge.listFreeResources()) + "; "
+                                + bridge.nodeCapacityStats());
             }
             Thread.sleep(2);
         }
@@ -661,7 +670,8 @@ public class RealApiServerTest {
             assertEquals(0, refused.fromWatch());
             long lists = refused.byList();
             noWatch.nodeFreeResources();
-            assertEquals("each answer while refused is a LIST, counted", lists + 1, noWatch.nodeCapacityStats().byList());
+            assertEquals("each answer while refused is a LIST, counted", lists + 1,
+                    noWatch.nodeCapacityStats().byList());
             // Without list either (get only): no answer at all, said clearly.
             admin.rbac().clusterRoles().withName(role).edit(r -> {
                 r.getRules().forEach(rule -> rule.setVerbs(new ArrayList<>(List.of("get"))));

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.k8s.bridge;
 
+import java.util.Map;
 import org.junit.Test;
 
 import static org.junit.Assert.assertEquals;
@@ -53,9 +55,9 @@ public class ReplicaRequestTest {
     /** The profile the node agent holds for a starting replica: literal names, written only when given. */
     @Test
     public void aProfileIsWrittenUnderTheContractNames() {
-        assertEquals(java.util.Map.of("srv6int.org/llc-ways", "3", "srv6int.org/memory-bandwidth-percent", "20"),
+        assertEquals(Map.of("srv6int.org/llc-ways", "3", "srv6int.org/memory-bandwidth-percent", "20"),
                      valid().profile(3, 20).build().annotations());
-        assertEquals(java.util.Map.of("srv6int.org/llc-ways", "2"), valid().profile(2, 0).build().annotations());
+        assertEquals(Map.of("srv6int.org/llc-ways", "2"), valid().profile(2, 0).build().annotations());
         assertTrue(valid().profile(0, 0).build().annotations().isEmpty());
     }
 
@@ -63,12 +65,12 @@ public class ReplicaRequestTest {
     @Test
     public void identityIsWrittenUnderTheContractNames() {
         ReplicaRequest r = valid().identity("fc00:2::1:5", "device:leaf2", 7).numaNode(1).build();
-        assertEquals(java.util.Map.of("srv6int.org/sid", "fc00:2::1:5", "srv6int.org/switch-device", "device:leaf2",
+        assertEquals(Map.of("srv6int.org/sid", "fc00:2::1:5", "srv6int.org/switch-device", "device:leaf2",
                                       "srv6int.org/switch-port", "7", "srv6int.org/numa-node", "1"),
                      r.annotations());
         io.fabric8.kubernetes.api.model.apps.StatefulSet sts = Fabric8VnfReplicaManager.statefulSet(r);
         assertEquals(r.annotations(), sts.getSpec().getTemplate().getMetadata().getAnnotations());
-        java.util.Map<String, String> labels = sts.getSpec().getTemplate().getMetadata().getLabels();
+        Map<String, String> labels = sts.getSpec().getTemplate().getMetadata().getLabels();
         assertEquals("sfc2", labels.get("srv6int.org/chain"));
         assertEquals("3", labels.get("srv6int.org/vnf"));
         assertEquals("1", labels.get("srv6int.org/replica"));

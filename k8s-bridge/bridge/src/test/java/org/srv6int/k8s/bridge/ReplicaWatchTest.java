@@ -1,5 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.k8s.bridge;
 
+import java.net.InetAddress;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Status;
@@ -75,7 +79,7 @@ public class ReplicaWatchTest {
         return s;
     }
 
-    private static void waitFor(String what, java.util.function.BooleanSupplier c) throws InterruptedException {
+    private static void waitFor(String what, BooleanSupplier c) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!c.getAsBoolean()) {
             assertTrue("timed out waiting for " + what, System.nanoTime() < deadline);
@@ -153,7 +157,7 @@ public class ReplicaWatchTest {
     private static io.fabric8.kubernetes.client.server.mock.KubernetesMockServer scripted(ReplicaRequest r)
             throws Exception {
         var server = new io.fabric8.kubernetes.client.server.mock.KubernetesMockServer(false);
-        server.init(java.net.InetAddress.getByName("127.0.0.1"), 0);
+        server.init(InetAddress.getByName("127.0.0.1"), 0);
         var sts = Fabric8VnfReplicaManager.statefulSet(r);
         sts.getMetadata().setNamespace(NS);
         sts.getMetadata().setResourceVersion("5");
@@ -198,7 +202,8 @@ public class ReplicaWatchTest {
                 .waitFor(500).andEmit(new WatchEvent(gone, "ERROR")).done().once();
         server.expect().withPath(PODS + "?" + SELECTOR).andReturn(200, podList("20", podOf(r, true))).once();
         quietWatch(server, watchFrom(PODS, "20"));
-        try (KubernetesClient c = clientOf(server); ReplicaWatch watch = new ReplicaWatch(c, NS, Duration.ofSeconds(1))) {
+        try (KubernetesClient c = clientOf(server); ReplicaWatch watch = new ReplicaWatch(c, NS,
+                Duration.ofSeconds(1))) {
             watch.addListener(listener);
             ReplicaStatus s = next();
             assertFalse(s.ready());
@@ -235,11 +240,12 @@ public class ReplicaWatchTest {
         // Refused once (the RBAC without watch), allowed from then on (the RBAC applied).
         server.expect().withPath(watchFrom(PODS, "10")).andReturn(403, forbidden).once();
         quietWatch(server, watchFrom(PODS, "10"));
-        try (KubernetesClient c = clientOf(server); ReplicaWatch watch = new ReplicaWatch(c, NS, Duration.ofMillis(700))) {
+        try (KubernetesClient c = clientOf(server); ReplicaWatch watch = new ReplicaWatch(c, NS,
+                Duration.ofMillis(700))) {
             watch.addListener(listener);
             waitFor("refusal seen", () -> watch.problem() != null && watch.problem().startsWith("watch refused"));
             assertTrue(watch.problem(), watch.problem().contains("403"));
-            assertEquals(java.util.Optional.empty(), watch.replicas("c1", 0));
+            assertEquals(Optional.empty(), watch.replicas("c1", 0));
             long t0 = System.nanoTime();
             try {
                 watch.awaitReady(r.name(), Duration.ofSeconds(30));

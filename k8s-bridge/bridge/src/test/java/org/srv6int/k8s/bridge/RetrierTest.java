@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.srv6int.k8s.bridge;
 
+import java.util.function.Supplier;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.junit.Test;
 
@@ -29,7 +31,7 @@ public class RetrierTest {
         return new KubernetesClientException("forbidden", 403, null);
     }
 
-    private static <T> java.util.function.Supplier<T> script(List<KubernetesClientException> failures,
+    private static <T> Supplier<T> script(List<KubernetesClientException> failures,
                                                             T result, int[] calls) {
         Deque<KubernetesClientException> q = new ArrayDeque<>(failures);
         return () -> {

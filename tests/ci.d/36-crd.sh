@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# CI step: the ServiceFunctionChain CRD (k8s-bridge/deploy/crd, docs/crd.md) on a real
+# kube-apiserver (tools/k8s-testenv, started fresh here and stopped at the end): runs
+# ServiceFunctionChainCrdTest (apply + Established, admitted and refused cases with 422 naming
+# the field, status subresource, printer columns) and SfcCrdInStepTest (the CRD against the app's
+# constants and REST codec; no cluster), both compiled by tools/test-all's `mvn install`, then
+# shows `kubectl get sfc -o wide` for the example. Skipped tests count as failures here.
+# The control plane's ports and run directory come from env.sh (SRV6INT_K8S_RUN,
+# SRV6INT_K8S_APISERVER_PORT, ... override them when another one is running).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+TESTENV=$ROOT/tools/k8s-testenv
+. "$TESTENV/env.sh"
+t0=$SECONDS
+trap '"$TESTENV/stop" >/dev/null 2>&1' EXIT
+"$TESTENV/stop" >/dev/null 2>&1 # a leftover from an interrupted run
+if ! "$TESTENV/start"; then
+  echo "36-crd: control plane did not start; logs:"; tail -n 20 "$K8S_RUN"/log/*.log 2>/dev/null
+  echo "0 passed, 1 failed"; exit 1
+fi
+CRD_XML=$ROOT/k8s-bridge/bridge/target/surefire-reports/TEST-org.srv6int.k8s.bridge.crd.ServiceFunctionChainCrdTest.xml
+STEP_XML=$ROOT/tests/target/surefire-reports/TEST-org.srv6int.tests.crd.SfcCrdInStepTest.xml
+rm -f "$CRD_XML" "$STEP_XML"
+mvn -B -ntp -q -fn -pl k8s-bridge/bridge,tests surefire:test \
+  -Dtest=ServiceFunctionChainCrdTest,SfcCrdInStepTest -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false \
+  -Dsrv6int.admin.kubeconfig="$K8S_RUN/admin.kubeconfig"
+rc=$?
+total=0; bad_total=0
+for xml in "$CRD_XML" "$STEP_XML"; do
+  if [ ! -f "$xml" ]; then
+    echo "36-crd: no test report $xml (mvn exit $rc)"; total=$((total + 1)); bad_total=$((bad_total + 1)); continue
+  fi
+  read -r tests failures errors skipped < <(python3 - "$xml" <<'PY'
+import sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+print(r.get("tests"), r.get("failures"), r.get("errors"), r.get("skipped"))
+PY
+)
+  bad=$((failures + errors + skipped))
+  [ "$bad" -gt 0 ] && grep -h -B1 -A3 "<failure\|<error\|<skipped" "$xml" | head -40
+  total=$((total + tests)); bad_total=$((bad_total + bad))
+done
+# The example as an operator sees it (the CRD is applied by the test).
+KC=(--kubeconfig "$K8S_RUN/admin.kubeconfig")
+if kubectl "${KC[@]}" create namespace sfc-crd-ci >/dev/null && \
+   kubectl "${KC[@]}" apply -n sfc-crd-ci -f "$ROOT/k8s-bridge/deploy/crd/example.yaml" >/dev/null && \
+   kubectl "${KC[@]}" get sfc -n sfc-crd-ci -o wide; then
+  total=$((total + 1))
+else
+  echo "36-crd: the example was not admitted"; total=$((total + 1)); bad_total=$((bad_total + 1))
+fi
+echo "36-crd: $total tests in $((SECONDS - t0)) s (incl. control plane start)"
+echo "$((total - bad_total)) passed, $bad_total failed"
+[ "$bad_total" -eq 0 ]
