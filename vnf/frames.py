@@ -268,6 +268,8 @@ def main():
             m = gen_malformed()
             fr = [x[0] for x in m]
             write_pcap(out + ".fwd.pcap", [x[0] for x in m if x[1] is None])
+            # frames shorter than an Ethernet header cannot be sent (the kernel refuses them)
+            open(out + ".wire-drops", "w").write("%d\n" % sum(1 for x in m if x[1] and len(x[0]) >= 14))
             with open(out + ".expect", "w") as f:
                 for x in m:
                     f.write("%s\n" % (x[1] or "forward"))

@@ -1,7 +1,8 @@
 /* srv6-blast: sends the frames of a pcap file out of an interface through an
  * AF_PACKET TPACKET_V2 TX ring, bounded in count and time, optionally paced.
  *   srv6-blast -i IFACE -f FILE.pcap [-c COUNT] [-t SECONDS] [-r PPS] [--vary-flows]
- * Default: every frame of the file once. With -c or -t the file is replayed in a
+ * Default: every frame of the file once (frames the kernel would refuse, shorter
+ * than an Ethernet header or longer than a ring slot, skipped and counted). With -c or -t the file is replayed in a
  * loop until COUNT frames or SECONDS. --vary-flows adds the loop number to the
  * inner TCP/UDP source port of every SRv6-INT frame so each pass makes new flows.
  * Prints sent=, seconds=, pps= on stdout. */
@@ -50,7 +51,7 @@ int main(int argc, char **argv) {
   struct frame *fr;
   int n = pcap_load(file, &fr);
   if (n <= 0) { fprintf(stderr, "srv6-blast: no frames in %s\n", file); return 1; }
-  if (!count && !seconds) count = (unsigned long long)n;
+  int once = !count && !seconds;   /* default: every frame of the file once (skipped ones too) */
   if (seconds <= 0) seconds = 1e9;
   if (!count) count = ~0ull;
   /* inner source port offsets for --vary-flows */
@@ -67,6 +68,7 @@ int main(int argc, char **argv) {
   struct tpacket_req req = { .tp_block_size = 1u << 16, .tp_frame_size = fsz, .tp_block_nr = nfr / 32, .tp_frame_nr = nfr };
   if (fd < 0 || setsockopt(fd, SOL_PACKET, PACKET_VERSION, &v, sizeof v) ||
       setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof one) ||
+      setsockopt(fd, SOL_PACKET, PACKET_LOSS, &one, sizeof one) ||   /* refused frames skipped, ring keeps going */
       setsockopt(fd, SOL_PACKET, PACKET_TX_RING, &req, sizeof req)) { perror("srv6-blast: socket"); return 1; }
   uint8_t *map = mmap(NULL, (size_t)req.tp_block_size * req.tp_block_nr, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_ifindex = ifindex };
@@ -74,7 +76,7 @@ int main(int argc, char **argv) {
   const size_t doff = TPACKET2_HDRLEN - sizeof(struct sockaddr_ll);
   signal(SIGTERM, on_sig); signal(SIGINT, on_sig);
 
-  unsigned long long sent = 0, skipped = 0, full_waits = 0; unsigned idx = 0, pending = 0; int fi = 0; unsigned loop = 0;
+  unsigned long long sent = 0, sent_at_loop = 0, skipped = 0, short_ = 0, full_waits = 0; unsigned idx = 0, pending = 0; int fi = 0; unsigned loop = 0;
   double t0 = now(), tend = t0 + seconds, t = t0;
   while (sent < count && !stop) {
     if ((sent & 63) == 0) { t = now(); if (t >= tend) break; }
@@ -95,6 +97,7 @@ int main(int argc, char **argv) {
     }
     struct frame *f = &fr[fi];
     if (f->len > fsz - doff) { skipped++; }
+    else if (f->len < 14) { short_++; }   /* the kernel refuses frames shorter than an Ethernet header */
     else {
       uint8_t *d = (uint8_t *)h + doff;
       memcpy(d, f->data, f->len);
@@ -108,13 +111,17 @@ int main(int argc, char **argv) {
       sent++;
       if (++pending >= 32) { sendto(fd, NULL, 0, MSG_DONTWAIT, NULL, 0); pending = 0; }
     }
-    if (++fi == n) { fi = 0; loop++; }
+    if (++fi == n) {
+      fi = 0; loop++;
+      if (once || sent == sent_at_loop) break;   /* once, or nothing in the file can be sent */
+      sent_at_loop = sent;
+    }
   }
   /* the last frames: wait until the kernel took them all */
   sendto(fd, NULL, 0, 0, NULL, 0);
   double dt = now() - t0;
-  printf("sent=%llu seconds=%.3f pps=%.0f skipped_too_big=%llu ring_full_waits=%llu\n",
-         sent, dt, dt > 0 ? (double)sent / dt : 0.0, skipped, full_waits);
+  printf("sent=%llu seconds=%.3f pps=%.0f skipped_too_big=%llu skipped_short=%llu ring_full_waits=%llu\n",
+         sent, dt, dt > 0 ? (double)sent / dt : 0.0, skipped, short_, full_waits);
   munmap(map, (size_t)req.tp_block_size * req.tp_block_nr); close(fd);
   free(sport_off); pcap_free(fr, n);
   return 0;

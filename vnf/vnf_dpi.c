@@ -13,7 +13,7 @@ enum { F_EMPTY = 0, F_DETECTING, F_DONE };
 
 struct flow {
   uint8_t key[38];   /* ver, proto, addr lo, addr hi, port lo, port hi (IPv4 zero-padded) */
-  uint8_t state, how; /* how: 1 detected, 2 guessed at give-up, 3 unknown */
+  uint8_t state, how; /* how: 0 not yet, 1 classified by payload, 2 guessed at give-up, 3 unknown */
   uint16_t pkts;
   struct ndpi_flow_struct *nf;
   ndpi_protocol proto;
@@ -49,18 +49,28 @@ static void count_proto(struct flow *f) {
   if (id < nprotos) by_proto[id]++;
 }
 
-static void finish(struct flow *f, int how) {
-  f->state = F_DONE; f->how = (uint8_t)how;
+/* A flow is counted once, by the protocol of its first classification; nDPI may
+ * keep dissecting it afterwards (DNS answer, SSH key exchange, TLS certificate). */
+static void classify(struct flow *f, int how) {
+  if (f->how) return;
+  f->how = (uint8_t)how;
   if (how == 1) flows_detected++; else if (how == 2) flows_guessed++; else flows_unknown++;
   count_proto(f);
+}
+
+static void finish(struct flow *f) {
+  f->state = F_DONE;
   if (f->nf) { ndpi_free_flow(f->nf); f->nf = NULL; }
 }
 
 static void give_up(struct flow *f) {
-  uint8_t guessed = 0;
-  f->proto = ndpi_detection_giveup(nd, f->nf, 1, &guessed);
-  int known = f->proto.app_protocol != NDPI_PROTOCOL_UNKNOWN || f->proto.master_protocol != NDPI_PROTOCOL_UNKNOWN;
-  finish(f, known ? (guessed ? 2 : 1) : 3);
+  if (!f->how) {
+    uint8_t guessed = 0;
+    f->proto = ndpi_detection_giveup(nd, f->nf, 1, &guessed);
+    int known = f->proto.app_protocol != NDPI_PROTOCOL_UNKNOWN || f->proto.master_protocol != NDPI_PROTOCOL_UNKNOWN;
+    classify(f, known ? (guessed ? 2 : 1) : 3);
+  }
+  finish(f);
 }
 
 static void release(struct flow *f) {
@@ -92,7 +102,7 @@ static enum verdict dpi_inspect(const uint8_t *frame, uint32_t len, const struct
   if (f->state == F_EMPTY || memcmp(f->key, k, sizeof k)) {
     if (f->state != F_EMPTY) { release(f); flows_evicted++; }
     memcpy(f->key, k, sizeof k);
-    f->pkts = 0; f->how = 0;
+    f->pkts = 0; f->how = 0;   /* how: 0 not yet classified */
     f->nf = ndpi_flow_malloc(SIZEOF_FLOW_STRUCT);
     if (!f->nf) { alloc_fail++; f->state = F_EMPTY; return VERDICT_FORWARD; }
     memset(f->nf, 0, SIZEOF_FLOW_STRUCT);
@@ -104,7 +114,8 @@ static enum verdict dpi_inspect(const uint8_t *frame, uint32_t len, const struct
   f->proto = ndpi_detection_process_packet(nd, f->nf, frame + p->inner_off, (unsigned short)l3, now_ns / 1000000ull);
   f->pkts++; pkts_to_ndpi++;
   int known = f->proto.app_protocol != NDPI_PROTOCOL_UNKNOWN || f->proto.master_protocol != NDPI_PROTOCOL_UNKNOWN;
-  if (known && !ndpi_extra_dissection_possible(nd, f->nf)) finish(f, 1);
+  if (known) classify(f, 1);
+  if (known && !ndpi_extra_dissection_possible(nd, f->nf)) finish(f);
   else if (f->pkts >= max_pkts) give_up(f);
   return VERDICT_FORWARD;
 }
@@ -113,7 +124,7 @@ static void dpi_stats(FILE *o) {
   uint64_t detecting = 0;
   for (unsigned i = 0; i < ntab; i++) detecting += tab[i].state == F_DETECTING;
   fprintf(o, "dpi_flows_new=%llu\ndpi_flows_classified=%llu\ndpi_flows_guessed=%llu\ndpi_flows_unknown=%llu\n"
-             "dpi_flows_detecting=%llu\ndpi_flows_evicted=%llu\ndpi_pkts_to_ndpi=%llu\ndpi_pkts_after_verdict=%llu\n"
+             "dpi_flows_inspecting=%llu\ndpi_flows_evicted=%llu\ndpi_pkts_to_ndpi=%llu\ndpi_pkts_after_verdict=%llu\n"
              "dpi_pkts_no_flow=%llu\ndpi_alloc_fail=%llu\n",
           (unsigned long long)flows_new, (unsigned long long)flows_detected, (unsigned long long)flows_guessed,
           (unsigned long long)flows_unknown, (unsigned long long)detecting, (unsigned long long)flows_evicted,

@@ -62,7 +62,7 @@ static struct {
   uint64_t rx_frames, rx_bytes, tx_frames, tx_bytes;
   uint64_t drop_rx_ring_full, drop_tx_ring_full, drop_too_big, drop_tx_error, drop_verdict, drop_parse;
   uint64_t parse[SRV6_STATUS_COUNT], inner[INNER_STATUS_COUNT], inner_truncated;
-  uint64_t polls, batches;
+  uint64_t polls, batches, socket_errors;
 } C;
 static struct hist h_service, h_sojourn;
 
@@ -109,7 +109,8 @@ static void write_stats(FILE *f) {
     fprintf(f, "drop_parse.%s=%llu\n", srv6_status_name((enum srv6_status)i), (unsigned long long)C.parse[i]);
   for (int i = 1; i < INNER_STATUS_COUNT; i++)
     fprintf(f, "not_inspected.%s=%llu\n", inner_status_name((enum inner_status)i), (unsigned long long)C.inner[i]);
-  fprintf(f, "inner_truncated=%llu\n", (unsigned long long)C.inner_truncated);
+  fprintf(f, "inner_truncated=%llu\nsocket_errors=%llu\n", (unsigned long long)C.inner_truncated,
+          (unsigned long long)C.socket_errors);
   fprintf(f, "latency_samples=%llu\n", (unsigned long long)h_service.n);
   fprintf(f, "service_ns_p50=%llu\nservice_ns_p95=%llu\nservice_ns_p99=%llu\nservice_ns_max=%llu\n",
           (unsigned long long)hpct(&h_service, .50), (unsigned long long)hpct(&h_service, .95),
@@ -120,10 +121,16 @@ static void write_stats(FILE *f) {
   if (M->stats) M->stats(f);
 }
 
+static void write_stats_file(void);
 static void dump_stats(const char *why) {
   read_kernel_drops();
   fprintf(stderr, "--- %s stats (%s) ---\n", M->name, why);
   write_stats(stderr);
+  write_stats_file();
+}
+
+static void write_stats_file(void) {
+  read_kernel_drops();
   if (stats_path) {
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp", stats_path);
@@ -141,6 +148,9 @@ static int ring_setup(struct ring *r, int ifindex, int tx, unsigned frame_size, 
   if (setsockopt(r->fd, SOL_PACKET, PACKET_VERSION, &v, sizeof v)) return -1;
   if (tx) {
     if (setsockopt(r->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof one)) return -1;
+    /* a frame the kernel refuses is skipped (slot back to AVAILABLE) instead of
+     * parking the ring at TP_STATUS_WRONG_FORMAT, which stalls every later frame */
+    if (setsockopt(r->fd, SOL_PACKET, PACKET_LOSS, &one, sizeof one)) return -1;
   } else {
     /* do not see the frames we send ourselves (hairpin mode, or an outgoing copy) */
     if (setsockopt(r->fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof one)) return -1;
@@ -234,6 +244,7 @@ static void usage(const char *prog) {
     "      --max-dpi-pkts N   DPI: packets per flow given to nDPI (default 16)\n"
     "      --ring-frames N    frames per RX/TX ring (default 2048)\n"
     "      --frame-size N     ring frame size (default 2048; frames longer are dropped)\n"
+    "      --stats-every SEC  also rewrite the stats file every SEC seconds (default 0: off)\n"
     "  SIGUSR1: counters to stderr (and the stats file); SIGUSR2: reset latency histograms;\n"
     "  SIGTERM/SIGINT: final counters and exit 0.\n", prog);
 }
@@ -243,10 +254,12 @@ int vnf_main(int argc, char **argv, const struct vnf_module *m) {
   struct vnf_config cfg = { .max_flows = 16384, .max_dpi_pkts = 16 };
   const char *ifin = NULL, *ifout = NULL;
   unsigned ring_frames = 2048, frame_size = 2048;
+  uint64_t stats_every_ns = 0, next_stats = 0;
   static const struct option lo[] = {
     { "in", 1, 0, 'i' }, { "out", 1, 0, 'o' }, { "stats", 1, 0, 's' }, { "rules", 1, 0, 'r' },
     { "drop-on-match", 0, 0, 1 }, { "max-flows", 1, 0, 2 }, { "max-dpi-pkts", 1, 0, 3 },
-    { "ring-frames", 1, 0, 4 }, { "frame-size", 1, 0, 5 }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+    { "ring-frames", 1, 0, 4 }, { "frame-size", 1, 0, 5 }, { "stats-every", 1, 0, 6 },
+    { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
   int c;
   while ((c = getopt_long(argc, argv, "i:o:s:r:h", lo, NULL)) != -1) {
     switch (c) {
@@ -259,6 +272,7 @@ int vnf_main(int argc, char **argv, const struct vnf_module *m) {
     case 3: cfg.max_dpi_pkts = (unsigned)strtoul(optarg, NULL, 0); break;
     case 4: ring_frames = (unsigned)strtoul(optarg, NULL, 0); break;
     case 5: frame_size = (unsigned)strtoul(optarg, NULL, 0); break;
+    case 6: stats_every_ns = (uint64_t)(atof(optarg) * 1e9); break;
     case 'h': usage(argv[0]); return 0;
     default: usage(argv[0]); return 2;
     }
@@ -292,10 +306,15 @@ int vnf_main(int argc, char **argv, const struct vnf_module *m) {
           ports[0].rx.nframes, frame_size);
   dump_stats("ready");
 
+  int rc = 0;
   struct pollfd pfd[2];
   for (int i = 0; i < nports; i++) pfd[i] = (struct pollfd){ .fd = ports[i].rx.fd, .events = POLLIN };
   while (!sig_stop) {
     if (sig_dump) { sig_dump = 0; dump_stats("SIGUSR1"); }
+    if (stats_every_ns && stats_path) {
+      uint64_t t = now_ns(CLOCK_MONOTONIC_COARSE);
+      if (t >= next_stats) { if (next_stats) write_stats_file(); next_stats = t + stats_every_ns; }
+    }
     if (sig_reset) { sig_reset = 0; memset(&h_service, 0, sizeof h_service); memset(&h_sojourn, 0, sizeof h_sojourn); }
     int busy = 0;
     for (int i = 0; i < nports; i++) {
@@ -312,7 +331,22 @@ int vnf_main(int argc, char **argv, const struct vnf_module *m) {
     for (int i = 0; i < nports; i++) tx_flush(&ports[i]);
     if (busy) { C.batches++; continue; }
     C.polls++;
-    if (poll(pfd, (nfds_t)nports, 200) < 0 && errno != EINTR) { perror("poll"); break; }
+    if (poll(pfd, (nfds_t)nports, 200) < 0 && errno != EINTR) { perror("poll"); rc = 1; break; }
+    for (int i = 0; i < nports; i++) {
+      if (!(pfd[i].revents & (POLLERR | POLLHUP | POLLNVAL))) continue;
+      /* a pending socket error (ENETDOWN when the link went down): clear it, count it;
+       * if the interface is gone there is nothing left to forward between */
+      int err = 0; socklen_t el = sizeof err;
+      getsockopt(pfd[i].fd, SOL_SOCKET, SO_ERROR, &err, &el);
+      C.socket_errors++;
+      char nm[IF_NAMESIZE];
+      if ((pfd[i].revents & POLLNVAL) || !if_indextoname((unsigned)ports[i].ifindex, nm)) {
+        fprintf(stderr, "%s: interface %s is gone (%s), stopping\n", m->name, ports[i].name, strerror(err));
+        sig_stop = 1; rc = 1;
+      } else {
+        struct timespec ts = { 0, 10000000 }; nanosleep(&ts, NULL);   /* link down: do not spin */
+      }
+    }
   }
   for (int i = 0; i < nports; i++) tx_flush(&ports[i]);
   dump_stats("exit");
@@ -321,5 +355,5 @@ int vnf_main(int argc, char **argv, const struct vnf_module *m) {
     munmap(ports[i].rx.map, ports[i].rx.map_len); close(ports[i].rx.fd);
     munmap(ports[i].tx.map, ports[i].tx.map_len); close(ports[i].tx.fd);
   }
-  return 0;
+  return rc;
 }
