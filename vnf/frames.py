@@ -6,6 +6,7 @@
   frames.py gen attack OUT.pcap --samples F  frames whose payloads contain a rule's sample (+ the canary)
   frames.py gen malformed OUT.pcap           broken frames, one per decoder reason, + inner-broken valid ones
   frames.py gen bench OUT.pcap --payload N   HTTP-like flows (8 frames each) for the service-rate curves
+  frames.py gen mix OUT.pcap [--sizes 200,256,512,1024] [--flows N]   frames of those sizes, in turn
   frames.py gen seeds OUT.pcap               all valid kinds together (fuzz seeds)
   frames.py vectors DIR OUT.pcap             the golden SRv6-INT frames of tests/vectors (those a vNF may see)
   frames.py capture IFACE COUNT TIMEOUT OUT.pcap   receive up to COUNT frames (AF_PACKET); OUT.ready once bound
@@ -210,6 +211,24 @@ def gen_bench(payload, flows):
     return [fr[f * per + k] for k in range(per) for f in range(flows)]
 
 
+def gen_mix(sizes, flows):
+    """flows of 8 frames, HTTP-like clean text; frame k of flow f is sizes[(f + k) % len(sizes)]
+    bytes on the wire (Ethernet to the end of the inner payload, SRv6 encapsulation included)"""
+    r = random.Random(19)
+    fr = []
+    for fno in range(flows):
+        ver = 4 if fno % 4 else 6
+        c, s = (("10.1.%d.%d" % (fno >> 8, fno & 255), "10.0.4.80") if ver == 4
+                else ("2001:db8:1::%x" % (fno + 1), "2001:db8:4::80"))
+        over = len(frame(ver, c, s, 6, 1, 80, b""))
+        req = (b"GET /app/%d/index.html HTTP/1.1\r\nHost: www.example.com\r\nUser-Agent: Mozilla/5.0\r\n\r\n" % fno)
+        for k in range(8):
+            n = max(0, sizes[(fno + k) % len(sizes)] - over)
+            body = ((req if k == 0 else b"") + clean_text(r, n))[:n].ljust(n, b" ")
+            fr.append(frame(ver, c, s, 6, 20000 + fno, 80, body, seq=1000 + 2000 * k))
+    return [fr[f * 8 + k] for k in range(8) for f in range(flows)]
+
+
 def write_pcap(path, frames):
     with open(path, "wb") as f:
         f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
@@ -275,6 +294,9 @@ def main():
                     f.write("%s\n" % (x[1] or "forward"))
         elif kind == "bench":
             fr = gen_bench(int(opt.get("--payload", 512)), int(opt.get("--flows", 512)))
+        elif kind == "mix":
+            fr = gen_mix([int(x) for x in opt.get("--sizes", "200,256,512,1024").split(",")],
+                         int(opt.get("--flows", 256)))
         elif kind == "seeds":
             fr = gen_dpi() + gen_clean(20) + gen_bench(200, 4)
         else:
