@@ -9,7 +9,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +34,8 @@ public final class MeasuredCurves {
     public static final String SIZES = "vnf-sizes.csv";
     private static final Allocation FULL = new Allocation(1, Resource.LLC_WAYS.max(), Resource.MEM_BW_PCT.max(),
             Resource.CPU_FREQ_MHZ.max());
-    private static final double MIX_BYTES = (200 + 256 + 512 + 1024) / 4.0;
+    /** Mean frame size of the measured mix, bytes. */
+    public static final double MIX_BYTES = (200 + 256 + 512 + 1024) / 4.0;
     private static volatile MeasuredCurves instance;
 
     private final Map<String, TreeMap<Double, Double>> costByQuota;
@@ -94,6 +94,21 @@ public final class MeasuredCurves {
             us *= interpolate(bySize, sizeBytes) / interpolate(bySize, MIX_BYTES);
         }
         return us * t.serviceTimeUs(a, sizeBytes) / t.serviceTimeUs(FULL, sizeBytes);
+    }
+
+    /**
+     * Measured cost of one packet of the mix, µs of a core.
+     *
+     * @param engine fwd, dpi or ids
+     * @param quota CPU quota, cores
+     * @return microseconds
+     */
+    public double costUs(String engine, double quota) {
+        TreeMap<Double, Double> m = costByQuota.get(engine);
+        if (m == null) {
+            throw new IllegalArgumentException("no measured engine " + engine);
+        }
+        return interpolate(m, quota);
     }
 
     /** Median cost (µs of a core per packet) per engine and quota, as loaded. */
@@ -178,14 +193,5 @@ public final class MeasuredCurves {
             out.put(v, m);
         });
         return out;
-    }
-
-    /** Per type the engine's cost table, for reports. */
-    public Map<VnfType, TreeMap<Double, Double>> byType() {
-        Map<VnfType, TreeMap<Double, Double>> m = new EnumMap<>(VnfType.class);
-        for (VnfType t : VnfType.values()) {
-            m.put(t, costByQuota.get(engine(t)));
-        }
-        return m;
     }
 }
