@@ -21,9 +21,9 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 0
 fi
 if ! pkg-config --exists libndpi libhs 2>/dev/null; then
-  echo "installing libndpi-dev libhyperscan-dev"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    libndpi-dev libhyperscan-dev pkg-config >/dev/null
+  echo "FAIL nDPI / Hyperscan headers missing: run tools/setup-deps (tools/deps/vnf.apt)"
+  echo "0 passed, 1 failed"
+  exit 1
 fi
 T=$$
 SRC=vnfsrc-$T MID=vnfmid-$T DST=vnfdst-$T
