@@ -21,6 +21,7 @@ import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.twin.control.AppControl;
 import org.srv6int.twin.model.Resource;
 import org.srv6int.twin.model.VnfInstance;
+import org.srv6int.twin.model.VnfModels;
 import org.srv6int.twin.dataplane.Dataplane;
 import org.srv6int.twin.k8s.RealKubernetes;
 import org.srv6int.twin.report.IndexPage;
@@ -57,6 +58,8 @@ public final class Main {
             "  --k8s fake|real   replica manager: in-process fake (default) or the real control plane",
             "  --dataplane emulated|bmv2   switches: emulated (default) or BMv2",
             "  --onos-instances N   the app on a cluster of N ONOS instances (default 1; docs/cluster.md)",
+            "  --vnf-models assumed|measured   vNF service times: paper-calibrated (default) or measured on",
+            "                    the real vNFs of vnf/ (docs/lab.md \"curves\"; docs/twin.md section 2)",
             "  --workers N       scale: workers (default 16), spread over leaves 2-7 of 8",
             "  --duration S      scale: simulated seconds (default 90)",
             "  -h, --help        this text");
@@ -92,6 +95,7 @@ public final class Main {
             out.println(USAGE);
             return 0;
         }
+        VnfModels.select(o.vnfModels); // the one place the vNF model is chosen, before anything runs
         List<Scenario> scenarios = new ArrayList<>();
         for (String s : o.scenarios) {
             Scenario sc;
@@ -352,6 +356,7 @@ public final class Main {
         m.put("dataplane", o.dataplane);
         m.put("k8s", o.k8s);
         m.put("onos_instances", o.onosInstances);
+        m.put("vnf_models", o.vnfModels.label());
         m.put("tick_s", Runner.DT_S);
         m.put("int_sampling", org.srv6int.twin.model.Fabric.INT_SAMPLING);
         Map<String, Object> exps = new LinkedHashMap<>();
@@ -419,6 +424,7 @@ public final class Main {
         int onosInstances = 1;
         int workers = Scale.DEFAULT_WORKERS;
         double durationS = Scale.DEFAULT_DURATION_S;
+        VnfModels vnfModels = VnfModels.ASSUMED;
 
         static Options parse(String[] args) {
             Options o = new Options();
@@ -496,6 +502,9 @@ public final class Main {
                         if (!(o.durationS >= 10 && o.durationS <= 86_400)) {
                             throw new IllegalArgumentException("--duration must be 10..86400 s, got " + args[i]);
                         }
+                        break;
+                    case "--vnf-models":
+                        o.vnfModels = VnfModels.parse(value(args, ++i, a));
                         break;
                     case "--dataplane":
                         o.dataplane = oneOf(value(args, ++i, a), a, "emulated", "bmv2");

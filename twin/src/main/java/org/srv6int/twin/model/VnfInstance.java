@@ -130,7 +130,7 @@ public final class VnfInstance {
 
     /** Computes the alone service time and the busy cores this tick (before contention). */
     void prepare(double nowS) {
-        serviceUs = type.serviceTimeUs(allocation, sizeBytes);
+        serviceUs = VnfModels.selected().serviceTimeUs(type, allocation, sizeBytes);
         double need = lambdaPps * serviceUs / 1e6;
         busyCores = down(nowS) ? 0 : Math.min(allocation.get(Resource.CPU_QUOTA), need);
     }

@@ -30,6 +30,7 @@ import org.srv6int.agent.numa.NumaDecision;
 import org.srv6int.agent.numa.NumaNeed;
 import org.srv6int.agent.numa.NumaProfile;
 import org.srv6int.agent.numa.NumaSfp;
+import org.srv6int.twin.model.VnfModels;
 import org.srv6int.twin.numa.NumaServerModel.Isolation;
 import org.srv6int.twin.report.Json;
 import org.srv6int.twin.report.Outputs;
@@ -200,6 +201,13 @@ public final class NumaExperiment {
             row.put(id, s * CHAINS_PER_SERVER + i);
         }
         initialPlacement(m, engine, chainTypes, rates(row, rates, 0));
+        Map<String, Double> measured = null; // cores per Gbps of each chain with the measured vNF models
+        if (VnfModels.selected() == VnfModels.MEASURED) {
+            measured = new LinkedHashMap<>();
+            for (Map.Entry<String, List<String>> e : chainTypes.entrySet()) {
+                measured.put(e.getKey(), NumaServerModel.measuredCoresPerGbps(e.getValue()));
+            }
+        }
         Set<String> violated = new HashSet<>();
         for (int t = 0; t < SECONDS; t++) {
             Map<String, Double> now = rates(row, rates, t);
@@ -218,10 +226,12 @@ public final class NumaExperiment {
                 }
             }
             violated = new HashSet<>();
-            double sum = 0;
+            Map<String, Double> delivered = new LinkedHashMap<>();
+            Map<String, Integer> nodes = new LinkedHashMap<>();
             for (String id : chainTypes.keySet()) {
                 List<String> ty = chainTypes.get(id);
                 int node = engine.node(id);
+                nodes.put(id, node);
                 double phi = model.throughput(ty, node, engine.allocation(id), now.get(id), m.isolation,
                         shares(engine, chainTypes.keySet(), id, node));
                 if (node != nodeBefore.get(id)) {
@@ -229,10 +239,17 @@ public final class NumaExperiment {
                     phi = Math.min(phi, model.throughput(ty, nodeBefore.get(id), allocBefore.get(id), now.get(id),
                             m.isolation, true));
                 }
-                if (phi < now.get(id) - 1e-6) {
-                    violated.add(id);
+                delivered.put(id, phi);
+            }
+            if (measured != null) {
+                NumaServerModel.capByCores(delivered, nodes, measured);
+            }
+            double sum = 0;
+            for (Map.Entry<String, Double> e : delivered.entrySet()) {
+                if (e.getValue() < now.get(e.getKey()) - 1e-6) {
+                    violated.add(e.getKey());
                 }
-                sum += phi;
+                sum += e.getValue();
             }
             out[t] = sum;
         }

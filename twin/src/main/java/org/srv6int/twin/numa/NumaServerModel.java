@@ -2,9 +2,11 @@
 package org.srv6int.twin.numa;
 
 import java.util.List;
+import java.util.Map;
 import org.srv6int.agent.numa.NumaNeed;
 import org.srv6int.agent.numa.NumaProfile;
 import org.srv6int.agent.numa.NumaSfp;
+import org.srv6int.twin.model.MeasuredCurves;
 
 /**
  * The hardware of one server of the NUMASFP experiment (numasfp.txt §II-C, §VI-A): two NUMA
@@ -70,6 +72,39 @@ public final class NumaServerModel {
     public static List<NumaSfp.NodeCapacity> nodes() {
         return List.of(new NumaSfp.NodeCapacity(CORES, LLC_WAYS, MB_PERCENT),
                 new NumaSfp.NodeCapacity(CORES, LLC_WAYS, MB_PERCENT));
+    }
+
+    /**
+     * With the measured vNF models ({@code --vnf-models measured}): cores a chain needs per Gbps,
+     * the sum of its vNFs' measured cost per packet of the mix at one core (docs/lab.md "curves";
+     * router is vnf-fwd, monitor vnf-dpi, the engine ntopng-like monitors classify with) at
+     * 1e9 / (8 * 498) packets per Gbps.
+     *
+     * @param types the chain's vNF types
+     * @return cores per Gbps
+     */
+    public static double measuredCoresPerGbps(List<String> types) {
+        double us = 0;
+        for (String t : types) {
+            us += MeasuredCurves.instance().costUs("router".equals(t) ? "fwd" : "dpi", 1.0);
+        }
+        return us * 1e-6 * 1e9 / (8 * MeasuredCurves.MIX_BYTES);
+    }
+
+    /**
+     * Caps what the chains of each node deliver by the node's cores: when their demand
+     * (rate x cores per Gbps) exceeds {@link #CORES}, each gets its share in proportion to
+     * its demand (CFS shares the node's cores that way when every vNF is busy).
+     *
+     * @param phi delivered Gbps per chain, rewritten
+     * @param node node per chain
+     * @param coresPerGbps cores per Gbps per chain
+     */
+    public static void capByCores(Map<String, Double> phi, Map<String, Integer> node,
+                                  Map<String, Double> coresPerGbps) {
+        double[] demand = new double[2];
+        phi.forEach((id, g) -> demand[node.get(id)] += g * coresPerGbps.get(id));
+        phi.replaceAll((id, g) -> demand[node.get(id)] > CORES ? g * CORES / demand[node.get(id)] : g);
     }
 
     /**
