@@ -19,6 +19,9 @@ import java.util.stream.Collectors;
 
 import javax.imageio.ImageIO;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
@@ -251,6 +254,64 @@ public final class LabReport {
         return out;
     }
 
+    /** Decisions of the agent's log: vNF name, action, to (the new allocation). */
+    static List<String[]> decisions(Path log) throws IOException {
+        List<String[]> out = new ArrayList<>();
+        if (!Files.exists(log)) {
+            return out;
+        }
+        ObjectMapper m = new ObjectMapper();
+        for (String l : Files.readAllLines(log)) {
+            JsonNode n = m.readTree(l);
+            out.add(new String[] {n.path("vnf").asText(), n.path("action").asText(), n.path("to").asText(),
+                n.path("resource").asText()});
+        }
+        return out;
+    }
+
+    private Map<String, Object> contend(Path dir) throws IOException {
+        Run r = read(dir.resolve("agent"));
+        double step = (r.ms("step_ms") - r.ms("start_ms")) / 1e3;
+        double budget = Double.parseDouble(r.meta.get("budget_mc")) / 1000;
+        List<Bin> ids = r.of(1);
+        List<Bin> dpi = r.of(2);
+        double lmax = r.lmaxUs(1);
+        Map<String, Object> out = new LinkedHashMap<>();
+        double q1a = ids.get(0).quota;
+        double q2a = dpi.get(0).quota;
+        double q1z = ids.get(ids.size() - 1).quota;
+        double q2z = dpi.get(dpi.size() - 1).quota;
+        double maxSum = 0;
+        for (int i = 0; i < Math.min(ids.size(), dpi.size()); i++) {
+            maxSum = Math.max(maxSum, ids.get(i).quota + dpi.get(i).quota);
+        }
+        long frees = decisions(dir.resolve("decisions.jsonl")).stream()
+                .filter(d -> "dpi".equals(d[0]) && d[1].startsWith("FREE")).count();
+        double v1 = violationS(ids, lmax, step);
+        double v2 = violationS(dpi, lmax, 0);
+        double dur = ids.get(ids.size() - 1).t;
+        out.put("ids_quota_cores", List.of(q1a, q1z));
+        out.put("dpi_quota_cores", List.of(q2a, q2z));
+        out.put("max_sum_of_quotas_cores", maxSum);
+        out.put("budget_cores", budget);
+        out.put("frees_taken_from_dpi", frees);
+        out.put("ids_violation_s_after_step", v1);
+        out.put("ids_back_under_s", backUnderS(ids, lmax, step));
+        out.put("dpi_violation_s", v2);
+        out.put("run_s", dur);
+        check("Algorithm 2 took CPU from the vNF with slack (DPI " + f(q2a) + " -> " + f(q2z) + " cores, "
+                + frees + " frees)", frees > 0 && q2z < q2a);
+        check("the over-bound vNF got it (IDS " + f(q1a) + " -> " + f(q1z) + " cores)", q1z > q1a);
+        check("the two quotas never exceed the node budget (max " + f(maxSum) + " of " + f(budget) + " cores)",
+                maxSum <= budget + 1e-6);
+        check("the donor stayed within its bound most of the run (" + f(v2) + " s over of " + f(dur) + " s)",
+                v2 <= dur / 4);
+        timeline(dir, List.of(r));
+        plot(dir.resolve("contend.png"), "IDS (vNF 1, load step) and DPI (vNF 2) share " + f(budget) + " cores",
+                List.of(r), lmax);
+        return out;
+    }
+
     /**
      * Writes a scenario's report.
      *
@@ -264,6 +325,9 @@ public final class LabReport {
         switch (args[0]) {
             case "fig9":
                 s = r.fig9(dir);
+                break;
+            case "contend":
+                s = r.contend(dir);
                 break;
             default:
                 throw new IllegalArgumentException("unknown scenario " + args[0]);
