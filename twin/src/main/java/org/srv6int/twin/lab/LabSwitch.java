@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
@@ -53,8 +54,9 @@ public final class LabSwitch {
     private final Map<Integer, Path> cgroups = new LinkedHashMap<>();
     private final Map<Integer, Bin> bins = new LinkedHashMap<>();
     private final AtomicBoolean stop = new AtomicBoolean();
-    private long txErrors;
-    private long forwarded;
+    // one receive thread per port sends: counted across threads
+    private final AtomicLong txErrors = new AtomicLong();
+    private final AtomicLong forwarded = new AtomicLong();
 
     /** Latency samples of one vNF in the current bin. */
     private static final class Bin {
@@ -126,9 +128,9 @@ public final class LabSwitch {
                         throw new PcapNativeException("no such port");
                     }
                     h.sendPacket(o.bytes());
-                    forwarded++;
+                    forwarded.incrementAndGet();
                 } catch (PcapNativeException | org.pcap4j.core.NotOpenException e) {
-                    txErrors++;
+                    txErrors.incrementAndGet();
                 }
             }
         }
@@ -202,7 +204,7 @@ public final class LabSwitch {
                 }
             }
         }
-        System.err.println("lab switch: stopped; frames sent " + forwarded + ", send errors " + txErrors
+        System.err.println("lab switch: stopped; frames sent " + forwarded.get() + ", send errors " + txErrors.get()
                 + ", drops" + (drops.length() == 0 ? " none" : drops));
     }
 
