@@ -80,7 +80,8 @@ public final class Plots {
         }
     }
 
-    static XYChart base(String title, String y) {
+    /** A blank XY chart in the figures' style (also the lab's, org.srv6int.twin.lab). */
+    public static XYChart base(String title, String y) {
         XYChart c = new XYChartBuilder().width(W).height(H).title(title).xAxisTitle("Time (s)").yAxisTitle(y)
                 .build();
         org.knowm.xchart.style.XYStyler st = c.getStyler();
