@@ -34,6 +34,7 @@ import org.srv6int.app.loop.FakeInventory;
 import org.srv6int.app.loop.TestReports;
 import org.srv6int.app.store.TestStores;
 
+import java.net.InetAddress;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -43,6 +44,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static org.junit.Assert.fail;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
@@ -143,6 +145,21 @@ public class TelemetryManagerTest {
             return ((Number) e.getValue().getValue()).longValue();
         }
         throw new AssertionError("no metric " + name + " in " + metrics.getMetrics().keySet());
+    }
+
+    @Test
+    public void collectorListensOnTheNetcfgAddressOnly() throws Exception {
+        // read from the bound socket: netcfg says 127.0.0.1, so not the wildcard
+        InetSocketAddress at = manager.collectorAddress().orElseThrow();
+        assertEquals(InetAddress.getByName("127.0.0.1"), at.getAddress());
+        assertEquals(port, at.getPort());
+        try {
+            new UdpCollector(new TelemetryShards(1, TelemetryEngine.Limits.DEFAULT, System::nanoTime), 1,
+                             new InetSocketAddress("0.0.0.0", 0), 1 << 16).close();
+            fail("bound the wildcard address");
+        } catch (IllegalArgumentException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("wildcard"));
+        }
     }
 
     @Test
