@@ -35,7 +35,7 @@ public class PackageDependenciesTest {
     private static final Path SOURCES = Paths.get("src/main/java/org/srv6int/app");
     private static final Path DOC = Paths.get("../docs/architecture.md");
     private static final Pattern REF = Pattern.compile("\\borg\\.srv6int\\.((?:[a-z][a-z0-9]*\\.)+)[A-Z*]");
-    private static final Pattern ROW = Pattern.compile("^\\| `([a-z.]+)` \\| (.+) \\|$");
+    private static final Pattern ROW = Pattern.compile("^\\| `([a-z0-9.]+)` \\| (.+) \\|$");
     private static final Pattern COMMENT = Pattern.compile("(?s)/\\*.*?\\*/|//[^\\n]*");
 
     /** Package (without org.srv6int.app.) to what it may use; "any" for everything. */

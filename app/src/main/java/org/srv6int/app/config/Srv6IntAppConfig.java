@@ -160,13 +160,6 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
                 });
             }
         }
-        if (c != null && !c.has(ADDRESS) && !c.has(INSTANCES)) {
-            // The collector binds this address only (issue 31): without it there is nothing to bind.
-            throw new InvalidFieldException(ConfigChecks.join(COLLECTOR, ADDRESS),
-                                            "is required: the INT collector listens on this address only (the "
-                                                    + "switches send their reports to it), never on 0.0.0.0; "
-                                                    + "or give each instance's in collector.instances");
-        }
         ObjectNode l = object(object, "", LOOP, false);
         if (l != null) {
             onlyFields(l, LOOP, ENABLED, T_HAT, PERIOD, DEMAND, SILENCE, REPLICA_SILENCE, RETURN_HOLD, PUSH_ASIDE,

@@ -250,8 +250,7 @@ public class Srv6IntConfigTest {
         assertEquals(1024, d.collectorMaxReplicas());
         assertEquals(128, d.collectorMaxChains());
         Srv6IntAppConfig c = PaperTestbed.appConfig(MAPPER.readTree(
-                "{\"collector\": {\"address\": \"192.168.0.10\", \"mac\": \"00:00:00:00:00:fe\","
-                        + " \"maxReporters\": 300, \"maxVnfs\": 512, \"maxReplicas\": 65536,"
+                "{\"collector\": {\"maxReporters\": 300, \"maxVnfs\": 512, \"maxReplicas\": 65536,"
                         + " \"maxChains\": 65535}}"));
         assertTrue(c.isValid());
         assertEquals(300, c.collectorMaxReporters());
@@ -273,9 +272,8 @@ public class Srv6IntConfigTest {
     }
 
     @Test
-    public void collectorWithoutAnAddressOrWithTheWildcardIsRefusedByPath() throws Exception {
-        // issue 31: the collector binds the netcfg address only, so netcfg must name one
-        assertAppRejected("{\"collector\": {\"port\": 32766}}", "collector.address");
+    public void collectorOnTheWildcardAddressIsRefusedByPath() throws Exception {
+        // issue 31: the collector binds the netcfg address only, never every interface
         assertAppRejected("{\"collector\": {\"address\": \"0.0.0.0\", \"mac\": \"00:00:00:00:00:fe\"}}",
                           "collector.address");
         assertAppRejected("{\"collector\": {\"mac\": \"00:00:00:00:00:fe\", \"instances\": {\"onos-1\":"
