@@ -16,6 +16,7 @@ TESTENV=$ROOT/tools/k8s-testenv
 # kwok's stages as Stage objects on the API server: the twin's test sets the pod start-up delay.
 export SRV6INT_K8S_KWOK_STAGES=crd
 . "$TESTENV/env.sh"
+. "$ROOT/tests/ci.d/lib/reports.sh"
 t0=$SECONDS
 trap '"$TESTENV/stop" >/dev/null 2>&1' EXIT
 "$TESTENV/stop" >/dev/null 2>&1 # a leftover from an interrupted run
@@ -40,20 +41,7 @@ mvn -B -ntp -q -fn -pl k8s-bridge/bridge,app,twin,node-agent surefire:test \
   -Dsrv6int.k8s.testenv="$TESTENV" -Dsrv6int.twin.kubeconfig="$K8S_RUN/admin.kubeconfig"
 rc=$?
 total=0; bad_total=0
-for xml in "$BRIDGE_XML" "$APP_XML" "$TWIN_XML" "$JOINTS_XML" "$AGENT_XML"; do
-  if [ ! -f "$xml" ]; then
-    echo "30-k8s: no test report $xml (mvn exit $rc)"; total=$((total + 1)); bad_total=$((bad_total + 1)); continue
-  fi
-  read -r tests failures errors skipped < <(python3 - "$xml" <<'PY'
-import sys, xml.etree.ElementTree as ET
-r = ET.parse(sys.argv[1]).getroot()
-print(r.get("tests"), r.get("failures"), r.get("errors"), r.get("skipped"))
-PY
-)
-  bad=$((failures + errors + skipped))
-  [ "$bad" -gt 0 ] && grep -h -B1 -A3 "<failure\|<error\|<skipped" "$xml" | head -40
-  total=$((total + tests)); bad_total=$((bad_total + bad))
-done
+count_reports 30-k8s "$BRIDGE_XML" "$APP_XML" "$TWIN_XML" "$JOINTS_XML" "$AGENT_XML"
 # The deployment manifests against this API server.
 "$ROOT/k8s-bridge/deploy/check-manifests" "$K8S_RUN/admin.kubeconfig" | tee "$K8S_RUN/check-manifests.out"
 mrc=${PIPESTATUS[0]}

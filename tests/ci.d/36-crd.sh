@@ -18,6 +18,7 @@ cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
 TESTENV=$ROOT/tools/k8s-testenv
 . "$TESTENV/env.sh"
+. "$ROOT/tests/ci.d/lib/reports.sh"
 t0=$SECONDS
 trap '"$TESTENV/stop" >/dev/null 2>&1' EXIT
 "$TESTENV/stop" >/dev/null 2>&1 # a leftover from an interrupted run
@@ -41,20 +42,7 @@ rc=$?
 [ -f "$E2E_OUT" ] && sed -n '/ChainCrdEndToEndTest: kubectl get sfc/,/ChainCrdEndToEndTest: controller counters/p' "$E2E_OUT"
 grep -h "ChainControllerTest:" "$ROOT"/k8s-bridge/bridge/target/surefire-reports/*ChainControllerTest-output.txt 2>/dev/null
 total=0; bad_total=0
-for xml in "$CRD_XML" "$STEP_XML" "$QUEUE_XML" "$CTRL_XML" "$E2E_XML"; do
-  if [ ! -f "$xml" ]; then
-    echo "36-crd: no test report $xml (mvn exit $rc)"; total=$((total + 1)); bad_total=$((bad_total + 1)); continue
-  fi
-  read -r tests failures errors skipped < <(python3 - "$xml" <<'PY'
-import sys, xml.etree.ElementTree as ET
-r = ET.parse(sys.argv[1]).getroot()
-print(r.get("tests"), r.get("failures"), r.get("errors"), r.get("skipped"))
-PY
-)
-  bad=$((failures + errors + skipped))
-  [ "$bad" -gt 0 ] && grep -h -B1 -A3 "<failure\|<error\|<skipped" "$xml" | head -40
-  total=$((total + tests)); bad_total=$((bad_total + bad))
-done
+count_reports 36-crd "$CRD_XML" "$STEP_XML" "$QUEUE_XML" "$CTRL_XML" "$E2E_XML"
 # The example as an operator sees it (the CRD is applied by the test).
 KC=(--kubeconfig "$K8S_RUN/admin.kubeconfig")
 if kubectl "${KC[@]}" create namespace sfc-crd-ci >/dev/null && \

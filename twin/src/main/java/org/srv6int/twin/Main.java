@@ -69,9 +69,11 @@ public final class Main {
 
     /** Entry point. */
     public static void main(String[] args) {
-        // The app core logs every chain and replica it adds at INFO; keep the progress bar readable.
+        // The app core logs every chain and replica it adds at INFO, and the product's WARNs are the
+        // experiments' subject here (kill-replica's failure detection, refused drains): a normal run
+        // prints errors only. -Dorg.slf4j.simpleLogger.defaultLogLevel=warn (TWIN_JAVA_OPTS) shows them.
         if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "error");
         }
         System.exit(run(args, System.out, System.err));
     }

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onosproject.net.config.InvalidFieldException;
 import org.srv6int.app.api.model.ResourceNeed;
-import org.srv6int.k8s.bridge.ReplicaRules;
+import org.srv6int.k8s.rules.ReplicaRules;
 
 import java.net.URI;
 import java.net.URISyntaxException;

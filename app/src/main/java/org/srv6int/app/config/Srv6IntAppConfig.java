@@ -114,6 +114,14 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
         return true;
     }
 
+    // A collector address of 0.0.0.0 would listen on every interface: refused like a missing one.
+    private static void notWildcard(ObjectNode o, String path) {
+        if (o.has(ADDRESS) && IpAddress.valueOf(o.get(ADDRESS).asText()).isZero()) {
+            throw new InvalidFieldException(ConfigChecks.join(path, ADDRESS),
+                                            "must be the address the switches send reports to, not 0.0.0.0");
+        }
+    }
+
     /**
      * Checks every field.
      *
@@ -129,6 +137,7 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
             onlyFields(c, COLLECTOR, ADDRESS, MAC, PORT, TRUNCATE, THREADS, MAX_REPORTERS, MAX_VNFS, MAX_REPLICAS,
                        MAX_CHAINS, INSTANCES);
             ip(c, COLLECTOR, ADDRESS, false, IpAddress.Version.INET);
+            notWildcard(c, COLLECTOR);
             ConfigChecks.mac(c, COLLECTOR, MAC, c.has(ADDRESS));
             integer(c, COLLECTOR, PORT, false, 1, 65535);
             integer(c, COLLECTOR, TRUNCATE, false, 64, 9000);
@@ -145,6 +154,7 @@ public final class Srv6IntAppConfig extends Config<ApplicationId> {
                     String p = ConfigChecks.join(path, node);
                     onlyFields(e, p, ADDRESS, MAC, PORT);
                     ip(e, p, ADDRESS, !c.has(ADDRESS), IpAddress.Version.INET);
+                    notWildcard(e, p);
                     ConfigChecks.mac(e, p, MAC, !c.has(MAC));
                     integer(e, p, PORT, false, 1, 65535);
                 });

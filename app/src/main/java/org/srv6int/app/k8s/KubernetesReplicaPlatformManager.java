@@ -36,7 +36,7 @@ import org.srv6int.app.config.KubernetesSettings;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
-import org.srv6int.app.program.SidSteering;
+import org.srv6int.app.switchstate.SidSteering;
 import org.srv6int.k8s.bridge.BridgeConfig;
 import org.srv6int.k8s.bridge.Fabric8VnfReplicaManager;
 import org.srv6int.k8s.bridge.ReplicaRequest;

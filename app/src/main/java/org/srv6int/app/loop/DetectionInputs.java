@@ -15,7 +15,7 @@ import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.api.model.VnfWindow;
-import org.srv6int.app.program.SwitchCounters;
+import org.srv6int.app.switchstate.SwitchCounters;
 
 import java.util.ArrayList;
 import java.util.Collection;

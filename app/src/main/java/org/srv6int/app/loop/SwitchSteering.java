@@ -7,7 +7,7 @@ import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.api.model.VnfReplicaId;
-import org.srv6int.app.program.SidSteering;
+import org.srv6int.app.switchstate.SidSteering;
 
 import java.util.Collection;
 import java.util.Optional;

@@ -17,19 +17,16 @@ import org.srv6int.app.export.ExportCounters;
 import org.srv6int.app.export.ExportStats;
 import org.srv6int.app.api.model.ChainWindow;
 import org.srv6int.app.api.model.CollectorCounters;
-import org.srv6int.app.api.model.TelemetrySnapshot;
 import org.srv6int.app.api.model.VnfWindow;
 import org.srv6int.codec.DecodeStatus;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -166,74 +163,68 @@ public final class AppMetrics {
     String render(MetricsInputs in, long nowMillis) {
         MetricsSettings s = settings;
         TextExposition out = new TextExposition();
-        Map<SfcId, Sfc> chains = new TreeMap<>();
-        in.chains.forEach(c -> chains.put(c.id(), c));
-        TelemetrySnapshot w = in.window;
+        ScrapeKeys k = new ScrapeKeys(in, s);
+        chainFamilies(out, k, in);
+        vnfFamilies(out, k, in, nowMillis);
+        replicaFamilies(out, k);
+        loopFamilies(out, in);
+        // --- telemetry window and collector
+        if (in.window != null) {
+            out.family("srv6int_window_duration_seconds", "gauge", "length of the last closed telemetry window");
+            out.sample(k.windowSeconds);
+        }
+        out.family("srv6int_collector_up", "gauge", "1 if the INT collector component runs");
+        out.sample(in.collectorRunning ? 1 : 0);
+        collector(out, in.threads);
+        cluster(out, in.collectorCounters);
+        exports(out, in);
+        exporterFamilies(out, k, s);
+        return out.toString();
+    }
 
-        // keys of the three levels: what is configured and what the window saw
-        TreeSet<SfcId> chainKeys = new TreeSet<>(chains.keySet());
-        TreeSet<VnfKey> vnfKeys = new TreeSet<>();
-        for (Sfc c : chains.values()) {
-            for (int i = 0; i < c.vnfs().size(); i++) {
-                vnfKeys.add(VnfKey.of(c.id(), i));
-            }
+    /** One row per chain key; {@code f} gives the value, null for none. */
+    private static Map<SfcId, Row> perChain(ScrapeKeys k, Function<SfcId, Double> f) {
+        Map<SfcId, Row> m = new LinkedHashMap<>();
+        for (SfcId c : k.chainKeys) {
+            Double v = f.apply(c);
+            m.put(c, new Row(chainLabels(c), v == null ? Double.NaN : v));
         }
-        Map<VnfReplicaId, VnfReplica> replicas = new TreeMap<>();
-        in.replicas.forEach(r -> replicas.put(r.id(), r));
-        TreeSet<VnfReplicaId> replicaKeys = new TreeSet<>(replicas.keySet());
-        Map<SfcId, ChainWindow> chainWindows = new HashMap<>();
-        Map<VnfKey, VnfWindow> vnfWindows = new HashMap<>();
-        double windowSeconds = Double.NaN;
-        if (w != null) {
-            windowSeconds = (w.windowEndNanos() - w.windowStartNanos()) / NS;
-            for (ChainWindow c : w.chains()) {
-                SfcId id = SfcId.of(c.chainTag());
-                chainWindows.put(id, c);
-                chainKeys.add(id);
-            }
-            for (VnfWindow v : w.vnfs()) {
-                vnfWindows.put(v.vnf(), v);
-                vnfKeys.add(v.vnf());
-                v.replicaPackets().keySet().forEach(n -> replicaKeys.add(VnfReplicaId.of(v.vnf(), n)));
-            }
-        }
-        Map<VnfKey, VnfLoopState> loopStates = new HashMap<>();
-        if (in.loop != null) {
-            in.loop.vnfs().forEach(v -> loopStates.put(v.vnf(), v));
-        }
-        SeriesCap<SfcId> chainCap = new SeriesCap<>(chainKeys, Comparator.naturalOrder(), s.maxChainSeries());
-        SeriesCap<VnfKey> vnfCap = new SeriesCap<>(vnfKeys, Comparator.naturalOrder(), s.maxVnfSeries());
-        SeriesCap<VnfReplicaId> replicaCap = new SeriesCap<>(replicaKeys, Comparator.naturalOrder(),
-                                                             s.maxReplicaSeries());
+        return m;
+    }
 
-        // --- chains
-        Function<Function<SfcId, Double>, Map<SfcId, Row>> perChain = f -> {
-            Map<SfcId, Row> m = new LinkedHashMap<>();
-            for (SfcId c : chainKeys) {
-                Double v = f.apply(c);
-                m.put(c, new Row(chainLabels(c), v == null ? Double.NaN : v));
-            }
-            return m;
-        };
+    /** One row per vNF key; {@code f} gives the value, null for none. */
+    private static Map<VnfKey, Row> perVnf(ScrapeKeys k, Function<VnfKey, Double> f) {
+        Map<VnfKey, Row> m = new LinkedHashMap<>();
+        for (VnfKey v : k.vnfKeys) {
+            Double x = f.apply(v);
+            m.put(v, new Row(vnfLabels(v, k.chains), x == null ? Double.NaN : x));
+        }
+        return m;
+    }
+
+    private static void chainFamilies(TextExposition out, ScrapeKeys k, MetricsInputs in) {
+        Map<SfcId, Sfc> chains = k.chains;
+        Map<SfcId, ChainWindow> chainWindows = k.chainWindows;
+        SeriesCap<SfcId> chainCap = k.chainCap;
         out.family("srv6int_chain_latency_p95_seconds", "gauge",
                    "95th-percentile end-to-end latency of the chain in the last telemetry window");
-        rows(out, chainCap, Fold.MAX, perChain.apply(c -> chainWindows.containsKey(c)
+        rows(out, chainCap, Fold.MAX, perChain(k, c -> chainWindows.containsKey(c)
                 ? chainWindows.get(c).e2eP95Nanos() / NS : null), 1);
         out.family("srv6int_chain_latency_bound_seconds", "gauge",
                    "end-to-end bound of the chain: the sum of its vNFs' Lmax");
-        rows(out, chainCap, Fold.MAX, perChain.apply(c -> chains.containsKey(c)
+        rows(out, chainCap, Fold.MAX, perChain(k, c -> chains.containsKey(c)
                 ? chains.get(c).vnfs().stream().mapToLong(VnfSpec::lmaxNanos).sum() / NS : null), 1);
         out.family("srv6int_chain_packets_per_second", "gauge",
                    "packet rate of the chain at its egress in the last telemetry window");
-        rows(out, chainCap, Fold.SUM, perChain.apply(c -> chainWindows.containsKey(c)
+        rows(out, chainCap, Fold.SUM, perChain(k, c -> chainWindows.containsKey(c)
                 ? chainWindows.get(c).ratePps() : null), 1);
         out.family("srv6int_chain_window_reports", "gauge",
                    "INT reports of the chain's egress in the last telemetry window");
-        rows(out, chainCap, Fold.SUM, perChain.apply(c -> chainWindows.containsKey(c)
+        rows(out, chainCap, Fold.SUM, perChain(k, c -> chainWindows.containsKey(c)
                 ? (double) chainWindows.get(c).reports() : null), 1);
         out.family("srv6int_global_loop_chain_paused", "gauge",
                    "1 while the global loop leaves the chain alone (paused), else 0");
-        rows(out, chainCap, Fold.MAX, perChain.apply(c -> chains.containsKey(c)
+        rows(out, chainCap, Fold.MAX, perChain(k, c -> chains.containsKey(c)
                 ? (in.paused.contains(c) ? 1.0 : 0.0) : null), 1);
         // The failure detection's view (docs/failures.md); NaN when the loop could not be read.
         Map<SfcId, ChainState> liveness = new HashMap<>();
@@ -241,148 +232,139 @@ public final class AppMetrics {
         out.family("srv6int_chain_down", "gauge",
                    "1 while the failure detection reports the chain DOWN (traffic enters but no INT report "
                            + "leaves, or no segment list is left), else 0");
-        rows(out, chainCap, Fold.MAX, perChain.apply(c -> liveness.containsKey(c)
+        rows(out, chainCap, Fold.MAX, perChain(k, c -> liveness.containsKey(c)
                 ? (liveness.get(c).liveness() == ChainState.Liveness.DOWN ? 1.0 : 0.0) : null), 1);
         out.family("srv6int_chain_dead_replicas", "gauge",
                    "replicas of the chain the failure detection counts dead");
-        rows(out, chainCap, Fold.SUM, perChain.apply(c -> liveness.containsKey(c)
+        rows(out, chainCap, Fold.SUM, perChain(k, c -> liveness.containsKey(c)
                 ? (double) liveness.get(c).deadReplicas().size() : null), 1);
+    }
 
-        // --- vNFs
-        Function<Function<VnfKey, Double>, Map<VnfKey, Row>> perVnf = f -> {
-            Map<VnfKey, Row> m = new LinkedHashMap<>();
-            for (VnfKey k : vnfKeys) {
-                Double v = f.apply(k);
-                m.put(k, new Row(vnfLabels(k, chains), v == null ? Double.NaN : v));
-            }
-            return m;
-        };
-        Function<VnfKey, Long> lmax = k -> {
-            Sfc c = chains.get(k.sfcId());
-            return c != null && k.index() < c.vnfs().size() ? c.vnfs().get(k.index()).lmaxNanos() : null;
-        };
+    private static void vnfFamilies(TextExposition out, ScrapeKeys k, MetricsInputs in, long nowMillis) {
+        Map<VnfKey, VnfWindow> vnfWindows = k.vnfWindows;
+        Map<VnfKey, VnfLoopState> loopStates = k.loopStates;
+        SeriesCap<VnfKey> vnfCap = k.vnfCap;
+        Function<VnfKey, Long> lmax = k::lmaxNanos;
         out.family("srv6int_vnf_latency_p95_seconds", "gauge",
                    "95th-percentile vNF processing latency L_i (all replicas) in the last telemetry window");
-        rows(out, vnfCap, Fold.MAX, perVnf.apply(k -> vnfWindows.containsKey(k)
-                ? vnfWindows.get(k).p95Nanos() / NS : null), 3);
+        rows(out, vnfCap, Fold.MAX, perVnf(k, v -> vnfWindows.containsKey(v)
+                ? vnfWindows.get(v).p95Nanos() / NS : null), 3);
         out.family("srv6int_vnf_latency_p99_seconds", "gauge",
                    "99th-percentile vNF processing latency (all replicas) in the last telemetry window");
-        rows(out, vnfCap, Fold.MAX, perVnf.apply(k -> vnfWindows.containsKey(k)
-                ? vnfWindows.get(k).p99Nanos() / NS : null), 3);
+        rows(out, vnfCap, Fold.MAX, perVnf(k, v -> vnfWindows.containsKey(v)
+                ? vnfWindows.get(v).p99Nanos() / NS : null), 3);
         out.family("srv6int_vnf_latency_bound_seconds", "gauge", "latency bound Lmax_i of the vNF");
-        rows(out, vnfCap, Fold.MAX, perVnf.apply(k -> lmax.apply(k) == null ? null : lmax.apply(k) / NS), 3);
+        rows(out, vnfCap, Fold.MAX, perVnf(k, v -> lmax.apply(v) == null ? null : lmax.apply(v) / NS), 3);
         out.family("srv6int_vnf_latency_slack_seconds", "gauge",
                    "Lmax_i minus the window's p95 (negative while the vNF violates its bound)");
-        rows(out, vnfCap, Fold.MIN, perVnf.apply(k -> lmax.apply(k) != null && vnfWindows.containsKey(k)
-                ? (lmax.apply(k) - vnfWindows.get(k).p95Nanos()) / NS : null), 3);
+        rows(out, vnfCap, Fold.MIN, perVnf(k, v -> lmax.apply(v) != null && vnfWindows.containsKey(v)
+                ? (lmax.apply(v) - vnfWindows.get(v).p95Nanos()) / NS : null), 3);
         out.family("srv6int_vnf_packets_per_second", "gauge",
                    "throughput R_i of the vNF (all replicas) in the last telemetry window, from Port_Counter");
-        rows(out, vnfCap, Fold.SUM, perVnf.apply(k -> vnfWindows.containsKey(k)
-                ? vnfWindows.get(k).ratePps() : null), 3);
+        rows(out, vnfCap, Fold.SUM, perVnf(k, v -> vnfWindows.containsKey(v)
+                ? vnfWindows.get(v).ratePps() : null), 3);
         out.family("srv6int_vnf_window_samples", "gauge",
                    "vNF latency samples (INT metadata entries) in the last telemetry window");
-        rows(out, vnfCap, Fold.SUM, perVnf.apply(k -> vnfWindows.containsKey(k)
-                ? (double) vnfWindows.get(k).samples() : null), 3);
+        rows(out, vnfCap, Fold.SUM, perVnf(k, v -> vnfWindows.containsKey(v)
+                ? (double) vnfWindows.get(v).samples() : null), 3);
         if (in.replicasKnown) {
-            Map<VnfKey, int[]> byState = new HashMap<>();
-            for (VnfReplica r : in.replicas) {
-                byState.computeIfAbsent(r.vnf(), k -> new int[ReplicaState.values().length])[r.state().ordinal()]++;
-            }
-            out.family("srv6int_vnf_replicas", "gauge", "replicas of the vNF in the inventory, by state");
-            for (ReplicaState st : ReplicaState.values()) {
-                Map<VnfKey, Row> m = new LinkedHashMap<>();
-                for (VnfKey k : vnfKeys) {
-                    int[] counts = byState.get(k);
-                    int n = counts == null ? 0 : counts[st.ordinal()];
-                    String[] l = concat(vnfLabels(k, chains), "state", st.name().toLowerCase(Locale.ROOT));
-                    m.put(k, new Row(l, n));
-                }
-                rows(out, vnfCap, Fold.SUM, m, 3);
-            }
+            replicasByState(out, k, in);
         }
         out.family("srv6int_vnf_violating", "gauge",
                    "1 while the vNF's p95 exceeds Lmax_i in the global loop's view, else 0 (loop leader only)");
-        rows(out, vnfCap, Fold.MAX, perVnf.apply(k -> loopStates.containsKey(k)
-                ? (loopStates.get(k).violating() ? 1.0 : 0.0) : null), 3);
+        rows(out, vnfCap, Fold.MAX, perVnf(k, v -> loopStates.containsKey(v)
+                ? (loopStates.get(v).violating() ? 1.0 : 0.0) : null), 3);
         out.family("srv6int_vnf_violation_duration_seconds", "gauge",
                    "how long the vNF's current violation has lasted (0 when none; compare with t-hat)");
-        rows(out, vnfCap, Fold.MAX, perVnf.apply(k -> {
-            VnfLoopState st = loopStates.get(k);
+        rows(out, vnfCap, Fold.MAX, perVnf(k, v -> {
+            VnfLoopState st = loopStates.get(v);
             if (st == null) {
                 return null;
             }
             return st.violating() ? Math.max(0, nowMillis - st.violatingSinceMillis()) / 1e3 : 0.0;
         }), 3);
+    }
 
-        // --- replicas
+    private static void replicasByState(TextExposition out, ScrapeKeys k, MetricsInputs in) {
+        Map<VnfKey, int[]> byState = new HashMap<>();
+        for (VnfReplica r : in.replicas) {
+            byState.computeIfAbsent(r.vnf(), x -> new int[ReplicaState.values().length])[r.state().ordinal()]++;
+        }
+        out.family("srv6int_vnf_replicas", "gauge", "replicas of the vNF in the inventory, by state");
+        for (ReplicaState st : ReplicaState.values()) {
+            Map<VnfKey, Row> m = new LinkedHashMap<>();
+            for (VnfKey v : k.vnfKeys) {
+                int[] counts = byState.get(v);
+                int n = counts == null ? 0 : counts[st.ordinal()];
+                String[] l = concat(vnfLabels(v, k.chains), "state", st.name().toLowerCase(Locale.ROOT));
+                m.put(v, new Row(l, n));
+            }
+            rows(out, k.vnfCap, Fold.SUM, m, 3);
+        }
+    }
+
+    private static void replicaFamilies(TextExposition out, ScrapeKeys k) {
         Map<VnfReplicaId, Row> weights = new LinkedHashMap<>();
         Map<VnfReplicaId, Row> rates = new LinkedHashMap<>();
-        for (VnfReplicaId id : replicaKeys) {
-            VnfReplica r = replicas.get(id);
+        for (VnfReplicaId id : k.replicaKeys) {
+            VnfReplica r = k.replicas.get(id);
             String[] l = replicaLabels(id, r == null ? UNKNOWN : r.node());
             weights.put(id, new Row(l, r == null ? Double.NaN : r.weight()));
-            VnfWindow vw = vnfWindows.get(id.vnf());
+            VnfWindow vw = k.vnfWindows.get(id.vnf());
             Long pk = vw == null ? null : vw.replicaPackets().get(id.name());
-            rates.put(id, new Row(l, pk == null || !(windowSeconds > 0) ? Double.NaN : pk / windowSeconds));
+            rates.put(id, new Row(l, pk == null || !(k.windowSeconds > 0) ? Double.NaN : pk / k.windowSeconds));
         }
         out.family("srv6int_replica_weight", "gauge",
                    "weight of the replica in its vNF's multipath group (0 while draining or pending)");
-        rows(out, replicaCap, Fold.SUM, weights, 4);
+        rows(out, k.replicaCap, Fold.SUM, weights, 4);
         out.family("srv6int_replica_packets_per_second", "gauge",
                    "packets through the replica in the last telemetry window, per second");
-        rows(out, replicaCap, Fold.SUM, rates, 4);
+        rows(out, k.replicaCap, Fold.SUM, rates, 4);
+    }
 
-        // --- global loop
+    private static void loopFamilies(TextExposition out, MetricsInputs in) {
         LoopStatus ls = in.loop;
-        if (ls != null) {
-            out.family("srv6int_global_loop_enabled", "gauge", "1 if the global loop is enabled in netcfg");
-            out.sample(ls.enabled() ? 1 : 0);
-            out.family("srv6int_global_loop_leader", "gauge", "1 if this instance runs the global loop");
-            out.sample(ls.leader() ? 1 : 0);
-            out.family("srv6int_global_loop_t_hat_seconds", "gauge",
-                       "t-hat: how long a violation must last before the loop scales out");
-            out.sample(ls.tHatMillis() / 1e3);
-            if (ls.lastEvaluationMillis() > 0) {
-                out.family("srv6int_global_loop_last_evaluation_timestamp_seconds", "gauge",
-                           "when the loop last evaluated a window, seconds since the epoch");
-                out.sample(ls.lastEvaluationMillis() / 1e3);
-            }
-            out.family("srv6int_global_loop_paused_chains", "gauge", "chains whose loop is paused");
-            out.sample(in.paused.size());
-            out.family("srv6int_global_loop_decisions_total", "counter",
-                       "decisions the loop running here made, by action (restarts from 0 with the loop)");
-            for (LoopDecision.Action a : LoopDecision.Action.values()) {
-                out.sample(in.decisionsMade.getOrDefault(a, 0L), "action", lower(a.name()));
-            }
-            out.family("srv6int_global_loop_failures_total", "counter",
-                       "what the failure detection running here saw, by event (restarts from 0 on a new leader)");
-            for (String[] e : FAILURE_EVENTS) {
-                out.sample(in.failureCounters.getOrDefault(e[0], 0L), "event", e[1]);
-            }
-            out.family("srv6int_global_loop_decisions_ended_total", "counter",
-                       "decisions that ended, by action and outcome (restarts from 0 with the loop)");
-            for (LoopDecision.Action a : LoopDecision.Action.values()) {
-                for (LoopDecision.Outcome o : new LoopDecision.Outcome[] {
-                        LoopDecision.Outcome.SUCCEEDED, LoopDecision.Outcome.FAILED}) {
-                    out.sample(in.decisionsEnded.getOrDefault(a, Map.of()).getOrDefault(o, 0L),
-                               "action", lower(a.name()), "outcome", lower(o.name()));
-                }
+        if (ls == null) {
+            return;
+        }
+        out.family("srv6int_global_loop_enabled", "gauge", "1 if the global loop is enabled in netcfg");
+        out.sample(ls.enabled() ? 1 : 0);
+        out.family("srv6int_global_loop_leader", "gauge", "1 if this instance runs the global loop");
+        out.sample(ls.leader() ? 1 : 0);
+        out.family("srv6int_global_loop_t_hat_seconds", "gauge",
+                   "t-hat: how long a violation must last before the loop scales out");
+        out.sample(ls.tHatMillis() / 1e3);
+        if (ls.lastEvaluationMillis() > 0) {
+            out.family("srv6int_global_loop_last_evaluation_timestamp_seconds", "gauge",
+                       "when the loop last evaluated a window, seconds since the epoch");
+            out.sample(ls.lastEvaluationMillis() / 1e3);
+        }
+        out.family("srv6int_global_loop_paused_chains", "gauge", "chains whose loop is paused");
+        out.sample(in.paused.size());
+        out.family("srv6int_global_loop_decisions_total", "counter",
+                   "decisions the loop running here made, by action (restarts from 0 with the loop)");
+        for (LoopDecision.Action a : LoopDecision.Action.values()) {
+            out.sample(in.decisionsMade.getOrDefault(a, 0L), "action", lower(a.name()));
+        }
+        out.family("srv6int_global_loop_failures_total", "counter",
+                   "what the failure detection running here saw, by event (restarts from 0 on a new leader)");
+        for (String[] e : FAILURE_EVENTS) {
+            out.sample(in.failureCounters.getOrDefault(e[0], 0L), "event", e[1]);
+        }
+        out.family("srv6int_global_loop_decisions_ended_total", "counter",
+                   "decisions that ended, by action and outcome (restarts from 0 with the loop)");
+        for (LoopDecision.Action a : LoopDecision.Action.values()) {
+            for (LoopDecision.Outcome o : new LoopDecision.Outcome[] {
+                    LoopDecision.Outcome.SUCCEEDED, LoopDecision.Outcome.FAILED}) {
+                out.sample(in.decisionsEnded.getOrDefault(a, Map.of()).getOrDefault(o, 0L),
+                           "action", lower(a.name()), "outcome", lower(o.name()));
             }
         }
+    }
 
-        // --- telemetry window and collector
-        if (w != null) {
-            out.family("srv6int_window_duration_seconds", "gauge", "length of the last closed telemetry window");
-            out.sample(windowSeconds);
-        }
-        out.family("srv6int_collector_up", "gauge", "1 if the INT collector component runs");
-        out.sample(in.collectorRunning ? 1 : 0);
-        collector(out, in.threads);
-        cluster(out, in.collectorCounters);
-        exports(out, in);
-
-        // --- the exporter itself
-        int[] folded = {chainCap.folded(), vnfCap.folded(), replicaCap.folded()};
+    /** The exporter itself: its caps, what they folded, what it could not read. */
+    private void exporterFamilies(TextExposition out, ScrapeKeys k, MetricsSettings s) {
+        int[] folded = {k.chainCap.folded(), k.vnfCap.folded(), k.replicaCap.folded()};
         int[] limits = {s.maxChainSeries(), s.maxVnfSeries(), s.maxReplicaSeries()};
         out.family("srv6int_metrics_series_limit", "gauge", "cap on keys with series of their own, by level");
         for (Level l : Level.values()) {
@@ -403,7 +385,6 @@ public final class AppMetrics {
         for (Map.Entry<String, AtomicLong> e : new TreeMap<>(readErrors).entrySet()) {
             out.sample(e.getValue().get(), "part", e.getKey());
         }
-        return out.toString();
     }
 
     private static void collector(TextExposition out, List<CollectorCounters> threads) {

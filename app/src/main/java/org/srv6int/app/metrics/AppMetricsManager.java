@@ -23,6 +23,7 @@ import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.export.ExportService;
 import org.srv6int.app.api.TelemetryWindows;
 
+import java.net.InetAddress;
 import java.io.IOException;
 import java.util.EnumMap;
 import java.util.Map;
@@ -159,6 +160,15 @@ public class AppMetricsManager implements AppMetricsService {
      */
     synchronized int plainPort() {
         return plain == null ? 0 : plain.port();
+    }
+
+    /**
+     * Returns the address the plain port's socket is bound to.
+     *
+     * @return address, null if there is no plain port
+     */
+    synchronized InetAddress plainAddress() {
+        return plain == null ? null : plain.address();
     }
 
     @Override

@@ -13,9 +13,11 @@ import java.util.Set;
 
 /**
  * netcfg of the exporter, {@code apps/org.srv6int.app/metrics}:
- * <pre>{ "address": "0.0.0.0", "port": 9464, "maxChainSeries": 256, "maxVnfSeries": 1024,
+ * <pre>{ "address": "10.0.0.5", "port": 9464, "maxChainSeries": 256, "maxVnfSeries": 1024,
  *   "maxReplicaSeries": 4096 }</pre>
- * Without {@code port} there is no plain port (the REST path always serves). Every field is
+ * Without {@code port} there is no plain port (the REST path always serves); with a port and no
+ * {@code address} it listens on 127.0.0.1 only: a scraper on another host needs the address
+ * named (issue 31: listeners bind what is configured, nothing wider). Every field is
  * optional; a bad one is rejected with its name and the previous settings stay.
  */
 public final class MetricsConfig extends Config<ApplicationId> {
@@ -23,6 +25,8 @@ public final class MetricsConfig extends Config<ApplicationId> {
     /** Config key. */
     public static final String KEY = "metrics";
     static final String ADDRESS = "address";
+    /** Where the plain port listens when netcfg names no address. */
+    static final String LOOPBACK = "127.0.0.1";
     static final String PORT = "port";
     static final String MAX_CHAINS = "maxChainSeries";
     static final String MAX_VNFS = "maxVnfSeries";
@@ -55,7 +59,7 @@ public final class MetricsConfig extends Config<ApplicationId> {
         int port = 0;
         if (object.has(PORT)) {
             port = (int) integer(PORT, 1, 65535, 0);
-            address = "0.0.0.0";
+            address = LOOPBACK;
             if (object.has(ADDRESS)) {
                 JsonNode a = object.get(ADDRESS);
                 if (!a.isTextual()) {

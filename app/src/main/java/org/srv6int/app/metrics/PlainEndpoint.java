@@ -54,6 +54,11 @@ final class PlainEndpoint implements AutoCloseable {
         return socket.getLocalPort();
     }
 
+    /** @return the address the socket is bound to (read from the socket) */
+    InetAddress address() {
+        return socket.getInetAddress();
+    }
+
     private void serve() {
         while (!socket.isClosed()) {
             try (Socket s = socket.accept()) {

@@ -6,13 +6,6 @@ import org.onosproject.core.ApplicationId;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.flow.FlowEntry;
 import org.onosproject.net.flow.FlowRule;
-import org.onosproject.net.flow.criteria.Criterion;
-import org.onosproject.net.flow.criteria.PiCriterion;
-import org.onosproject.net.flow.instructions.Instruction;
-import org.onosproject.net.flow.instructions.PiInstruction;
-import org.onosproject.net.pi.runtime.PiAction;
-import org.onosproject.net.pi.runtime.PiExactFieldMatch;
-import org.onosproject.net.pi.runtime.PiFieldMatch;
 import org.srv6int.app.api.model.ReplicaState;
 import org.srv6int.app.api.model.SegmentList;
 import org.srv6int.app.api.model.Sfc;
@@ -22,7 +15,7 @@ import org.srv6int.app.api.model.VnfReplicaId;
 import org.srv6int.app.placement.BucketAssignment;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.placement.BucketDrain;
-import org.srv6int.pipeconf.Srv6IntConstants;
+import org.srv6int.app.switchstate.FlowEntries;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -31,7 +24,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
@@ -131,50 +123,6 @@ public final class BucketTables {
     }
 
     /**
-     * Returns the chain tag and bucket of a srv6_encap entry.
-     *
-     * @param rule entry
-     * @return {tag, bucket}, empty if the rule is no bucket entry
-     */
-    public static Optional<int[]> chainAndBucket(FlowRule rule) {
-        Criterion c = rule.selector().getCriterion(Criterion.Type.PROTOCOL_INDEPENDENT);
-        if (!(c instanceof PiCriterion)) {
-            return Optional.empty();
-        }
-        Optional<PiFieldMatch> tag = ((PiCriterion) c).fieldMatch(Srv6IntConstants.HDR_CHAIN_ID);
-        Optional<PiFieldMatch> bucket = ((PiCriterion) c).fieldMatch(Srv6IntConstants.HDR_BUCKET);
-        if (tag.isEmpty() || bucket.isEmpty() || !(tag.get() instanceof PiExactFieldMatch)
-                || !(bucket.get() instanceof PiExactFieldMatch)) {
-            return Optional.empty();
-        }
-        return Optional.of(new int[] {(int) value(((PiExactFieldMatch) tag.get()).value().asArray()),
-                                      (int) value(((PiExactFieldMatch) bucket.get()).value().asArray())});
-    }
-
-    private static long value(byte[] b) {
-        long v = 0;
-        for (byte x : b) {
-            v = (v << 8) | (x & 0xFF);
-        }
-        return v;
-    }
-
-    /**
-     * Returns the SIDs (after the ingress) an installed encap entry sends to.
-     *
-     * @param rule srv6_encap entry
-     * @return SIDs in travel order, empty if none
-     */
-    public static List<Ip6Address> travel(FlowRule rule) {
-        for (Instruction i : rule.treatment().allInstructions()) {
-            if (i instanceof PiInstruction && ((PiInstruction) i).action() instanceof PiAction) {
-                return ChainProgrammer.travel((PiAction) ((PiInstruction) i).action());
-            }
-        }
-        return List.of();
-    }
-
-    /**
      * Plans one chain's bucket table.
      *
      * @param sfc       chain
@@ -201,7 +149,7 @@ public final class BucketTables {
         }
         List<List<Ip6Address>> have = new ArrayList<>(Collections.nCopies(buckets, (List<Ip6Address>) null));
         for (Map.Entry<Integer, FlowEntry> e : installed.entrySet()) {
-            List<Ip6Address> t = travel(e.getValue());
+            List<Ip6Address> t = FlowEntries.travel(e.getValue());
             if (!t.isEmpty() && e.getKey() < buckets) {
                 have.set(e.getKey(), t);
             }

@@ -7,17 +7,12 @@ import org.onlab.packet.Ip6Address;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.flow.criteria.PiCriterion;
-import org.onosproject.net.pi.model.PiActionParamId;
 import org.onosproject.net.pi.runtime.PiAction;
-import org.onosproject.net.pi.runtime.PiActionParam;
 import org.srv6int.app.api.model.FlowClassifier;
 import org.srv6int.app.api.model.SegmentList;
 import org.srv6int.app.api.model.Sfc;
 
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import static org.srv6int.pipeconf.Srv6IntConstants.HDR_BUCKET;
 import static org.srv6int.pipeconf.Srv6IntConstants.HDR_CHAIN_ID;
@@ -31,15 +26,6 @@ import static org.srv6int.pipeconf.Srv6IntConstants.HDR_L4_DPORT;
 import static org.srv6int.pipeconf.Srv6IntConstants.HDR_L4_SPORT;
 import static org.srv6int.pipeconf.Srv6IntConstants.SRV6_INT_INGRESS_CLASSIFIER_SFC_CLASSIFIER;
 import static org.srv6int.pipeconf.Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP;
-import static org.srv6int.pipeconf.Srv6IntConstants.LAST_ENTRY;
-import static org.srv6int.pipeconf.Srv6IntConstants.S0;
-import static org.srv6int.pipeconf.Srv6IntConstants.S1;
-import static org.srv6int.pipeconf.Srv6IntConstants.S2;
-import static org.srv6int.pipeconf.Srv6IntConstants.S3;
-import static org.srv6int.pipeconf.Srv6IntConstants.S4;
-import static org.srv6int.pipeconf.Srv6IntConstants.S5;
-import static org.srv6int.pipeconf.Srv6IntConstants.S6;
-import static org.srv6int.pipeconf.Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_H_ENCAPS_INT;
 
 
 /**
@@ -117,37 +103,6 @@ public final class ChainProgrammer {
     public static PiCriterion bucketCriterion(Sfc sfc, int bucket) {
         return PiCriterion.builder().matchExact(HDR_CHAIN_ID, sfc.id().tag())
                 .matchExact(HDR_BUCKET, bucket).build();
-    }
-
-    /**
-     * Returns the SIDs an installed H.Encaps.INT action sends to, in travel
-     * order after the ingress (the inverse of {@link #encapAction}).
-     *
-     * @param a action of a srv6_encap entry
-     * @return SIDs, empty if the action is not H.Encaps.INT
-     */
-    public static List<Ip6Address> travel(PiAction a) {
-        if (!a.id().equals(SRV6_INT_INGRESS_ENCAP_H_ENCAPS_INT)) {
-            return List.of();
-        }
-        Map<PiActionParamId, PiActionParam> p = new HashMap<>();
-        a.parameters().forEach(x -> p.put(x.id(), x));
-        PiActionParam le = p.get(LAST_ENTRY);
-        if (le == null) {
-            return List.of();
-        }
-        byte[] leBytes = le.value().asArray();
-        int n = leBytes[leBytes.length - 1] & 0xFF;
-        PiActionParamId[] ids = {S0, S1, S2, S3, S4, S5, S6};
-        List<Ip6Address> out = new ArrayList<>();
-        for (int j = 0; j < n && j < ids.length; j++) {
-            PiActionParam s = p.get(ids[n - 1 - j]);
-            if (s == null || s.value().size() != Ip6Address.BYTE_LENGTH) {
-                return List.of();
-            }
-            out.add(Ip6Address.valueOf(s.value().asArray()));
-        }
-        return out;
     }
 
     /**

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.program;
 
+import org.srv6int.app.switchstate.FlowEntries;
 import org.srv6int.pipeconf.Srv6IntConstants;
 import org.srv6int.pipeconf.Srv6IntPipelineConstants;
 import org.onlab.packet.Ip6Address;
@@ -259,7 +260,7 @@ public final class Srv6IntReconciler {
         for (DeviceId d : devices.all().keySet()) {
             for (FlowEntry e : snap.installed(d).entries) {
                 if (e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP)) {
-                    sids.addAll(BucketTables.travel(e));
+                    sids.addAll(FlowEntries.travel(e));
                 }
             }
         }
@@ -357,7 +358,7 @@ public final class Srv6IntReconciler {
                 buckets = new HashMap<>();
                 for (FlowEntry e : entries) {
                     if (e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENCAP_SRV6_ENCAP) && live(e)) {
-                        BucketTables.chainAndBucket(e).ifPresent(
+                        FlowEntries.chainAndBucket(e).ifPresent(
                                 tb -> buckets.computeIfAbsent(tb[0], x -> new HashMap<>()).put(tb[1], e));
                     }
                 }

@@ -15,18 +15,15 @@ import org.srv6int.codec.IntReportView;
 import org.srv6int.codec.WireFormat;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.LongSupplier;
 
@@ -38,6 +35,11 @@ import java.util.function.LongSupplier;
  * per report instead of one per recorded value); any other
  * thread may call {@link #setReporters(Map)}, {@link #setBindings(Collection)},
  * {@link #roll()} and {@link #counters()}. Memory is fixed by {@link Limits}.
+ *
+ * <p>This class holds the receive path (decoding, accounting into slots) and the window roll;
+ * the allow-list and its sequence trackers are {@link ReporterTable}'s, what a new set of
+ * bindings means (refusals, limits, groups) {@link BindingPlan}'s, the switches' queue depths
+ * {@link QueueDepths}' and the export's sampling {@link ReportSampling}'s.
  */
 public final class TelemetryEngine implements IntMetadataVisitor {
 
@@ -125,23 +127,6 @@ public final class TelemetryEngine implements IntMetadataVisitor {
     private static final int C_BINDINGS_REFUSED = 9;
     private static final int C_NOT_MASTER = 10;
     private static final int C_COUNT = 11;
-    private static final int DEVICES = 1 << 16;
-
-    /** Allow-list snapshot: address to reporter slot; trackers survive reconfiguration. */
-    private static final class Reporters {
-        final LongIntMap bySource;
-        final int[] deviceId;
-        final SequenceTracker[] trackers;
-        // False for a switch another cluster instance masters: its reports are counted and dropped.
-        final boolean[] local;
-
-        Reporters(LongIntMap bySource, int[] deviceId, SequenceTracker[] trackers, boolean[] local) {
-            this.bySource = bySource;
-            this.deviceId = deviceId;
-            this.trackers = trackers;
-            this.local = local;
-        }
-    }
 
     /** Binding snapshot: (tag, hop, device) to replica slot; tag to chain slot. */
     private static final class Bindings {
@@ -161,9 +146,10 @@ public final class TelemetryEngine implements IntMetadataVisitor {
     private final IntReportView report = new IntReportView();
     private final long[] counters = new long[C_COUNT];
 
-    private volatile Reporters reporters;
+    private final ReporterTable reporterTable;
+    private volatile ReporterTable.Snapshot reporters;
     // The per-report export's sampling; null (one volatile read per report) while it is off.
-    private volatile Sampling sampling;
+    private volatile ReportSampling sampling;
     private volatile Bindings bindings;
 
     // Slot state. Slots are assigned under the lock; the receiver only indexes them.
@@ -186,9 +172,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
     private final int[][] lastChainCounter;
     private final AtomicLongArray chainPackets;
     private final long[] rolledChainPackets;
-    private final AtomicIntegerArray queueLast = new AtomicIntegerArray(DEVICES);
-    private final AtomicIntegerArray queueMax = new AtomicIntegerArray(DEVICES);
-    private final AtomicLongArray devicesSeen = new AtomicLongArray(DEVICES / 64);
+    private final QueueDepths queues = new QueueDepths();
 
     private final Map<VnfKey, Integer> vnfSlots = new HashMap<>();
     private final Map<String, Integer> replicaSlots = new HashMap<>();
@@ -196,11 +180,6 @@ public final class TelemetryEngine implements IntMetadataVisitor {
     private final ArrayDeque<Integer> freeVnf = new ArrayDeque<>();
     private final ArrayDeque<Integer> freeReplica = new ArrayDeque<>();
     private final ArrayDeque<Integer> freeChain = new ArrayDeque<>();
-    private final Map<Integer, SequenceTracker> trackersBySource = new HashMap<>();
-    // Sources this engine has collected at some time.
-    private final Set<Integer> everLocal = new HashSet<>();
-    // lost, late, duplicates, resyncs of trackers no longer in use
-    private final long[] retired = new long[4];
     private final Map<Integer, List<HopBinding>> applied = new HashMap<>();
     private long windowStart;
 
@@ -248,7 +227,8 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         for (int i = limits.maxChains - 1; i >= 0; i--) {
             freeChain.push(i);
         }
-        reporters = new Reporters(new LongIntMap(1), new int[0], new SequenceTracker[0], new boolean[0]);
+        reporterTable = new ReporterTable(limits.maxReporters);
+        reporters = ReporterTable.EMPTY;
         bindings = new Bindings(new LongIntMap(1), new LongIntMap(1), new int[limits.maxReplicas]);
         windowStart = clock.getAsLong();
     }
@@ -277,56 +257,13 @@ public final class TelemetryEngine implements IntMetadataVisitor {
      * @throws IllegalArgumentException if more than the limit or a device id is out of range
      */
     public synchronized void setReporters(Map<Integer, Integer> reportSources, Set<Integer> masteredElsewhere) {
-        if (reportSources.size() > limits.maxReporters) {
-            throw new IllegalArgumentException("too many reporters: " + reportSources.size()
-                                                       + " > " + limits.maxReporters
-                                                       + " (raise netcfg collector.maxReporters)");
-        }
-        LongIntMap map = new LongIntMap(reportSources.size());
-        int[] devs = new int[reportSources.size()];
-        SequenceTracker[] trackers = new SequenceTracker[reportSources.size()];
-        boolean[] local = new boolean[reportSources.size()];
-        Map<Integer, SequenceTracker> kept = new HashMap<>();
-        int i = 0;
-        for (Map.Entry<Integer, Integer> e : reportSources.entrySet()) {
-            int dev = e.getValue();
-            if (dev < 0 || dev > 0xFFFF) {
-                throw new IllegalArgumentException("reporter device id out of range: " + dev);
-            }
-            map.put(e.getKey() & 0xFFFFFFFFL, i);
-            devs[i] = dev;
-            local[i] = !masteredElsewhere.contains(e.getKey());
-            trackers[i] = local[i] ? trackersBySource.getOrDefault(e.getKey(), new SequenceTracker())
-                    : new SequenceTracker();
-            if (local[i]) {
-                kept.put(e.getKey(), trackers[i]);
-            }
-            i++;
-        }
-        // Counters of trackers let go stay in the totals, which are monotonic.
-        for (Map.Entry<Integer, SequenceTracker> e : trackersBySource.entrySet()) {
-            if (kept.get(e.getKey()) != e.getValue()) {
-                SequenceTracker t = e.getValue();
-                retired[0] += t.lost();
-                retired[1] += t.late();
-                retired[2] += t.duplicates();
-                retired[3] += t.resyncs();
-            }
-        }
-        // A switch that comes back from another instance: the Port_Counters it reported meanwhile
-        // went elsewhere, so the next delta from here would count them again. Start afresh.
-        boolean back = false;
-        for (Integer src : kept.keySet()) {
-            back |= !trackersBySource.containsKey(src) && everLocal.contains(src);
-        }
-        everLocal.addAll(kept.keySet());
-        if (back) {
+        ReporterTable.Snapshot next = reporterTable.replace(reportSources, masteredElsewhere);
+        if (reporterTable.switchCameBack()) {
+            // Its Port_Counters went elsewhere meanwhile: the next delta from here would count them again.
             Arrays.fill(lastReplicaCounter, null);
             Arrays.fill(lastChainCounter, null);
         }
-        trackersBySource.clear();
-        trackersBySource.putAll(kept);
-        reporters = new Reporters(map, devs, trackers, local);
+        reporters = next;
     }
 
     /**
@@ -346,42 +283,12 @@ public final class TelemetryEngine implements IntMetadataVisitor {
      * @throws IllegalArgumentException if a limit would be exceeded (then nothing changes)
      */
     public synchronized List<String> setBindings(Collection<HopBinding> all) {
-        Map<Integer, List<HopBinding>> byChain = new LinkedHashMap<>();
-        for (HopBinding b : all) {
-            byChain.computeIfAbsent(b.chainTag(), k -> new ArrayList<>()).add(b);
-        }
-        List<String> refused = new ArrayList<>();
-        Map<Integer, List<HopBinding>> use = new LinkedHashMap<>();
-        for (Map.Entry<Integer, List<HopBinding>> e : byChain.entrySet()) {
-            String problem = conflict(e.getValue());
-            if (problem == null) {
-                use.put(e.getKey(), e.getValue());
-                continue;
-            }
-            List<HopBinding> old = applied.get(e.getKey());
-            refused.add("chain " + e.getKey() + ": " + problem + (old == null ? "; the chain stays unbound"
-                    : "; the chain keeps its previous bindings"));
-            if (old != null) {
-                use.put(e.getKey(), old);
-            }
-        }
-        Map<Long, List<HopBinding>> byKey = new LinkedHashMap<>();
-        Map<VnfKey, Boolean> vnfs = new LinkedHashMap<>();
-        Map<String, VnfKey> replicas = new LinkedHashMap<>();
-        for (List<HopBinding> l : use.values()) {
-            for (HopBinding b : l) {
-                byKey.computeIfAbsent(b.key(), k -> new ArrayList<>()).add(b);
-                vnfs.put(b.vnf(), Boolean.TRUE);
-                replicas.put(replicaKey(b), b.vnf());
-            }
-        }
-        if (vnfs.size() > limits.maxVnfs || replicas.size() > limits.maxReplicas || use.size() > limits.maxChains) {
-            throw new IllegalArgumentException("telemetry limits exceeded: vNFs " + vnfs.size() + "/" + limits.maxVnfs
-                                                       + ", replicas " + replicas.size() + "/" + limits.maxReplicas
-                                                       + ", chains " + use.size() + "/" + limits.maxChains
-                                                       + " (raise netcfg " + raise(vnfs.size(), replicas.size(),
-                                                                                   use.size()) + ")");
-        }
+        BindingPlan plan = new BindingPlan(all, applied, limits);
+        Map<Integer, List<HopBinding>> use = plan.use;
+        Map<VnfKey, Boolean> vnfs = plan.vnfs;
+        Map<String, VnfKey> replicas = plan.replicas;
+        Map<Long, List<HopBinding>> byKey = plan.byKey;
+        List<String> refused = plan.refused;
         counters[C_BINDINGS_REFUSED] += refused.size();
         applied.clear();
         applied.putAll(use);
@@ -428,7 +335,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
             replicaVnf[s] = vnfSlots.get(e.getValue());
             vnfOfReplica[s] = replicaVnf[s];
         }
-        regroup(byKey);
+        regroup(plan);
         LongIntMap chainByTag = new LongIntMap(use.size());
         for (Integer t : use.keySet()) {
             int s = chainSlots.computeIfAbsent(t, k -> {
@@ -443,80 +350,26 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         }
         LongIntMap replicaByHop = new LongIntMap(byKey.size());
         for (Map.Entry<Long, List<HopBinding>> e : byKey.entrySet()) {
-            replicaByHop.put(e.getKey(), groupOf[replicaSlots.get(replicaKey(e.getValue().get(0)))]);
+            replicaByHop.put(e.getKey(), groupOf[replicaSlots.get(BindingPlan.replicaKey(e.getValue().get(0)))]);
         }
         bindings = new Bindings(replicaByHop, chainByTag, vnfOfReplica);
         return refused;
     }
 
-    // The netcfg knobs to raise for these counts.
-    private String raise(int vnfs, int replicas, int chains) {
-        List<String> knobs = new ArrayList<>();
-        if (vnfs > limits.maxVnfs) {
-            knobs.add("collector.maxVnfs");
-        }
-        if (replicas > limits.maxReplicas) {
-            knobs.add("collector.maxReplicas");
-        }
-        if (chains > limits.maxChains) {
-            knobs.add("collector.maxChains");
-        }
-        return String.join(", ", knobs);
-    }
-
-    // Why a chain's bindings cannot be used: one (hop, device) of two different vNFs; null if fine.
-    private static String conflict(List<HopBinding> chain) {
-        Map<Long, HopBinding> byKey = new HashMap<>();
-        for (HopBinding b : chain) {
-            HopBinding prev = byKey.putIfAbsent(b.key(), b);
-            if (prev != null && !prev.vnf().equals(b.vnf())) {
-                return "INT metadata of " + prev.vnf() + "/" + prev.replicaId() + " and " + b.vnf() + "/"
-                        + b.replicaId() + " cannot be told apart: different vNFs at hop " + b.hop()
-                        + " of device " + b.deviceId();
-            }
-        }
-        return null;
-    }
-
     /**
-     * Puts replicas that share a (chain, hop, device) key into one group (transitively); a group
-     * counts in the slot of its smallest replica id. A slot that starts counting for itself again
-     * restarts its Port_Counter baseline.
+     * Points each replica slot at its group's slot (docs above); a slot that starts counting for
+     * itself again restarts its Port_Counter baseline.
      */
-    private void regroup(Map<Long, List<HopBinding>> byKey) {
-        Map<String, String> parent = new HashMap<>();
-        for (List<HopBinding> l : byKey.values()) {
-            String first = find(parent, replicaKey(l.get(0)));
-            for (int i = 1; i < l.size(); i++) {
-                String other = find(parent, replicaKey(l.get(i)));
-                if (!other.equals(first)) {
-                    // The smaller key is the root, so the root is the group's representative.
-                    if (other.compareTo(first) < 0) {
-                        parent.put(first, other);
-                        first = other;
-                    } else {
-                        parent.put(other, first);
-                    }
-                }
-            }
-        }
+    private void regroup(BindingPlan plan) {
         for (Map.Entry<String, Integer> e : replicaSlots.entrySet()) {
             int s = e.getValue();
-            int g = replicaSlots.get(find(parent, e.getKey()));
+            int g = replicaSlots.get(plan.representative(e.getKey()));
             if (g == s && groupOf[s] != s) {
                 lastReplicaCounter[s] = null;
                 rolledReplicaPackets[s] = replicaPackets.get(s);
             }
             groupOf[s] = g;
         }
-    }
-
-    private static String find(Map<String, String> parent, String k) {
-        String r = k;
-        for (String p = parent.get(r); p != null; p = parent.get(r)) {
-            r = p;
-        }
-        return r;
     }
 
     private void installHistograms(Histogram[] active, Histogram[] inactive, int slot) {
@@ -531,10 +384,6 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         }
     }
 
-    private static String replicaKey(HopBinding b) {
-        return b.vnf() + "|" + b.replicaId();
-    }
-
     /**
      * Accounts one report held in {@code buf[off, off+len)} (the UDP payload: report header and
      * mirrored frame) received from {@code sourceIpv4}. Never throws on bad input; counts it.
@@ -546,7 +395,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
      * @return true if the report updated telemetry
      */
     public boolean onReport(ByteBuffer buf, int off, int len, int sourceIpv4) {
-        Reporters r = reporters;
+        ReporterTable.Snapshot r = reporters;
         int slot = allowedSource(r, sourceIpv4);
         // Decode only what the allow-list admitted.
         return slot >= 0 && decoded(report.wrapPayload(buf, off, len)) && account(r, slot);
@@ -562,13 +411,13 @@ public final class TelemetryEngine implements IntMetadataVisitor {
      * @return true if the report updated telemetry
      */
     public boolean onReport(byte[] buf, int off, int len, int sourceIpv4) {
-        Reporters r = reporters;
+        ReporterTable.Snapshot r = reporters;
         int slot = allowedSource(r, sourceIpv4);
         return slot >= 0 && decoded(report.wrapPayload(buf, off, len)) && account(r, slot);
     }
 
     // Counts the datagram; the reporter's slot, or -1 (counted as forged) if its source is not allowed.
-    private int allowedSource(Reporters r, int sourceIpv4) {
+    private int allowedSource(ReporterTable.Snapshot r, int sourceIpv4) {
         counters[C_DATAGRAMS]++;
         int slot = r.bySource.get(sourceIpv4 & 0xFFFFFFFFL, -1);
         if (slot < 0) {
@@ -588,7 +437,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         return true;
     }
 
-    private boolean account(Reporters r, int slot) {
+    private boolean account(ReporterTable.Snapshot r, int slot) {
         if (report.reporterDeviceId() != r.deviceId[slot]) {
             counters[C_FORGED_DEVICE]++;
             return false;
@@ -604,7 +453,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
             phaser.writerCriticalSectionExit(epoch);
         }
         counters[C_ACCEPTED]++;
-        Sampling s = sampling;
+        ReportSampling s = sampling;
         if (s != null && s.take(clock)) {
             s.tap.offer(SampledReport.of(report, s.last));
         }
@@ -619,51 +468,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
      * @param perSecond this engine's share of the rate cap
      */
     public void setReportTap(ReportTap tap, double perSecond) {
-        sampling = tap == null ? null : new Sampling(tap, perSecond);
-    }
-
-    /**
-     * Sampling state of one engine: touched only by its receive thread once published (the
-     * volatile field publishes the settings).
-     */
-    private static final class Sampling {
-        final ReportTap tap;
-        final int every;
-        final double perNano;
-        final double burst;
-        int countdown;
-        double tokens;
-        long last;
-        boolean started;
-
-        Sampling(ReportTap tap, double perSecond) {
-            this.tap = tap;
-            this.every = Math.max(1, tap.sampleEvery());
-            this.perNano = perSecond / 1e9;
-            this.burst = Math.max(1, perSecond / 10); // at most 100 ms of the rate at once
-            this.countdown = every;
-        }
-
-        /** One in {@code every}, then a token bucket; reads the clock only for a candidate. */
-        boolean take(LongSupplier clock) {
-            if (--countdown > 0) {
-                return false;
-            }
-            countdown = every;
-            long now = clock.getAsLong();
-            if (!started) {
-                started = true;
-                tokens = burst;
-            } else {
-                tokens = Math.min(burst, tokens + (now - last) * perNano);
-            }
-            last = now;
-            if (tokens < 1) {
-                return false;
-            }
-            tokens -= 1;
-            return true;
-        }
+        sampling = tap == null ? null : new ReportSampling(tap, perSecond);
     }
 
     private void update() {
@@ -709,7 +514,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
             return;
         }
         if ((curMap & WireFormat.MAP_QUEUE) != 0) {
-            queue(deviceId, queueLength);
+            queues.record(deviceId, queueLength);
         }
         int replica = cur.replicaByHop.get(HopBinding.key(curTag, hop, deviceId), -1);
         if (replica < 0) {
@@ -756,20 +561,6 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         }
         cells[curCell] = now;
         acc.lazySet(slot, acc.get(slot) + d);
-    }
-
-    private void queue(int dev, int depth) {
-        queueLast.lazySet(dev, depth);
-        int m = queueMax.get(dev);
-        if (depth > m) {
-            queueMax.compareAndSet(dev, m, depth);
-        }
-        int w = dev >>> 6;
-        long bit = 1L << (dev & 63);
-        long seen = devicesSeen.get(w);
-        if ((seen & bit) == 0) {
-            devicesSeen.compareAndSet(w, seen, seen | bit);
-        }
     }
 
     /**
@@ -836,14 +627,7 @@ public final class TelemetryEngine implements IntMetadataVisitor {
         } finally {
             phaser.readerUnlock();
         }
-        for (int w = 0; w < DEVICES / 64; w++) {
-            long bits = devicesSeen.get(w);
-            while (bits != 0) {
-                int dev = w * 64 + Long.numberOfTrailingZeros(bits);
-                bits &= bits - 1;
-                into.queue(dev, queueLast.get(dev), queueMax.getAndSet(dev, 0));
-            }
-        }
+        queues.rollInto(into);
         windowStart = now;
     }
 
@@ -853,18 +637,16 @@ public final class TelemetryEngine implements IntMetadataVisitor {
      * @return counters
      */
     public CollectorCounters counters() {
-        Reporters r;
-        long lost;
-        long late;
-        long dups;
-        long resyncs;
+        ReporterTable.Snapshot r;
+        long[] retired;
         synchronized (this) {
             r = reporters;
-            lost = retired[0];
-            late = retired[1];
-            dups = retired[2];
-            resyncs = retired[3];
+            retired = reporterTable.retired();
         }
+        long lost = retired[0];
+        long late = retired[1];
+        long dups = retired[2];
+        long resyncs = retired[3];
         for (SequenceTracker t : r.trackers) {
             lost += t.lost();
             late += t.late();

@@ -117,6 +117,8 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
     private ReportTap tap;
     private UdpCollector collector;
     private InetSocketAddress bound;
+    // false until the first reconcile and after a rebuild: then the socket is (re)decided
+    private boolean bindDecided;
     private int boundThreads;
     // what the current engine was given (a new engine starts with nothing)
     private CollectorBindings bindings = new CollectorBindings();
@@ -230,7 +232,8 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
         IpAddress addr = app.flatMap(a -> a.collectorAddressOf(local)).orElse(null);
         int port = app.map(a -> a.collectorPortOf(local)).orElse(Srv6IntAppConfig.DEFAULT_COLLECTOR_PORT);
         int threads = app.map(Srv6IntAppConfig::collectorThreads).orElse(Srv6IntAppConfig.defaultCollectorThreads());
-        InetSocketAddress want = new InetSocketAddress(addr == null ? "0.0.0.0" : addr.toString(), port);
+        // No address for this instance: no socket (never the wildcard), said once per change.
+        InetSocketAddress want = addr == null ? null : new InetSocketAddress(addr.toString(), port);
         TelemetryEngine.Limits limits = limits(app);
         if (!limits.equals(engineLimits)) {
             // The limits size the engine's arrays: a new engine, so the open window, the counters
@@ -245,19 +248,28 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
             engineLimits = limits;
             bindings = new CollectorBindings();
             bound = null;
+            bindDecided = false;
             log.info("INT collector rebuilt with limits {}", limits);
         }
-        if (!want.equals(bound) || threads != boundThreads) {
+        if (!bindDecided || !Objects.equals(want, bound) || threads != boundThreads) {
             if (collector != null) {
                 collector.close();
                 collector = null;
             }
-            try {
-                collector = new UdpCollector(engine, threads, want, RECEIVE_BUFFER);
-                log.info("INT collector listening on {} with {} receive threads", collector.localAddress(), threads);
-            } catch (IOException | IllegalArgumentException e) {
-                log.error("INT collector cannot listen on {}: {}", want, e.toString());
+            if (want == null) {
+                log.error("INT collector not listening: netcfg apps/{}/{} names no collector.address (nor "
+                                  + "collector.instances.\"{}\".address); the collector binds that address only",
+                          Srv6IntConfigService.APP_NAME, Srv6IntAppConfig.KEY, local);
+            } else {
+                try {
+                    collector = new UdpCollector(engine, threads, want, RECEIVE_BUFFER);
+                    log.info("INT collector listening on {} with {} receive threads", collector.localAddress(),
+                             threads);
+                } catch (IOException | IllegalArgumentException e) {
+                    log.error("INT collector cannot listen on {}: {}", want, e.toString());
+                }
             }
+            bindDecided = true;
             bound = want;
             boundThreads = threads;
         }

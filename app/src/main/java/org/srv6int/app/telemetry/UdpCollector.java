@@ -41,7 +41,8 @@ public final class UdpCollector implements AutoCloseable {
      *
      * @param shards        where reports go; grown to {@code threads} shards
      * @param threads       receive threads (and sockets)
-     * @param bind          IPv4 address and port to listen on (port 0 picks a free one)
+     * @param bind          IPv4 address and port to listen on (port 0 picks a free one); not the
+     *                      wildcard address
      * @param receiveBuffer SO_RCVBUF of each socket in bytes (the kernel may cap it)
      * @throws IOException if the address is in use by another socket or cannot be bound
      */
@@ -49,6 +50,11 @@ public final class UdpCollector implements AutoCloseable {
             throws IOException {
         if (!(bind.getAddress() instanceof Inet4Address)) {
             throw new IllegalArgumentException("collector address must be IPv4, got " + bind);
+        }
+        if (bind.getAddress().isAnyLocalAddress()) {
+            // Listen where the switches send their reports, nowhere else (docs/collector.md).
+            throw new IllegalArgumentException("collector address must be the netcfg collector address, not the "
+                                                       + "wildcard " + bind);
         }
         if (threads < 1) {
             throw new IllegalArgumentException("collector threads must be at least 1, got " + threads);

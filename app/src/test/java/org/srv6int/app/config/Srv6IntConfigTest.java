@@ -270,4 +270,15 @@ public class Srv6IntConfigTest {
         assertAppRejected("{\"collector\": {\"maxChains\": 65536}}", "collector.maxChains");
         assertAppRejected("{\"collector\": {\"maxVnfs\": 2.5}}", "collector.maxVnfs");
     }
+
+    @Test
+    public void collectorOnTheWildcardAddressIsRefusedByPath() throws Exception {
+        // issue 31: the collector binds the netcfg address only, never every interface
+        assertAppRejected("{\"collector\": {\"address\": \"0.0.0.0\", \"mac\": \"00:00:00:00:00:fe\"}}",
+                          "collector.address");
+        assertAppRejected("{\"collector\": {\"mac\": \"00:00:00:00:00:fe\", \"instances\": {\"onos-1\":"
+                                  + " {\"address\": \"0.0.0.0\"}}}}", "collector.instances.onos-1.address");
+        assertTrue(PaperTestbed.appConfig(MAPPER.readTree("{\"collector\": {\"address\": \"192.168.0.10\","
+                                                                  + " \"mac\": \"00:00:00:00:00:fe\"}}")).isValid());
+    }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import org.srv6int.app.switchstate.FlowEntries;
 import org.onlab.packet.IpAddress;
 import org.junit.After;
 import org.junit.Before;
@@ -29,8 +30,7 @@ import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.api.model.VnfReplicaId;
 import org.srv6int.app.config.Srv6DeviceConfig;
-import org.srv6int.app.program.BucketTables;
-import org.srv6int.app.program.SwitchCounters;
+import org.srv6int.app.switchstate.SwitchCounters;
 import org.srv6int.app.store.TestStores;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.HopBindings;
@@ -256,10 +256,10 @@ public class FailureHandlingTest {
         Set<Ip6Address> sids = new HashSet<>();
         for (FlowEntry e : h.flows.entries()) {
             if (!e.deviceId().equals(sfc.ingress().deviceId())
-                    || BucketTables.chainAndBucket(e).filter(tb -> tb[0] == sfc.id().tag()).isEmpty()) {
+                    || FlowEntries.chainAndBucket(e).filter(tb -> tb[0] == sfc.id().tag()).isEmpty()) {
                 continue;
             }
-            for (Ip6Address a : BucketTables.travel(e)) {
+            for (Ip6Address a : FlowEntries.travel(e)) {
                 // vNF SIDs only (not the egress's End.DT.INT SID)
                 if (h.inventory.getReplicas().stream().anyMatch(r -> r.sid().equals(a))) {
                     sids.add(a);

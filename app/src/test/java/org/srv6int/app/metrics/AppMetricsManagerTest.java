@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.metrics;
 
+import java.net.InetAddress;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Paths;
@@ -230,6 +231,25 @@ public class AppMetricsManagerTest {
         assertEquals(0, bed.metrics.plainPort());
     }
 
+    @Test
+    public void plainPortWithoutAddressListensOnLoopbackOnly() throws Exception {
+        int free;
+        try (ServerSocket probe = new ServerSocket(0)) {
+            free = probe.getLocalPort();
+        }
+        bed.metrics.apply(config("{\"port\":" + free + "}").settings());
+        try {
+            assertEquals(free, bed.metrics.plainPort());
+            // the real socket's address, not the settings'
+            assertEquals(InetAddress.getByName("127.0.0.1"), bed.metrics.plainAddress());
+            int[] status = new int[1];
+            get(free, "/metrics", status);
+            assertEquals(200, status[0]);
+        } finally {
+            bed.metrics.apply(MetricsSettings.DEFAULT);
+        }
+    }
+
     private static MetricsConfig config(String json) throws IOException {
         ObjectMapper mapper = new ObjectMapper();
         MetricsConfig c = new MetricsConfig();
@@ -244,7 +264,7 @@ public class AppMetricsManagerTest {
         assertEquals(new MetricsSettings(5, 6, 7, "127.0.0.1", 9464),
                      config("{\"address\":\"127.0.0.1\",\"port\":9464,\"maxChainSeries\":5,\"maxVnfSeries\":6,"
                                     + "\"maxReplicaSeries\":7}").settings());
-        assertEquals("0.0.0.0", config("{\"port\":9464}").settings().address());
+        assertEquals("127.0.0.1", config("{\"port\":9464}").settings().address());
         String[][] bad = {{"{\"port\":0}", "port"}, {"{\"port\":\"x\"}", "port"},
                           {"{\"address\":\"1.2.3.4\"}", "address"}, {"{\"port\":1,\"address\":\"nope\"}", "address"},
                           {"{\"maxVnfSeries\":0}", "maxVnfSeries"}, {"{\"maxSeries\":3}", "maxSeries"}};

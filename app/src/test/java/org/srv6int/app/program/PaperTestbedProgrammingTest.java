@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.program;
 
+import org.srv6int.app.switchstate.SidSteering;
+import org.srv6int.app.switchstate.FlowEntries;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.Map;
@@ -56,7 +58,7 @@ public class PaperTestbedProgrammingTest {
         Map<String, Integer> buckets = new TreeMap<>();
         app.flows.entries().forEach(e -> {
             String d = Rules.describe(e);
-            if (BucketTables.chainAndBucket(e).isPresent()) {
+            if (FlowEntries.chainAndBucket(e).isPresent()) {
                 buckets.merge(d.replaceAll("bucket=\\d+", "bucket=*"), 1, Integer::sum);
             } else {
                 lines.add("rule  " + d);
@@ -166,7 +168,7 @@ public class PaperTestbedProgrammingTest {
         // the old replica's buckets keep counting for 8 s, then their flows end
         for (int s = 0; s < 8; s++) {
             app.nowMs.addAndGet(1_000);
-            app.flows.setPackets(e -> BucketTables.travel(e).stream().anyMatch(a
+            app.flows.setPackets(e -> FlowEntries.travel(e).stream().anyMatch(a
                     -> a.toString().equals("fc00:0:2:f::2")),
                                  100L * (s + 1));
             app.settle();
@@ -200,7 +202,7 @@ public class PaperTestbedProgrammingTest {
             app.nowMs.addAndGet(5_000);
             packets += 10;
             final long p = packets;
-            app.flows.setPackets(e -> BucketTables.chainAndBucket(e).isPresent(), p);
+            app.flows.setPackets(e -> FlowEntries.chainAndBucket(e).isPresent(), p);
             app.settle();
         }
         assertEquals(Map.of(), bucketWrites(app.flowLog.drain()));
@@ -263,7 +265,7 @@ public class PaperTestbedProgrammingTest {
         for (int t = 1; t <= 5; t++) {
             app.nowMs.addAndGet(2_000);
             final long p = 100L * t;
-            app.flows.setPackets(e -> BucketTables.chainAndBucket(e).isPresent(), p);
+            app.flows.setPackets(e -> FlowEntries.chainAndBucket(e).isPresent(), p);
             app.settle();
         }
         app.nowMs.addAndGet(2_000);
@@ -283,7 +285,7 @@ public class PaperTestbedProgrammingTest {
         for (long t = 5_000; t <= 15_000; t += 5_000) {
             app.nowMs.addAndGet(5_000);
             final long p = t;
-            app.flows.setPackets(e -> BucketTables.chainAndBucket(e).isPresent(), p);
+            app.flows.setPackets(e -> FlowEntries.chainAndBucket(e).isPresent(), p);
             app.settle();
             if (t < 15_000) {
                 assertEquals("t=" + t, Map.of(), bucketWrites(app.flowLog.drain()));
@@ -361,8 +363,8 @@ public class PaperTestbedProgrammingTest {
         app.settle();
         assertTrue(app.flows.entries().stream().allMatch(e -> e.deviceId().equals(PaperTestbed.SW1)));
         assertTrue("SW1 must not point traffic at SIDs nobody installed yet", app.flows.entries().stream()
-                .noneMatch(e -> BucketTables.chainAndBucket(e).isPresent()
-                        && BucketTables.travel(e).stream().anyMatch(a -> a.toString().contains(":f::"))));
+                .noneMatch(e -> FlowEntries.chainAndBucket(e).isPresent()
+                        && FlowEntries.travel(e).stream().anyMatch(a -> a.toString().contains(":f::"))));
 
         b.settle();
         app.settle();

@@ -34,6 +34,7 @@ import org.srv6int.app.loop.FakeInventory;
 import org.srv6int.app.loop.TestReports;
 import org.srv6int.app.store.TestStores;
 
+import java.net.InetAddress;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -43,6 +44,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static org.junit.Assert.fail;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
@@ -143,6 +145,64 @@ public class TelemetryManagerTest {
             return ((Number) e.getValue().getValue()).longValue();
         }
         throw new AssertionError("no metric " + name + " in " + metrics.getMetrics().keySet());
+    }
+
+    @Test
+    public void collectorListensOnTheNetcfgAddressOnly() throws Exception {
+        // The socket is bound by the first window; then read its address from the socket: netcfg
+        // says 127.0.0.1, so not the wildcard.
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (manager.collectorAddress().isEmpty() && System.currentTimeMillis() < deadline) {
+            Thread.sleep(10);
+        }
+        InetSocketAddress at = manager.collectorAddress().orElseThrow();
+        assertEquals(InetAddress.getByName("127.0.0.1"), at.getAddress());
+        assertEquals(port, at.getPort());
+        try {
+            new UdpCollector(new TelemetryShards(1, TelemetryEngine.Limits.DEFAULT, System::nanoTime), 1,
+                             new InetSocketAddress("0.0.0.0", 0), 1 << 16).close();
+            fail("bound the wildcard address");
+        } catch (IllegalArgumentException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("wildcard"));
+        }
+    }
+
+    @Test
+    public void withoutANetcfgAddressTheCollectorOpensNoSocket() throws Exception {
+        int free;
+        try (DatagramSocket s = new DatagramSocket(0)) {
+            free = s.getLocalPort();
+        }
+        Srv6IntAppConfig noAddress = new Srv6IntAppConfig();
+        noAddress.init(new DefaultApplicationId(1, Srv6IntConfigService.APP_NAME), Srv6IntAppConfig.KEY,
+                       MAPPER.readTree("{\"collector\":{\"port\":" + free + ",\"maxVnfs\":64}}"), MAPPER, null);
+        Srv6Devices devices = manager.configService.devices();
+        Srv6IntConfigService config = new Srv6IntConfigService() {
+            @Override
+            public Srv6Devices devices() {
+                return devices;
+            }
+
+            @Override
+            public Optional<Srv6IntAppConfig> appConfig() {
+                return Optional.of(noAddress);
+            }
+        };
+        manager.deactivate();
+        TelemetryManager other = TelemetryManagers.start(config, manager.pathService, inventory,
+                                                         new MastershipServiceAdapter(), new ClusterServiceAdapter(),
+                                                         TestStores.summaries(new InMemoryStorageService()));
+        try {
+            TelemetryManagers.windowNow(other);
+            assertTrue(other.collectorAddress().isEmpty());
+            // nothing listens on the port on any address: a plain bind of the wildcard succeeds
+            try (DatagramSocket s = new DatagramSocket(free)) {
+                assertEquals(free, s.getLocalPort());
+            }
+        } finally {
+            TelemetryManagers.stop(other);
+            manager.activate();
+        }
     }
 
     @Test

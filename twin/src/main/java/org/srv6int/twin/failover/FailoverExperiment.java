@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.failover;
 
+import org.srv6int.app.switchstate.FlowEntries;
 import java.util.TreeMap;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -29,7 +30,6 @@ import org.srv6int.app.loop.LoopClock;
 import org.srv6int.app.loop.LoopCore;
 import org.srv6int.app.loop.LoopParams;
 import org.srv6int.app.loop.LoopSettings;
-import org.srv6int.app.program.BucketTables;
 import org.srv6int.pipeconf.Srv6IntPipelineConstants;
 import org.srv6int.twin.Policy;
 import org.srv6int.twin.control.AppControl;
@@ -365,8 +365,8 @@ public final class FailoverExperiment {
         Map<Integer, List<Ip6Address>> assignment() {
             Map<Integer, List<Ip6Address>> out = new TreeMap<>();
             for (FlowEntry e : control.app().flows.getFlowEntries(sfc.ingress().deviceId())) {
-                BucketTables.chainAndBucket(e).filter(tb -> tb[0] == sfc.id().tag())
-                        .ifPresent(tb -> out.put(tb[1], BucketTables.travel(e)));
+                FlowEntries.chainAndBucket(e).filter(tb -> tb[0] == sfc.id().tag())
+                        .ifPresent(tb -> out.put(tb[1], FlowEntries.travel(e)));
             }
             return out;
         }
@@ -384,8 +384,8 @@ public final class FailoverExperiment {
             }
             int n = 0;
             for (FlowEntry e : control.app().flows.getFlowEntries(sfc.ingress().deviceId())) {
-                if (BucketTables.chainAndBucket(e).filter(tb -> tb[0] == sfc.id().tag()).isPresent()
-                        && BucketTables.travel(e).contains(sid)) {
+                if (FlowEntries.chainAndBucket(e).filter(tb -> tb[0] == sfc.id().tag()).isPresent()
+                        && FlowEntries.travel(e).contains(sid)) {
                     n++;
                 }
             }

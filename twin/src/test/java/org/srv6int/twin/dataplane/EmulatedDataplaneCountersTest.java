@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.dataplane;
 
+import org.srv6int.app.switchstate.FlowEntries;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
@@ -15,8 +16,7 @@ import org.onosproject.net.PortNumber;
 import org.onosproject.net.flow.FlowEntry;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.group.Group;
-import org.srv6int.app.program.BucketTables;
-import org.srv6int.app.program.SwitchCounters;
+import org.srv6int.app.switchstate.SwitchCounters;
 import org.srv6int.app.testing.AppHarness;
 import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.codec.Addresses;
@@ -63,7 +63,7 @@ public class EmulatedDataplaneCountersTest {
 
     private FlowEntry bucketEntry(int bucket) {
         for (FlowEntry e : app.flows.getFlowEntries(SW1)) {
-            int[] tb = BucketTables.chainAndBucket(e).orElse(null);
+            int[] tb = FlowEntries.chainAndBucket(e).orElse(null);
             if (tb != null && tb[0] == 1 && tb[1] == bucket) {
                 return e;
             }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.k8s.bridge;
 
+import org.srv6int.k8s.rules.ReplicaRules;
+
 import java.util.TreeMap;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -55,10 +57,7 @@ public final class ReplicaNames {
      * limited to 63 characters, so the name is limited to 52.
      */
     static final int MAX_NAME = 52;
-    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
     private static final Pattern IP6_CHARS = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
-    private static final Pattern LABEL_VALUE =
-            Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?");
 
     private ReplicaNames() {
     }
@@ -111,7 +110,7 @@ public final class ReplicaNames {
 
     /** Whether a name has the characters of a DNS label (its length is the caller's to check). */
     static boolean isDnsLabel(String s) {
-        return DNS_LABEL.matcher(s).matches();
+        return ReplicaRules.isDnsLabel(s);
     }
 
     /**
@@ -209,9 +208,6 @@ public final class ReplicaNames {
      * @throws IllegalArgumentException if it is not a valid label value
      */
     static void checkLabelValue(String what, String value) {
-        if (value == null || !LABEL_VALUE.matcher(value).matches()) {
-            throw new IllegalArgumentException(what + " must be a Kubernetes label value "
-                    + "(at most 63 of [A-Za-z0-9-_.], alphanumeric at both ends), got '" + value + "'");
-        }
+        ReplicaRules.checkLabelValue(what, value);
     }
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.k8s.bridge;
 
+import org.srv6int.k8s.rules.ReplicaRules;
+
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-package org.srv6int.app.program;
+package org.srv6int.app.switchstate;
 
 import org.srv6int.pipeconf.Srv6IntConstants;
-import org.onlab.packet.IpPrefix;
+import org.onosproject.net.flow.criteria.PiCriterion;
 import org.onosproject.net.flow.DefaultTrafficSelector;
 import org.onosproject.net.flow.FlowEntry;
 import org.onosproject.net.flow.FlowRuleService;
@@ -110,7 +110,8 @@ public final class SwitchCounters {
      */
     public static boolean isSidEntryOf(FlowEntry e, VnfReplica replica) {
         TrafficSelector sel = DefaultTrafficSelector.builder()
-                .matchPi(PiRules.lpm(Srv6IntConstants.HDR_IPV6_DST, IpPrefix.valueOf(replica.sid(), 128))).build();
+                .matchPi(PiCriterion.builder().matchLpm(Srv6IntConstants.HDR_IPV6_DST, replica.sid().toOctets(), 128)
+                                 .build()).build();
         return e.deviceId().equals(replica.deviceId())
                 && e.table().equals(Srv6IntConstants.SRV6_INT_INGRESS_ENDPOINT_MY_SID)
                 && e.selector().equals(sel);

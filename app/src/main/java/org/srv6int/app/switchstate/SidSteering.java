@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-package org.srv6int.app.program;
+package org.srv6int.app.switchstate;
 
 import org.onlab.packet.Ip6Address;
 import org.onosproject.net.DeviceId;
@@ -17,7 +17,7 @@ import java.util.function.Function;
 /**
  * Reads off ONOS's flow store whether a switch may still steer packets to a SID or into a chain:
  * a replica's SID reaches packets only through the segment lists of the chains' bucket tables
- * ({@code srv6_encap}, {@link BucketTables}), a chain only through its classifier and bucket
+ * ({@code srv6_encap}, program/BucketTables), a chain only through its classifier and bucket
  * table. An entry counts until it is gone; a rewrite of the chain's table counts until the switch
  * confirmed it (ADDED), since until then the switch may still hold the list it replaces. The
  * scale-in deletes a drained replica's pod only once {@link #stillSteering} is empty, a removed
@@ -50,7 +50,7 @@ public final class SidSteering {
                         || e.state() == FlowEntry.FlowEntryState.REMOVED) {
                     continue;
                 }
-                if (sid != null && BucketTables.travel(e).contains(sid)) {
+                if (sid != null && FlowEntries.travel(e).contains(sid)) {
                     holding++;
                 } else if (e.state() != FlowEntry.FlowEntryState.ADDED && ofChain(e, chainTag)) {
                     unconfirmed++;
@@ -87,7 +87,7 @@ public final class SidSteering {
     }
 
     private static boolean ofChain(FlowEntry e, int chainTag) {
-        return BucketTables.chainAndBucket(e).map(tb -> tb[0] == chainTag).orElse(false);
+        return FlowEntries.chainAndBucket(e).map(tb -> tb[0] == chainTag).orElse(false);
     }
 
     /** What each switch holds ("" for nothing), joined; empty if no switch holds anything. */
