@@ -116,15 +116,53 @@ public interface VnfInventoryService extends ListenerService<VnfReplicaEvent, Vn
     VnfReplica drainReplica(VnfReplicaId id);
 
     /**
-     * Changes a replica's state and multipath weight.
+     * Changes a replica's state and multipath weight through the life cycle's step to that state
+     * (ACTIVE: activate, from PENDING or ACTIVE; DRAINING: drain; PENDING: fail).
      *
      * @param id     replica id
      * @param state  new state
-     * @param weight new weight 0..255
+     * @param weight new weight 0..255 (0 unless ACTIVE)
+     * @return the updated replica
+     * @throws SfcException (NOT_FOUND) if unknown, (CONFLICT) if the life cycle does not allow it
+     */
+    VnfReplica updateReplica(VnfReplicaId id, ReplicaState state, int weight);
+
+    /**
+     * Marks a replica dead: PENDING, weight 0, out of every segment list (distinguishable from a drain).
+     *
+     * @param id replica id
      * @return the updated replica
      * @throws SfcException (NOT_FOUND) if unknown
      */
-    VnfReplica updateReplica(VnfReplicaId id, ReplicaState state, int weight);
+    VnfReplica failReplica(VnfReplicaId id);
+
+    /**
+     * Puts a replica back into the group (ACTIVE, weight 1) from any state: a drain given up, or a
+     * dead replica that recovered.
+     *
+     * @param id replica id
+     * @return the updated replica
+     * @throws SfcException (NOT_FOUND) if unknown
+     */
+    VnfReplica restoreReplica(VnfReplicaId id);
+
+    /**
+     * Gives back a reservation (a PENDING replica whose workload did not come up), atomically: a
+     * replica that meanwhile joined the group is kept.
+     *
+     * @param id replica id
+     * @return the released reservation; empty if there was none
+     * @throws SfcException (CONFLICT) if the replica is no longer PENDING
+     */
+    Optional<VnfReplica> releaseReservation(VnfReplicaId id);
+
+    /**
+     * Gives back the SIDs claimed for replicas that never reached the store (an instance died
+     * between the claim and the store); claims younger than a create takes are left for later.
+     *
+     * @return the number of such claims left because they were too young (call again later if &gt; 0)
+     */
+    int releaseOrphanSids();
 
     /**
      * Removes a replica; its flow entries go after traffic has moved away.

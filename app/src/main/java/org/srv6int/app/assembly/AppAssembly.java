@@ -89,7 +89,7 @@ public final class AppAssembly {
         sfcs = new SfcManager(sfcStore, replicaStore, config, b.events);
         sfcs.activate();
         stops.push(sfcs::deactivate);
-        inventory = new VnfInventoryManager(replicaStore, sfcs, config, b.events);
+        inventory = new VnfInventoryManager(replicaStore, sfcs, config, b.events, b.clock);
         inventory.activate();
         stops.push(inventory::deactivate);
         paths = new SfcPathManager(sfcs, inventory, config, netcfg, b.topology, b.paths);

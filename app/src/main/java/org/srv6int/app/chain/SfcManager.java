@@ -22,6 +22,7 @@ import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntConfigService;
+import org.srv6int.app.inventory.ReplicaLifecycle;
 
 import java.util.Collection;
 import java.util.Optional;
@@ -108,7 +109,7 @@ public class SfcManager extends AbstractListenerManager<SfcEvent, SfcListener> i
             // replicas of vNFs that no longer exist would be left behind
             replicaStore.getReplicas().stream()
                     .filter(r -> r.vnf().sfcId().equals(sfc.id()) && r.vnf().index() >= sfc.vnfs().size())
-                    .forEach(r -> replicaStore.removeReplica(r.id()));
+                    .forEach(r -> replicas().remove(r.id(), ReplicaLifecycle.Step.REMOVE));
         }
         if (!store.updateSfc(sfc)) {
             throw notFound(sfc.id());
@@ -121,11 +122,16 @@ public class SfcManager extends AbstractListenerManager<SfcEvent, SfcListener> i
         Sfc removed = store.removeSfc(id).orElseThrow(() -> notFound(id));
         for (VnfReplica r : replicaStore.getReplicas()) {
             if (r.vnf().sfcId().equals(id)) {
-                replicaStore.removeReplica(r.id());
+                replicas().remove(r.id(), ReplicaLifecycle.Step.REMOVE);
             }
         }
         log.info("Removed chain {}", id);
         return removed;
+    }
+
+    // A chain's replicas leave through the life cycle too (REMOVE is allowed from any state).
+    private ReplicaLifecycle replicas() {
+        return new ReplicaLifecycle(replicaStore);
     }
 
     private void check(Sfc sfc) {

@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 
 /**
@@ -63,6 +64,9 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
     protected Srv6IntConfigService configService;
 
     private final VnfReplicaStoreDelegate delegate = this::post;
+    // Every write of a replica's record goes through it.
+    private ReplicaLifecycle lifecycle;
+    private LongSupplier wallMillis = System::currentTimeMillis;
 
     /** Creates the component for OSGi, which sets its references. */
     public VnfInventoryManager() {
@@ -78,6 +82,22 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
      */
     public VnfInventoryManager(VnfReplicaStore store, SfcService sfcService, Srv6IntConfigService configService,
                                EventDeliveryService events) {
+        this(store, sfcService, configService, events, System::currentTimeMillis);
+    }
+
+    /**
+     * Creates the component with its references and the wall clock that dates SID claims (a test's
+     * hand-moved one); call {@link #activate()}.
+     *
+     * @param store         replica store
+     * @param sfcService    chains
+     * @param configService the app's netcfg
+     * @param events        event delivery
+     * @param wallMillis    wall-clock milliseconds
+     */
+    public VnfInventoryManager(VnfReplicaStore store, SfcService sfcService, Srv6IntConfigService configService,
+                               EventDeliveryService events, LongSupplier wallMillis) {
+        this.wallMillis = wallMillis;
         this.store = store;
         this.sfcService = sfcService;
         this.configService = configService;
@@ -87,6 +107,7 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
     /** Starts forwarding store events. */
     @Activate
     public void activate() {
+        lifecycle = new ReplicaLifecycle(store, wallMillis);
         eventDispatcher.addSink(VnfReplicaEvent.class, listenerRegistry);
         store.setDelegate(delegate);
         log.info("Started");
@@ -124,12 +145,12 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
 
     @Override
     public VnfReplica addReplica(VnfKey vnf, String node) {
-        return add(vnf, node, null, ReplicaState.ACTIVE, 1);
+        return add(vnf, node, null, ReplicaLifecycle.Step.ADD, 1);
     }
 
     @Override
     public VnfReplica addReplica(VnfKey vnf, String node, String name) {
-        return add(vnf, node, VnfReplicaId.of(vnf, name).name(), ReplicaState.ACTIVE, 1);
+        return add(vnf, node, VnfReplicaId.of(vnf, name).name(), ReplicaLifecycle.Step.ADD, 1);
     }
 
     @Override
@@ -145,7 +166,7 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
                 return have.get();
             }
             try {
-                return add(vnf, node, id.name(), ReplicaState.PENDING, 0);
+                return add(vnf, node, id.name(), ReplicaLifecycle.Step.RESERVE, 0);
             } catch (SfcException e) {
                 // Another instance reserved the same name meanwhile: read it back.
                 if (e.reason() != SfcException.Reason.CONFLICT || store.getReplica(id).isEmpty()) {
@@ -158,7 +179,7 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
     }
 
     // name null: the smallest free "r<n>".
-    private VnfReplica add(VnfKey vnf, String node, String name, ReplicaState state, int weight) {
+    private VnfReplica add(VnfKey vnf, String node, String name, ReplicaLifecycle.Step step, int weight) {
         checkVnf(vnf);
         Srv6Devices devices = configService.devices();
         Map.Entry<DeviceId, AttachedServer> at = devices.locate(node).orElseThrow(
@@ -190,13 +211,13 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
             }
             VnfReplica r = new VnfReplica(VnfReplicaId.of(vnf, chosen), node, at.getKey(), at.getValue().port(),
                                           cfg.vnfSid(vnfId), at.getValue().mac(),
-                                          state, weight);
+                                          step.to().orElseThrow(), weight);
             // After the server: its NUMA node, when netcfg states the server's layout.
             NumaPlacement.Choice numa = at.getValue().numa().map(l -> numaChoice(vnf, node, l, all)).orElse(null);
             if (numa != null) {
                 r = r.withNumaNode(numa.node());
             }
-            if (store.createReplica(r)) {
+            if (lifecycle.create(step, r)) {
                 log.info("Added replica {} on {} ({} port {}, SID {}){}", r.id(), node, r.deviceId(), r.port(),
                          r.sid(), numa == null ? "" : ", " + numa);
                 return r;
@@ -221,7 +242,7 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
         if (taken.isPresent()) {
             throw new SfcException(SfcException.Reason.CONFLICT, "SID " + replica.sid() + " is in use");
         }
-        if (!store.createReplica(replica)) {
+        if (!lifecycle.create(ReplicaLifecycle.Step.REGISTER, replica)) {
             throw new SfcException(SfcException.Reason.CONFLICT, "replica " + replica.id() + " exists or SID "
                     + replica.sid() + " is in use");
         }
@@ -229,23 +250,61 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
 
     @Override
     public VnfReplica drainReplica(VnfReplicaId id) {
-        return updateReplica(id, ReplicaState.DRAINING, 0);
+        return lifecycle.apply(id, ReplicaLifecycle.Step.DRAIN, 0);
     }
 
     @Override
     public VnfReplica updateReplica(VnfReplicaId id, ReplicaState state, int weight) {
-        if (weight < 0 || weight > 255) {
-            throw new IllegalArgumentException("weight: must be in 0..255, got " + weight);
+        switch (state) {
+            case ACTIVE:
+                return lifecycle.apply(id, ReplicaLifecycle.Step.ACTIVATE, weight);
+            case DRAINING:
+                return lifecycle.apply(id, ReplicaLifecycle.Step.DRAIN, weight);
+            default:
+                return lifecycle.apply(id, ReplicaLifecycle.Step.FAIL, weight);
         }
-        return store.updateReplica(id, r -> r.withState(state).withWeight(weight))
-                .orElseThrow(() -> notFound(id));
+    }
+
+    @Override
+    public VnfReplica failReplica(VnfReplicaId id) {
+        return lifecycle.apply(id, ReplicaLifecycle.Step.FAIL, 0);
+    }
+
+    @Override
+    public VnfReplica restoreReplica(VnfReplicaId id) {
+        return lifecycle.apply(id, ReplicaLifecycle.Step.RESTORE, 1);
     }
 
     @Override
     public VnfReplica removeReplica(VnfReplicaId id) {
-        VnfReplica r = store.removeReplica(id).orElseThrow(() -> notFound(id));
+        VnfReplica r = lifecycle.remove(id, ReplicaLifecycle.Step.REMOVE).orElseThrow(() -> notFound(id));
         log.info("Removed replica {}", id);
         return r;
+    }
+
+    @Override
+    public Optional<VnfReplica> releaseReservation(VnfReplicaId id) {
+        Optional<VnfReplica> r = lifecycle.remove(id, ReplicaLifecycle.Step.RELEASE);
+        r.ifPresent(x -> log.info("Released the reservation of replica {} ({})", id, x.sid()));
+        return r;
+    }
+
+    @Override
+    public int releaseOrphanSids() {
+        int released = lifecycle.releaseOrphanSids();
+        if (released > 0) {
+            log.warn("Released {} SID claim(s) of replicas that never reached the store", released);
+        }
+        return lifecycle.youngOrphans();
+    }
+
+    /**
+     * The life cycle that writes the records (for its counters).
+     *
+     * @return the life cycle, null before activation
+     */
+    public ReplicaLifecycle lifecycle() {
+        return lifecycle;
     }
 
     private NumaPlacement.Choice numaChoice(VnfKey vnf, String node, ServerNuma layout, Collection<VnfReplica> all) {

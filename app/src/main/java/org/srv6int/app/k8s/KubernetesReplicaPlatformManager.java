@@ -22,6 +22,7 @@ import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.srv6int.app.api.SfcException;
 import org.srv6int.app.api.model.ReplicaState;
 import org.srv6int.app.api.model.Sfc;
 import org.srv6int.app.api.SfcEvent;
@@ -329,13 +330,11 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
 
         @Override
         public boolean release(VnfKey vnf, String replicaName) {
-            VnfReplicaId id = VnfReplicaId.of(vnf, replicaName);
-            Optional<VnfReplica> r = inventory.getReplica(id);
-            if (r.isEmpty() || r.get().state() != ReplicaState.PENDING) {
-                return false;
+            try {
+                return inventory.releaseReservation(VnfReplicaId.of(vnf, replicaName)).isPresent();
+            } catch (SfcException e) {
+                return false; // no longer PENDING: it carries traffic (or drains), it stays
             }
-            inventory.removeReplica(id);
-            return true;
         }
     }
 

@@ -80,4 +80,14 @@ public interface ChainRouting {
     default void restoreReplica(VnfKey vnf, String replicaId) {
         throw new UnsupportedOperationException("this routing cannot put a replica back");
     }
+
+    /**
+     * Gives back what a previous leader left claimed for replicas that never reached the inventory
+     * (their SIDs); called when this leader resumes, and again while claims were too young to judge.
+     *
+     * @return claims left for a later call (too young to tell from a create in progress)
+     */
+    default int releaseOrphanSids() {
+        return 0;
+    }
 }

@@ -61,7 +61,7 @@ final class FailureReactions {
                     if (isDraining(f.vnf(), f.replica())) {
                         // Its buckets wait for their flows only while it lives: it leaves now.
                         before = f.liveLeft();
-                        String failed = loop.lifecycle.removeDeadDrain(f.vnf(), now, detail);
+                        String failed = loop.actions.removeDeadDrain(f.vnf(), now, detail);
                         detail += "; it was draining for a scale-in: " + (failed == null
                                 ? "out of the inventory at once, its workload deleted"
                                 : "taking it out of the inventory failed (" + failed + "), still draining");
@@ -108,7 +108,7 @@ final class FailureReactions {
                 // leader change between now and the request makes the next leader request it once.
                 loop.save(f.vnf(), s);
                 if (s.phase == VnfLoopRecord.Phase.IDLE) {
-                    loop.lifecycle.startReplace(f.vnf(), s, now, f.liveLeft());
+                    loop.actions.startReplace(f.vnf(), s, now, f.liveLeft());
                 }
             }
         }

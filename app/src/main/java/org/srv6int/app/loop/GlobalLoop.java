@@ -64,7 +64,7 @@ public final class GlobalLoop {
     final LoopStateStore store;
     final ScalingRule scaling;
     final DecisionLog log;
-    final ReplicaLifecycle lifecycle = new ReplicaLifecycle(this);
+    final ReplicaActions actions = new ReplicaActions(this);
     final FailureReactions reactions = new FailureReactions(this);
     final NodePicker picker = new NodePicker(this);
     final PushAsideStep pushAside = new PushAsideStep(this);
@@ -77,6 +77,8 @@ public final class GlobalLoop {
     // This round's observations: push-aside reads the neighbours' slack from them.
     final Map<VnfKey, VnfObservation> seen = new HashMap<>();
     boolean restored;
+    // SID claims a previous leader may have left without a replica: checked from the resume on.
+    boolean orphansToCheck;
     // What the last pickNodes said about the pools, for its decision's detail.
     String pickNote = "";
     boolean closed;
@@ -136,6 +138,9 @@ public final class GlobalLoop {
                 if (s != null) {
                     save(k, s, now, nowMillis);
                 }
+            }
+            if (orphansToCheck) {
+                releaseOrphanSids();
             }
         }
         seen.clear();
@@ -267,7 +272,7 @@ public final class GlobalLoop {
      * @return held deletions since start
      */
     public synchronized long deletesHeld() {
-        return lifecycle.deletesHeld;
+        return actions.deletesHeld;
     }
 
     /**
@@ -277,7 +282,7 @@ public final class GlobalLoop {
      * @return given-up drains since start
      */
     public synchronized long releasesGivenUp() {
-        return lifecycle.releasesGivenUp;
+        return actions.releasesGivenUp;
     }
 
     /**
@@ -341,6 +346,7 @@ public final class GlobalLoop {
             return false;
         }
         restored = true;
+        orphansToCheck = true;
         for (Map.Entry<VnfKey, VnfLoopRecord> e : records.entrySet()) {
             VnfLoopRecord r = e.getValue();
             VnfState s = new VnfState();
@@ -365,9 +371,18 @@ public final class GlobalLoop {
             if (s.phase != VnfLoopRecord.Phase.IDLE && r.decision() != null) {
                 log.restored(new DecisionLog.Entry(r.decisionId(), now, r.decision()));
             }
-            lifecycle.resume(e.getKey(), s, r);
+            actions.resume(e.getKey(), s, r);
         }
         return true;
+    }
+
+    // Until no claim is left too young to tell from a create in progress; a failed read retries.
+    private void releaseOrphanSids() {
+        try {
+            orphansToCheck = routing.releaseOrphanSids() > 0;
+        } catch (RuntimeException e) {
+            storeFailures++;
+        }
     }
 
     /** A new decision id: from the store (unique in the cluster) or local; -1: no id, no action. */
@@ -547,7 +562,7 @@ public final class GlobalLoop {
     private void step(VnfObservation o, VnfState s, long now) {
         boolean within = scaling.observe(o, s, now);
         if (s.phase == VnfLoopRecord.Phase.DRAINING) {
-            lifecycle.progressDrain(o, s, now);
+            actions.progressDrain(o, s, now);
             return;
         }
         if (s.phase != VnfLoopRecord.Phase.IDLE) {
@@ -556,7 +571,7 @@ public final class GlobalLoop {
         boolean cooled = scaling.cooled(s, now);
         // A death does not wait out the cool-down of the action before it.
         if (s.replaceOwed > 0 && (s.replaceRetryAt == NONE || now - s.replaceRetryAt >= 0)) {
-            lifecycle.startReplace(o.vnf(), s, now, o.activeReplicas().size());
+            actions.startReplace(o.vnf(), s, now, o.activeReplicas().size());
             return;
         }
         if (scaling.persisted(s, now)) {
@@ -573,7 +588,7 @@ public final class GlobalLoop {
                 s.lowSince = now;
             }
             if (scaling.lowHeld(s, now) && cooled) {
-                lifecycle.startDrain(o, s, now);
+                actions.startDrain(o, s, now);
             }
         } else {
             s.lowSince = NONE;
@@ -616,12 +631,12 @@ public final class GlobalLoop {
                        "loop state could not be stored: not started, retried next window");
             return;
         }
-        List<CompletableFuture<ReplicaInfo>> futures = lifecycle.createAll(o.vnf(), d.id, where);
+        List<CompletableFuture<ReplicaInfo>> futures = actions.createAll(o.vnf(), d.id, where);
         String plan = "target " + target + " replicas: +" + where.size() + " on " + String.join(",", where)
                 + (where.size() < add ? " (" + (add - where.size()) + " more do not fit any node's free CPU)" : "")
                 + routing.placementNote() + pickNote + note;
         CompletableFuture.allOf(futures.toArray(new CompletableFuture[0]))
-                .whenComplete((v, err) -> lifecycle.scaleOutDone(o.vnf(), d.id, futures, plan));
+                .whenComplete((v, err) -> actions.scaleOutDone(o.vnf(), d.id, futures, plan));
     }
 
     /** Records an action of the loop with its inputs (R_i, L_i, Lmax_i, C_i, C*, R*, L*, violation, n). */

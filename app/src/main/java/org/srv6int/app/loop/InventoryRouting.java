@@ -102,12 +102,12 @@ public final class InventoryRouting implements ChainRouting {
     @Override
     public void failReplica(VnfKey vnf, String replicaId) {
         // PENDING, weight 0: out of every segment list, distinguishable from a scale-in drain.
-        inventory.updateReplica(VnfReplicaId.of(vnf, Objects.requireNonNull(replicaId)), ReplicaState.PENDING, 0);
+        inventory.failReplica(VnfReplicaId.of(vnf, Objects.requireNonNull(replicaId)));
     }
 
     @Override
     public void restoreReplica(VnfKey vnf, String replicaId) {
-        inventory.updateReplica(VnfReplicaId.of(vnf, Objects.requireNonNull(replicaId)), ReplicaState.ACTIVE, 1);
+        inventory.restoreReplica(VnfReplicaId.of(vnf, Objects.requireNonNull(replicaId)));
     }
 
     @Override
@@ -117,6 +117,11 @@ public final class InventoryRouting implements ChainRouting {
         if (inventory.getReplica(id).isPresent()) {
             inventory.removeReplica(id);
         }
+    }
+
+    @Override
+    public int releaseOrphanSids() {
+        return inventory.releaseOrphanSids();
     }
 
     /**

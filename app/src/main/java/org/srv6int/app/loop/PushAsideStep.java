@@ -174,11 +174,11 @@ final class PushAsideStep {
             loop.log.finish(d.id, LoopDecision.Outcome.FAILED, now, "loop state could not be stored: not started");
             return "loop state not stored";
         }
-        List<CompletableFuture<ReplicaInfo>> futures = loop.lifecycle.createAll(nb, d.id, List.of(m.to()));
+        List<CompletableFuture<ReplicaInfo>> futures = loop.actions.createAll(nb, d.id, List.of(m.to()));
         String plan = "pushed aside for " + hot + ": replica " + m.resident().replica() + " moves from " + from
                 + " to " + m.to() + (m.newHop() ? " (new hop)" : " (no new hop)");
         CompletableFuture.allOf(futures.toArray(new CompletableFuture[0]))
-                .whenComplete((v, err) -> loop.lifecycle.scaleOutDone(nb, d.id, futures, plan));
+                .whenComplete((v, err) -> loop.actions.scaleOutDone(nb, d.id, futures, plan));
         return null;
     }
 }

@@ -19,6 +19,7 @@ import org.srv6int.app.api.model.VnfReplicaId;
 
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
@@ -147,5 +148,26 @@ public class DistributedVnfReplicaStore extends AbstractStore<VnfReplicaEvent, V
         Optional<VnfReplica> gone = Optional.ofNullable(Versioned.valueOrNull(replicas.remove(id)));
         gone.ifPresent(r -> sids.remove(r.sid(), id));
         return gone;
+    }
+
+    @Override
+    public boolean removeReplica(VnfReplica replica) {
+        if (!replicas.remove(replica.id(), replica)) {
+            return false;
+        }
+        sids.remove(replica.sid(), replica.id());
+        return true;
+    }
+
+    @Override
+    public List<SidClaim> sidClaims() {
+        return sids.entrySet().stream()
+                .map(e -> new SidClaim(e.getKey(), e.getValue().value(), e.getValue().creationTime()))
+                .collect(Collectors.toList());
+    }
+
+    @Override
+    public boolean releaseSidClaim(Ip6Address sid, VnfReplicaId holder) {
+        return sids.remove(sid, holder);
     }
 }

@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.store;
 
-import java.util.Set;
+import org.onlab.packet.Ip6Address;
 import org.onosproject.store.Store;
 import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.api.VnfReplicaEvent;
 import org.srv6int.app.api.model.VnfReplicaId;
 
 import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
- * Cluster-wide store of vNF replicas.
+ * Cluster-wide store of vNF replicas. Its writes are called by
+ * {@link org.srv6int.app.inventory.ReplicaLifecycle} only, which checks each against the life cycle.
  */
 public interface VnfReplicaStore extends Store<VnfReplicaEvent, VnfReplicaStoreDelegate> {
 
@@ -46,7 +50,7 @@ public interface VnfReplicaStore extends Store<VnfReplicaEvent, VnfReplicaStoreD
      *
      * @return SIDs not free to allocate
      */
-    Set<org.onlab.packet.Ip6Address> sidsInUse();
+    Set<Ip6Address> sidsInUse();
 
     /**
      * Atomically changes an existing replica.
@@ -64,4 +68,80 @@ public interface VnfReplicaStore extends Store<VnfReplicaEvent, VnfReplicaStoreD
      * @return removed replica or empty
      */
     Optional<VnfReplica> removeReplica(VnfReplicaId id);
+
+    /**
+     * Removes a replica only if its record is still the one given (a compare-and-remove).
+     *
+     * @param replica the record read before
+     * @return true if removed
+     */
+    boolean removeReplica(VnfReplica replica);
+
+    /**
+     * Returns the SID claims: each SID held and the replica it was claimed for, with the claim's time.
+     *
+     * @return claims
+     */
+    List<SidClaim> sidClaims();
+
+    /**
+     * Gives back a SID claim if that replica still holds it.
+     *
+     * @param sid    the SID
+     * @param holder the replica it was claimed for
+     * @return true if released
+     */
+    boolean releaseSidClaim(Ip6Address sid, VnfReplicaId holder);
+
+    /** A SID claimed for a replica, since a time (wall-clock milliseconds of the claim). */
+    final class SidClaim {
+        private final Ip6Address sid;
+        private final VnfReplicaId holder;
+        private final long sinceMillis;
+
+        /**
+         * Creates a claim.
+         *
+         * @param sid         the SID
+         * @param holder      the replica it was claimed for
+         * @param sinceMillis when it was claimed
+         */
+        public SidClaim(Ip6Address sid, VnfReplicaId holder, long sinceMillis) {
+            this.sid = Objects.requireNonNull(sid, "sid is null");
+            this.holder = Objects.requireNonNull(holder, "holder is null");
+            this.sinceMillis = sinceMillis;
+        }
+
+        /**
+         * The SID.
+         *
+         * @return SID
+         */
+        public Ip6Address sid() {
+            return sid;
+        }
+
+        /**
+         * The replica it was claimed for.
+         *
+         * @return replica id
+         */
+        public VnfReplicaId holder() {
+            return holder;
+        }
+
+        /**
+         * When it was claimed.
+         *
+         * @return wall-clock milliseconds
+         */
+        public long sinceMillis() {
+            return sinceMillis;
+        }
+
+        @Override
+        public String toString() {
+            return sid + " for " + holder + " since " + sinceMillis;
+        }
+    }
 }

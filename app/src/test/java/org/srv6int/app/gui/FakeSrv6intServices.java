@@ -111,6 +111,26 @@ final class FakeSrv6intServices {
         }
 
         @Override
+        public VnfReplica failReplica(VnfReplicaId id) {
+            return updateReplica(id, ReplicaState.PENDING, 0);
+        }
+
+        @Override
+        public VnfReplica restoreReplica(VnfReplicaId id) {
+            return updateReplica(id, ReplicaState.ACTIVE, 1);
+        }
+
+        @Override
+        public Optional<VnfReplica> releaseReservation(VnfReplicaId id) {
+            return Optional.ofNullable(replicas.remove(id));
+        }
+
+        @Override
+        public int releaseOrphanSids() {
+            return 0;
+        }
+
+        @Override
         public void addListener(VnfReplicaListener listener) {
         }
 

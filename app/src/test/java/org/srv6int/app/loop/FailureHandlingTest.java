@@ -10,6 +10,7 @@ import org.onlab.packet.Ip6Address;
 import org.onosproject.cluster.ClusterServiceAdapter;
 import org.onosproject.cluster.Leader;
 import org.onosproject.cluster.Leadership;
+import org.onosproject.cluster.LeadershipService;
 import org.onosproject.cluster.LeadershipServiceAdapter;
 import org.onosproject.cluster.NodeId;
 import org.onosproject.net.ConnectPoint;
@@ -17,7 +18,9 @@ import org.onosproject.net.DefaultPort;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.Port;
 import org.onosproject.net.PortNumber;
+import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.device.DeviceServiceAdapter;
+import org.onosproject.net.link.LinkService;
 import org.onosproject.net.flow.FlowEntry;
 import org.srv6int.app.api.model.ChainState;
 import org.srv6int.app.api.model.LoopDecision;
@@ -81,6 +84,7 @@ public class FailureHandlingTest {
     private final org.srv6int.app.store.LoopStateStore store = TestStores.loopState(new InMemoryStorageService());
     private TelemetryEngine engine;
     GlobalLoopManager manager;
+    LeadershipService leadership;
     private long seq;
     private final Map<String, Integer> hopCounters = new HashMap<>();
     private final Map<SfcId, Long> classified = new HashMap<>();
@@ -102,9 +106,7 @@ public class FailureHandlingTest {
         engine.setReporters(Map.of(0x0A000004, 4));
         rebind();
 
-        manager = new GlobalLoopManager();
-        manager.setClock(clock);
-        manager.leadershipService = new LeadershipServiceAdapter() {
+        leadership = new LeadershipServiceAdapter() {
             @Override
             public NodeId getLeader(String topic) {
                 return ME;
@@ -115,15 +117,7 @@ public class FailureHandlingTest {
                 return new Leadership(topic, new Leader(ME, 1, 0), List.of(ME));
             }
         };
-        manager.clusterService = new ClusterServiceAdapter();
-        manager.inventory = h.inventory;
-        manager.sfcService = h.sfcs;
-        manager.configService = h.config;
-        manager.platform = platform;
-        manager.flowRuleService = h.flows;
-        manager.pathsService = h.pathManager;
-        manager.placement = h.pathManager;
-        manager.deviceService = new DeviceServiceAdapter() {
+        DeviceService devices = new DeviceServiceAdapter() {
             @Override
             public Port getPort(DeviceId d, PortNumber n) {
                 return new DefaultPort(null, n, !portsDown.contains(new ConnectPoint(d, n)));
@@ -139,7 +133,7 @@ public class FailureHandlingTest {
                 deviceListeners.remove(l);
             }
         };
-        manager.linkService = new org.onosproject.net.link.LinkServiceAdapter() {
+        LinkService links = new org.onosproject.net.link.LinkServiceAdapter() {
             @Override
             public void addListener(org.onosproject.net.link.LinkListener l) {
                 linkListeners.add(l);
@@ -150,9 +144,10 @@ public class FailureHandlingTest {
                 linkListeners.remove(l);
             }
         };
-        manager.telemetry = feed;
-        manager.loopState = store;
-        manager.metrics = metrics;
+        manager = new GlobalLoopManager(leadership, new ClusterServiceAdapter(), feed, h.sfcs, h.inventory, h.config,
+                                        platform, store, h.pathManager, null, h.flows, devices, links, h.pathManager,
+                                        metrics);
+        manager.setClock(clock);
         manager.activate();
         manager.runEventsInline();
     }
@@ -464,23 +459,18 @@ public class FailureHandlingTest {
 
     /** A second ONOS instance of the same cluster (same stores), which does not lead the loop. */
     private GlobalLoopManager otherInstance() {
-        GlobalLoopManager m = new GlobalLoopManager();
-        m.setClock(clock);
-        m.leadershipService = manager.leadershipService;  // the leader is ME
-        m.clusterService = new ClusterServiceAdapter() {
+        ClusterServiceAdapter cluster = new ClusterServiceAdapter() {
             @Override
             public org.onosproject.cluster.ControllerNode getLocalNode() {
                 return new org.onosproject.cluster.DefaultControllerNode(new NodeId("other"),
                                                                          IpAddress.valueOf("127.0.0.2"));
             }
         };
-        m.inventory = h.inventory;
-        m.sfcService = h.sfcs;
-        m.configService = h.config;
-        m.platform = platform;
-        m.placement = h.pathManager;
-        m.telemetry = new WindowFeed();
-        m.loopState = store;
+        // the leader is ME
+        GlobalLoopManager m = new GlobalLoopManager(leadership, cluster, new WindowFeed(), h.sfcs, h.inventory,
+                                                    h.config, platform, store, h.pathManager, null, null, null, null,
+                                                    null, null);
+        m.setClock(clock);
         m.activate();
         return m;
     }

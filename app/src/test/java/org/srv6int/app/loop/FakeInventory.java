@@ -112,6 +112,30 @@ public final class FakeInventory implements VnfInventoryService {
     }
 
     @Override
+    public synchronized VnfReplica failReplica(VnfReplicaId id) {
+        return updateReplica(id, ReplicaState.PENDING, 0);
+    }
+
+    @Override
+    public synchronized VnfReplica restoreReplica(VnfReplicaId id) {
+        return updateReplica(id, ReplicaState.ACTIVE, 1);
+    }
+
+    @Override
+    public synchronized Optional<VnfReplica> releaseReservation(VnfReplicaId id) {
+        VnfReplica r = replicas.get(id);
+        if (r == null || r.state() != ReplicaState.PENDING) {
+            return Optional.empty();
+        }
+        return Optional.of(removeReplica(id));
+    }
+
+    @Override
+    public int releaseOrphanSids() {
+        return 0;
+    }
+
+    @Override
     public synchronized void addListener(VnfReplicaListener listener) {
     }
 

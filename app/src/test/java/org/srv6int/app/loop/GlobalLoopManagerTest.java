@@ -30,6 +30,11 @@ import org.srv6int.app.api.model.VnfSpec;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
+import org.srv6int.app.api.NodePoolService;
+import org.srv6int.app.api.PlacementService;
+import org.srv6int.app.api.ReplicaPlatform;
+import org.srv6int.app.api.SfcService;
+import org.srv6int.app.store.LoopStateStore;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.TelemetryEngine;
 import org.srv6int.app.api.model.TelemetrySnapshot;
@@ -72,6 +77,13 @@ public class GlobalLoopManagerTest {
     private final TestReports reports = new TestReports(7, 4, 3);
     private TelemetryEngine engine;
     private GlobalLoopManager manager;
+    // The services the component is wired with (a test swaps one, then reactivates).
+    private PlacementService placement;
+    private ReplicaPlatform replicas;
+    private SfcService sfcs;
+    private Srv6IntConfigService config;
+    private LoopStateStore loopState;
+    private NodePoolService pools;
     private long seq;
     /** The app's netcfg as the manager reads it at every window. */
     private volatile String appJson = "{\"loop\": {\"demandLatency\": \"measured\"}}";
@@ -128,19 +140,14 @@ public class GlobalLoopManagerTest {
                 .egress(ConnectPoint.deviceConnectPoint("device:s4/1"))
                 .classifier(FlowClassifier.between(IpPrefix.valueOf("10.0.0.0/24"), IpPrefix.valueOf("10.0.1.0/24")))
                 .vnfs(List.of(new VnfSpec("snort", 600_000))).build();
-        manager = new GlobalLoopManager();
-        manager.setClock(clock);
-        manager.leadershipService = leadership;
-        manager.clusterService = new ClusterServiceAdapter();
-        manager.inventory = inventory;
         // Placement proper is InventoryRoutingTest's; here: the most free candidate, ties by name.
-        manager.placement = (vnf, free) -> free.entrySet().stream().filter(e -> e.getValue() > 0)
+        placement = (vnf, free) -> free.entrySet().stream().filter(e -> e.getValue() > 0)
                 .max(Map.Entry.<String, Double>comparingByValue()
                              .thenComparing(Map.Entry.comparingByKey(Comparator.reverseOrder())))
                 .map(Map.Entry::getKey);
-        manager.platform = platform;
-        manager.sfcService = new InMemorySfcService(sfc);
-        manager.configService = new Srv6IntConfigService() {
+        replicas = platform;
+        sfcs = new InMemorySfcService(sfc);
+        config = new Srv6IntConfigService() {
             @Override
             public Srv6Devices devices() {
                 return PaperTestbed.devices();
@@ -156,15 +163,22 @@ public class GlobalLoopManagerTest {
                 }
             }
         };
-        manager.telemetry = feed;
-        manager.loopState = org.srv6int.app.store.TestStores.loopState(new InMemoryStorageService());
+        loopState = org.srv6int.app.store.TestStores.loopState(new InMemoryStorageService());
+        start();
+    }
+
+    /** Wires the component through its public constructor, as a host without OSGi does, and activates it. */
+    private void start() {
+        manager = new GlobalLoopManager(leadership, new ClusterServiceAdapter(), feed, sfcs, inventory, config,
+                                        replicas, loopState, placement, pools, null, null, null, null, null);
+        manager.setClock(clock);
         manager.activate();
     }
 
-    /** Services are bound at activation, as OSGi binds them: a test that swaps one re-activates the component. */
+    /** Services are bound at activation, as OSGi binds them: a test that swaps one starts a new component. */
     private void reactivate() {
         manager.deactivate();
-        manager.activate();
+        start();
     }
 
     /** One telemetry window of 100 reports at the given vNF latency, then the window closes. */
@@ -306,8 +320,8 @@ public class GlobalLoopManagerTest {
                     KubernetesMock.appConfig("{\"loop\": {\"demandLatency\": \"measured\"}, \"kubernetes\":"
                             + k8s.kubernetesJson() + "}"));
             KubernetesReplicaPlatformManager first =
-                    KubernetesMock.platform(manager.sfcService, cfg, new KubernetesMock.Netcfg(), inventory);
-            manager.platform = first;
+                    KubernetesMock.platform(sfcs, cfg, new KubernetesMock.Netcfg(), inventory);
+            replicas = first;
             reactivate();
             leadership.elect(ME);
             window(400_000, 10);
@@ -346,7 +360,7 @@ public class GlobalLoopManagerTest {
             KubernetesMock.stop(first);
 
             KubernetesReplicaPlatformManager fresh =
-                    KubernetesMock.platform(manager.sfcService, cfg, new KubernetesMock.Netcfg());
+                    KubernetesMock.platform(sfcs, cfg, new KubernetesMock.Netcfg());
             try {
                 fresh.deleteReplica(VNF, "sfc-7-vnf0-r3").toCompletableFuture().get(10, TimeUnit.SECONDS);
                 assertEquals(names.subList(0, 3), k8s.statefulSetNames());
@@ -397,12 +411,12 @@ public class GlobalLoopManagerTest {
      * worker1 with 6 ways and 50 %. Returns the platform's creates of the scale-out.
      */
     private List<String> scaleOutWithPoolReports(String snortExtra) throws Exception {
-        Srv6IntConfigService config = postNetcfg(snortExtra);
-        manager.configService = config;
+        Srv6IntConfigService cfg = postNetcfg(snortExtra);
+        config = cfg;
         org.srv6int.app.pools.NodePoolManager pools = new org.srv6int.app.pools.NodePoolManager(
-                new InMemoryStorageService(), n -> config.devices().locate(n).isPresent(), clock::currentTimeMillis,
+                new InMemoryStorageService(), n -> cfg.devices().locate(n).isPresent(), clock::currentTimeMillis,
                 org.srv6int.app.pools.NodePoolManager.DEFAULT_MAX_AGE_MS);
-        manager.nodePools = pools;
+        this.pools = pools;
         reactivate();
         platform.nodes.add(new NodeResources("worker1", 4000, 1L << 34));
         pools.report("worker1", List.of(new org.srv6int.app.api.model.NodePools.Pool(

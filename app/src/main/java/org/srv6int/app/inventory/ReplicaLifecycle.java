@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.srv6int.app.inventory;
+
+import org.onlab.packet.Ip6Address;
+import org.srv6int.app.api.SfcException;
+import org.srv6int.app.api.model.ReplicaState;
+import org.srv6int.app.api.model.VnfReplica;
+import org.srv6int.app.api.model.VnfReplicaId;
+import org.srv6int.app.store.VnfReplicaStore;
+
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
+
+/**
+ * The life cycle of one replica's record, and the only code that writes the replica store.
+ *
+ * <pre>
+ *   step      from                        to
+ *   RESERVE   (none)                      PENDING, weight 0  (claims the SID)
+ *   ADD       (none)                      ACTIVE             (claims the SID)
+ *   REGISTER  (none)                      as given           (claims the SID)
+ *   ACTIVATE  PENDING, ACTIVE             ACTIVE
+ *   DRAIN     ACTIVE, DRAINING            DRAINING, weight 0
+ *   FAIL      any                         PENDING, weight 0  (dead)
+ *   RESTORE   any                         ACTIVE
+ *   RELEASE   PENDING                     (none)             (a reservation given back)
+ *   REMOVE    any                         (none)
+ * </pre>
+ *
+ * <p>The record holds PENDING (reserved, or dead: weight 0 either way), ACTIVE and DRAINING;
+ * "gone" is no record. The steps around the record (a pod being created for a reservation, a
+ * drained replica's pod being deleted, the replacements owed for dead ones) are the global loop's
+ * and live in its loop-state store, so a new leader resumes them; the record's own writes are all
+ * here, whoever asks (the loop, REST, the CLI, the Kubernetes platform, a chain's removal). A step
+ * that the table does not allow from the record's current state is refused with
+ * {@link SfcException.Reason#CONFLICT} and counted; the check and the write are one atomic update.
+ *
+ * <p>The SID is claimed by {@link Step#RESERVE} (and {@link Step#ADD}, {@link Step#REGISTER}):
+ * the store claims it before it stores the record. An instance that dies between the two leaves
+ * the SID claimed by no record; {@link #releaseOrphanSids()} (a new leader calls it when it resumes)
+ * gives such claims back once they are older than a create takes.
+ */
+public final class ReplicaLifecycle {
+
+    /** A claim younger than this may be a create in progress (claim, then store): left alone. */
+    public static final long ORPHAN_GRACE_MILLIS = 10_000;
+
+    /** The steps; each names the record states it may start from and the state it leads to. */
+    public enum Step {
+        /** A name, a SID and a switch port for a replica whose workload is about to be made. */
+        RESERVE(true, ReplicaState.PENDING),
+        /** A replica that carries traffic at once (operator or REST: a workload made elsewhere). */
+        ADD(true, ReplicaState.ACTIVE),
+        /** A fully specified record (operator, initial replicas): stored in the state it gives. */
+        REGISTER(true, null),
+        /** The reserved replica's workload is ready: it joins the multipath group (or its weight changes). */
+        ACTIVATE(false, ReplicaState.ACTIVE, ReplicaState.PENDING, ReplicaState.ACTIVE),
+        /** No new traffic; its entries stay until it is removed (again: idempotent, a resumed drain). */
+        DRAIN(false, ReplicaState.DRAINING, ReplicaState.ACTIVE, ReplicaState.DRAINING),
+        /** Dead: out of every segment list (weight 0), apart from a scale-in's drain. */
+        FAIL(false, ReplicaState.PENDING, ReplicaState.PENDING, ReplicaState.ACTIVE, ReplicaState.DRAINING),
+        /** Back into the group: a drain given up, or a dead replica that recovered. */
+        RESTORE(false, ReplicaState.ACTIVE, ReplicaState.PENDING, ReplicaState.ACTIVE, ReplicaState.DRAINING),
+        /** A reservation whose workload never came up is given back. */
+        RELEASE(false, null, ReplicaState.PENDING),
+        /** Gone, from any state: its pod deleted, or its chain removed. */
+        REMOVE(false, null, ReplicaState.PENDING, ReplicaState.ACTIVE, ReplicaState.DRAINING);
+
+        private final Set<ReplicaState> from;
+        private final boolean fromGone;
+        private final ReplicaState to;
+
+        // fromGone: it creates the record; to: null if it removes the record or stores the one given.
+        Step(boolean fromGone, ReplicaState to, ReplicaState... from) {
+            this.from = from.length == 0 ? EnumSet.noneOf(ReplicaState.class) : EnumSet.copyOf(Arrays.asList(from));
+            this.fromGone = fromGone;
+            this.to = to;
+        }
+
+        /**
+         * Whether this step may start from a record state.
+         *
+         * @param state the record's state, null if there is no record
+         * @return true if the transition is in the table
+         */
+        public boolean allowedFrom(ReplicaState state) {
+            return state == null ? fromGone : from.contains(state);
+        }
+
+        /**
+         * The record state this step leads to.
+         *
+         * @return the state, empty for the steps that remove the record or store the state given
+         */
+        public Optional<ReplicaState> to() {
+            return Optional.ofNullable(to);
+        }
+    }
+
+    private final VnfReplicaStore store;
+    private final LongSupplier wallMillis;
+    private final AtomicLong refused = new AtomicLong();
+    private final Map<Step, AtomicLong> done = new EnumMap<>(Step.class);
+    private final AtomicLong sidsReleased = new AtomicLong();
+    private volatile int youngOrphans;
+
+    /**
+     * Creates the life cycle over a store.
+     *
+     * @param store the replica store (only this class writes it)
+     */
+    public ReplicaLifecycle(VnfReplicaStore store) {
+        this(store, System::currentTimeMillis);
+    }
+
+    /**
+     * Creates the life cycle over a store with the clock SID claims are dated by.
+     *
+     * @param store      the replica store
+     * @param wallMillis wall-clock milliseconds (the store dates claims by it)
+     */
+    public ReplicaLifecycle(VnfReplicaStore store, LongSupplier wallMillis) {
+        this.store = Objects.requireNonNull(store, "store is null");
+        this.wallMillis = Objects.requireNonNull(wallMillis, "wallMillis is null");
+        for (Step s : Step.values()) {
+            done.put(s, new AtomicLong());
+        }
+    }
+
+    /**
+     * Stores a new record: claims its SID, then stores it.
+     *
+     * @param step    {@link Step#RESERVE}, {@link Step#ADD} or {@link Step#REGISTER}
+     * @param replica the record, in the step's state
+     * @return true if stored; false if its name or SID is taken (the caller may allocate again)
+     * @throws SfcException (CONFLICT) if the step does not create a record or the record is not
+     *         in the step's state
+     */
+    public boolean create(Step step, VnfReplica replica) {
+        if (!step.allowedFrom(null)) {
+            throw refuse(replica.id(), step, "does not create a record");
+        }
+        if (step.to != null && replica.state() != step.to) {
+            throw refuse(replica.id(), step, "creates a " + step.to + " record, not " + replica.state());
+        }
+        checkWeight(replica.id(), step, replica.state(), replica.weight());
+        if (!store.createReplica(replica)) {
+            return false;
+        }
+        done.get(step).incrementAndGet();
+        return true;
+    }
+
+    /**
+     * Moves a record to the step's state with a weight, atomically with the check of the table.
+     *
+     * @param id     replica id
+     * @param step   a step that changes a record
+     * @param weight multipath weight 0..255 (0 for PENDING and DRAINING)
+     * @return the new record
+     * @throws SfcException (NOT_FOUND) if there is no record, (CONFLICT) if the table does not
+     *         allow the step from the record's state
+     * @throws IllegalArgumentException if the weight is out of range
+     */
+    public VnfReplica apply(VnfReplicaId id, Step step, int weight) {
+        if (step.to == null) {
+            throw refuse(id, step, "does not change a record's state");
+        }
+        if (weight < 0 || weight > 255) {
+            throw new IllegalArgumentException("weight: must be in 0..255, got " + weight);
+        }
+        checkWeight(id, step, step.to, weight);
+        AtomicReference<ReplicaState> illegal = new AtomicReference<>();
+        Optional<VnfReplica> out = store.updateReplica(id, r -> {
+            if (!step.allowedFrom(r.state())) {
+                illegal.set(r.state());
+                return r;
+            }
+            illegal.set(null);
+            return r.withState(step.to).withWeight(weight);
+        });
+        if (out.isEmpty()) {
+            throw notFound(id);
+        }
+        if (illegal.get() != null) {
+            throw refuse(id, step, "not allowed from " + illegal.get());
+        }
+        done.get(step).incrementAndGet();
+        return out.get();
+    }
+
+    /**
+     * Removes a record ({@link Step#REMOVE}, any state) or gives a reservation back
+     * ({@link Step#RELEASE}, PENDING only).
+     *
+     * @param id   replica id
+     * @param step REMOVE or RELEASE
+     * @return the removed record; empty if there was none
+     * @throws SfcException (CONFLICT) if the table does not allow the step from the record's state
+     */
+    public Optional<VnfReplica> remove(VnfReplicaId id, Step step) {
+        if (step != Step.REMOVE && step != Step.RELEASE) {
+            throw refuse(id, step, "does not remove a record");
+        }
+        if (step == Step.REMOVE) {
+            Optional<VnfReplica> gone = store.removeReplica(id);
+            gone.ifPresent(r -> done.get(step).incrementAndGet());
+            return gone;
+        }
+        for (int attempt = 0; attempt < 5; attempt++) {
+            Optional<VnfReplica> have = store.getReplica(id);
+            if (have.isEmpty()) {
+                return Optional.empty();
+            }
+            if (!step.allowedFrom(have.get().state())) {
+                throw refuse(id, step, "not allowed from " + have.get().state());
+            }
+            // Only the record read: one that joined the group meanwhile stays.
+            if (store.removeReplica(have.get())) {
+                done.get(step).incrementAndGet();
+                return have;
+            }
+        }
+        throw new SfcException(SfcException.Reason.CONFLICT, "replica " + id + " changed during " + step);
+    }
+
+    /**
+     * Gives back the SIDs claimed for a replica that never reached the store (an instance died between
+     * the claim and the store) once the claim is older than {@link #ORPHAN_GRACE_MILLIS}.
+     *
+     * @return the number released now; {@link #youngOrphans()} tells whether to call again later
+     */
+    public int releaseOrphanSids() {
+        long now = wallMillis.getAsLong();
+        Map<VnfReplicaId, Ip6Address> held = new HashMap<>();
+        store.getReplicas().forEach(r -> held.put(r.id(), r.sid()));
+        int released = 0;
+        int young = 0;
+        for (VnfReplicaStore.SidClaim c : store.sidClaims()) {
+            if (c.sid().equals(held.get(c.holder()))) {
+                continue;
+            }
+            if (now - c.sinceMillis() < ORPHAN_GRACE_MILLIS) {
+                young++;
+            } else if (store.releaseSidClaim(c.sid(), c.holder())) {
+                released++;
+            }
+        }
+        youngOrphans = young;
+        sidsReleased.addAndGet(released);
+        return released;
+    }
+
+    /**
+     * Claims without a record seen by the last {@link #releaseOrphanSids()} that were too young to release.
+     *
+     * @return count
+     */
+    public int youngOrphans() {
+        return youngOrphans;
+    }
+
+    /**
+     * SIDs given back by {@link #releaseOrphanSids()} since start.
+     *
+     * @return count
+     */
+    public long sidsReleased() {
+        return sidsReleased.get();
+    }
+
+    /**
+     * Steps refused since start (not in the table, or a weight the state cannot have).
+     *
+     * @return count
+     */
+    public long refused() {
+        return refused.get();
+    }
+
+    /**
+     * Steps done since start.
+     *
+     * @param step step
+     * @return count
+     */
+    public long done(Step step) {
+        return done.get(step).get();
+    }
+
+    // PENDING and DRAINING records carry no traffic: weight 0.
+    private void checkWeight(VnfReplicaId id, Step step, ReplicaState to, int weight) {
+        if (to != ReplicaState.ACTIVE && weight != 0) {
+            throw refuse(id, step, "a " + to + " replica has weight 0, not " + weight);
+        }
+    }
+
+    private SfcException refuse(VnfReplicaId id, Step step, String why) {
+        refused.incrementAndGet();
+        return new SfcException(SfcException.Reason.CONFLICT, "replica " + id + ": " + step + " " + why);
+    }
+
+    private static SfcException notFound(VnfReplicaId id) {
+        return new SfcException(SfcException.Reason.NOT_FOUND, "replica " + id + " not found");
+    }
+}
