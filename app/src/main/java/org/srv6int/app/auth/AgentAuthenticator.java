@@ -129,16 +129,16 @@ public final class AgentAuthenticator implements AgentAuthService {
                 return refuse(Result.UNAVAILABLE, 503, source, "agents' tokens cannot be reviewed: " + e.getMessage());
             }
             if (!review.authenticated()) {
-                return refuse(Result.INVALID_TOKEN, 401, source + " token " + key.substring(0, 8), "token refused by the API server"
-                        + (review.error() == null ? "" : ": " + review.error()));
+                return refuse(Result.INVALID_TOKEN, 401, source + " token " + key.substring(0, 8),
+                        "token refused by the API server" + (review.error() == null ? "" : ": " + review.error()));
             }
             if (!AGENT_USER.equals(review.username())) {
                 return refuse(Result.WRONG_ACCOUNT, 403, source + " " + review.username(), "token of "
                         + review.username() + ", not of the node agents' ServiceAccount " + AGENT_USER);
             }
             if (review.node() == null) {
-                return refuse(Result.NOT_POD_BOUND, 403, source + " " + review.username(), "token not bound to a pod (no node in its review): "
-                        + "the agent must use the projected token of its own pod");
+                return refuse(Result.NOT_POD_BOUND, 403, source + " " + review.username(), "token not bound to a "
+                        + "pod (no node in its review): the agent must use the projected token of its own pod");
             }
             c = new Cached(review.node(), review.pod(), Math.min(now + CACHE_MILLIS, expiryMillis(token)));
             synchronized (cache) {
