@@ -78,9 +78,9 @@ nblocks=$(grep -c '^echo .--- ' "$WORK/install-k8s.sh")
 check "docs/install.md has install-k8s blocks ($nblocks)" test "$nblocks" -ge 8
 mkdir -p "$WORK/run/k8s-bridge"
 cp -r "$ROOT/k8s-bridge/deploy" "$ROOT/k8s-bridge/overlays" "$WORK/run/k8s-bridge/"
-rm -f "$WORK/run/k8s-bridge/overlays/example/onos-rest-auth"
-# step 2 of the sequence (on the ONOS side) leaves the agents' ONOS password in this file
-mkdir -p "$WORK/run/srv6int-install"; (umask 077; echo "ci-$RANDOM-password" >"$WORK/run/srv6int-install/onos-rest-password")
+rm -f "$WORK/run/k8s-bridge/overlays/example/onos-ca.crt"
+# step 2 of the sequence (on the ONOS side) leaves Prometheus' ONOS password in this file
+mkdir -p "$WORK/run/srv6int-install"; (umask 077; echo "ci-$RANDOM-password" >"$WORK/run/srv6int-install/onos-metrics-password")
 (cd "$WORK/run" && timeout 600 bash "$WORK/install-k8s.sh") >"$WORK/install.log" 2>&1
 rc=$?
 sed 's/^/     | /' "$WORK/install.log" | grep -v '^     | *$' | tail -n 60
@@ -101,13 +101,40 @@ agents_running() {
   echo "labelled workers $want, nodes with a Running agent $got"; [ "$want" -ge 2 ] && [ "$got" -eq "$want" ]
 }
 check "one agent pod Running on every labelled worker" agents_running
-check "the agents' ONOS credentials are required (secretKeyRef not optional)" test "$(kubectl -n srv6int get ds srv6int-node-agent \
-  -o jsonpath='{.spec.template.spec.containers[0].env[?(@.name=="SRV6INT_ESCALATION_AUTH")].valueFrom.secretKeyRef.optional}')" = false
-check "Secret srv6int-onos-rest holds user:password" test "$(kubectl -n srv6int get secret srv6int-onos-rest \
-  -o jsonpath='{.data.auth}' | base64 -d)" = "srv6int-agent:$(cat "$WORK/run/srv6int-install/onos-rest-password")"
-check "the agents' escalationUrl names the Service the sequence created" sh -c \
-  "kubectl -n srv6int get cm srv6int-node-agent -o jsonpath='{.data.agent\.json}' | grep -q '\"http://onos.srv6int.svc:8181/' \
-   && kubectl -n srv6int get svc onos -o jsonpath='{.spec.ports[0].port}' | grep -qx 8181"
+DS_JSON=$(kubectl -n srv6int get ds srv6int-node-agent -o json)
+agent_identity() { # the agent's own projected token, no ONOS credential anywhere in its pod
+  python3 - "$DS_JSON" <<'PY'
+import json, sys
+spec = json.loads(sys.argv[1])["spec"]["template"]["spec"]
+vols = {v["name"]: v for v in spec["volumes"]}
+tok = vols["agent-token"]["projected"]["sources"][0]["serviceAccountToken"]
+print("token:", tok)
+assert tok["audience"] == "srv6int.org/agent" and tok["path"] == "token", tok
+assert vols["onos-ca"]["configMap"].get("optional") is False, vols["onos-ca"]
+c = spec["containers"][0]
+mounts = {m["name"]: m["mountPath"] for m in c["volumeMounts"]}
+assert mounts["agent-token"] == "/var/run/secrets/srv6int" and mounts["onos-ca"] == "/etc/srv6int-ca", mounts
+refs = [e for e in c.get("env", []) if "secretKeyRef" in e.get("valueFrom", {})] + [v for v in spec["volumes"] if "secret" in v]
+assert not refs, "an ONOS credential is still in the pod: %s" % refs
+PY
+}
+check "the agent's identity is its projected token (audience srv6int.org/agent), no ONOS credential in its pod" agent_identity
+check "ConfigMap srv6int-onos-ca holds the CA the sequence made" test "$(kubectl -n srv6int get cm srv6int-onos-ca \
+  -o jsonpath='{.data.ca\.crt}')" = "$(cat "$WORK/run/srv6int-install/onos-ca.crt")"
+check "the agents' escalationUrl is HTTPS on the Service the sequence created, with token and CA files" sh -c \
+  "kubectl -n srv6int get cm srv6int-node-agent -o jsonpath='{.data.agent\.json}' | python3 -c 'import json,sys
+c = json.load(sys.stdin); assert c[\"escalationUrl\"].startswith(\"https://onos.srv6int.svc:8443/\"), c
+assert c[\"tokenFile\"] == \"/var/run/secrets/srv6int/token\" and c[\"caFile\"] == \"/etc/srv6int-ca/ca.crt\", c
+assert c[\"metricsAddress\"] == \"\${POD_IP}:9464\", c' \
+   && kubectl -n srv6int get svc onos -o jsonpath='{.spec.ports[0].port}' | grep -qx 8443"
+onos_cert_ok() { # the certificate the sequence made for ONOS is what the agents check it against
+  openssl verify -CAfile "$WORK/run/srv6int-install/onos-ca.crt" "$WORK/run/srv6int-install/onos.crt" &&
+  openssl x509 -in "$WORK/run/srv6int-install/onos.crt" -noout -ext subjectAltName | grep -q 'DNS:onos.srv6int.svc,'
+}
+check "ONOS's certificate is signed by that CA and names onos.srv6int.svc" onos_cert_ok
+check "the bridge's token may create TokenReviews (the agents' tokens) and nothing more of authentication" sh -c \
+  "kubectl auth can-i create tokenreviews.authentication.k8s.io --as=system:serviceaccount:srv6int-sfc:srv6int-k8s-bridge | grep -qx yes \
+   && kubectl auth can-i create tokenrequests.authentication.k8s.io --as=system:serviceaccount:srv6int-sfc:srv6int-k8s-bridge | grep -qx no"
 check "EndpointSlice of Service onos lists every ONOS instance (3)" test "$(kubectl -n srv6int get endpointslice \
   -l kubernetes.io/service-name=onos -o jsonpath='{range .items[*].endpoints[*]}{.addresses[0]}{"\n"}{end}' | wc -l)" -eq 3
 check "the bridge's token, CA and API server files for ONOS are written" test -s "$OUT/k8s-token" -a -s "$OUT/k8s-ca.crt" -a -s "$OUT/k8s-api-server"
@@ -162,7 +189,7 @@ check "its pod passes baseline admission and runs (KWOK)" replica_running
 if ! PROM_BIN=$("$TESTENV/build-prometheus"); then
   echo "35-install: could not build Prometheus"; failed=$((failed + 1)); finish
 fi
-python3 - "$ROOT/docs/metrics.md" "$OUT/srv6int-agents.kubeconfig" "$WORK/run/srv6int-install/onos-rest-password" \
+python3 - "$ROOT/docs/metrics.md" "$OUT/srv6int-agents.kubeconfig" "$WORK/run/srv6int-install/onos-metrics-password" \
   >"$WORK/prometheus.yml" <<'PY'
 import copy, re, sys, yaml
 text = open(sys.argv[1]).read()
@@ -239,14 +266,14 @@ check "the overlay's Namespaces keep their Pod Security levels" test "$(label sr
 check "one agent pod Running on every labelled worker (overlay)" agents_running
 check "the agent runs the overlay's image" test "$(kubectl -n srv6int get ds srv6int-node-agent \
   -o jsonpath='{.spec.template.spec.containers[0].image}')" = registry.example.org/srv6int/node-agent:1.0.0
-secret_ok() {
+ca_ok() {
   local name; name=$(kubectl -n srv6int get ds srv6int-node-agent \
-    -o jsonpath='{.spec.template.spec.containers[0].env[?(@.name=="SRV6INT_ESCALATION_AUTH")].valueFrom.secretKeyRef.name}')
-  echo "secretKeyRef $name"
-  case $name in srv6int-onos-rest-?*) ;; *) return 1 ;; esac
-  test "$(kubectl -n srv6int get secret "$name" -o jsonpath='{.data.auth}' | base64 -d)" = "srv6int-agent:$(cat "$WORK/run/srv6int-install/onos-rest-password")"
+    -o jsonpath='{.spec.template.spec.volumes[?(@.name=="onos-ca")].configMap.name}')
+  echo "configMap $name"
+  case $name in srv6int-onos-ca-?*) ;; *) return 1 ;; esac
+  test "$(kubectl -n srv6int get cm "$name" -o jsonpath='{.data.ca\.crt}')" = "$(cat "$WORK/run/srv6int-install/onos-ca.crt")"
 }
-check "the DaemonSet names the generated (hashed) Secret, which holds user:password" secret_ok
+check "the DaemonSet names the generated (hashed) ConfigMap, which holds ONOS's CA" ca_ok
 check "the overlay's agent.json is the agents' (iface ens2f1)" sh -c \
   "kubectl -n srv6int get cm srv6int-node-agent -o jsonpath='{.data.agent\.json}' | grep -q '\"iface\": \"ens2f1\"'"
 check "EndpointSlice of Service onos lists the overlay's ONOS instances" test "$(kubectl -n srv6int get endpointslice \

@@ -50,12 +50,22 @@ public final class AgentConfig {
     public int windowSize = LatencyWindow.DEFAULT_N;
     /** T[i] of Algorithm 1 line 1 for every vNF. */
     public ResourceType initialResource = ResourceType.CPU_QUOTA;
-    /** host:port of the Prometheus endpoint. */
+    /**
+     * host:port of the Prometheus endpoint; {@code ${POD_IP}} stands for the environment variable
+     * POD_IP (the DaemonSet sets it from status.podIP: the node's address under hostNetwork).
+     */
     public String metricsAddress = "127.0.0.1:9464";
     /** JSON-lines decision log ("-" for standard output, empty for none). */
     public String decisionLog = "-";
     /** ONOS app escalation URL, empty to disable escalation. */
     public String escalationUrl = "";
+    /**
+     * The agent's projected ServiceAccount token for the app (audience srv6int.org/agent), read
+     * before every request; required with {@link #escalationUrl} (docs/security.md).
+     */
+    public String tokenFile;
+    /** PEM CA(s) the app's HTTPS certificate is checked against; empty: the JVM's trust store. */
+    public String caFile;
     /** Least time between two escalations of one vNF, ms. */
     public long escalationIntervalMs = 1000;
     /**
@@ -308,6 +318,14 @@ public final class AgentConfig {
             throw new IOException("poolReportIntervalMs must be >= 0 (0: no pool report)");
         }
         checkEscalationUrl();
+        if (metricsAddress != null && metricsAddress.contains("${POD_IP}")) {
+            String ip = System.getenv("POD_IP");
+            if (ip == null || ip.isBlank()) {
+                throw new IOException("metricsAddress names ${POD_IP} but the environment has no POD_IP (the "
+                        + "DaemonSet sets it from status.podIP)");
+            }
+            metricsAddress = metricsAddress.replace("${POD_IP}", ip.contains(":") ? "[" + ip + "]" : ip);
+        }
         try {
             slackPolicy();
         } catch (IllegalArgumentException e) {

@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.agent;
 
-import java.util.concurrent.atomic.AtomicLongArray;
-import io.fabric8.kubernetes.api.model.APIResource;
-import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.srv6int.agent.actuate.CgroupHierarchy;
@@ -29,12 +25,11 @@ import org.srv6int.agent.obs.AgentMetrics;
 import org.srv6int.agent.obs.DecisionLog;
 import org.srv6int.agent.obs.EscalationClient;
 import org.srv6int.agent.obs.PoolReport;
-import org.srv6int.agent.obs.PoolReporter;
 import org.srv6int.agent.obs.MetricsServer;
 import org.srv6int.agent.pods.PodEvents;
+import org.srv6int.agent.pods.ApiCapabilities;
 import org.srv6int.agent.pods.PodFollower;
 import org.srv6int.agent.pods.PodMetrics;
-import org.srv6int.agent.pods.PodMetrics.Overwrite;
 import org.srv6int.agent.pods.PodMetrics.PodState;
 import org.srv6int.agent.pods.PodWiring;
 import org.srv6int.agent.pods.ReplicaPod;
@@ -42,7 +37,6 @@ import org.srv6int.agent.pods.Reservations;
 import org.srv6int.agent.pods.ResizeCpuActuator;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -77,10 +71,8 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
 
-    /** Environment variable holding "user:password" for the ONOS REST API. */
-    public static final String AUTH_ENV = "SRV6INT_ESCALATION_AUTH";
     /** Checks in a row a value must be seen overwritten before the agent reacts (absorbs informer lag). */
-    static final int OVERWRITE_CHECKS = 2;
+    static final int OVERWRITE_CHECKS = OverwriteCheck.OVERWRITE_CHECKS;
 
     private final AgentConfig config;
     // Chosen once at start from the host's mounts (or cgroupVersion), for every generation.
@@ -88,7 +80,9 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
     private final boolean recommend;
     private final PodMetrics podMetrics;
     private final DecisionLog log;
-    private final EscalationClient escalation;
+    // Escalations and pool reports to the app, with the agent's own token; null: none configured.
+    private final AppLink app;
+    private final OverwriteCheck overwrites;
     private final KubernetesClient client;
     private final PodWiring wiring;
     private final PodEvents events;
@@ -101,10 +95,6 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
     private long seenVersion = -1;
     private boolean retry;
     private long nextCheck;
-    // Pool report to the app (docs/node-agent.md, "Pool report"), on the escalation's client; null: none.
-    private final PoolReporter poolReporter;
-    private final AtomicLongArray poolReports =
-            new AtomicLongArray(3);
     private final MetricsServer server;
     private volatile PcapLatencySource source;
     private String numaReported;
@@ -113,30 +103,6 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
     // Held for the node's pods the agent does not manage, per resource type (Reservations).
     private final long[] held = new long[ResourceType.values().length];
     private final long[] stillHeldWarned = new long[ResourceType.values().length];
-
-    /** A managed vNF: its config entry and, when followed, its pod. */
-    private static final class Member {
-        final AgentConfig.Vnf vnf;
-        final ReplicaPod pod;
-
-        Member(AgentConfig.Vnf vnf, ReplicaPod pod) {
-            this.vnf = vnf;
-            this.pod = pod;
-        }
-    }
-
-    /** Everything built for one set of vNFs; replaced as a whole when the set changes. */
-    private static final class Generation {
-        List<Member> members;
-        AgentMetrics metrics;
-        HostSetup host;
-        LocalLoop loop;
-        DetectionResultReader reader;
-        ResourceActuator cpu;
-        int[] mismatches;
-        NumaHost numa;
-        String numaUnavailable;
-    }
 
     /**
      * An agent on a fixed set of vNFs (the config's {@code vnfs}), CPU through cpu.max.
@@ -170,21 +136,17 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
                 : "enforce");
         this.log = config.decisionLog == null || config.decisionLog.isEmpty() ? null
                 : new DecisionLog(config.decisionLog, config.node, List.of());
-        this.escalation = config.escalationUrl == null || config.escalationUrl.isEmpty() ? null
-                : new EscalationClient(URI.create(config.escalationUrl), config.escalationAttempts, 250,
-                System.getenv(AUTH_ENV), o -> gen.metrics.escalation(o));
-        this.poolReporter = escalation == null || config.poolReportIntervalMs <= 0 ? null
-                : new PoolReporter(escalation, EscalationClient.poolsUrl(URI.create(config.escalationUrl)),
-                TimeUnit.MILLISECONDS.toNanos(config.poolReportIntervalMs), poolReports::incrementAndGet);
+        // A missing or unreadable credential stops the agent here, with the reason.
+        this.app = AppLink.of(config, o -> gen.metrics.escalation(o));
         if (config.followPods) {
             if (client == null) {
                 throw new IOException("followPods needs a Kubernetes API client");
             }
             this.events = new PodEvents(client, config.node);
             podMetrics.events(events);
-            this.viaResize = chooseResize();
+            this.viaResize = ApiCapabilities.resize(config.cpuActuation, client);
             this.follower = new PodFollower(client, config.node, 30_000);
-            this.allocatableMillis = readAllocatable();
+            this.allocatableMillis = ApiCapabilities.allocatable(follower, config.node);
             LOG.info("following the pods of node {}: replica pods of namespace {} managed, the requests of the others "
                     + "held", config.node, config.podNamespace);
             this.gen = build(List.of(), null);
@@ -193,58 +155,19 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             this.events = null;
             this.follower = null;
             this.viaResize = false;
-            List<Member> members = new ArrayList<>();
+            List<Generation.Member> members = new ArrayList<>();
             for (AgentConfig.Vnf v : config.vnfs) {
-                members.add(new Member(v, null));
+                members.add(new Generation.Member(v, null));
             }
             this.gen = build(members, null);
         }
         podMetrics.cpuVia(viaResize ? "resize" : "cgroup");
+        this.overwrites = new OverwriteCheck(config.onOverwrite, viaResize, podMetrics, events);
         this.server = new MetricsServer(config.metricsAddress, this::renderMetrics);
         LOG.info("metrics on http://{}/metrics", config.metricsAddress);
     }
 
-    /** The node's allocatable CPU, read once at start; -1 (not capped) if the node cannot be read. */
-    private long readAllocatable() {
-        try {
-            long m = follower.allocatableCpuMillis();
-            LOG.info(m < 0 ? "node {}: no allocatable CPU reported; the CPU pool is not capped by it"
-                    : "node {}: allocatable CPU {}m caps what the agent hands out", config.node, m);
-            return m;
-        } catch (IOException e) {
-            LOG.warn("node {}: {}; the CPU pool is not capped by its allocatable CPU", config.node, e.getMessage());
-            return -1;
-        }
-    }
-
-    /** Chosen once at start and logged: resize through the API, or cpu.max directly. */
-    private boolean chooseResize() {
-        switch (config.cpuActuation) {
-            case CGROUP:
-                LOG.info("CPU quota: cpu.max written directly (cpuActuation CGROUP)");
-                return false;
-            case RESIZE:
-                LOG.info("CPU quota: pods/resize through the API (cpuActuation RESIZE)");
-                return true;
-            default:
-                try {
-                    APIResourceList l = client.getApiResources("v1");
-                    boolean has = false;
-                    for (APIResource r : l.getResources()) {
-                        has |= "pods/resize".equals(r.getName());
-                    }
-                    LOG.info(has ? "CPU quota: pods/resize through the API (the API server offers in-place resize)"
-                            : "CPU quota: the API server has no pods/resize; FALLBACK to cpu.max written directly");
-                    return has;
-                } catch (KubernetesClientException e) {
-                    LOG.warn("CPU quota: API discovery failed ({}); FALLBACK to cpu.max written directly",
-                            e.getMessage());
-                    return false;
-                }
-        }
-    }
-
-    private Generation build(List<Member> members, Generation previous) {
+    private Generation build(List<Generation.Member> members, Generation previous) {
         List<AgentConfig.Vnf> vnfs = new ArrayList<>();
         List<String> names = new ArrayList<>();
         List<String> chains = new ArrayList<>();
@@ -253,7 +176,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         List<ReplicaPod> pods = new ArrayList<>();
         long[] lmax = new long[members.size()];
         for (int i = 0; i < members.size(); i++) {
-            Member m = members.get(i);
+            Generation.Member m = members.get(i);
             vnfs.add(m.vnf);
             names.add(m.vnf.name);
             chains.add(Integer.toString(m.vnf.chainId));
@@ -269,7 +192,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         Generation g = new Generation();
         g.members = List.copyOf(members);
         List<String> replicas = new ArrayList<>(); // the app's replica names: one naming scheme (docs/metrics.md)
-        for (Member m : members) {
+        for (Generation.Member m : members) {
             replicas.add(m.pod != null ? m.pod.replicaName() : m.vnf.name);
         }
         g.metrics = new AgentMetrics(replicas, chains, indexes, lmax, previous == null ? null : previous.metrics);
@@ -339,7 +262,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             List<NumaHost.Member> numaMembers = new ArrayList<>();
             List<ContainerCgroup> cgroups = g.host.cgroups();
             for (int i = 0; i < g.members.size(); i++) {
-                Member m = g.members.get(i);
+                Generation.Member m = g.members.get(i);
                 numaMembers.add(new NumaHost.Member(m.vnf.name, m.vnf.chainId,
                         m.pod != null ? m.pod.vnfType() : m.vnf.type, cgroups.get(i),
                         m.pod != null ? m.pod.numaNode() : -1));
@@ -392,11 +315,11 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
 
             @Override
             public void onEscalation(int vnf, long l95Ns, long lmaxNs, int triedMask) {
-                if (escalation == null) {
+                if (app == null) {
                     return;
                 }
                 AgentConfig.Vnf v = g.members.get(vnf).vnf;
-                escalation.send(EscalationClient.body(v.chainId, v.vnfIndex, config.node, l95Ns, lmaxNs, triedMask));
+                app.escalate(EscalationClient.body(v.chainId, v.vnfIndex, config.node, l95Ns, lmaxNs, triedMask));
             }
         };
     }
@@ -453,22 +376,22 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         }
         reported.keySet().retainAll(pods.keySet());
         Generation g = gen;
-        List<Member> next = new ArrayList<>();
-        List<Member> gone = new ArrayList<>();
+        List<Generation.Member> next = new ArrayList<>();
+        List<Generation.Member> gone = new ArrayList<>();
         Set<String> names = new HashSet<>();
         Set<String> sids = new HashSet<>();
         for (int i = 0; i < g.members.size(); i++) {
-            Member m = g.members.get(i);
+            Generation.Member m = g.members.get(i);
             ReplicaPod now = usable.remove(m.pod.uid());
             if (now != null && now.sameIdentity(m.pod)) {
-                AgentConfig.Vnf vnf = vnfOf(now);
+                AgentConfig.Vnf vnf = now.toVnf();
                 for (ResourceType t : ResourceType.all()) {
                     ResourcePool p = g.loop.pool(t);
                     if (p != null) {
                         vnf.initial.put(t, p.allocation(i)); // stays: keeps what the loop gave it
                     }
                 }
-                next.add(new Member(vnf, now));
+                next.add(new Generation.Member(vnf, now));
                 names.add(vnf.name);
                 sids.add(now.sid());
             } else {
@@ -480,7 +403,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         }
         List<ReplicaPod> added = new ArrayList<>(usable.values());
         added.sort(Comparator.comparing(ReplicaPod::createdAt).thenComparing(ReplicaPod::name));
-        List<Member> in = new ArrayList<>();
+        List<Generation.Member> in = new ArrayList<>();
         for (ReplicaPod rp : added) {
             if (!names.add(rp.vnfName()) || !sids.add(rp.sid())) {
                 counts[PodState.MALFORMED.ordinal()]++;
@@ -488,7 +411,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
                         + "the same SID " + rp.sid() + " or the same chain/vNF/replica (" + rp.vnfName() + ")");
                 continue;
             }
-            AgentConfig.Vnf vnf = vnfOf(rp);
+            AgentConfig.Vnf vnf = rp.toVnf();
             if (viaResize && rp.cpuLimitMillis() > 0) {
                 vnf.initial.put(ResourceType.CPU_QUOTA, rp.cpuLimitMillis()); // what the bridge asked for
             }
@@ -499,14 +422,14 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             if (rp.memoryBandwidthPercent() > 0) {
                 vnf.initial.put(ResourceType.MEMORY_BANDWIDTH, rp.memoryBandwidthPercent());
             }
-            Member m = new Member(vnf, rp);
+            Generation.Member m = new Generation.Member(vnf, rp);
             next.add(m);
             in.add(m);
         }
         counts[PodState.MANAGED.ordinal()] = next.size();
         podMetrics.pods(counts);
         Set<String> managed = new HashSet<>();
-        for (Member m : next) {
+        for (Generation.Member m : next) {
             managed.add(m.pod.uid());
         }
         Reservations r = Reservations.of(pods.values(), managed, g.host == null ? -1 : g.host.nicNode());
@@ -531,7 +454,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         }
         gen = build(next, g);
         podMetrics.rebuilt();
-        for (Member m : gone) {
+        for (Generation.Member m : gone) {
             LOG.info("pod {} no longer managed: its allocations returned to the pools", m.pod);
             try {
                 wiring.unwire(m.pod);
@@ -540,7 +463,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
                 LOG.warn("unwiring {} failed: {}", m.pod, e.getMessage());
             }
         }
-        for (Member m : in) {
+        for (Generation.Member m : in) {
             LOG.info("pod {} managed", m.pod);
             try {
                 wiring.wire(m.pod);
@@ -585,79 +508,6 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         events.post(p.getMetadata().getNamespace(), p.getMetadata().getName(), uid, true, reason, message);
     }
 
-    private static AgentConfig.Vnf vnfOf(ReplicaPod rp) {
-        AgentConfig.Vnf v = new AgentConfig.Vnf();
-        v.name = rp.vnfName();
-        v.sid = rp.sid();
-        v.chainId = rp.chainId();
-        v.vnfIndex = rp.vnfIndex();
-        v.lmaxNs = rp.lmaxNs();
-        v.podUid = rp.uid();
-        v.containerId = rp.containerId();
-        v.cpuRequestMillis = rp.cpuRequestMillis() >= 0 ? rp.cpuRequestMillis() : null; // kept when cutting to fit
-        return v;
-    }
-
-    /**
-     * Compares each CPU value the agent set with what is there (the pod spec when resizing
-     * through the API, cpu.max otherwise); a value seen different on {@value #OVERWRITE_CHECKS}
-     * checks in a row was overwritten: written again, or taken (yield). Enforce mode only.
-     */
-    private void checkOverwrites() {
-        Generation g = gen;
-        ResourcePool pool = g.loop.pool(ResourceType.CPU_QUOTA);
-        if (recommend || pool == null || g.cpu == null) {
-            return;
-        }
-        for (int i = 0; i < g.members.size(); i++) {
-            long want = pool.allocation(i);
-            long seen;
-            try {
-                seen = viaResize ? ((ResizeCpuActuator) g.cpu).specLimit(i) : g.cpu.read(i);
-            } catch (IOException e) {
-                continue; // unreadable now; the next check tries again
-            }
-            if (seen == want) {
-                g.mismatches[i] = 0;
-                continue;
-            }
-            if (++g.mismatches[i] < OVERWRITE_CHECKS) {
-                continue;
-            }
-            g.mismatches[i] = 0;
-            String name = g.members.get(i).vnf.name;
-            String what = viaResize ? "CPU limit in the pod spec" : "cpu.max";
-            try {
-                if (config.onOverwrite == AgentConfig.OverwritePolicy.YIELD && seen > 0 && seen != Long.MAX_VALUE) {
-                    long took = pool.adopt(i, seen);
-                    if (took != seen) {
-                        g.cpu.write(i, took, new long[0]);
-                    }
-                    g.metrics.allocation(i, ResourceType.CPU_QUOTA, took);
-                    podMetrics.overwrite(ResourceType.CPU_QUOTA, Overwrite.YIELDED);
-                    say(g, i, "CpuOverwriteYielded", what + " of " + name + " was changed to " + seen
-                            + "m by someone else; the agent now holds " + took + "m");
-                } else {
-                    g.cpu.write(i, want, new long[0]);
-                    podMetrics.overwrite(ResourceType.CPU_QUOTA, Overwrite.REAPPLIED);
-                    say(g, i, "CpuOverwriteReapplied", what + " of " + name + " was changed to "
-                            + (seen == Long.MAX_VALUE ? "max" : seen < 0 ? "none" : seen + "m")
-                            + " by someone else; " + want + "m applied again");
-                }
-            } catch (IOException e) {
-                LOG.warn("overwrite of {} for {} not repaired: {}", what, name, e.getMessage());
-            }
-        }
-    }
-
-    private void say(Generation g, int vnf, String reason, String message) {
-        LOG.warn(message);
-        ReplicaPod pod = g.members.get(vnf).pod;
-        if (pod != null && events != null) {
-            events.post(pod, true, reason, message);
-        }
-    }
-
     @Override
     public void frame(byte[] frame, int len) {
         Generation g = gen;
@@ -679,18 +529,20 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         long now = System.nanoTime();
         if (checkIntervalNanos > 0 && now - nextCheck >= 0) {
             nextCheck = now + checkIntervalNanos;
-            checkOverwrites();
+            if (!recommend) {
+                overwrites.check(gen);
+            }
         }
-        if (poolReporter != null) {
+        if (app != null) {
             // Read on the loop's thread (the pools are not shared); sent off it.
             Generation g = gen;
-            poolReporter.tick(now, () -> PoolReport.body(config.node, g.loop::pool, g.loop::reclaimable));
+            app.tick(now, () -> PoolReport.body(config.node, g.loop::pool, g.loop::reclaimable));
         }
     }
 
     private void poolsChanged() {
-        if (poolReporter != null) {
-            poolReporter.changed();
+        if (app != null) {
+            app.poolsChanged();
         }
     }
 
@@ -715,13 +567,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         g.reader.errors().snapshot().forEach((k, v) -> reasons.put(k.name().toLowerCase(Locale.ROOT), v));
         StringBuilder sb = new StringBuilder(g.metrics.render(reasons));
         podMetrics.render(sb);
-        sb.append("# HELP srv6int_node_pool_reports_total Pool reports to the ONOS app by outcome.\n")
-                .append("# TYPE srv6int_node_pool_reports_total counter\n");
-        String[] outcome = {"sent", "failed", "rejected"};
-        for (int i = 0; i < outcome.length; i++) {
-            sb.append("srv6int_node_pool_reports_total{result=\"").append(outcome[i]).append("\"} ")
-                    .append(poolReports.get(i)).append('\n');
-        }
+        AppLink.render(app, sb);
         if (g.numa != null) {
             g.numa.render(sb);
         } else {
@@ -791,7 +637,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
      */
     public List<ReplicaPod> managedPods() {
         List<ReplicaPod> out = new ArrayList<>();
-        for (Member m : gen.members) {
+        for (Generation.Member m : gen.members) {
             if (m.pod != null) {
                 out.add(m.pod);
             }
@@ -836,8 +682,8 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         if (follower != null) {
             follower.close(); // wiring stays: traffic keeps flowing, a restart wires again
         }
-        if (escalation != null) {
-            escalation.close();
+        if (app != null) {
+            app.close();
         }
         if (log != null) {
             log.close();

@@ -17,6 +17,7 @@ import org.srv6int.agent.obs.AgentMetrics.Packet;
 import com.sun.net.httpserver.HttpServer;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.io.InputStream;
 import java.net.URL;
@@ -102,8 +103,10 @@ public class NodeAgentTest {
     public void vnfStillOverAfterEveryOfferedTypeIsEscalatedToTheOnosApp() throws Exception {
         HttpServer onos = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         BlockingQueue<String> posts = new LinkedBlockingQueue<>();
+        BlockingQueue<String> auth = new LinkedBlockingQueue<>();
         onos.createContext("/onos/srv6int/loop/escalations", ex -> {
             posts.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            auth.add(String.valueOf(ex.getRequestHeaders().getFirst("Authorization")));
             ex.sendResponseHeaders(200, -1);
             ex.close();
         });
@@ -128,9 +131,36 @@ public class NodeAgentTest {
                         + "\"lmaxNs\":1000000,\"triedResources\":\\[\"CPU_QUOTA\"\\]\\}"));
                 assertTrue(new ObjectMapper().readTree(body).get("l95Ns").asLong() > 1_000_000);
                 assertEquals(1, agent.metrics().decisions(0, Action.ESCALATE));
+                assertEquals("Bearer agent-token", auth.poll(1, TimeUnit.SECONDS));
             }
         } finally {
             onos.stop(0);
+        }
+    }
+
+    @Test
+    public void aMissingOrEmptyCredentialStopsTheAgentAtStart() throws Exception {
+        Path dir = tmp.getRoot().toPath();
+        AgentConfig c = cpuOnlyFwd(dir, 9);
+        c.validate();
+        c.tokenFile = dir.resolve("no-such-token").toString();
+        assertStartFails(c, "tokenFile " + c.tokenFile + " cannot be read");
+        c.tokenFile = null;
+        assertStartFails(c, "escalationUrl is set but tokenFile is not");
+        Files.writeString(dir.resolve("empty"), "\n");
+        c.tokenFile = dir.resolve("empty").toString();
+        assertStartFails(c, "is empty");
+        c.tokenFile = dir.resolve("token").toString();
+        Files.writeString(dir.resolve("ca.crt"), "not a certificate\n");
+        c.caFile = dir.resolve("ca.crt").toString();
+        assertStartFails(c, "caFile " + c.caFile);
+    }
+
+    private static void assertStartFails(AgentConfig c, String message) {
+        try (NodeAgent agent = new NodeAgent(c)) {
+            throw new AssertionError("started without a usable credential: " + agent);
+        } catch (IOException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains(message));
         }
     }
 
@@ -147,6 +177,12 @@ public class NodeAgentTest {
         c.metricsAddress = "127.0.0.1:0";
         c.decisionLog = "";
         c.escalationUrl = "http://127.0.0.1:" + onosPort + "/onos/srv6int/loop/escalations";
+        c.tokenFile = dir.resolve("token").toString(); // the agent's projected ServiceAccount token
+        try {
+            Files.writeString(dir.resolve("token"), "agent-token\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         c.vnfs.add(HostSetupTest.vnf("fwd", "fc00:2::10", 1, 3, FakeHost.UID_A, FakeHost.ID_A, "2-3"));
         c.vnfs.get(0).initial.put(ResourceType.CPU_QUOTA, 1000L);
         // the replay takes milliseconds of the agent's clock: no hold here (LocalLoopTest covers it)

@@ -8,6 +8,9 @@ import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.api.ReadinessListener;
 import org.srv6int.app.api.model.ResourceNeed;
 import org.srv6int.app.api.ReplicaPlatform;
+import org.srv6int.app.api.AgentAuthService;
+import org.srv6int.app.auth.AgentAuthenticator;
+import org.srv6int.k8s.bridge.TokenReviewer;
 import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigService;
@@ -69,8 +72,8 @@ import static org.onlab.util.Tools.groupedThreads;
  * Without the section (or when the client cannot be built) every call fails with the reason,
  * which the loop records in its decision.
  */
-@Component(immediate = true, service = ReplicaPlatform.class)
-public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
+@Component(immediate = true, service = {ReplicaPlatform.class, AgentAuthService.class})
+public class KubernetesReplicaPlatformManager implements ReplicaPlatform, AgentAuthService {
 
     /** Threads for the bridge's blocking calls (a create waits for Ready). */
     static final int BRIDGE_THREADS = 8;
@@ -121,6 +124,13 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
     private ScheduledExecutorService sweeper;
     private volatile KubernetesSettings settings;
     private Fabric8VnfReplicaManager bridge;
+    // The agents' tokens are reviewed on the bridge's client (its ServiceAccount may create TokenReviews).
+    private volatile TokenReviewer reviewer;
+    private final AgentAuthenticator agentAuth = new AgentAuthenticator(
+            () -> {
+                TokenReviewer r = reviewer;
+                return r == null ? null : r::review;
+            }, () -> this.unavailable, System::currentTimeMillis);
     private volatile ReplicaPlatform current;
     private volatile String unavailable = "not configured";
     private final List<ReadinessListener> readinessListeners = new CopyOnWriteArrayList<>();
@@ -408,6 +418,7 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
         settings = s.get();
         try {
             bridge = connect(settings);
+            reviewer = bridge.tokenReviewer(AUDIENCE);
             BridgeReplicaPlatform p = new BridgeReplicaPlatform(bridge, this::template,
                                                                 Duration.ofMillis(settings.readyTimeoutMillis()),
                                                                 executor, requests, identities);
@@ -426,12 +437,23 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform {
     // In-flight calls on the old client fail; the loop records them as failed and retries later.
     private void close(String reason) {
         current = null;
+        reviewer = null;
         unavailable = reason;
         settings = null;
         if (bridge != null) {
             bridge.close();
             bridge = null;
         }
+    }
+
+    @Override
+    public Verdict authenticate(String authorization, String node, String source) {
+        return agentAuth.authenticate(authorization, node, source);
+    }
+
+    @Override
+    public String renderMetrics() {
+        return agentAuth.renderMetrics();
     }
 
     /** Builds the bridge's client through its own factories (they handle the OSGi class loader). */

@@ -12,6 +12,7 @@ import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.srv6int.app.api.AgentAuthService;
 import org.srv6int.app.api.AppMetricsService;
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.model.LoopDecision;
@@ -58,6 +59,10 @@ public class AppMetricsManager implements AppMetricsService {
 
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     protected volatile ExportService export;
+
+    // The node agents' authentication counters, appended to the scrape (docs/security.md).
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    protected volatile AgentAuthService agentAuth;
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected NetworkConfigRegistry registry;
@@ -173,7 +178,9 @@ public class AppMetricsManager implements AppMetricsService {
 
     @Override
     public String scrape() {
-        return metrics.render(gather(), System.currentTimeMillis());
+        String text = metrics.render(gather(), System.currentTimeMillis());
+        AgentAuthService a = agentAuth;
+        return a == null ? text : text + a.renderMetrics();
     }
 
     /** Reads every input; a part that fails is counted and left out, the rest still renders. */

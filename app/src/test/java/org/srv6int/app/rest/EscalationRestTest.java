@@ -7,6 +7,7 @@ import org.glassfish.jersey.server.ResourceConfig;
 import org.junit.Before;
 import org.junit.Test;
 import org.onlab.osgi.TestServiceDirectory;
+import org.srv6int.app.api.AgentAuthService;
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.SfcService;
 import org.srv6int.app.testing.FakeGlobalLoopService;
@@ -32,6 +33,7 @@ public class EscalationRestTest extends JerseyResourceTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private FakeGlobalLoopService loop;
+    private final FakeAgentTokens tokens = new FakeAgentTokens();
 
     public EscalationRestTest() {
         super(ResourceConfig.forApplicationClass(Srv6IntWebApplication.class));
@@ -40,14 +42,16 @@ public class EscalationRestTest extends JerseyResourceTest {
     @Before
     public void setUpServices() {
         loop = new FakeGlobalLoopService();
-        setServiceDirectory(new TestServiceDirectory().add(GlobalLoopService.class, loop));
+        setServiceDirectory(new TestServiceDirectory().add(GlobalLoopService.class, loop)
+                .add(AgentAuthService.class, tokens.auth));
     }
 
     @Test
     public void agentClientReachesTheLoop() throws InterruptedException {
         LinkedBlockingQueue<Integer> outcomes = new LinkedBlockingQueue<>();
         URI url = getBaseUri().resolve("loop/escalations");
-        try (EscalationClient c = new EscalationClient(url, 2, 50, "onos:rocks", outcomes::add)) {
+        try (EscalationClient c = new EscalationClient(url, 2, 50, () -> FakeAgentTokens.bearer("worker1"), null,
+                outcomes::add)) {
             c.send(EscalationClient.body(2, 0, "worker1", 7_200_000, 5_000_000, 0b11));
             assertEquals(Integer.valueOf(EscalationClient.SENT), outcomes.poll(10, TimeUnit.SECONDS));
             // A vNF index the chain cannot have: rejected (4xx), final, not retried.
@@ -75,7 +79,7 @@ public class EscalationRestTest extends JerseyResourceTest {
     @Test
     public void withoutTheLoopIs503() throws IOException {
         setServiceDirectory(new TestServiceDirectory().add(SfcService.class,
-                new org.srv6int.app.testing.AppHarness().sfcs));
+                new org.srv6int.app.testing.AppHarness().sfcs).add(AgentAuthService.class, tokens.auth));
         Response r = post("{\"chainId\":1,\"vnfIndex\":0,\"node\":\"w\",\"l95Ns\":1,\"lmaxNs\":1}");
         assertEquals(503, r.getStatus());
     }
@@ -94,8 +98,39 @@ public class EscalationRestTest extends JerseyResourceTest {
         assertTrue(loop.paused.isEmpty());
     }
 
+    @Test
+    public void onlyTheAgentOfTheNamedNodeIsHeard() throws IOException {
+        String forWorker2 = "{\"chainId\":1,\"vnfIndex\":0,\"node\":\"worker2\",\"l95Ns\":1,\"lmaxNs\":1}";
+        assertEquals(401, post(forWorker2, null).getStatus());
+        assertEquals(401, post(forWorker2, "Basic b25vczpyb2Nrcw==").getStatus()); // an ONOS user is not an agent
+        assertEquals(401, post(forWorker2, "Bearer garbage").getStatus());
+        Response r = post(forWorker2, FakeAgentTokens.bearer("worker1"));
+        assertEquals(403, r.getStatus());
+        assertTrue(MAPPER.readTree(r.readEntity(String.class)).get("message").asText()
+                .contains("on node worker1 cannot report for node worker2"));
+        assertEquals(403, post(forWorker2, "Bearer other@worker2").getStatus()); // another ServiceAccount
+        assertEquals(List.of(), loop.escalations);
+        assertEquals(202, post(forWorker2, FakeAgentTokens.bearer("worker2")).getStatus());
+        assertEquals(1, loop.escalations.size());
+        // Counted by reason; the accepted token's review is reused (one review per token).
+        assertEquals(1, tokens.auth.count("wrong_node"));
+        assertEquals(1, tokens.auth.count("wrong_account"));
+        assertEquals(2, tokens.auth.count("no_token"));
+        assertEquals(1, tokens.auth.count("invalid_token"));
+        assertEquals(202, post(forWorker2, FakeAgentTokens.bearer("worker2")).getStatus());
+        assertEquals(4, tokens.reviews.get());
+        assertTrue(tokens.auth.renderMetrics().contains("srv6int_agent_auth_requests_total{result=\"wrong_node\"} 1"));
+        // The app's other endpoints are still ONOS's: its authorization filter (off in these tests) applies.
+        assertEquals(200, target("loop/paused").request().get().getStatus());
+    }
+
     private Response post(String body) {
-        return target("loop/escalations").request().post(Entity.json(body));
+        return post(body, FakeAgentTokens.bearer("w"));
+    }
+
+    private Response post(String body, String authorization) {
+        javax.ws.rs.client.Invocation.Builder b = target("loop/escalations").request();
+        return (authorization == null ? b : b.header("Authorization", authorization)).post(Entity.json(body));
     }
 
     private static void assertError(Response r, String field) throws IOException {

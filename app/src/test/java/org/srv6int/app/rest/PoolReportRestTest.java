@@ -7,6 +7,7 @@ import org.glassfish.jersey.server.ResourceConfig;
 import org.junit.Before;
 import org.junit.Test;
 import org.onlab.osgi.TestServiceDirectory;
+import org.srv6int.app.api.AgentAuthService;
 import org.srv6int.app.api.NodePoolService;
 import org.srv6int.app.api.model.NodePools;
 import org.srv6int.app.pools.NodePoolManager;
@@ -24,6 +25,7 @@ import java.net.URI;
 import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
@@ -42,6 +44,7 @@ public class PoolReportRestTest extends JerseyResourceTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private NodePoolManager pools;
     private long nowMillis = 1_000_000;
+    private final FakeAgentTokens tokens = new FakeAgentTokens();
 
     public PoolReportRestTest() {
         super(ResourceConfig.forApplicationClass(Srv6IntWebApplication.class));
@@ -51,7 +54,8 @@ public class PoolReportRestTest extends JerseyResourceTest {
     public void setUpServices() {
         pools = new NodePoolManager(new InMemoryStorageService(), Set.of("worker1", "worker2")::contains,
                                     () -> nowMillis, NodePoolManager.DEFAULT_MAX_AGE_MS);
-        setServiceDirectory(new TestServiceDirectory().add(NodePoolService.class, pools));
+        setServiceDirectory(new TestServiceDirectory().add(NodePoolService.class, pools)
+                .add(AgentAuthService.class, tokens.auth));
     }
 
     @Test
@@ -65,13 +69,21 @@ public class PoolReportRestTest extends JerseyResourceTest {
                 t -> t == ResourceType.MEMORY_BANDWIDTH ? 20 : 0); // vNFs with slack hold 20 % above their floors
         LinkedBlockingQueue<Integer> outcomes = new LinkedBlockingQueue<>();
         URI escalations = getBaseUri().resolve("loop/escalations");
-        try (EscalationClient c = new EscalationClient(escalations, 2, 50, "onos:rocks", outcomes::add)) {
+        AtomicReference<String> node = new AtomicReference<>("worker2"); // whose agent's token is sent
+        try (EscalationClient c = new EscalationClient(escalations, 2, 50, () -> FakeAgentTokens.bearer(node.get()),
+                null, outcomes::add)) {
             c.post(EscalationClient.poolsUrl(escalations), body, outcomes::add);
             assertEquals(Integer.valueOf(EscalationClient.SENT), outcomes.poll(10, TimeUnit.SECONDS));
-            // A node the netcfg does not attach: refused, final.
+            // worker2's token speaking for worker1: refused (403) before the store sees it.
+            c.post(EscalationClient.poolsUrl(escalations), body.replace("worker2", "worker1"), outcomes::add);
+            assertEquals(Integer.valueOf(EscalationClient.REJECTED), outcomes.poll(10, TimeUnit.SECONDS));
+            assertEquals(1, tokens.auth.count("wrong_node"));
+            // A node the netcfg does not attach (its own agent's token): refused, final.
+            node.set("worker9");
             c.post(EscalationClient.poolsUrl(escalations), body.replace("worker2", "worker9"), outcomes::add);
             assertEquals(Integer.valueOf(EscalationClient.REJECTED), outcomes.poll(10, TimeUnit.SECONDS));
         }
+        assertTrue(pools.pools("worker1").isEmpty());
         NodePools p = pools.pools("worker2").orElseThrow();
         assertEquals(1, p.pools().size());
         NodePools.Pool q = p.pools().get(0);
@@ -143,7 +155,8 @@ public class PoolReportRestTest extends JerseyResourceTest {
     }
 
     private Response post(String body) {
-        return target("loop/pools").request().post(Entity.json(body));
+        return target("loop/pools").request().header("Authorization", FakeAgentTokens.bearer("worker1"))
+                .post(Entity.json(body));
     }
 
     private static void assertError(Response r, String field) throws IOException {

@@ -2,7 +2,11 @@
 package org.srv6int.agent.obs;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.srv6int.agent.loop.ResourceType;
+
+import javax.net.ssl.SSLContext;
 
 import java.io.IOException;
 import java.net.URI;
@@ -12,21 +16,26 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 
 /**
  * Tells the ONOS app that a vNF stays above its bound although the local
  * loop tried every resource type: {@code POST <url>} with
  * {@code {"chainId":..,"vnfIndex":..,"node":"..","l95Ns":..,"lmaxNs":..,"triedResources":[..]}}.
  * Sent off the loop's thread; retried with exponential back-off on
- * connection errors, 5xx and 429; a 4xx other than 429 is final.
+ * connection errors, 5xx and 429; a 4xx other than 429 is final and logged once per status and
+ * message (401: the app does not take the agent's token; 403: the token's pod is on another node,
+ * or of another ServiceAccount). Every request carries the header {@link AppCredentials} gives,
+ * read again for each request (a rotated token is used at once).
  */
 public final class EscalationClient implements AutoCloseable {
 
@@ -40,7 +49,9 @@ public final class EscalationClient implements AutoCloseable {
     private final URI url;
     private final int attempts;
     private final long firstBackoffMs;
-    private final String authorization;
+    private static final Logger LOG = LoggerFactory.getLogger(EscalationClient.class);
+    private final Supplier<String> authorization;
+    private final Set<String> refusalsLogged = ConcurrentHashMap.newKeySet();
     private final IntConsumer outcomes;
     private final HttpClient http;
     private final ScheduledExecutorService scheduler;
@@ -52,22 +63,28 @@ public final class EscalationClient implements AutoCloseable {
      * @param url escalation endpoint
      * @param attempts tries per escalation, at least 1
      * @param firstBackoffMs wait before the first retry; doubles each time
-     * @param basicAuth "user:password" for the ONOS REST API, or null
+     * @param authorization the Authorization header of each request (read per request; it may throw
+     *                      UncheckedIOException: the request is then counted failed), or null for none
+     * @param ssl TLS context for https URLs (trusting the app's CA), null for the JVM's default
      * @param outcomes receives SENT, FAILED or REJECTED once per escalation
      */
-    public EscalationClient(URI url, int attempts, long firstBackoffMs, String basicAuth, IntConsumer outcomes) {
+    public EscalationClient(URI url, int attempts, long firstBackoffMs, Supplier<String> authorization,
+                            SSLContext ssl, IntConsumer outcomes) {
         this.url = url;
         this.attempts = Math.max(1, attempts);
         this.firstBackoffMs = firstBackoffMs;
-        this.authorization = basicAuth == null || basicAuth.isEmpty() ? null
-                : "Basic " + Base64.getEncoder().encodeToString(basicAuth.getBytes(StandardCharsets.UTF_8));
+        this.authorization = authorization;
         this.outcomes = outcomes;
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "escalation");
             t.setDaemon(true);
             return t;
         });
-        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).executor(scheduler).build();
+        HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).executor(scheduler);
+        if (ssl != null) {
+            b.sslContext(ssl);
+        }
+        this.http = b.build();
     }
 
     /**
@@ -131,20 +148,35 @@ public final class EscalationClient implements AutoCloseable {
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
             if (authorization != null) {
-                b.header("Authorization", authorization);
+                b.header("Authorization", authorization.get());
             }
-            http.sendAsync(b.build(), HttpResponse.BodyHandlers.discarding()).whenComplete((resp, err) -> {
+            http.sendAsync(b.build(), HttpResponse.BodyHandlers.ofString()).whenComplete((resp, err) -> {
                 int status = resp == null ? -1 : resp.statusCode();
                 if (status >= 200 && status < 300) {
                     outcome.accept(SENT);
                 } else if (status >= 400 && status < 500 && status != 429) {
+                    refused(to, status, resp.body());
                     outcome.accept(REJECTED);
                 } else {
                     retry(to, json, n, max, outcome);
                 }
             });
         } catch (RuntimeException e) {
+            if (refusalsLogged.add("error " + e.getMessage())) {
+                LOG.warn("request to {} not sent: {}", to, e.getMessage());
+            }
             retry(to, json, n, max, outcome);
+        }
+    }
+
+    // Once per status and message: a refused agent posts every few seconds.
+    private void refused(URI to, int status, String body) {
+        String message = body == null ? "" : body.length() > 300 ? body.substring(0, 300) : body;
+        if (refusalsLogged.size() < 256 && refusalsLogged.add(status + " " + message)) {
+            LOG.warn("the app refused {} with {}{}: {}", to, status,
+                    status == 401 ? " (the agent's token is not accepted)" : status == 403
+                            ? " (the token's pod is on another node, or not the agents' ServiceAccount)" : "",
+                    message);
         }
     }
 

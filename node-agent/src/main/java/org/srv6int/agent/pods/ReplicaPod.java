@@ -345,4 +345,22 @@ public final class ReplicaPod {
     public String toString() {
         return namespace + "/" + name + " (" + vnfName() + ", sid " + sid + ")";
     }
+
+    /**
+     * This pod as a vNF entry of the agent's config (the local loop's view of it).
+     *
+     * @return a new entry
+     */
+    public AgentConfig.Vnf toVnf() {
+        AgentConfig.Vnf v = new AgentConfig.Vnf();
+        v.name = vnfName();
+        v.sid = sid();
+        v.chainId = chainId();
+        v.vnfIndex = vnfIndex();
+        v.lmaxNs = lmaxNs();
+        v.podUid = uid();
+        v.containerId = containerId();
+        v.cpuRequestMillis = cpuRequestMillis() >= 0 ? cpuRequestMillis() : null; // kept when cutting to fit
+        return v;
+    }
 }

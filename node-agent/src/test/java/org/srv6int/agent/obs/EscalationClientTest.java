@@ -28,6 +28,8 @@ public class EscalationClientTest {
     private HttpServer server;
     private final List<String> bodies = new CopyOnWriteArrayList<>();
     private final List<String> auth = new CopyOnWriteArrayList<>();
+    // The agent's token file as it is now (AppCredentials reads it per request; the kubelet rotates it).
+    private volatile String token = "first-token";
     private final AtomicInteger calls = new AtomicInteger();
     private volatile int[] script = {200};
     private final BlockingQueue<Integer> outcomes = new LinkedBlockingQueue<>();
@@ -53,7 +55,7 @@ public class EscalationClientTest {
 
     private EscalationClient client(int attempts) {
         URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/onos/srv6int/loop/escalations");
-        return new EscalationClient(url, attempts, 10, "onos:rocks", outcomes::add);
+        return new EscalationClient(url, attempts, 10, () -> "Bearer " + token, null, outcomes::add);
     }
 
     @Test
@@ -78,7 +80,20 @@ public class EscalationClientTest {
         assertEquals("[\"CPU_QUOTA\",\"LLC\",\"MEMORY_BANDWIDTH\",\"CPU_FREQUENCY\"]",
                 j.get("triedResources").toString());
         assertEquals(6, j.size());
-        assertEquals("Basic b25vczpyb2Nrcw==", auth.get(0));
+        assertEquals("Bearer first-token", auth.get(0));
+    }
+
+    @Test
+    public void aRotatedTokenIsSentFromTheNextRequestOn() throws Exception {
+        script = new int[] {202};
+        try (EscalationClient c = client(1)) {
+            c.send(EscalationClient.body(1, 0, "w", 2, 1, 1));
+            assertEquals(EscalationClient.SENT, (int) outcomes.poll(10, TimeUnit.SECONDS));
+            token = "rotated-token";
+            c.send(EscalationClient.body(1, 0, "w", 2, 1, 1));
+            assertEquals(EscalationClient.SENT, (int) outcomes.poll(10, TimeUnit.SECONDS));
+        }
+        assertEquals(List.of("Bearer first-token", "Bearer rotated-token"), auth);
     }
 
     @Test

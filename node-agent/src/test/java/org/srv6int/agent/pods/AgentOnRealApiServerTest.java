@@ -404,6 +404,8 @@ public class AgentOnRealApiServerTest {
         String other = prefix + "-other";
         AgentConfig c = config(AgentConfig.Mode.ENFORCE, AgentConfig.CpuActuation.RESIZE);
         c.escalationUrl = "http://127.0.0.1:" + onos.getAddress().getPort() + "/onos/srv6int/loop/escalations";
+        c.tokenFile = tmp.newFile("agent-token").toString();
+        Files.writeString(Path.of(c.tokenFile), "agent-token");
         c.poolReportIntervalMs = 600_000;
         try (NodeAgent agent = new NodeAgent(c, agentClient, wiring)) {
             nextReport(agent, reports, "start");

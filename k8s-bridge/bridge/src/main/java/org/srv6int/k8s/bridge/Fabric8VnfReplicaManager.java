@@ -89,6 +89,16 @@ public final class Fabric8VnfReplicaManager implements VnfReplicaManager, AutoCl
     }
 
     /**
+     * A reviewer of bearer tokens on this manager's client (same API server, same credentials).
+     *
+     * @param audience the audience tokens must carry
+     * @return reviewer, valid while this manager is open
+     */
+    public TokenReviewer tokenReviewer(String audience) {
+        return new TokenReviewer(client, audience);
+    }
+
+    /**
      * Creates a manager with its own client from a kubeconfig file.
      *
      * @param kubeconfig kubeconfig path
