@@ -3,6 +3,8 @@ package org.srv6int.k8s.bridge;
 
 import io.fabric8.kubernetes.api.model.Quantity;
 
+import java.util.TreeSet;
+
 /**
  * What the bridge accepts in a replica's template: vNF type, image, resource quantities, and the
  * namespace it works in. {@link ReplicaRequest.Builder#build()} checks a request with these rules,
@@ -36,6 +38,19 @@ public final class ReplicaRules {
     public static void checkImage(String image) {
         if (image == null || image.isBlank()) {
             throw new IllegalArgumentException("image must not be empty");
+        }
+    }
+
+    /**
+     * Checks a capability a vNF type asks for: only those a network function plausibly needs.
+     *
+     * @param name capability name, without CAP_
+     * @throws IllegalArgumentException naming the capability and the allowed ones
+     */
+    public static void checkCapability(String name) {
+        if (!ReplicaSecurity.ALLOWED.contains(name)) {
+            throw new IllegalArgumentException("capability '" + name + "' is not one a vNF may add; allowed: "
+                    + new TreeSet<>(ReplicaSecurity.ALLOWED));
         }
     }
 
