@@ -82,7 +82,8 @@ public final class KafkaSecurity {
             try {
                 password = Files.readString(Paths.get(passwordFile), StandardCharsets.UTF_8).strip();
             } catch (IOException e) {
-                throw new IllegalStateException("export.kafka.sasl.passwordFile: cannot read " + passwordFile + ": " + e);
+                throw new IllegalStateException("export.kafka.sasl.passwordFile: cannot read " + passwordFile
+                        + ": " + e);
             }
             if (password.isEmpty()) {
                 throw new IllegalStateException("export.kafka.sasl.passwordFile: " + passwordFile + " is empty");
