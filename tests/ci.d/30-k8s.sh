@@ -7,7 +7,8 @@
 # attached to this control plane) and KubernetesDataplaneTest (the app, the bridge and emulated
 # switches carrying traffic to the new replica's pod), the node agent's
 # AgentOnRealApiServerTest, the app's AgentIdentityOnRealApiServerTest (agents' pod-bound tokens
-# reviewed by the app, refused for another node; all compiled by tools/test-all's `mvn install`) and the
+# reviewed by the app, refused for another node), the bridge's ReplicaPodSecurityTest (replica pods
+# under Pod Security restricted; all compiled by tools/test-all's `mvn install`) and the
 # deployment manifests' checks (k8s-bridge/deploy/check-manifests: server-side dry-run,
 # Pod Security levels, the agent's RBAC), stops it. Skipped tests count as failures here.
 set -uo pipefail
@@ -33,17 +34,18 @@ TWIN_XML=$TWIN_REPORTS/TEST-org.srv6int.twin.k8s.RealKubernetesTest.xml
 JOINTS_XML=$TWIN_REPORTS/TEST-org.srv6int.twin.k8s.KubernetesDataplaneTest.xml
 AGENT_XML=$ROOT/node-agent/target/surefire-reports/TEST-org.srv6int.agent.pods.AgentOnRealApiServerTest.xml
 IDENTITY_XML=$ROOT/app/target/surefire-reports/TEST-org.srv6int.app.auth.AgentIdentityOnRealApiServerTest.xml
-rm -f "$BRIDGE_XML" "$APP_XML" "$TWIN_XML" "$JOINTS_XML" "$AGENT_XML" "$IDENTITY_XML"
+PSA_XML=$ROOT/k8s-bridge/bridge/target/surefire-reports/TEST-org.srv6int.k8s.bridge.ReplicaPodSecurityTest.xml
+rm -f "$BRIDGE_XML" "$APP_XML" "$TWIN_XML" "$JOINTS_XML" "$AGENT_XML" "$IDENTITY_XML" "$PSA_XML"
 # -fn: a failing module does not keep the others' tests from running (-fae would skip the modules
 # that depend on it); the verdict comes from each module's report below, not from mvn's exit code.
 mvn -B -ntp -q -fn -pl k8s-bridge/bridge,app,twin,node-agent surefire:test \
-  -Dtest=RealApiServerTest,KubernetesEndToEndTest,RealKubernetesTest,KubernetesDataplaneTest,AgentOnRealApiServerTest,AgentIdentityOnRealApiServerTest \
+  -Dtest=RealApiServerTest,KubernetesEndToEndTest,RealKubernetesTest,KubernetesDataplaneTest,AgentOnRealApiServerTest,AgentIdentityOnRealApiServerTest,ReplicaPodSecurityTest \
   -DfailIfNoTests=false -Dsurefire.failIfNoSpecifiedTests=false \
   -Dsrv6int.kubeconfig="$K8S_RUN/bridge.kubeconfig" -Dsrv6int.admin.kubeconfig="$K8S_RUN/admin.kubeconfig" \
   -Dsrv6int.k8s.testenv="$TESTENV" -Dsrv6int.twin.kubeconfig="$K8S_RUN/admin.kubeconfig"
 rc=$?
 total=0; bad_total=0
-count_reports 30-k8s "$BRIDGE_XML" "$APP_XML" "$TWIN_XML" "$JOINTS_XML" "$AGENT_XML" "$IDENTITY_XML"
+count_reports 30-k8s "$BRIDGE_XML" "$APP_XML" "$TWIN_XML" "$JOINTS_XML" "$AGENT_XML" "$IDENTITY_XML" "$PSA_XML"
 # The deployment manifests against this API server.
 "$ROOT/k8s-bridge/deploy/check-manifests" "$K8S_RUN/admin.kubeconfig" | tee "$K8S_RUN/check-manifests.out"
 mrc=${PIPESTATUS[0]}

@@ -79,6 +79,15 @@ check "docs/install.md has install-k8s blocks ($nblocks)" test "$nblocks" -ge 8
 mkdir -p "$WORK/run/k8s-bridge"
 cp -r "$ROOT/k8s-bridge/deploy" "$ROOT/k8s-bridge/overlays" "$WORK/run/k8s-bridge/"
 rm -f "$WORK/run/k8s-bridge/overlays/example/onos-ca.crt"
+# step 5 (on a build machine) leaves the image's digest and the kustomize Component naming it:
+# tests/ci.d/33-image.sh built them from this tree
+if [ ! -s "$ROOT/node-agent/target/image/digest" ]; then
+  echo "node-agent/target/image missing: run tests/ci.d/33-image.sh (or tools/image/build --registry registry.example.org)"
+  failed=1; finish
+fi
+mkdir -p "$WORK/run/node-agent/target/image"
+cp -r "$ROOT/node-agent/target/image/digest" "$ROOT/node-agent/target/image/kustomize" "$WORK/run/node-agent/target/image/"
+AGENT_DIGEST=$(cat "$ROOT/node-agent/target/image/digest")
 # step 2 of the sequence (on the ONOS side) leaves Prometheus' ONOS password in this file
 mkdir -p "$WORK/run/srv6int-install"; (umask 077; echo "ci-$RANDOM-password" >"$WORK/run/srv6int-install/onos-metrics-password")
 (cd "$WORK/run" && timeout 600 bash "$WORK/install-k8s.sh") >"$WORK/install.log" 2>&1
@@ -90,6 +99,8 @@ OUT=$WORK/run/srv6int-install
 
 # --- what the sequence left
 label() { kubectl get ns "$1" -o jsonpath="{.metadata.labels.pod-security\.kubernetes\.io/$2}"; }
+check "the agent DaemonSet runs step 5's image by digest" test "$(kubectl -n srv6int get ds srv6int-node-agent \
+  -o jsonpath='{.spec.template.spec.containers[0].image}')" = "registry.example.org/srv6int/node-agent@$AGENT_DIGEST"
 check "srv6int enforces Pod Security privileged" test "$(label srv6int enforce)" = privileged
 check "srv6int-sfc enforces baseline" test "$(label srv6int-sfc enforce)" = baseline
 check "srv6int-sfc warns and audits restricted" test "$(label srv6int-sfc warn)/$(label srv6int-sfc audit)" = restricted/restricted
@@ -264,8 +275,8 @@ check "the removal left no namespace, cluster role or binding, node label" remov
 check "docs/install.md's kustomize block ran as written" run_blocks kustomize install-k8s:k8s-settings install-kustomize
 check "the overlay's Namespaces keep their Pod Security levels" test "$(label srv6int enforce)/$(label srv6int-sfc enforce)" = privileged/baseline
 check "one agent pod Running on every labelled worker (overlay)" agents_running
-check "the agent runs the overlay's image" test "$(kubectl -n srv6int get ds srv6int-node-agent \
-  -o jsonpath='{.spec.template.spec.containers[0].image}')" = registry.example.org/srv6int/node-agent:1.0.0
+check "the agent runs the overlay's image, by the digest of step 5's build" test "$(kubectl -n srv6int get ds srv6int-node-agent \
+  -o jsonpath='{.spec.template.spec.containers[0].image}')" = "registry.example.org/srv6int/node-agent@$AGENT_DIGEST"
 ca_ok() {
   local name; name=$(kubectl -n srv6int get ds srv6int-node-agent \
     -o jsonpath='{.spec.template.spec.volumes[?(@.name=="onos-ca")].configMap.name}')

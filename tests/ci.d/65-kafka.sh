@@ -6,10 +6,14 @@
 # and the per-report records the collector's engine samples.
 # KafkaExportOnRealBrokerTest checks that records arrive and decode, that a broker restart loses
 # no queued summary, and that a down or absent broker never blocks the window thread.
+# KafkaExportTlsOnRealBrokerTest starts a second broker with TLS and TLS + SASL PLAIN listeners
+# (a CA and broker certificate made with openssl) and checks records are acknowledged over both,
+# and that a client trusting another CA, or with a wrong password, is refused.
 # Runs after `mvn install` (app test classes).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-TESTS=4  # tests in KafkaExportOnRealBrokerTest; fewer passing (or skipped) is a failure
+TESTS=7  # tests in KafkaExportOnRealBrokerTest (4) and KafkaExportTlsOnRealBrokerTest (3); fewer passing
+         # (or skipped) is a failure
 if [ ! -d app/target/test-classes/org/srv6int/app/export ]; then
   echo "app test classes missing: run mvn install first"; echo "0 passed, 1 failed"; exit 1
 fi
@@ -23,7 +27,8 @@ OPENS=$(sed -n 's:.*<srv6int.jdk17.opens>\(.*\)</srv6int.jdk17.opens>.*:\1:p' po
 # shellcheck disable=SC2086
 java $OPENS -Dsrv6int.kafka.classpath="$(cat "$WORK/broker.cp")" \
   -cp "app/target/test-classes:app/target/classes:$(cat "$WORK/app.cp")" \
-  org.junit.runner.JUnitCore org.srv6int.app.export.KafkaExportOnRealBrokerTest >"$WORK/junit.log" 2>&1
+  org.junit.runner.JUnitCore org.srv6int.app.export.KafkaExportOnRealBrokerTest \
+  org.srv6int.app.export.KafkaExportTlsOnRealBrokerTest >"$WORK/junit.log" 2>&1
 grep -E '^(2000 windows|[0-9]+\) |java.lang.AssertionError|OK \(|Tests run:)' "$WORK/junit.log"
 run=$(sed -n 's/^OK (\([0-9]*\) tests*)$/\1/p; s/^Tests run: \([0-9]*\),.*/\1/p' "$WORK/junit.log" | tail -n1)
 bad=$(sed -n 's/^Tests run: [0-9]*,  Failures: \([0-9]*\).*/\1/p' "$WORK/junit.log" | tail -n1)

@@ -9,8 +9,10 @@ import org.srv6int.k8s.rules.ReplicaRules;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -30,7 +32,8 @@ import static org.srv6int.app.config.ConfigChecks.text;
  *   "namespace": "srv6int-sfc", "readyTimeoutMs": 120000,
  *   "vnfTypes": {
  *     "snort": { "image": "registry.local/snort:2.9",
- *                "requests": { "cpu": "2", "memory": "4Gi" }, "limits": { "cpu": "4", "memory": "4Gi" } }
+ *                "requests": { "cpu": "2", "memory": "4Gi" }, "limits": { "cpu": "4", "memory": "4Gi" },
+ *                "capabilities": ["NET_RAW", "NET_ADMIN"] }
  *   }
  * }
  * </pre>
@@ -38,7 +41,9 @@ import static org.srv6int.app.config.ConfigChecks.text;
  * {@code tokenFile} (a ServiceAccount bearer token, read on every request) and optionally
  * {@code caFile} (PEM). Paths must be absolute; the files are read when the client is built.
  * Equal settings compare equal, so a netcfg update that does not touch this section keeps the
- * client.
+ * client. A type's optional {@code capabilities} (NET_RAW, NET_ADMIN, NET_BIND_SERVICE) are the
+ * only ones its container keeps; a type without NET_RAW or NET_ADMIN runs non-root and passes Pod
+ * Security restricted (docs/security-replicas.md).
  */
 public final class KubernetesSettings {
 
@@ -58,6 +63,7 @@ public final class KubernetesSettings {
     static final String REQUESTS = "requests";
     static final String LIMITS = "limits";
     static final String PROFILE = "profile";
+    static final String CAPABILITIES = "capabilities";
     static final String LLC_WAYS = "llcWays";
     static final String MEMORY_BANDWIDTH = "memoryBandwidthPercent";
 
@@ -118,7 +124,21 @@ public final class KubernetesSettings {
     private static void validateType(ObjectNode types, String typesPath, String type) {
         ObjectNode t = object(types, typesPath, type, true);
         String tp = join(typesPath, type);
-        onlyFields(t, tp, IMAGE, REQUESTS, LIMITS, PROFILE);
+        onlyFields(t, tp, IMAGE, REQUESTS, LIMITS, PROFILE, CAPABILITIES);
+        JsonNode caps = t.get(CAPABILITIES);
+        if (caps != null) {
+            String cp = join(tp, CAPABILITIES);
+            if (!caps.isArray()) {
+                throw new InvalidFieldException(cp, "must be a list such as [\"NET_RAW\"], got " + caps);
+            }
+            for (JsonNode c : caps) {
+                try {
+                    ReplicaRules.checkCapability(c.isTextual() ? c.asText() : String.valueOf(c));
+                } catch (IllegalArgumentException ex) {
+                    throw new InvalidFieldException(cp, ex.getMessage());
+                }
+            }
+        }
         ObjectNode profile = object(t, tp, PROFILE, false);
         if (profile != null) {
             String pp = join(tp, PROFILE);
@@ -248,8 +268,10 @@ public final class KubernetesSettings {
         if (t == null || !t.isObject()) {
             return Optional.empty();
         }
+        List<String> caps = new ArrayList<>();
+        t.path(CAPABILITIES).forEach(c -> caps.add(c.asText()));
         return Optional.of(new VnfTemplate(t.get(IMAGE).asText(), quantities(t.get(REQUESTS)),
-                                           quantities(t.get(LIMITS))));
+                                           quantities(t.get(LIMITS)), Collections.unmodifiableList(caps)));
     }
 
     /**
@@ -299,11 +321,23 @@ public final class KubernetesSettings {
         private final String image;
         private final Map<String, String> requests;
         private final Map<String, String> limits;
+        private final List<String> capabilities;
 
-        VnfTemplate(String image, Map<String, String> requests, Map<String, String> limits) {
+        VnfTemplate(String image, Map<String, String> requests, Map<String, String> limits,
+                    List<String> capabilities) {
             this.image = image;
             this.requests = requests;
             this.limits = limits;
+            this.capabilities = capabilities;
+        }
+
+        /**
+         * Returns the Linux capabilities the type's container keeps (all others are dropped).
+         *
+         * @return capability names, unmodifiable; empty for a type that passes Pod Security restricted
+         */
+        public List<String> capabilities() {
+            return capabilities;
         }
 
         /**

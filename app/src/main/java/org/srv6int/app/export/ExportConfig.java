@@ -90,7 +90,7 @@ public final class ExportConfig extends Config<ApplicationId> {
             throw new InvalidFieldException(KAFKA, "must be an object");
         }
         fieldsIn(k, KAFKA, Set.of("bootstrapServers", "topicPrefix", "queueRecords", "bufferBytes", "maxBlockMs",
-                                  "deliveryTimeoutMs", "intReports"));
+                                  "deliveryTimeoutMs", "intReports", "tls", "sasl"));
         String servers = text(k, "kafka.bootstrapServers", k.get("bootstrapServers"), null);
         if (servers == null) {
             throw new InvalidFieldException("kafka.bootstrapServers", "required");
@@ -119,7 +119,8 @@ public final class ExportConfig extends Config<ApplicationId> {
                                                KafkaSettings.DEFAULT_MAX_BLOCK_MS),
                                  (int) integer(k, "kafka.deliveryTimeoutMs", "deliveryTimeoutMs", 1000, 3_600_000,
                                                KafkaSettings.DEFAULT_DELIVERY_TIMEOUT_MS),
-                                 k.has("intReports") ? intReports(k.get("intReports")) : null);
+                                 k.has("intReports") ? intReports(k.get("intReports")) : null,
+                                 KafkaSecurity.parse(k.get("tls"), k.get("sasl")));
     }
 
     private static IntReportSettings intReports(JsonNode r) {

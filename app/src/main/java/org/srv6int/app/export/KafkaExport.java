@@ -107,6 +107,9 @@ public final class KafkaExport implements AutoCloseable {
         p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000);
         // No compression: the codecs' native jars are not shipped in the bundle.
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
+        if (s.security() != null) {
+            s.security().apply(p); // TLS (and SASL): the password file is read here, at each start
+        }
         // Kafka resolves configured classes through the context class loader: inside Karaf that
         // must be this bundle's, which embeds the client.
         Thread t = Thread.currentThread();

@@ -27,6 +27,7 @@ public final class KafkaSettings {
     private final int maxBlockMs;
     private final int deliveryTimeoutMs;
     private final IntReportSettings intReports;
+    private final KafkaSecurity security;
 
     /**
      * Creates settings.
@@ -56,6 +57,24 @@ public final class KafkaSettings {
      */
     public KafkaSettings(String bootstrapServers, String topicPrefix, int queueRecords, long bufferBytes,
                          int maxBlockMs, int deliveryTimeoutMs, IntReportSettings intReports) {
+        this(bootstrapServers, topicPrefix, queueRecords, bufferBytes, maxBlockMs, deliveryTimeoutMs, intReports, null);
+    }
+
+    /**
+     * Creates settings with TLS (and SASL).
+     *
+     * @param bootstrapServers  host:port list
+     * @param topicPrefix       topic prefix
+     * @param queueRecords      hand-off queue bound per kind
+     * @param bufferBytes       producer buffer
+     * @param maxBlockMs        how long a send may block
+     * @param deliveryTimeoutMs delivery time-out
+     * @param intReports        per-report records, or null
+     * @param security          TLS and SASL, or null for plain TCP
+     */
+    public KafkaSettings(String bootstrapServers, String topicPrefix, int queueRecords, long bufferBytes,
+                         int maxBlockMs, int deliveryTimeoutMs, IntReportSettings intReports, KafkaSecurity security) {
+        this.security = security;
         this.intReports = intReports;
         this.bootstrapServers = Objects.requireNonNull(bootstrapServers);
         this.topicPrefix = Objects.requireNonNull(topicPrefix);
@@ -111,6 +130,11 @@ public final class KafkaSettings {
         return maxBlockMs;
     }
 
+    /** @return TLS and SASL, null for plain TCP */
+    public KafkaSecurity security() {
+        return security;
+    }
+
     /** @return per-report records, null if off */
     public IntReportSettings intReports() {
         return intReports;
@@ -129,13 +153,14 @@ public final class KafkaSettings {
         KafkaSettings s = (KafkaSettings) o;
         return bootstrapServers.equals(s.bootstrapServers) && topicPrefix.equals(s.topicPrefix)
                 && queueRecords == s.queueRecords && bufferBytes == s.bufferBytes && maxBlockMs == s.maxBlockMs
-                && deliveryTimeoutMs == s.deliveryTimeoutMs && Objects.equals(intReports, s.intReports);
+                && deliveryTimeoutMs == s.deliveryTimeoutMs && Objects.equals(intReports, s.intReports)
+                && Objects.equals(security, s.security);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(bootstrapServers, topicPrefix, queueRecords, bufferBytes, maxBlockMs, deliveryTimeoutMs,
-                            intReports);
+                            intReports, security);
     }
 
     @Override

@@ -490,6 +490,7 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform, AgentA
         ReplicaRequest.Builder b = ReplicaRequest.builder().vnfType(type).image(t.image());
         t.requests().forEach(b::request);
         t.limits().forEach(b::limit);
+        t.capabilities().forEach(b::capability);
         // LLC ways and bandwidth have no Kubernetes request: the node agent holds the profile's
         ResourceNeed need = s.need(type);
         b.profile(need.llcWays(), need.memoryBandwidthPercent());

@@ -10,6 +10,8 @@ import org.onlab.packet.MacAddress;
 import org.onosproject.net.config.InvalidFieldException;
 import org.srv6int.app.testing.PaperTestbed;
 
+import java.util.List;
+
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
@@ -206,6 +208,19 @@ public class Srv6IntConfigTest {
         assertAppRejected(String.format(k, "{\"memoryBandwidthPercent\": 101}"),
                           "kubernetes.vnfTypes.snort.profile.memoryBandwidthPercent");
         assertAppRejected(String.format(k, "{\"ways\": 3}"), "kubernetes.vnfTypes.snort.profile.ways");
+    }
+
+    @Test
+    public void aVnfTypesCapabilitiesAreReadAndOthersRejected() throws Exception {
+        String k = "{\"kubernetes\": {\"apiServer\": \"https://k8s:6443\", \"tokenFile\": \"/t\", \"vnfTypes\": {"
+                + " \"snort\": {\"image\": \"s:1\", \"capabilities\": %s}, \"fwd\": {\"image\": \"f:1\"}}}}";
+        Srv6IntAppConfig c = PaperTestbed.appConfig(MAPPER.readTree(String.format(k, "[\"NET_RAW\", \"NET_ADMIN\"]")));
+        assertTrue(c.isValid());
+        assertEquals(List.of("NET_RAW", "NET_ADMIN"),
+                     c.kubernetes().orElseThrow().template("snort").orElseThrow().capabilities());
+        assertTrue(c.kubernetes().orElseThrow().template("fwd").orElseThrow().capabilities().isEmpty());
+        assertAppRejected(String.format(k, "[\"SYS_ADMIN\"]"), "kubernetes.vnfTypes.snort.capabilities");
+        assertAppRejected(String.format(k, "\"NET_RAW\""), "kubernetes.vnfTypes.snort.capabilities");
     }
 
     @Test

@@ -30,6 +30,8 @@ final class KafkaBroker implements AutoCloseable {
     private final Path props;
     private final Path log;
     private final int port;
+    private final int sslPort;
+    private final int saslPort;
     private Process process;
 
     /**
@@ -40,23 +42,48 @@ final class KafkaBroker implements AutoCloseable {
      * @throws Exception if formatting fails
      */
     KafkaBroker(String classpath, Path dir) throws Exception {
+        this(classpath, dir, null, null);
+    }
+
+    /**
+     * Formats a broker's storage in {@code dir}; with a server PEM, the broker also listens with
+     * TLS (listener SSL) and TLS + SASL PLAIN (listener SASL_SSL, one user).
+     *
+     * @param classpath  broker classpath
+     * @param dir        empty directory
+     * @param serverPem  unencrypted PKCS#8 key and certificate chain of the broker, or null
+     * @param saslUser   "user:password" of the SASL_SSL listener (with serverPem)
+     * @throws Exception if formatting fails
+     */
+    KafkaBroker(String classpath, Path dir, Path serverPem, String saslUser) throws Exception {
         this.classpath = classpath;
         this.java = System.getProperty("srv6int.kafka.java",
                                        Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         this.dir = dir;
         this.port = freePort();
+        this.sslPort = serverPem == null ? 0 : freePort();
+        this.saslPort = serverPem == null ? 0 : freePort();
         int controller = freePort();
+        String tls = serverPem == null ? "" : String.join("\n",
+                "ssl.keystore.type=PEM",
+                "ssl.keystore.location=" + serverPem,
+                "sasl.enabled.mechanisms=PLAIN",
+                "listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule"
+                        + " required user_" + saslUser.split(":", 2)[0] + "=\"" + saslUser.split(":", 2)[1] + "\";",
+                "");
+        String extra = serverPem == null ? "" : ",SSL://127.0.0.1:" + sslPort + ",SASL_SSL://127.0.0.1:" + saslPort;
         props = dir.resolve("server.properties");
         log = dir.resolve("broker.log");
         Files.writeString(props, String.join("\n",
                 "process.roles=broker,controller",
                 "node.id=1",
                 "controller.quorum.voters=1@127.0.0.1:" + controller,
-                "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controller,
-                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
+                "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controller + extra,
+                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port + extra,
+                "inter.broker.listener.name=PLAINTEXT",
                 "controller.listener.names=CONTROLLER",
-                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
-                "log.dirs=" + dir.resolve("data"),
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SSL:SSL,SASL_SSL:SASL_SSL",
+                tls + "log.dirs=" + dir.resolve("data"),
                 "num.partitions=1",
                 "offsets.topic.replication.factor=1",
                 "transaction.state.log.replication.factor=1",
@@ -84,6 +111,16 @@ final class KafkaBroker implements AutoCloseable {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
+    }
+
+    /** @return bootstrap.servers of the TLS listener */
+    String sslBootstrap() {
+        return "127.0.0.1:" + sslPort;
+    }
+
+    /** @return bootstrap.servers of the TLS + SASL PLAIN listener */
+    String saslBootstrap() {
+        return "127.0.0.1:" + saslPort;
     }
 
     /** @return bootstrap.servers of the broker */

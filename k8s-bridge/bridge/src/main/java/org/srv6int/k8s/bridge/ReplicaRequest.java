@@ -6,7 +6,9 @@ import org.srv6int.k8s.rules.ReplicaRules;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * One vNF replica the global loop wants: which chain and vNF, which replica,
@@ -22,6 +24,7 @@ public final class ReplicaRequest {
     private final Map<String, String> requests;
     private final Map<String, String> limits;
     private final Map<String, String> annotations;
+    private final Set<String> capabilities;
 
     private ReplicaRequest(Builder b) {
         this.chainId = b.chainId;
@@ -33,6 +36,7 @@ public final class ReplicaRequest {
         this.requests = Collections.unmodifiableMap(new TreeMap<>(b.requests));
         this.limits = Collections.unmodifiableMap(new TreeMap<>(b.limits));
         this.annotations = Collections.unmodifiableMap(new TreeMap<>(b.annotations));
+        this.capabilities = Collections.unmodifiableSet(new TreeSet<>(b.capabilities));
     }
 
     /**
@@ -128,6 +132,16 @@ public final class ReplicaRequest {
     }
 
     /**
+     * Returns the Linux capabilities the vNF type's container needs (NET_RAW, NET_ADMIN,
+     * NET_BIND_SERVICE); empty for most types, whose pods pass Pod Security restricted.
+     *
+     * @return capability names, sorted
+     */
+    public Set<String> capabilities() {
+        return capabilities;
+    }
+
+    /**
      * Returns the deterministic name of this replica.
      *
      * @return StatefulSet name
@@ -148,19 +162,21 @@ public final class ReplicaRequest {
         return vnfIndex == r.vnfIndex && replicaIndex == r.replicaIndex && chainId.equals(r.chainId)
                 && vnfType.equals(r.vnfType) && nodeName.equals(r.nodeName) && image.equals(r.image)
                 && requests.equals(r.requests) && limits.equals(r.limits)
-                && annotations.equals(r.annotations);
+                && annotations.equals(r.annotations) && capabilities.equals(r.capabilities);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(chainId, vnfIndex, vnfType, replicaIndex, nodeName, image, requests, limits, annotations);
+        return Objects.hash(chainId, vnfIndex, vnfType, replicaIndex, nodeName, image, requests, limits, annotations,
+                capabilities);
     }
 
     @Override
     public String toString() {
         return "ReplicaRequest{" + chainId + "/vnf" + vnfIndex + "(" + vnfType + ")/r" + replicaIndex
                 + " on " + nodeName + ", image=" + image + ", requests=" + requests
-                + ", limits=" + limits + (annotations.isEmpty() ? "" : ", annotations=" + annotations) + "}";
+                + ", limits=" + limits + (annotations.isEmpty() ? "" : ", annotations=" + annotations)
+                + (capabilities.isEmpty() ? "" : ", capabilities=" + capabilities) + "}";
     }
 
     /** Builder of {@link ReplicaRequest}. */
@@ -174,6 +190,7 @@ public final class ReplicaRequest {
         private final Map<String, String> requests = new TreeMap<>();
         private final Map<String, String> limits = new TreeMap<>();
         private final Map<String, String> annotations = new TreeMap<>();
+        private final Set<String> capabilities = new TreeSet<>();
 
         private Builder() {
         }
@@ -309,6 +326,18 @@ public final class ReplicaRequest {
         }
 
         /**
+         * Adds a Linux capability the vNF type's container needs (NET_RAW, NET_ADMIN or
+         * NET_BIND_SERVICE); every other capability is dropped.
+         *
+         * @param name capability name, without CAP_
+         * @return this builder
+         */
+        public Builder capability(String name) {
+            capabilities.add(name);
+            return this;
+        }
+
+        /**
          * Validates and builds the request.
          *
          * @return the request
@@ -325,6 +354,7 @@ public final class ReplicaRequest {
             requests.forEach((r, q) -> ReplicaRules.checkQuantity("request", r, q));
             limits.forEach((r, q) -> ReplicaRules.checkQuantity("limit", r, q));
             ReplicaNames.checkIdentity(annotations);
+            capabilities.forEach(ReplicaRules::checkCapability);
             return new ReplicaRequest(this);
         }
     }

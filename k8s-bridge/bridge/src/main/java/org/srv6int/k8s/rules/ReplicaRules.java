@@ -3,6 +3,7 @@ package org.srv6int.k8s.rules;
 
 import io.fabric8.kubernetes.api.model.Quantity;
 
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -45,6 +46,19 @@ public final class ReplicaRules {
     public static void checkImage(String image) {
         if (image == null || image.isBlank()) {
             throw new IllegalArgumentException("image must not be empty");
+        }
+    }
+
+    /**
+     * Checks a capability a vNF type asks for: only those a network function plausibly needs.
+     *
+     * @param name capability name, without CAP_
+     * @throws IllegalArgumentException naming the capability and the allowed ones
+     */
+    public static void checkCapability(String name) {
+        if (!ReplicaSecurity.ALLOWED.contains(name)) {
+            throw new IllegalArgumentException("capability '" + name + "' is not one a vNF may add; allowed: "
+                    + new TreeSet<>(ReplicaSecurity.ALLOWED));
         }
     }
 

@@ -2,9 +2,11 @@
 package org.srv6int.k8s.bridge;
 
 import java.util.Map;
+import java.util.Set;
 import org.junit.Test;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -53,6 +55,16 @@ public class ReplicaRequestTest {
     }
 
     /** The profile the node agent holds for a starting replica: literal names, written only when given. */
+    @Test
+    public void capabilitiesAreOnlyTheNetworkOnes() {
+        rejects(valid().capability("SYS_ADMIN"), "capability 'SYS_ADMIN' is not one a vNF may add");
+        assertEquals(Set.of("NET_ADMIN", "NET_RAW"),
+                valid().capability("NET_RAW").capability("NET_ADMIN").build().capabilities());
+        assertTrue(ReplicaSecurity.restricted(valid().capability("NET_BIND_SERVICE").build().capabilities()));
+        assertFalse(ReplicaSecurity.restricted(valid().capability("NET_RAW").build().capabilities()));
+        assertFalse(valid().build().equals(valid().capability("NET_RAW").build()));
+    }
+
     @Test
     public void aProfileIsWrittenUnderTheContractNames() {
         assertEquals(Map.of("srv6int.org/llc-ways", "3", "srv6int.org/memory-bandwidth-percent", "20"),
