@@ -18,7 +18,7 @@ import org.srv6int.app.api.model.TelemetrySnapshot;
 import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.api.model.VnfWindow;
 import org.onosproject.net.config.InvalidFieldException;
-import org.srv6int.app.program.SidSteering;
+import org.srv6int.app.switchstate.SidSteering;
 import org.srv6int.app.rest.SfcCodec;
 import org.srv6int.k8s.bridge.crd.ChainNote;
 import org.srv6int.k8s.bridge.crd.ChainObject;

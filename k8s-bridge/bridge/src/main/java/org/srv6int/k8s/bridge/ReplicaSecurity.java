@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 
+import org.srv6int.k8s.rules.ReplicaRules;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -24,7 +26,7 @@ import java.util.Set;
  */
 final class ReplicaSecurity {
     /** Capabilities a vNF type may ask for; anything else is refused when the request is built. */
-    static final Set<String> ALLOWED = Set.of("NET_BIND_SERVICE", "NET_RAW", "NET_ADMIN");
+    static final Set<String> ALLOWED = ReplicaRules.ALLOWED_CAPABILITIES;
     /** The one capability Pod Security {@code restricted} lets a container add. */
     static final String RESTRICTED_ADD = "NET_BIND_SERVICE";
 

@@ -3,6 +3,7 @@ package org.srv6int.k8s.rules;
 
 import io.fabric8.kubernetes.api.model.Quantity;
 
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
@@ -15,6 +16,9 @@ import java.util.regex.Pattern;
  * depending on the adapter (docs/architecture.md, "Package dependencies").
  */
 public final class ReplicaRules {
+    /** Capabilities a vNF type may add: those a network function plausibly needs. */
+    public static final Set<String> ALLOWED_CAPABILITIES = Set.of("NET_BIND_SERVICE", "NET_RAW", "NET_ADMIN");
+
 
     // RFC 1123 label (a namespace, a chain id in names)
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
@@ -56,9 +60,9 @@ public final class ReplicaRules {
      * @throws IllegalArgumentException naming the capability and the allowed ones
      */
     public static void checkCapability(String name) {
-        if (!ReplicaSecurity.ALLOWED.contains(name)) {
+        if (!ALLOWED_CAPABILITIES.contains(name)) {
             throw new IllegalArgumentException("capability '" + name + "' is not one a vNF may add; allowed: "
-                    + new TreeSet<>(ReplicaSecurity.ALLOWED));
+                    + new TreeSet<>(ALLOWED_CAPABILITIES));
         }
     }
 
