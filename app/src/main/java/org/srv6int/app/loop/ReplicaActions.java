@@ -17,10 +17,10 @@ import java.util.concurrent.CompletionStage;
  * The global loop's actions on replicas, the steps around their records that the loop state store
  * keeps so a new leader resumes them (the records themselves change only through
  * {@link org.srv6int.app.inventory.ReplicaLifecycle}, behind {@link ChainRouting}): replicas
- * requested (scale-out, replacements of dead ones, push-aside moves) and joined to the multipath group once all are done; a scale-in's
- * drain, its wait for the Port_Counter and the switches, the pod's deletion or the drain given up;
- * a draining replica that died; and resuming what a previous leader left in flight. Runs under the
- * loop's lock (completions take it).
+ * requested (scale-out, replacements of dead ones, push-aside moves) and joined to the multipath
+ * group once all are done; a scale-in's drain, its wait for the Port_Counter and the switches, the
+ * pod's deletion or the drain given up; a draining replica that died; and resuming what a previous
+ * leader left in flight. Runs under the loop's lock (completions take it).
  */
 final class ReplicaActions {
 
