@@ -43,7 +43,7 @@ import static org.srv6int.app.config.ConfigChecks.text;
  * Equal settings compare equal, so a netcfg update that does not touch this section keeps the
  * client. A type's optional {@code capabilities} (NET_RAW, NET_ADMIN, NET_BIND_SERVICE) are the
  * only ones its container keeps; a type without NET_RAW or NET_ADMIN runs non-root and passes Pod
- * Security restricted (docs/security-replicas.md).
+ * Security restricted (docs/security.md, "Replica pods").
  */
 public final class KubernetesSettings {
 

@@ -14,7 +14,7 @@ import java.util.Set;
 
 /**
  * The security context of a replica pod, from its vNF type's capabilities (netcfg
- * {@code kubernetes.vnfTypes.<type>.capabilities}; docs/security-replicas.md).
+ * {@code kubernetes.vnfTypes.<type>.capabilities}; docs/security.md, "Replica pods").
  *
  * <p>A type that asks for none (or only NET_BIND_SERVICE) passes Pod Security {@code restricted}:
  * non-root, seccomp RuntimeDefault, no privilege escalation, every capability dropped. A type that
