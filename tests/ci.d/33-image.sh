@@ -152,7 +152,9 @@ fi
 mkdir -p "$WORK/pkg/k8s-bridge" "$WORK/pkg/node-agent/target/image"
 cp -r k8s-bridge/deploy k8s-bridge/overlays "$WORK/pkg/k8s-bridge/"
 cp -r "$OUT/kustomize" "$WORK/pkg/node-agent/target/image/"
-echo 'srv6int-agent:ci' >"$WORK/pkg/k8s-bridge/overlays/example/onos-rest-auth"
+# the site's file the overlay needs (docs/install.md step 2 makes the real one): any PEM will do here
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=ci-onos-ca \
+  -keyout "$WORK/ca.key" -out "$WORK/pkg/k8s-bridge/overlays/example/onos-ca.crt" 2>/dev/null
 rendered_by_digest() {
   kubectl kustomize "$WORK/pkg/k8s-bridge/overlays/example" >"$WORK/rendered.yaml" || return 1
   local img; img=$(python3 -c 'import sys, yaml

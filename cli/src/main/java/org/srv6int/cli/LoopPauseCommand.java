@@ -5,6 +5,7 @@ import org.apache.karaf.shell.api.action.Argument;
 import org.apache.karaf.shell.api.action.Command;
 import org.apache.karaf.shell.api.action.Completion;
 import org.apache.karaf.shell.api.action.lifecycle.Service;
+import org.srv6int.app.api.ChainOwnershipService;
 import org.srv6int.app.api.GlobalLoopService;
 
 /**
@@ -26,6 +27,8 @@ public class LoopPauseCommand extends Srv6IntCommand {
 
     @Override
     protected void run() {
+        // pause is part of a ServiceFunctionChain's spec: such a chain changes only through its object
+        service(ChainOwnershipService.class).checkChangeable(sfcId(id));
         GlobalLoopService loop = service(GlobalLoopService.class);
         loop.setPaused(sfcId(id), !resume());
         print("Global loop %s for chain %s; paused chains: %s", resume() ? "resumed" : "paused", id,

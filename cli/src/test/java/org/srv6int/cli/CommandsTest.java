@@ -133,6 +133,11 @@ public class CommandsTest {
         run(rm, false);
         assertTrue(errors(), errors().contains("chain 2 is declared by ServiceFunctionChain srv6int-sfc/sfc2"));
         assertTrue(app.sfcs.getSfc(org.srv6int.app.testing.PaperTestbed.SFC2).isPresent());
+        LoopPauseCommand pause = new LoopPauseCommand();
+        pause.id = "2";
+        run(pause, false);
+        assertTrue(errors(), errors().contains("chain 2 is declared by ServiceFunctionChain srv6int-sfc/sfc2"));
+        assertTrue(loop.paused.isEmpty());
         rm.id = "1";
         assertEquals("Removed chain 1\n", run(rm, false));
     }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onosproject.net.config.InvalidFieldException;
 import org.srv6int.app.api.model.Escalation;
+import org.srv6int.app.api.ChainOwnershipService;
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.NodePoolService;
@@ -216,7 +217,8 @@ public class LoopWebResource extends Srv6IntResource {
      * Pauses the loop of one chain: no action on its vNFs until resumed.
      *
      * @param id chain id
-     * @return 200 with {"paused": [ids]}, 400 bad id, 404 unknown chain
+     * @return 200 with {"paused": [ids]}, 400 bad id, 404 unknown chain, 409 naming the
+     *         ServiceFunctionChain object that declares the chain
      */
     @POST
     @Path("chains/{id}/pause")
@@ -229,7 +231,8 @@ public class LoopWebResource extends Srv6IntResource {
      * Resumes the loop of one chain.
      *
      * @param id chain id
-     * @return 200 with {"paused": [ids]}, 400 bad id, 404 unknown chain
+     * @return 200 with {"paused": [ids]}, 400 bad id, 404 unknown chain, 409 naming the
+     *         ServiceFunctionChain object that declares the chain
      */
     @POST
     @Path("chains/{id}/resume")
@@ -240,6 +243,11 @@ public class LoopWebResource extends Srv6IntResource {
 
     private Response setPaused(String id, boolean paused) {
         return handle(() -> {
+            // pause is part of a CR's spec: a chain declared by a ServiceFunctionChain changes only through it
+            ChainOwnershipService owners = get(ChainOwnershipService.class);
+            if (owners != null) {
+                owners.checkChangeable(sfcId(id));
+            }
             service(GlobalLoopService.class).setPaused(sfcId(id), paused);
             return ok(pausedJson()).build();
         });

@@ -257,7 +257,8 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
                 collector = null;
             }
             if (want == null) {
-                log.error("INT collector not listening: netcfg apps/{}/{} names no collector.address (nor "
+                // a warning, not an error: a freshly installed app has no netcfg yet (ONOS applies it after activation)
+                log.warn("INT collector not listening: netcfg apps/{}/{} names no collector.address (nor "
                                   + "collector.instances.\"{}\".address); the collector binds that address only",
                           Srv6IntConfigService.APP_NAME, Srv6IntAppConfig.KEY, local);
             } else {

@@ -177,6 +177,9 @@ public class Srv6IntRestTest extends JerseyResourceTest {
         Response del = target("sfcs/1").request().delete();
         assertEquals(409, del.getStatus());
         assertEquals("sfc1", app.sfcs.getSfc(PaperTestbed.SFC1).get().name());
+        Response pause = target("loop/chains/1/pause").request().post(Entity.json(""));
+        assertEquals(409, pause.getStatus());
+        assertTrue(loop.paused.isEmpty());
         owners.remove(PaperTestbed.SFC1);
         assertEquals(204, target("sfcs/1").request().delete().getStatus());
     }
