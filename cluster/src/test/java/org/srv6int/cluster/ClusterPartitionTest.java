@@ -29,7 +29,7 @@ import static org.junit.Assume.assumeTrue;
 
 /**
  * The cluster under network faults: three {@code ClusterMember} JVMs, each in a network namespace
- * of its own joined by a bridge (made by tests/ci.d/70-cluster.sh, which names them in
+ * of its own joined by a bridge (made by tools/cluster-faults, which names them in
  * {@code SRV6INT_CLUSTER_NETNS} and their addresses in {@code SRV6INT_CLUSTER_ADDRS}; skipped
  * without them), links cut with iptables rules inside a member's namespace (the test driver's own
  * address stays reachable), under a steady write load. Cases, in name order, each healing what
@@ -49,7 +49,7 @@ public class ClusterPartitionTest {
     public static void startCluster() throws Exception {
         String netns = System.getenv("SRV6INT_CLUSTER_NETNS");
         String addrs = System.getenv("SRV6INT_CLUSTER_ADDRS");
-        assumeTrue("SRV6INT_CLUSTER_NETNS/ADDRS not set: run by tests/ci.d/70-cluster.sh", netns != null
+        assumeTrue("SRV6INT_CLUSTER_NETNS/ADDRS not set: run by tools/cluster-faults", netns != null
                 && addrs != null);
         Path dir = Files.createTempDirectory("ato-partition");
         cluster = MemberProcesses.inNamespaces(dir, Arrays.asList(netns.split(",")), Arrays.asList(addrs.split(",")),
