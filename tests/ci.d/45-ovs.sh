@@ -8,11 +8,13 @@
 # WiringCrossCheck (agent test classes) wires two SIDs with OvsSidWiring,
 # sends SRv6-INT frames to each SID from sw0 and checks which pod returns them,
 # then unwires one, flushes the rules and restarts ovs-vswitchd, reconciling
-# each time. Then PodWiringCrossCheck joins it all on the real control plane
+# each time. PodInterfacesCheck finds the two pods' host veths by netlink as the
+# DaemonSet's agent does (CAP_NET_ADMIN + CAP_NET_RAW only, its own PID
+# namespace, no /proc of the host) and is refused with no capability. Then PodWiringCrossCheck joins it all on the real control plane
 # (tools/k8s-testenv, started here: kube-apiserver + KWOK): the node agent with
 # its OVS wiring and live capture on nic0, replica pods created through the API
-# and standing for the two pod namespaces (fake cgroups whose cgroup.procs holds
-# each namespace's pod-echo PID), traffic per SID, a resize through the API on
+# and standing for the two pod namespaces (each with the network-status annotation
+# Multus would write: its eth0's MAC), traffic per SID, a resize through the API on
 # Detection Results over a bound, an overwrite re-applied, a deleted pod's
 # wiring and allocation gone; then the same in recommend mode (nothing changes).
 # Needs root; installs openvswitch-switch if missing. Runs after `mvn install`.
@@ -78,6 +80,23 @@ if [ $rc -ne 0 ]; then
   cat "$WORK"/echo-*.log
 fi
 read -r p1 _ f1 _ < <(grep -E '^[0-9]+ passed, [0-9]+ failed' "$WORK/wiring.out" | tail -n1)
+# The pods' host veths found as the DaemonSet's agent finds them (no hostPID, no SYS_PTRACE, no
+# /proc): PodInterfacesCheck in the worker's namespace, in a PID namespace of its own, with
+# CAP_NET_ADMIN and CAP_NET_RAW only (it checks both), by the MACs a network-status annotation
+# carries; then with no capability at all, where the kernel must refuse (EACCES). ~2 s.
+CP="$JAR:$MOD/target/test-classes"
+lookup() { # CAPEFF ARGS...: the check with exactly those capabilities, as root in its own PID namespace
+  local caps=$1; shift
+  timeout 120 ip netns exec "$NODE" unshare --pid --fork --mount-proc \
+    setpriv --inh-caps=-all --bounding-set=-all${caps:+,$caps} \
+    java -cp "$CP" org.srv6int.agent.wiring.PodInterfacesCheck "$@"
+}
+lookup +net_admin,+net_raw 3000 eth0 pod0 "${MACS[0]}" pod1 "${MACS[1]}" | tee "$WORK/lookup.out"
+lookup "" --expect-eacces 0 eth0 pod0 "${MACS[0]}" | tee -a "$WORK/lookup.out"
+p0=$(grep -cE '^ok ' "$WORK/lookup.out"); f0=$(grep -cE '^FAIL ' "$WORK/lookup.out")
+[ "$(grep -cE '^[0-9]+ passed' "$WORK/lookup.out")" -eq 2 ] || f0=$((f0 + 1)) # both runs reached their summary
+p1=$(( ${p1:-0} + p0 )); f1=$(( ${f1:-1} + f0 ))
+[ "$f0" -eq 0 ] || rc=1
 # The joints crossed: control plane, agent, OVS, pods. The control plane runs in the
 # worker's namespace (its 127.0.0.1 is the agent's; nothing collides with a control plane
 # of the host's). 30-k8s built its binaries; SRV6INT_K8S_* (tools/k8s-testenv/env.sh)

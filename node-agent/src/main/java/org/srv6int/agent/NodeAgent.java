@@ -567,6 +567,7 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
         g.reader.errors().snapshot().forEach((k, v) -> reasons.put(k.name().toLowerCase(Locale.ROOT), v));
         StringBuilder sb = new StringBuilder(g.metrics.render(reasons));
         podMetrics.render(sb);
+        wiring.render(sb);
         AppLink.render(app, sb);
         if (g.numa != null) {
             g.numa.render(sb);

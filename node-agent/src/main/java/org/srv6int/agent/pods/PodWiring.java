@@ -25,6 +25,14 @@ public interface PodWiring {
      */
     void unwire(ReplicaPod pod) throws Exception;
 
+    /**
+     * Appends the wiring's metrics (Prometheus text) to the agent's.
+     *
+     * @param sb where to append
+     */
+    default void render(StringBuilder sb) {
+    }
+
     /** No wiring on this node (the default until an implementation is configured). */
     PodWiring NONE = new PodWiring() {
         @Override

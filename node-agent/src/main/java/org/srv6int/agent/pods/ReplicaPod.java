@@ -31,6 +31,10 @@ public final class ReplicaPod {
     public static final String ANNOTATION_AGENT = "srv6int.org/node-agent";
     /** Value of {@link #ANNOTATION_AGENT} that opts a pod out. */
     public static final String OPT_OUT = "off";
+    /** Annotation Multus writes once the pod's networks are attached: each interface's name and MAC. */
+    public static final String ANNOTATION_NETWORK_STATUS = "k8s.v1.cni.cncf.io/network-status";
+    /** Its name before Multus 4, read when the current one is absent. */
+    public static final String ANNOTATION_NETWORKS_STATUS = "k8s.v1.cni.cncf.io/networks-status";
 
     private final String namespace;
     private final String name;
@@ -53,6 +57,7 @@ public final class ReplicaPod {
     private final long cpuRequestMillis;
     private final long llcWays;
     private final long memoryBandwidthPercent;
+    private final String networkStatus;
 
     private ReplicaPod(Pod pod, Map<String, String> labels, Map<String, String> ann, long lmaxNs,
                        Container c, String containerId) throws IOException {
@@ -93,6 +98,8 @@ public final class ReplicaPod {
         }
         this.container = c.getName();
         this.containerId = containerId;
+        this.networkStatus = ann.containsKey(ANNOTATION_NETWORK_STATUS) ? ann.get(ANNOTATION_NETWORK_STATUS)
+                : ann.get(ANNOTATION_NETWORKS_STATUS);
         this.qosClass = pod.getStatus() != null && pod.getStatus().getQosClass() != null
                 ? pod.getStatus().getQosClass() : "";
         this.cpuLimitMillis = cpuMillis(c.getResources() == null ? null : c.getResources().getLimits());
@@ -302,6 +309,11 @@ public final class ReplicaPod {
         return containerId;
     }
 
+    /** @return the pod's Multus network-status annotation (JSON), null if it has none */
+    public String networkStatus() {
+        return networkStatus;
+    }
+
     /** @return QoS class (Guaranteed, Burstable, BestEffort; empty if not reported) */
     public String qosClass() {
         return qosClass;
@@ -329,7 +341,8 @@ public final class ReplicaPod {
 
     /**
      * Whether another view of the same pod differs in what the agent manages it by (a
-     * change of SID, container, Lmax or replica identity means stop and start again).
+     * change of SID, container, Lmax, replica identity or network status means stop and start
+     * again; the network status names the interface the pod is wired by).
      *
      * @param o the other view
      * @return true if the same managed identity
@@ -338,7 +351,8 @@ public final class ReplicaPod {
         return uid.equals(o.uid) && sid.equals(o.sid) && containerId.equals(o.containerId)
                 && chainId == o.chainId && vnfIndex == o.vnfIndex && replica == o.replica
                 && vnfType.equals(o.vnfType) && lmaxNs == o.lmaxNs && numaNode == o.numaNode
-                && switchPort == o.switchPort && switchDevice.equals(o.switchDevice);
+                && switchPort == o.switchPort && switchDevice.equals(o.switchDevice)
+                && Objects.equals(networkStatus, o.networkStatus);
     }
 
     @Override

@@ -4,9 +4,6 @@ package org.srv6int.agent.wiring;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.srv6int.agent.AgentConfig;
-import org.srv6int.agent.actuate.CgroupHierarchy;
-import org.srv6int.agent.actuate.CgroupLocator;
-import org.srv6int.agent.actuate.HostFiles;
 import org.srv6int.agent.pods.PodWiring;
 import org.srv6int.agent.pods.ReplicaPod;
 
@@ -17,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -24,8 +22,9 @@ import java.util.function.Function;
 
 /**
  * The agent's pods wired through Open vSwitch: a managed pod's SID goes to the host side
- * of its interface ({@link PodInterfaces}: container cgroup → a process → the veth peer)
- * on the uplink NIC its switch port is behind ({@link OvsSidWiring}). A repair thread
+ * of its interface ({@link PodInterfaces}: the MAC in its network-status annotation → the
+ * host veth whose peer has it, by netlink) on the uplink NIC its switch port is behind
+ * ({@link OvsSidWiring}). A repair thread
  * reconciles at a fixed interval, so rules lost to an {@code ovs-vswitchd} restart or a
  * flush come back and rules of pods deleted while the agent was down go.
  *
@@ -38,13 +37,17 @@ public final class OvsPodWiring implements PodWiring, AutoCloseable {
 
     private final OvsSidWiring ovs;
     private final PodInterfaces interfaces;
-    private final CgroupLocator cgroups;
     private final Function<ReplicaPod, String> uplink;
     private final boolean dryRun;
     /** Pod UID → "SID → host interface via uplink", what is wired (or would be). */
     private final Map<String, String> wired = new TreeMap<>();
-    /** Pods whose wiring failed (no process in the cgroup yet, OVS down), by UID. */
+    /** Pods whose wiring failed (no network status yet, OVS down), by UID. */
     private final Map<String, ReplicaPod> pending = new LinkedHashMap<>();
+    /** Pod UID → why its last interface lookup failed; a pod is counted once per reason, not per retry. */
+    private final Map<String, PodInterfaces.Failure> lookupFailed = new TreeMap<>();
+    /** pending's size, for the metrics scrape (which must not wait for a wire call holding the lock). */
+    private volatile int pendingCount;
+    private final AtomicLongArray lookupFailures = new AtomicLongArray(PodInterfaces.Failure.values().length);
     private ScheduledExecutorService repair;
 
     /**
@@ -52,36 +55,32 @@ public final class OvsPodWiring implements PodWiring, AutoCloseable {
      *
      * @param ovs the bridge's SID wiring
      * @param interfaces finds a pod's host-side interface
-     * @param cgroups finds a pod's container cgroup
      * @param uplink the NIC facing a pod's switch port
      * @param dryRun look up and report, never call OVS
      */
-    public OvsPodWiring(OvsSidWiring ovs, PodInterfaces interfaces, CgroupLocator cgroups,
-                        Function<ReplicaPod, String> uplink, boolean dryRun) {
+    public OvsPodWiring(OvsSidWiring ovs, PodInterfaces interfaces, Function<ReplicaPod, String> uplink,
+                        boolean dryRun) {
         this.ovs = ovs;
         this.interfaces = interfaces;
-        this.cgroups = cgroups;
         this.uplink = uplink;
         this.dryRun = dryRun;
     }
 
     /**
      * The wiring a config asks for: its bridge on the host's OVS (or the configured run
-     * directory), pod interfaces looked up under the host root, a dry run in recommend mode.
+     * directory), pod interfaces looked up by netlink, a dry run in recommend mode.
      *
      * @param c validated config with {@code wiring} set
      * @return the wiring (repair not started)
      */
     public static OvsPodWiring of(AgentConfig c) {
         AgentConfig.Wiring w = c.wiring;
-        HostFiles host = new HostFiles(Path.of(c.hostRoot));
         OvsCommands cmds = new OvsCommands(null, w.ovsRunDir == null ? null : Path.of(w.ovsRunDir),
                 Duration.ofSeconds(w.ovsTimeoutS));
         String fallback = w.uplink != null ? w.uplink : c.iface;
         Map<String, String> uplinks = Map.copyOf(w.uplinks);
         return new OvsPodWiring(new OvsSidWiring(cmds, w.bridge, w.datapathType),
-                new PodInterfaces(host, w.podInterface),
-                new CgroupLocator(CgroupHierarchy.detect(host, c.cgroupVersion.version())), pod -> {
+                new PodInterfaces(w.podInterface), pod -> {
                     String nic = uplinks.getOrDefault(pod.switchDevice() + "/" + pod.switchPort(), fallback);
                     if (nic == null) {
                         throw new IllegalArgumentException("no uplink NIC for switch port " + pod.switchDevice()
@@ -94,8 +93,17 @@ public final class OvsPodWiring implements PodWiring, AutoCloseable {
     @Override
     public synchronized void wire(ReplicaPod pod) throws IOException {
         pending.put(pod.uid(), pod); // until it succeeds: the repair thread tries again
-        Path cgroup = cgroups.locate(pod.uid(), pod.containerId()).dir(); // holds cgroup.procs on v1 and v2
-        String hostIf = interfaces.hostSide(cgroup);
+        pendingCount = pending.size();
+        String hostIf;
+        try {
+            hostIf = interfaces.hostSide(pod.networkStatus());
+        } catch (PodInterfaces.LookupException e) {
+            if (lookupFailed.put(pod.uid(), e.failure()) != e.failure()) {
+                lookupFailures.incrementAndGet(e.failure().ordinal());
+            }
+            throw e;
+        }
+        lookupFailed.remove(pod.uid());
         String nic = uplink.apply(pod);
         String what = "SID " + pod.sid() + " -> " + hostIf + " (" + interfaces.podInterface() + " of "
                 + pod.namespace() + "/" + pod.name() + ") via " + nic;
@@ -109,6 +117,7 @@ public final class OvsPodWiring implements PodWiring, AutoCloseable {
             LOG.info("wired {} ({})", what, r);
         }
         pending.remove(pod.uid());
+        pendingCount = pending.size();
         synchronized (wired) {
             wired.put(pod.uid(), what);
         }
@@ -117,6 +126,8 @@ public final class OvsPodWiring implements PodWiring, AutoCloseable {
     @Override
     public synchronized void unwire(ReplicaPod pod) throws OvsException {
         pending.remove(pod.uid());
+        pendingCount = pending.size();
+        lookupFailed.remove(pod.uid());
         try {
             if (dryRun) {
                 LOG.info("would unwire SID {} of {}/{} (recommend mode: OVS untouched)", pod.sid(), pod.namespace(),
@@ -210,6 +221,31 @@ public final class OvsPodWiring implements PodWiring, AutoCloseable {
      */
     public synchronized int pending() {
         return pending.size();
+    }
+
+    /**
+     * Interface lookups that failed, by reason; each pod counted once per reason (the
+     * repair's retries of the same failure are not counted again).
+     *
+     * @param f reason
+     * @return count
+     */
+    public long lookupFailures(PodInterfaces.Failure f) {
+        return lookupFailures.get(f.ordinal());
+    }
+
+    @Override
+    public void render(StringBuilder sb) {
+        sb.append("# HELP srv6int_node_wiring_lookup_failures_total pods whose host-side interface was not found, "
+                + "by reason (a pod counted once per reason)\n"
+                + "# TYPE srv6int_node_wiring_lookup_failures_total counter\n");
+        for (PodInterfaces.Failure f : PodInterfaces.Failure.values()) {
+            sb.append("srv6int_node_wiring_lookup_failures_total{reason=\"").append(f.label()).append("\"} ")
+                    .append(lookupFailures(f)).append('\n');
+        }
+        sb.append("# HELP srv6int_node_wiring_pending_pods managed pods not wired yet (retried by the repair)\n"
+                + "# TYPE srv6int_node_wiring_pending_pods gauge\n");
+        sb.append("srv6int_node_wiring_pending_pods ").append(pendingCount).append('\n');
     }
 
     @Override

@@ -41,9 +41,9 @@ import java.util.function.BooleanSupplier;
  * {@link OvsPodWiring} on a private userspace OVS ({@link OvsSandbox}) and a live capture
  * on the uplink "NIC" veth, two network namespaces standing for the pods (each runs
  * {@code tools/wiring/pod-echo} on its eth0, whose host-side veth peer is on the worker)
- * and a fake cgroup tree kept by {@link FakeKubelet}, whose {@code cgroup.procs} holds the
- * PID of the pod namespace's forwarder, so the agent finds each pod's host interface the
- * way it does on a node (cgroup → process → the pod's sysfs → veth peer).
+ * and a fake cgroup tree kept by {@link FakeKubelet}; each pod carries the network-status
+ * annotation Multus would write (its eth0's MAC), so the agent finds each pod's host interface
+ * the way it does on a node (the MAC → the host veth whose peer has it, by netlink; no /proc).
  *
  * <p>Enforce: replica pods created through the API are wired (SRv6 frames sent to each
  * SID from the switch side come back from the right pod); Detection Results over pod A's
@@ -69,6 +69,7 @@ public final class PodWiringCrossCheck {
     private final KubernetesClient agentClient;
     private final SidRoundTrip trip;
     private final String[] pids = new String[2];
+    private final String[] macs = new String[2];
     private final Path ovsDir;
     private final String bridge;
     private final String nic;
@@ -119,6 +120,8 @@ public final class PodWiringCrossCheck {
                         args[2]);
                 c.pids[0] = args[6];
                 c.pids[1] = args[8];
+                c.macs[0] = args[7];
+                c.macs[1] = args[9];
                 try (OvsSandbox o = OvsSandbox.start(c.ovsDir, null)) {
                     c.ovs = o;
                     c.enforce();
@@ -144,8 +147,8 @@ public final class PodWiringCrossCheck {
         Agent(AgentConfig.Mode mode) throws Exception {
             root = Files.createTempDirectory("agent-xcheck");
             host = new FakeHost(root);
-            // the kernel's views the agent reads under its host root: /proc and this namespace's interfaces
-            Files.createSymbolicLink(root.resolve("proc"), Path.of("/proc"));
+            // the kernel's view the agent reads under its host root: this namespace's interfaces (the NIC's
+            // NUMA node); no /proc: the pods' interfaces are found by netlink
             Files.createDirectories(root.resolve("sys/class"));
             Files.createSymbolicLink(root.resolve("sys/class/net"), Path.of("/sys/class/net"));
             Map<String, String> pidOf = new HashMap<>();
@@ -224,6 +227,8 @@ public final class PodWiringCrossCheck {
             ann.put(ReplicaNames.ANNOTATION_SID, SIDS[i]);
             ann.put(ReplicaNames.ANNOTATION_SWITCH_DEVICE, "device:leaf1");
             ann.put(ReplicaNames.ANNOTATION_SWITCH_PORT, "3");
+            ann.put(ReplicaPod.ANNOTATION_NETWORK_STATUS, "[{\"name\":\"cbr0\",\"interface\":\"eth0\",\"mac\":\""
+                    + macs[i] + "\",\"default\":true}]");
             Map<String, Quantity> limits = Map.of("cpu", new Quantity("1"), "memory", new Quantity("256Mi"));
             Pod p = new PodBuilder().withNewMetadata().withName(podName(i)).withNamespace(NS)
                     .withLabels(labels).withAnnotations(ann).endMetadata()

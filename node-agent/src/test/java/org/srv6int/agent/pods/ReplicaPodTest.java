@@ -60,6 +60,22 @@ public class ReplicaPodTest {
     }
 
     @Test
+    public void theNetworkStatusIsKeptAndPartOfTheIdentity() throws IOException {
+        Map<String, String> ann = annotations();
+        ReplicaPod none = ReplicaPod.parse(pod(labels(), ann, true, "containerd://abc"), 1);
+        assertEquals(null, none.networkStatus());
+        ann.put(ReplicaPod.ANNOTATION_NETWORKS_STATUS, "[{\"interface\":\"net1\",\"mac\":\"02:00:00:00:00:01\"}]");
+        ReplicaPod old = ReplicaPod.parse(pod(labels(), ann, true, "containerd://abc"), 1);
+        assertEquals("Multus 3's name is read", ann.get(ReplicaPod.ANNOTATION_NETWORKS_STATUS), old.networkStatus());
+        ann.put(ReplicaPod.ANNOTATION_NETWORK_STATUS, "[{\"interface\":\"net1\",\"mac\":\"02:00:00:00:00:02\"}]");
+        ReplicaPod cur = ReplicaPod.parse(pod(labels(), ann, true, "containerd://abc"), 1);
+        assertEquals("the current name wins", ann.get(ReplicaPod.ANNOTATION_NETWORK_STATUS), cur.networkStatus());
+        assertFalse("an annotation that came late makes the pod wired again", none.sameIdentity(old));
+        assertFalse(old.sameIdentity(cur));
+        assertTrue(cur.sameIdentity(ReplicaPod.parse(pod(labels(), ann, true, "containerd://abc"), 1)));
+    }
+
+    @Test
     public void readsTheContract() throws IOException {
         Map<String, String> ann = annotations();
         ann.put(ReplicaNames.ANNOTATION_NUMA_NODE, "1");
