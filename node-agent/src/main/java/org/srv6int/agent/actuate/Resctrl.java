@@ -81,18 +81,27 @@ public final class Resctrl {
 
     /**
      * Moves every thread of a cgroup into a resctrl group (tasks takes one
-     * thread id per write; threads spawned later inherit the group).
+     * thread id per write; threads spawned later inherit the group). Thread ids are
+     * those of the agent's PID namespace on both sides: a cgroup lists a thread of
+     * another PID namespace as 0, and resctrl takes 0 as the writer itself, so a 0
+     * is never written (the agent needs the host's PIDs, the DaemonSet's hostPID).
      *
      * @param group resctrl group directory
      * @param cgroup the container (its threads: cgroup.threads on v2, tasks on v1)
      * @return threads moved; threads that exited meanwhile are skipped
-     * @throws IOException if the thread list cannot be read
+     * @throws IOException if the thread list cannot be read, or its threads are all
+     *     outside the agent's PID namespace
      */
     public static int assignThreads(Path group, ContainerCgroup cgroup) throws IOException {
         String threads = HostFiles.read(cgroup.threadsFile());
         int moved = 0;
+        int hidden = 0;
         for (String tid : threads.split("\\s+")) {
             if (tid.isEmpty()) {
+                continue;
+            }
+            if ("0".equals(tid)) {
+                hidden++;
                 continue;
             }
             try {
@@ -101,6 +110,10 @@ public final class Resctrl {
             } catch (IOException e) {
                 // ESRCH: the thread exited between the read and the write
             }
+        }
+        if (hidden > 0 && moved == 0) {
+            throw new IOException(cgroup.threadsFile() + ": its " + hidden + " threads read as 0, threads of "
+                    + "another PID namespace: the agent needs the host's PIDs (hostPID) to name them to resctrl");
         }
         return moved;
     }
