@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-# Measurement for docs/security.md ("hostPID and SYS_PTRACE"): finds, from the host's network
+# Measurement for docs/security.md ("hostPID and SYS_PTRACE"; the agent does the same in Java:
+# node-agent wiring.PodInterfaces, RtNetlink): finds, from the host's network
 # namespace, the pod-side name and MAC of every host veth whose name starts with argv[1], by
 # netlink only (RTM_GETLINK with IFLA_TARGET_NETNSID): no /proc/<pid>, no setns. Needs
 # CAP_NET_ADMIN; run under `unshare --pid --fork --mount-proc setpriv --bounding-set=-all,+net_admin ...`
