@@ -49,6 +49,7 @@ public final class RtNetlink implements AutoCloseable {
     private static final int NLMSG_HDRLEN = 16;
     private static final int IFINFOMSG_LEN = 16;
     private static final int ENODEV = 19;
+    private static final int EINVAL = 22;
     /** A reply never takes this long; bounds a recv the kernel would never answer. */
     private static final int RECV_TIMEOUT_S = 5;
 
@@ -193,15 +194,17 @@ public final class RtNetlink implements AutoCloseable {
      *
      * @param netnsid nsid (as in {@link Link#peerNetnsid()})
      * @param index ifindex inside that namespace
-     * @return the link; null if no such link (ENODEV: gone meanwhile)
-     * @throws IOException on another netlink error (EACCES without CAP_NET_ADMIN, EINVAL for an unknown nsid)
+     * @return the link; null if there is none: no such ifindex (ENODEV) or no namespace
+     *     with that nsid (EINVAL), as when a pod's namespace is torn down between the
+     *     dump that named it and this request
+     * @throws IOException on another netlink error (EACCES without CAP_NET_ADMIN)
      */
     public Link link(int netnsid, int index) throws IOException {
         try {
             List<Link> l = request((short) 0, index, netnsid);
             return l.isEmpty() ? null : l.get(0);
         } catch (NetlinkError e) {
-            if (e.errno == ENODEV) {
+            if (e.errno == ENODEV || e.errno == EINVAL) {
                 return null;
             }
             throw e;
@@ -367,7 +370,7 @@ public final class RtNetlink implements AutoCloseable {
             case 19:
                 return "ENODEV (no such link)";
             case 22:
-                return "EINVAL (no namespace with that nsid, or a kernel older than 4.20)";
+                return "EINVAL (no namespace with that nsid)";
             case 93:
                 return "EPROTONOSUPPORT";
             case 11:
