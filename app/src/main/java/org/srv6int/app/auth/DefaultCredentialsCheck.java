@@ -74,7 +74,7 @@ public final class DefaultCredentialsCheck {
         if (!left.isEmpty()) {
             log.warn("ONOS still has its default credentials for user(s) {} in {}: anyone reaching the shell, "
                              + "REST or GUI can change chains and netcfg; change the password(s) "
-                             + "(docs/install.md, step 1; docs/security.md)", left, users);
+                             + "(docs/install.md, step 2; docs/security.md)", left, users);
         }
         return left;
     }

@@ -230,8 +230,8 @@ public class OtlpExportTlsTest {
         String ca = dir.resolve("ca.pem").toString();
         ExportCounters without = new ExportCounters();
         OtlpExport e = push(url, new OtlpSecurity(Map.of(), Map.of(), ca, null), without);
-        await(() -> count(without, ExportCounters.Result.FAILED) >= 1 || count(without, ExportCounters.Result.ACKED) > 0,
-              "a push without a client cert ended");
+        await(() -> count(without, ExportCounters.Result.FAILED) >= 1
+                      || count(without, ExportCounters.Result.ACKED) > 0, "a push without a client cert ended");
         assertEquals("acked without a client cert: " + seen.size() + " seen", 0,
                      count(without, ExportCounters.Result.ACKED));
         assertTrue(e.lastError(), e.lastError() != null);
