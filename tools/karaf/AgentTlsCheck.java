@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import org.srv6int.agent.obs.AppCredentials;
 
+import javax.net.ssl.SSLException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,7 +20,8 @@ import java.util.regex.Pattern;
  * CA file the ConfigMap srv6int-onos-ca would hold, and the agent's bearer-token header.
  * Run with the agent's jar on the class path and -Djdk.net.hosts.file naming the URL's host.
  * Usage: java -cp node-agent.jar AgentTlsCheck AGENT_JSON HTTPS_PORT CA_FILE TOKEN_FILE
- * Prints "status N" for an HTTP answer, or "tls-error <exception>" and exits 2.
+ * Prints "status N" for an HTTP answer; "tls-error <exception>" (exit 2) when TLS fails,
+ * "io-error <exception>" (exit 3) for any other failure.
  */
 public final class AgentTlsCheck {
     private AgentTlsCheck() {
@@ -44,8 +46,12 @@ public final class AgentTlsCheck {
             HttpResponse<String> r = client.send(req, HttpResponse.BodyHandlers.ofString());
             System.out.println("status " + r.statusCode() + " " + r.body().replace('\n', ' '));
         } catch (IOException e) {
-            System.out.println("tls-error " + e);
-            System.exit(2);
+            boolean tls = false;
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                tls |= t instanceof SSLException;
+            }
+            System.out.println((tls ? "tls-error " : "io-error ") + e);
+            System.exit(tls ? 2 : 3);
         }
     }
 }

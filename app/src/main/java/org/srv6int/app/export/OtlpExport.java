@@ -38,7 +38,8 @@ import java.util.function.Supplier;
  * metric of the same name (gauges into gauges, counters into cumulative monotonic sums, labels
  * into attributes) and offers the batch to a bounded queue; a full queue drops the batch and
  * counts it. One sender thread exports the batches, each bounded by {@code timeoutMs}, without
- * retries (the next push carries the same counters). Neither thread touches the collector's
+ * retries (the next push carries the same counters). Headers and TLS come from
+ * {@link OtlpSecurity}. Neither thread touches the collector's
  * receive path or the loop: the rendering reads what the scrape reads.
  */
 public final class OtlpExport implements AutoCloseable {
