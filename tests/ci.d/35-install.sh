@@ -8,7 +8,7 @@
 # checks what the sequence left (namespaces and their Pod Security levels, the agent pods
 # Running on the labelled workers, the Service the agents post to, the Secrets; a replica
 # StatefulSet as the bridge makes it, created with the token the sequence wrote for ONOS, is
-# admitted in srv6int-sfc with a restricted warning and its pod runs), and runs
+# admitted in srv6int-sfc under enforced restricted and its pod runs), and runs
 # upstream Prometheus (built from the Go module proxy by tools/k8s-testenv/build-prometheus;
 # Debian's lacks the Kubernetes discovery) with the scrape config of docs/metrics.md (the
 # ```yaml prometheus-scrape block, only its file paths pointed at this run's files) against
@@ -102,7 +102,7 @@ label() { kubectl get ns "$1" -o jsonpath="{.metadata.labels.pod-security\.kuber
 check "the agent DaemonSet runs step 5's image by digest" test "$(kubectl -n srv6int get ds srv6int-node-agent \
   -o jsonpath='{.spec.template.spec.containers[0].image}')" = "registry.example.org/srv6int/node-agent@$AGENT_DIGEST"
 check "srv6int enforces Pod Security privileged" test "$(label srv6int enforce)" = privileged
-check "srv6int-sfc enforces baseline" test "$(label srv6int-sfc enforce)" = baseline
+check "srv6int-sfc enforces restricted" test "$(label srv6int-sfc enforce)" = restricted
 check "srv6int-sfc warns and audits restricted" test "$(label srv6int-sfc warn)/$(label srv6int-sfc audit)" = restricted/restricted
 agents_running() {
   local want got
@@ -153,8 +153,9 @@ check "the credential files are readable by their owner only" sh -c \
   "! find '$OUT/k8s-token' '$OUT/srv6int-agents.kubeconfig' -perm /go+rwx | grep ."
 
 # A replica as the bridge makes it (Fabric8VnfReplicaManager.statefulSet: one container, requests
-# and limits, no token, pinned by hostname), created with the bridge's token the sequence wrote:
-# admitted by the baseline level of srv6int-sfc, warned for restricted, its pod Running.
+# and limits, no token, pinned by hostname, and ReplicaSecurity's context for a type without NET_RAW/NET_ADMIN), created with the bridge's
+# token the sequence wrote: admitted by srv6int-sfc's enforced restricted level without a
+# warning, its pod Running.
 cat >"$WORK/replica.yaml" <<'YML'
 apiVersion: apps/v1
 kind: StatefulSet
@@ -174,18 +175,20 @@ spec:
       nodeSelector: {kubernetes.io/hostname: worker1}
       automountServiceAccountToken: false
       terminationGracePeriodSeconds: 30
+      securityContext: {runAsNonRoot: true, seccompProfile: {type: RuntimeDefault}}
       containers:
         - name: vnf
           image: registry.local/snort:2.9
+          securityContext: {allowPrivilegeEscalation: false, privileged: false, capabilities: {drop: [ALL]}}
           resources: {requests: {cpu: "1", memory: 1Gi}, limits: {cpu: "1", memory: 1Gi}}
 YML
 as_bridge() { kubectl --kubeconfig=/dev/null --server="$(cat "$OUT/k8s-api-server")" \
   --certificate-authority="$OUT/k8s-ca.crt" --token="$(cat "$OUT/k8s-token")" "$@"; }
 replica_created() {
   local out; out=$(as_bridge create -f "$WORK/replica.yaml" 2>&1); echo "$out"
-  grep -q created <<<"$out" && grep -q 'would violate PodSecurity "restricted' <<<"$out"
+  grep -q created <<<"$out" && ! grep -q 'would violate PodSecurity' <<<"$out"
 }
-check "the bridge's token creates a replica StatefulSet (warned: not restricted)" replica_created
+check "the bridge's token creates a replica StatefulSet (restricted, no warning)" replica_created
 replica_running() {
   for _ in $(seq 1 60); do
     [ "$(as_bridge -n srv6int-sfc get pod sfc-1-vnf0-r1-0 -o jsonpath='{.status.phase}' 2>/dev/null)" = Running ] && return 0
@@ -193,7 +196,7 @@ replica_running() {
   done
   as_bridge -n srv6int-sfc get pods -o wide; kubectl -n srv6int-sfc get events | tail -n 5; return 1
 }
-check "its pod passes baseline admission and runs (KWOK)" replica_running
+check "its pod passes restricted admission and runs (KWOK)" replica_running
 
 # --- Prometheus with the documented scrape config, against this API server
 # Upstream Prometheus: Debian's is built without kubernetes_sd_configs (tools/k8s-testenv/build-prometheus).
@@ -273,7 +276,7 @@ nothing_left() {
 removal_clean() { local out; out=$(nothing_left); echo "$out"; [ -z "$out" ]; }
 check "the removal left no namespace, cluster role or binding, node label" removal_clean
 check "docs/install.md's kustomize block ran as written" run_blocks kustomize install-k8s:k8s-settings install-kustomize
-check "the overlay's Namespaces keep their Pod Security levels" test "$(label srv6int enforce)/$(label srv6int-sfc enforce)" = privileged/baseline
+check "the overlay's Namespaces keep their Pod Security levels" test "$(label srv6int enforce)/$(label srv6int-sfc enforce)" = privileged/restricted
 check "one agent pod Running on every labelled worker (overlay)" agents_running
 check "the agent runs the overlay's image, by the digest of step 5's build" test "$(kubectl -n srv6int get ds srv6int-node-agent \
   -o jsonpath='{.spec.template.spec.containers[0].image}')" = "registry.example.org/srv6int/node-agent@$AGENT_DIGEST"

@@ -3,11 +3,14 @@
 # with ONOS 2.7's own third-party and API bundles and, in place of ONOS's core, the in-memory
 # stand-ins of srv6int-testkit; then checks what only a running OSGi container shows:
 #   1. every bundle of the .oar ACTIVE, every DS component of the app ACTIVE, no ERROR from
-#      our bundles in karaf.log;
+#      our bundles in karaf.log; one WARN per activation naming the default user karaf;
 #   2. every shell command registered and answering (sfc-add, then sfcs -j shows the chain;
 #      bad arguments give one clear line);
 #   3. REST through Pax Web with Karaf's JAAS realm: create/read/delete a chain, a malformed
-#      body answers 400 with a message, no credentials 401;
+#      body answers 400 with a message, no credentials 401; 3b. the same REST over HTTPS (Pax
+#      Web's secure connector with a keytool keystore, the keys of docs/install.md step 2, HTTP
+#      kept), another CA refused; the agent's trust code (AppCredentials) with the shipped
+#      agent.json's escalation URL and the CA of ConfigMap srv6int-onos-ca gets the app's answer;
 #   4. netcfg pushed through the stand-in registry reaches the app;
 #   5. INT reports (the codec's golden vectors) sent over UDP reach the collector, int-stats
 #      shows them;

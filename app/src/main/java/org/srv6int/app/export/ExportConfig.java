@@ -22,6 +22,8 @@ import java.util.regex.Pattern;
  *              "intReports": { "sampleEvery": 100, "maxPerSecond": 1000, "queueRecords": 10000 } },
  *   "otlp": { "endpoint": "http://collector:4318/v1/metrics", "intervalMs": 10000,
  *             "timeoutMs": 5000, "queueBatches": 4 } }</pre>
+ * Kafka's {@code tls} and {@code sasl} are read by {@link KafkaSecurity}, OTLP's {@code headers},
+ * {@code headerFiles} and {@code tls} by {@link OtlpSecurity}.
  * A bad field is rejected with its name and the running exports stay as they were.
  */
 public final class ExportConfig extends Config<ApplicationId> {
@@ -60,7 +62,8 @@ public final class ExportConfig extends Config<ApplicationId> {
         if (!o.isObject()) {
             throw new InvalidFieldException(OTLP, "must be an object");
         }
-        fieldsIn(o, OTLP, Set.of("endpoint", "intervalMs", "timeoutMs", "queueBatches"));
+        fieldsIn(o, OTLP, Set.of("endpoint", "intervalMs", "timeoutMs", "queueBatches", "headers", "headerFiles",
+                                 "tls"));
         String endpoint = text(o, "otlp.endpoint", o.get("endpoint"), null);
         if (endpoint == null) {
             throw new InvalidFieldException("otlp.endpoint", "required");
@@ -82,7 +85,8 @@ public final class ExportConfig extends Config<ApplicationId> {
                                 (int) integer(o, "otlp.timeoutMs", "timeoutMs", 100, 600_000,
                                               OtlpSettings.DEFAULT_TIMEOUT_MS),
                                 (int) integer(o, "otlp.queueBatches", "queueBatches", 1, 1000,
-                                              OtlpSettings.DEFAULT_QUEUE_BATCHES));
+                                              OtlpSettings.DEFAULT_QUEUE_BATCHES),
+                                OtlpSecurity.parse(o, "https".equals(u.getScheme())));
     }
 
     private static KafkaSettings kafka(JsonNode k) {

@@ -5,6 +5,7 @@ import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
 import io.opentelemetry.api.metrics.MeterProvider;
 import io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporter;
+import io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporterBuilder;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.common.InstrumentationScopeInfo;
 import io.opentelemetry.sdk.metrics.data.AggregationTemporality;
@@ -37,7 +38,8 @@ import java.util.function.Supplier;
  * metric of the same name (gauges into gauges, counters into cumulative monotonic sums, labels
  * into attributes) and offers the batch to a bounded queue; a full queue drops the batch and
  * counts it. One sender thread exports the batches, each bounded by {@code timeoutMs}, without
- * retries (the next push carries the same counters). Neither thread touches the collector's
+ * retries (the next push carries the same counters). Headers and TLS come from
+ * {@link OtlpSecurity}. Neither thread touches the collector's
  * receive path or the loop: the rendering reads what the scrape reads.
  */
 public final class OtlpExport implements AutoCloseable {
@@ -61,6 +63,7 @@ public final class OtlpExport implements AutoCloseable {
     private final Thread sender;
     private volatile boolean closing;
     private volatile String lastError;
+    private volatile String lastHeaderError;
 
     /**
      * Creates the exporter and starts pushing.
@@ -77,15 +80,18 @@ public final class OtlpExport implements AutoCloseable {
         this.counters = counters;
         this.resource = Resource.getDefault().merge(Resource.create(
                 Attributes.builder().put("service.name", SERVICE_NAME).put("service.instance.id", instance).build()));
-        this.exporter = OtlpHttpMetricExporter.builder()
+        OtlpHttpMetricExporterBuilder b = OtlpHttpMetricExporter.builder()
                 .setEndpoint(settings.endpoint())
                 .setTimeout(Duration.ofMillis(settings.timeoutMs()))
                 .setConnectTimeout(Duration.ofMillis(settings.timeoutMs()))
                 .setRetryPolicy(null)
                 .setMeterProvider(MeterProvider::noop)
                 // The sender is found with ServiceLoader: in Karaf, in this bundle's class path.
-                .setServiceClassLoader(OtlpExport.class.getClassLoader())
-                .build();
+                .setServiceClassLoader(OtlpExport.class.getClassLoader());
+        if (settings.security() != null) {
+            settings.security().apply(b, this::headerFileError);
+        }
+        this.exporter = b.build();
         this.queue = new ArrayBlockingQueue<>(settings.queueBatches());
         sender = new Thread(this::send, "srv6int-export-otlp");
         sender.setDaemon(true);
@@ -111,6 +117,15 @@ public final class OtlpExport implements AutoCloseable {
     /** @return the last error of a push, null if none */
     public String lastError() {
         return lastError;
+    }
+
+    /** A header file could not be read at a push: logged once per message, the last value read is sent. */
+    private void headerFileError(String message) {
+        if (!message.equals(lastHeaderError)) {
+            lastHeaderError = message;
+            log.warn("OTLP push: {}", message);
+        }
+        lastError = message;
     }
 
     /** Timer thread: renders the metrics and offers them; never waits for the collector. */

@@ -21,6 +21,7 @@ public final class OtlpSettings {
     private final int intervalMs;
     private final int timeoutMs;
     private final int queueBatches;
+    private final OtlpSecurity security;
 
     /**
      * Creates settings.
@@ -31,10 +32,24 @@ public final class OtlpSettings {
      * @param queueBatches capacity of the hand-off queue
      */
     public OtlpSettings(String endpoint, int intervalMs, int timeoutMs, int queueBatches) {
+        this(endpoint, intervalMs, timeoutMs, queueBatches, null);
+    }
+
+    /**
+     * Creates settings with headers and TLS.
+     *
+     * @param endpoint     OTLP/HTTP metrics URL
+     * @param intervalMs   push interval
+     * @param timeoutMs    timeout of one push
+     * @param queueBatches capacity of the hand-off queue
+     * @param security     headers and TLS, or null for none
+     */
+    public OtlpSettings(String endpoint, int intervalMs, int timeoutMs, int queueBatches, OtlpSecurity security) {
         this.endpoint = Objects.requireNonNull(endpoint);
         this.intervalMs = intervalMs;
         this.timeoutMs = timeoutMs;
         this.queueBatches = queueBatches;
+        this.security = security;
     }
 
     /**
@@ -67,6 +82,11 @@ public final class OtlpSettings {
         return queueBatches;
     }
 
+    /** @return headers and TLS, or null for none */
+    public OtlpSecurity security() {
+        return security;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof OtlpSettings)) {
@@ -74,17 +94,17 @@ public final class OtlpSettings {
         }
         OtlpSettings s = (OtlpSettings) o;
         return endpoint.equals(s.endpoint) && intervalMs == s.intervalMs && timeoutMs == s.timeoutMs
-                && queueBatches == s.queueBatches;
+                && queueBatches == s.queueBatches && Objects.equals(security, s.security);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(endpoint, intervalMs, timeoutMs, queueBatches);
+        return Objects.hash(endpoint, intervalMs, timeoutMs, queueBatches, security);
     }
 
     @Override
     public String toString() {
         return "otlp " + endpoint + " every " + intervalMs + " ms (timeout " + timeoutMs + " ms, queue "
-                + queueBatches + ")";
+                + queueBatches + (security == null ? "" : ", " + security) + ")";
     }
 }

@@ -192,7 +192,12 @@ public class AgentOnRealApiServerTest {
         Pod p = new PodBuilder().withNewMetadata().withName(prefix + "-vnf" + vnf).withNamespace(NS)
                 .withLabels(labels).withAnnotations(ann).endMetadata()
                 .withNewSpec().withNodeName(NODE).withAutomountServiceAccountToken(false)
+                // the bridge's security context (ReplicaSecurity): srv6int-sfc enforces restricted
+                .withNewSecurityContext().withRunAsNonRoot(true).withNewSeccompProfile()
+                .withType("RuntimeDefault").endSeccompProfile().endSecurityContext()
                 .addNewContainer().withName("vnf").withImage("registry.local/snort:2.9")
+                .withNewSecurityContext().withAllowPrivilegeEscalation(false).withNewCapabilities()
+                .withDrop("ALL").endCapabilities().endSecurityContext()
                 .withNewResources().withLimits(limits).withRequests(requests).endResources()
                 .endContainer().endSpec().build();
         return admin.pods().inNamespace(NS).resource(p).create();

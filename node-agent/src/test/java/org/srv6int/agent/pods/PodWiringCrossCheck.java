@@ -233,7 +233,12 @@ public final class PodWiringCrossCheck {
             Pod p = new PodBuilder().withNewMetadata().withName(podName(i)).withNamespace(NS)
                     .withLabels(labels).withAnnotations(ann).endMetadata()
                     .withNewSpec().withNodeName(NODE).withAutomountServiceAccountToken(false)
+                    // the bridge's security context (ReplicaSecurity): srv6int-sfc enforces restricted
+                    .withNewSecurityContext().withRunAsNonRoot(true).withNewSeccompProfile()
+                    .withType("RuntimeDefault").endSeccompProfile().endSecurityContext()
                     .addNewContainer().withName("vnf").withImage("registry.local/snort:2.9")
+                    .withNewSecurityContext().withAllowPrivilegeEscalation(false).withNewCapabilities()
+                    .withDrop("ALL").endCapabilities().endSecurityContext()
                     .withNewResources().withLimits(limits).withRequests(limits).endResources()
                     .endContainer().endSpec().build();
             admin.pods().inNamespace(NS).resource(p).create();

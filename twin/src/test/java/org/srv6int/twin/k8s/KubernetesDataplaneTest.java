@@ -218,8 +218,13 @@ public class KubernetesDataplaneTest {
         deleteChainObjects();
         deleteTenant();
         admin.pods().inNamespace(NS).resource(new PodBuilder().withNewMetadata().withName(TENANT)
-                .endMetadata().withNewSpec().withNodeName("worker1").addNewContainer().withName("app")
-                .withImage("registry.local/other:1").withNewResources()
+                .endMetadata().withNewSpec().withNodeName("worker1")
+                // srv6int-sfc enforces Pod Security restricted
+                .withNewSecurityContext().withRunAsNonRoot(true).withNewSeccompProfile().withType("RuntimeDefault")
+                .endSeccompProfile().endSecurityContext()
+                .addNewContainer().withName("app").withImage("registry.local/other:1")
+                .withNewSecurityContext().withAllowPrivilegeEscalation(false).withNewCapabilities().withDrop("ALL")
+                .endCapabilities().endSecurityContext().withNewResources()
                 .addToRequests("cpu", new Quantity((RealKubernetes.NODE_CPU_MILLIS - 500) + "m"))
                 .endResources().endContainer().endSpec().build()).create();
 

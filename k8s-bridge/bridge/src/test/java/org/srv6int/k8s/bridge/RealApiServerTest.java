@@ -548,7 +548,12 @@ public class RealApiServerTest {
                 .addToLabels("srv6int.org/test", "capacity").endMetadata()
                 .withNewSpec().withNodeName(node).withSchedulerName(node == null ? "none" : null)
                 .withAutomountServiceAccountToken(false).withTerminationGracePeriodSeconds(0L)
-                .addNewContainer().withName("c").withImage("registry.local/tenant:1").withNewResources()
+                // srv6int-sfc enforces Pod Security restricted
+                .withNewSecurityContext().withRunAsNonRoot(true).withNewSeccompProfile().withType("RuntimeDefault")
+                .endSeccompProfile().endSecurityContext()
+                .addNewContainer().withName("c").withImage("registry.local/tenant:1")
+                .withNewSecurityContext().withAllowPrivilegeEscalation(false).withNewCapabilities().withDrop("ALL")
+                .endCapabilities().endSecurityContext().withNewResources()
                 .addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity(cpu))
                 .addToRequests("memory", new io.fabric8.kubernetes.api.model.Quantity(memory))
                 .endResources().endContainer().endSpec().build();
