@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -263,7 +264,8 @@ public final class LabController {
                 .put("chainId", 1).put("vnfIndex", 0).put("node", NODE).put("vnfId", vnfId)
                 .put("restPort", restPort).put("collectorPort", collectorPort).put("startMs", START_MS);
         Files.writeString(out.resolve("controller.json"), ready.toString(), StandardCharsets.UTF_8);
-        System.err.println("lab controller: the app (AppCore, GlobalLoopManager, collector on 127.0.0.1:" + collectorPort
+        System.err.println("lab controller: the app (AppCore, GlobalLoopManager, collector on 127.0.0.1:"
+                + collectorPort
                 + ", REST on http://127.0.0.1:" + restPort + "/) and the paper testbed's 4 emulated switches;"
                 + " chain 1's vNF on " + NODE + " at " + replica.sid() + " (vnf_id " + vnfId + ")");
         try {
@@ -282,7 +284,7 @@ public final class LabController {
         ObjectNode root = MAPPER.createObjectNode();
         ArrayNode ds = root.putArray("decisions");
         List<LoopDecision> all = new ArrayList<>(loop.decisions(1000));
-        java.util.Collections.reverse(all);
+        Collections.reverse(all);
         for (LoopDecision d : all) {
             ObjectNode n = ds.addObject().put("timeMs", d.timeMillis()).put("vnf", d.vnf().toString())
                     .put("chainId", d.vnf().sfcId().tag()).put("vnfIndex", d.vnf().index())

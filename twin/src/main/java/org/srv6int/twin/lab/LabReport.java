@@ -13,11 +13,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import javax.imageio.ImageIO;
+
+import org.srv6int.app.api.model.LoopDecision;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -346,7 +349,7 @@ public final class LabReport {
         for (com.fasterxml.jackson.databind.JsonNode d : e.path("decisions")) {
             String a = d.path("action").asText();
             if ("ESCALATION".equals(a) && d.path("timeMs").asLong() >= stepMs) {
-                escalations += Math.max(1, d.path("inputs").path(org.srv6int.app.api.model.LoopDecision.IN_ESCALATIONS).asLong());
+                escalations += Math.max(1, d.path("inputs").path(LoopDecision.IN_ESCALATIONS).asLong());
                 if (Double.isNaN(escMs) || d.path("timeMs").asDouble() < escMs) {
                     escMs = d.path("timeMs").asDouble();
                 }
@@ -362,7 +365,7 @@ public final class LabReport {
         }
         int requests = e.path("replicaRequests").size();
         // one decision's request: every replica request id is "<decision>-<k>"
-        java.util.Set<String> byDecision = new java.util.TreeSet<>();
+        Set<String> byDecision = new TreeSet<>();
         boolean sameVnf = true;
         for (com.fasterxml.jackson.databind.JsonNode q : e.path("replicaRequests")) {
             String id = q.path("requestId").asText();
