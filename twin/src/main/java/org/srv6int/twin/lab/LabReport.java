@@ -13,11 +13,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import javax.imageio.ImageIO;
+
+import org.srv6int.app.api.model.LoopDecision;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -325,6 +328,89 @@ public final class LabReport {
     }
 
     /**
+     * The escalation scenario: the app's escalate.json (its loop's decisions, the platform's
+     * requests, the REST path's counters) against the step's time.
+     */
+    private Map<String, Object> escalate(Path dir) throws IOException {
+        Run r = read(dir.resolve("agent"));
+        double stepMs = r.ms("step_ms");
+        double step = (stepMs - r.ms("start_ms")) / 1e3;
+        com.fasterxml.jackson.databind.JsonNode e = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(dir.resolve("agent/escalate.json").toFile());
+        List<Bin> bins = r.of(r.bins.isEmpty() ? 1 : r.bins.get(0).vnf);
+        double lmax = r.lmaxUs(1);
+        long accepted = e.path("agentAuth").path("ACCEPTED").asLong();
+        double escMs = Double.NaN;
+        long escalations = 0;
+        double scaleMs = Double.NaN;
+        String scaleVnf = "";
+        int scaleOuts = 0;
+        int added = 0;
+        for (com.fasterxml.jackson.databind.JsonNode d : e.path("decisions")) {
+            String a = d.path("action").asText();
+            if ("ESCALATION".equals(a) && d.path("timeMs").asLong() >= stepMs) {
+                escalations += Math.max(1, d.path("inputs").path(LoopDecision.IN_ESCALATIONS).asLong());
+                if (Double.isNaN(escMs) || d.path("timeMs").asDouble() < escMs) {
+                    escMs = d.path("timeMs").asDouble();
+                }
+            }
+            if ("SCALE_OUT".equals(a)) {
+                scaleOuts++;
+            }
+            if ("SCALE_OUT".equals(a) && Double.isNaN(scaleMs)) {
+                scaleMs = d.path("timeMs").asDouble();
+                scaleVnf = d.path("vnf").asText();
+                added = d.path("replicasAfter").asInt() - d.path("replicasBefore").asInt();
+            }
+        }
+        int requests = e.path("replicaRequests").size();
+        // one decision's request: every replica request id is "<decision>-<k>"
+        Set<String> byDecision = new TreeSet<>();
+        boolean sameVnf = true;
+        for (com.fasterxml.jackson.databind.JsonNode q : e.path("replicaRequests")) {
+            String id = q.path("requestId").asText();
+            byDecision.add(id.contains("-") ? id.substring(0, id.lastIndexOf('-')) : id);
+            sameVnf &= q.path("chainId").asInt() == 1 && q.path("vnfIndex").asInt() == 0;
+        }
+        double requestMs = requests > 0 ? e.path("replicaRequests").get(0).path("timeMs").asDouble() : Double.NaN;
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("escalations_accepted_by_rest", accepted);
+        out.put("escalations_counted_by_loop", escalations);
+        out.put("step_to_first_escalation_s", (escMs - stepMs) / 1e3);
+        out.put("t_hat_s", r.ms("t_hat_ms") / 1e3);
+        out.put("step_to_scale_out_decision_s", (scaleMs - stepMs) / 1e3);
+        out.put("step_to_replica_request_s", (requestMs - stepMs) / 1e3);
+        out.put("replica_requests", requests);
+        out.put("replica_request_decisions", byDecision.size());
+        out.put("scale_out_decisions", scaleOuts);
+        out.put("replicas_added_by_decision", added);
+        out.put("int_reports_sent", e.path("reportsSent").asLong());
+        out.put("collector_windows", e.path("windows").asLong());
+        out.put("collector_windows_over_bound", e.path("windowsOverBound").asLong());
+        out.put("violation_s_after_step", violationS(bins, lmax, step));
+        out.put("quota_cores_end", bins.isEmpty() ? Double.NaN : bins.get(bins.size() - 1).quota);
+        check("the agent's escalation reached the app over REST, token checked (" + accepted + " accepted, "
+                + escalations + " counted by the loop, the first " + f((escMs - stepMs) / 1e3) + " s after the step)",
+                accepted > 0 && escalations > 0);
+        check("the app's collector got the chain's INT reports over UDP and its windows show the violation ("
+                + e.path("windowsOverBound").asLong() + " of " + e.path("windows").asLong() + " windows over)",
+                e.path("windowsOverBound").asLong() > 0);
+        double tHat = r.ms("t_hat_ms");
+        check("the global loop scaled out chain 1's vNF 0 on the escalation (" + scaleVnf + ", "
+                + f((scaleMs - stepMs) / 1e3) + " s after the step: after the escalation, before t-hat "
+                + f(tHat / 1e3) + " s of violation)", !scaleVnf.isEmpty() && scaleVnf.equals(
+                org.srv6int.app.api.model.VnfKey.of(org.srv6int.app.api.model.SfcId.of(1), 0).toString())
+                && scaleMs >= escMs && scaleMs - stepMs < tHat);
+        check("the platform got one scale-out request, for that vNF, and no other (decisions " + byDecision
+                + ": " + requests + " replicas, Algorithm 4's n; the first " + f((requestMs - stepMs) / 1e3)
+                + " s after the step)", scaleOuts == 1 && byDecision.size() == 1 && requests == added && sameVnf);
+        timeline(dir, List.of(r));
+        plot(dir.resolve("escalate.png"), "IDS under a node budget it outgrows: escalation and scale-out",
+                List.of(r), lmax);
+        return out;
+    }
+
+    /**
      * Writes a scenario's report.
      *
      * @param args scenario and directory
@@ -340,6 +426,9 @@ public final class LabReport {
                 break;
             case "contend":
                 s = r.contend(dir);
+                break;
+            case "escalate":
+                s = r.escalate(dir);
                 break;
             default:
                 throw new IllegalArgumentException("unknown scenario " + args[0]);

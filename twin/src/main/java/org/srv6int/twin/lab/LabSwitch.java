@@ -13,7 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
+import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 import org.pcap4j.core.PcapHandle;
@@ -40,6 +42,10 @@ import org.srv6int.twin.dataplane.EmulatedDataplane;
  * A port is {@code N=IFACE} or {@code N=TX/RX}: a vNF inline between two interfaces sends its
  * frames back on another veth, which the switch counts as the same port (the P4 program knows a
  * return by its ingress port).
+ *
+ * <p>The escalation scenario ({@link LabController}) runs it over the paper testbed's four
+ * switches, programmed with the app's own rules: ports are then a switch's port each, and the
+ * egress switch's report port goes to a sink in the process instead of an interface.
  */
 public final class LabSwitch {
 
@@ -47,10 +53,13 @@ public final class LabSwitch {
     static final DeviceId DEVICE = DeviceId.deviceId("of:0000000000000002");
     static final long BIN_NANOS = 100_000_000L;
 
-    private final EmulatedDataplane dp = new EmulatedDataplane(List.of());
-    private final Map<Integer, PcapHandle> tx = new LinkedHashMap<>();
+    private final EmulatedDataplane dp;
+    // the switch whose vNF latency register the bins read
+    private final DeviceId vnfDevice;
+    private final Map<ConnectPoint, PcapHandle> tx = new LinkedHashMap<>();
+    private final Map<ConnectPoint, Consumer<byte[]>> sinks = new LinkedHashMap<>();
     private final List<Rx> rx = new ArrayList<>();
-    private final Map<Integer, Integer> vnfOfPort = new LinkedHashMap<>();
+    private final Map<ConnectPoint, Integer> vnfOfPort = new LinkedHashMap<>();
     private final Map<Integer, Path> cgroups = new LinkedHashMap<>();
     private final Map<Integer, Bin> bins = new LinkedHashMap<>();
     private final AtomicBoolean stop = new AtomicBoolean();
@@ -74,14 +83,39 @@ public final class LabSwitch {
     }
 
     private static final class Rx {
-        final int port;
+        final ConnectPoint port;
         final String iface;
         final PcapHandle handle;
 
-        Rx(int port, String iface, PcapHandle handle) {
+        Rx(ConnectPoint port, String iface, PcapHandle handle) {
             this.port = port;
             this.iface = iface;
             this.handle = handle;
+        }
+    }
+
+    LabSwitch(EmulatedDataplane dp, DeviceId vnfDevice) {
+        this.dp = dp;
+        this.vnfDevice = vnfDevice;
+    }
+
+    /** A port of a switch: frames to it leave on {@code txIface}, frames from {@code rxIface} enter it. */
+    void port(ConnectPoint port, String txIface, String rxIface) throws PcapNativeException {
+        tx.put(port, open(txIface));
+        rx.add(new Rx(port, rxIface, open(rxIface)));
+    }
+
+    /** A port whose frames go to a consumer in this process (the egress switch's report port). */
+    void sink(ConnectPoint port, Consumer<byte[]> sink) {
+        sinks.put(port, sink);
+    }
+
+    /** A vNF behind a port of {@code vnfDevice}, with its cgroup (null: none). */
+    void vnf(ConnectPoint port, int vnfId, Path cgroup) {
+        vnfOfPort.put(port, vnfId);
+        bins.put(vnfId, new Bin());
+        if (cgroup != null) {
+            cgroups.put(vnfId, cgroup);
         }
     }
 
@@ -94,7 +128,7 @@ public final class LabSwitch {
 
     private void receive(Rx r) {
         int vnf = vnfOfPort.getOrDefault(r.port, 0);
-        PortNumber port = PortNumber.portNumber(r.port);
+        PortNumber port = r.port.port();
         while (!stop.get()) {
             byte[] f;
             try {
@@ -109,20 +143,26 @@ public final class LabSwitch {
             List<Dataplane.Frame> out;
             long latency;
             synchronized (this) {
-                out = dp.inject(DEVICE, port, f, now);
-                latency = vnf != 0 && !out.isEmpty() ? dp.vnfLatency(DEVICE, vnf) : -1;
+                out = dp.inject(r.port.deviceId(), port, f, now);
+                latency = vnf != 0 && !out.isEmpty() ? dp.vnfLatency(vnfDevice, vnf) : -1;
                 if (latency >= 0) {
                     bins.get(vnf).add(latency);
                 }
                 for (Dataplane.Frame o : out) {
-                    Integer to = vnfOfPort.get((int) o.port().toLong());
+                    Integer to = vnfOfPort.get(new ConnectPoint(o.device(), o.port()));
                     if (to != null) {
                         bins.get(to).sent++;
                     }
                 }
             }
             for (Dataplane.Frame o : out) {
-                PcapHandle h = tx.get((int) o.port().toLong());
+                ConnectPoint at = new ConnectPoint(o.device(), o.port());
+                Consumer<byte[]> sink = sinks.get(at);
+                if (sink != null) {
+                    sink.accept(o.bytes());
+                    continue;
+                }
+                PcapHandle h = tx.get(at);
                 try {
                     if (h == null) {
                         throw new PcapNativeException("no such port");
@@ -172,14 +212,20 @@ public final class LabSwitch {
         return sorted[Math.max(0, Math.min(sorted.length, rank) - 1)];
     }
 
-    private void run(Path csvFile, double seconds) throws Exception {
+    /** Stops forwarding. */
+    void stop() {
+        stop.set(true);
+    }
+
+    /** Forwards for {@code seconds} (or until {@link #stop()}), recording the bins to a CSV file. */
+    void run(Path csvFile, double seconds) throws Exception {
         for (Rx r : rx) {
             Thread t = new Thread(() -> receive(r), "rx-" + r.iface);
             t.setDaemon(true);
             t.start();
         }
-        System.err.println("lab switch: emulated switch (twin EmulatedSwitch, P4 program's tables) as " + DEVICE
-                + " forwarding real frames with libpcap; ports " + tx.keySet() + ", vNFs by port " + vnfOfPort);
+        System.err.println("lab switch: emulated switch (twin EmulatedSwitch, P4 program's tables) forwarding real"
+                + " frames with libpcap; ports " + tx.keySet() + ", vNFs by port " + vnfOfPort);
         long end = System.nanoTime() + (long) (seconds * 1e9);
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(csvFile, StandardCharsets.UTF_8))) {
             csv.println("t_ms,vnf,sent_to_vnf,returned,p50_us,p95_us,max_us,quota_cores");
@@ -198,7 +244,7 @@ public final class LabSwitch {
         StringBuilder drops = new StringBuilder();
         synchronized (this) {
             for (DropReason r : DropReason.values()) {
-                long d = dp.drops(DEVICE, r);
+                long d = dp.drops(vnfDevice, r);
                 if (d > 0) {
                     drops.append(' ').append(r).append('=').append(d);
                 }
@@ -215,7 +261,7 @@ public final class LabSwitch {
      * @throws Exception on bad arguments or interfaces that cannot be opened
      */
     public static void main(String[] args) throws Exception {
-        LabSwitch s = new LabSwitch();
+        LabSwitch s = new LabSwitch(new EmulatedDataplane(List.of()), DEVICE);
         Map<Integer, String> vnfSids = new LinkedHashMap<>();
         Path csv = Path.of("switch.csv");
         double seconds = 60;
@@ -228,11 +274,10 @@ public final class LabSwitch {
             i++;
             switch (a) {
                 case "--port": {
-                    int port = Integer.parseInt(v.substring(0, v.indexOf('=')));
+                    ConnectPoint port = new ConnectPoint(DEVICE,
+                            PortNumber.portNumber(Integer.parseInt(v.substring(0, v.indexOf('=')))));
                     String[] io = v.substring(v.indexOf('=') + 1).split("/");
-                    s.tx.put(port, open(io[0]));
-                    String rxIf = io.length > 1 ? io[1] : io[0];
-                    s.rx.add(new Rx(port, rxIf, open(rxIf)));
+                    s.port(port, io[0], io.length > 1 ? io[1] : io[0]);
                     break;
                 }
                 case "--vnf": {
@@ -240,8 +285,7 @@ public final class LabSwitch {
                     String sid = v.substring(v.indexOf('=') + 1, v.indexOf('@'));
                     int port = Integer.parseInt(v.substring(v.indexOf('@') + 1));
                     vnfSids.put(id, sid + "@" + port);
-                    s.vnfOfPort.put(port, id);
-                    s.bins.put(id, new Bin());
+                    s.vnf(new ConnectPoint(DEVICE, PortNumber.portNumber(port)), id, null);
                     break;
                 }
                 case "--cgroup":
