@@ -193,7 +193,8 @@ public class ClusterPartitionTest {
         String now = leaders.iterator().next();
         Map<String, Long> rejoined = await(List.of(old), s -> s.path("connected").asBoolean()
                 && now.equals(s.path("leader").asText()), h0);
-        assertEquals(old + " rejoined and follows " + now, 1, rejoined.size());
+        assertEquals(old + " rejoined and follows " + now + "; its status: " + cluster.status(old), 1,
+                     rejoined.size());
         Thread.sleep(1000);
         w.finish();
         int unknown = w.assertNothingLost(cluster.ids());
@@ -227,7 +228,7 @@ public class ClusterPartitionTest {
         heal(follower);
         Map<String, Long> back = await(List.of(follower), st -> st.path("connected").asBoolean()
                 && lead.equals(st.path("leader").asText()), h0);
-        assertEquals(follower + " rejoined", 1, back.size());
+        assertEquals(follower + " rejoined; its status: " + cluster.status(follower), 1, back.size());
         Thread.sleep(1000);
         w.finish();
         int unknown = w.assertNothingLost(cluster.ids());
