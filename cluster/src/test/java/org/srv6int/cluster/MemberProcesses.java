@@ -32,6 +32,9 @@ import java.util.stream.Stream;
  */
 final class MemberProcesses implements AutoCloseable {
 
+    /** The Atomix port of a member in a namespace of its own. */
+    static final int RAFT_PORT = 5679;
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> OPENS = List.of(
             "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--add-opens", "java.base/java.util=ALL-UNNAMED",
@@ -74,7 +77,7 @@ final class MemberProcesses implements AutoCloseable {
             String id = p.ids.get(i);
             p.hosts.put(id, addresses.get(i));
             p.namespaces.put(id, netns.get(i));
-            p.raftPorts.put(id, 5679);
+            p.raftPorts.put(id, RAFT_PORT);
             p.httpPorts.put(id, 8181);
         }
         return p;

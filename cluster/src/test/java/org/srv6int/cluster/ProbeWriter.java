@@ -86,6 +86,24 @@ final class ProbeWriter extends Thread {
         return b.toString().trim();
     }
 
+    // A member may take a moment to answer right after a fault is healed: poll, with a deadline.
+    private JsonNode read(String id) {
+        long end = System.nanoTime() + 60_000_000_000L;
+        while (true) {
+            JsonNode r = cluster.call(id, "GET", "/probe");
+            if (r != null || System.nanoTime() > end) {
+                assertTrue(id + " did not answer a read of the store within 60 s", r != null);
+                return r;
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(ex);
+            }
+        }
+    }
+
     /**
      * Checks, as each reader reads the store, that no accepted write is missing and no key under
      * the prefix was never written.
@@ -95,7 +113,7 @@ final class ProbeWriter extends Thread {
     int assertNothingLost(List<String> readers) {
         int refusedButStored = 0;
         for (String id : readers) {
-            JsonNode e = cluster.call(id, "GET", "/probe").path("entries");
+            JsonNode e = read(id).path("entries");
             List<String> lost = new ArrayList<>();
             for (String k : accepted) {
                 if (!e.has(k)) {

@@ -34,7 +34,7 @@ public final class AtomixLeadershipService implements LeadershipService {
         this.local = node.id();
         LeaderElector<String> elector = node.atomix().<String>leaderElectorBuilder("onos-leadership-elector")
                 .withProtocol(node.protocol()).build();
-        this.view = new ElectorView(elector, "leadership-events-" + local, this::announce, node::hasQuorum);
+        this.view = new ElectorView(elector, "leadership-events-" + local, this::announce, node);
     }
 
     private void announce(Leadership before, Leadership now) {

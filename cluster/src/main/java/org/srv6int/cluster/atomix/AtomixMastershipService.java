@@ -48,7 +48,7 @@ public final class AtomixMastershipService implements MastershipService {
         this.local = node.id();
         LeaderElector<String> elector = node.atomix().<String>leaderElectorBuilder("onos-device-mastership")
                 .withProtocol(node.protocol()).build();
-        this.view = new ElectorView(elector, "mastership-events-" + local, this::announce, node::hasQuorum);
+        this.view = new ElectorView(elector, "mastership-events-" + local, this::announce, node);
     }
 
     private static String topic(DeviceId device) {

@@ -7,13 +7,17 @@ import io.atomix.core.Atomix;
 import io.atomix.protocols.raft.MultiRaftProtocol;
 import io.atomix.protocols.raft.ReadConsistency;
 import io.atomix.protocols.raft.partition.RaftPartitionGroup;
+import io.atomix.primitive.Recovery;
 import io.atomix.primitive.protocol.ProxyProtocol;
 
 import java.io.File;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -33,10 +37,27 @@ public final class AtomixNode {
     /** Atomix 3.1.9's Raft election timeout (RaftPartitionServer, not configurable). */
     public static final Duration ELECTION_TIMEOUT = Duration.ofMillis(2500);
 
-    /** Longest a member's Raft session lives without a keep-alive (the election timeout). */
-    public static final Duration SESSION_TIMEOUT = ELECTION_TIMEOUT;
+    /**
+     * Longest a member's Raft session lives without a keep-alive: four election timeouts. A
+     * partition whose Raft leader is cut off or dead needs one randomised election (2.5-5 s) and
+     * its clients a retry to find the new leader; a session must outlive that, or every member's
+     * sessions in that partition expire with it (and with them their candidacies). A dead or
+     * cut-off member's candidacies go sooner: the survivors evict it when the failure detector
+     * reports it unreachable ({@link ElectorView}).
+     */
+    public static final Duration SESSION_TIMEOUT = ELECTION_TIMEOUT.multipliedBy(4);
+    /** Retries of a failed operation (a timeout under loss, a partition between leaders), as ONOS's. */
+    public static final int MAX_RETRIES = 5;
+
+    /** How long a majority must have been unreachable before this member reads itself cut off. */
+    public static final Duration QUORUM_LOST_AFTER = Duration.ofSeconds(1);
+    /** How long a member must have been unreachable before the others evict its candidacies. */
+    public static final Duration EVICT_AFTER = Duration.ofSeconds(2);
 
     private final String id;
+    private final Set<String> peers;
+    // since when (System.nanoTime) each peer has been unreachable without a break
+    private final Map<String, Long> unreachableSince = new ConcurrentHashMap<>();
     private final int members;
     private final Atomix atomix;
     private final ProxyProtocol protocol;
@@ -54,6 +75,7 @@ public final class AtomixNode {
         }
         this.id = id;
         this.members = members.size();
+        this.peers = members.keySet().stream().filter(m -> !m.equals(id)).collect(Collectors.toSet());
         List<Node> nodes = members.entrySet().stream()
                 .map(e -> Node.builder().withId(e.getKey()).withAddress(e.getValue()).build())
                 .collect(Collectors.toList());
@@ -79,10 +101,13 @@ public final class AtomixNode {
                                              .build())
                 .withShutdownHook(false)
                 .build();
-        // Linearizable reads, as ONOS reads its consistent maps; the session of a dead or cut-off
-        // member expires after SESSION_TIMEOUT, and with it its leaderships and masterships.
+        // Linearizable reads, as ONOS reads its consistent maps; sessions recover (a new session
+        // when one expired) and failed operations retry, as ONOS builds its primitives (Raft
+        // sessions number their commands, so a retried write is applied once).
         this.protocol = MultiRaftProtocol.builder(GROUP)
                 .withReadConsistency(ReadConsistency.LINEARIZABLE)
+                .withRecoveryStrategy(Recovery.RECOVER)
+                .withMaxRetries(MAX_RETRIES)
                 .withMinTimeout(Duration.ofMillis(250))
                 .withMaxTimeout(SESSION_TIMEOUT)
                 .build();
@@ -128,16 +153,46 @@ public final class AtomixNode {
     }
 
     /**
-     * Tells whether this member reaches a majority of the members, itself included (Atomix's
-     * failure detector: heartbeats every 250 ms, a member unreachable after 2 s without).
+     * Tells whether this member reaches a majority of the members, itself included: a peer counts
+     * as lost once Atomix's failure detector has reported it unreachable for
+     * {@link #QUORUM_LOST_AFTER} without a break (one failed heartbeat under packet loss is not a cut).
      *
      * @return true if it does
      */
     public boolean hasQuorum() {
-        long reachable = atomix.getMembershipService().getMembers().stream()
-                .filter(m -> m.id().equals(atomix.getMembershipService().getLocalMember().id()) || m.isReachable())
-                .count();
-        return reachable > members / 2;
+        long lost = unreachable(QUORUM_LOST_AFTER).size();
+        return members - lost > members / 2;
+    }
+
+    /**
+     * The members Atomix's failure detector has reported unreachable (or removed) for at least a
+     * while without a break.
+     *
+     * @param atLeast how long
+     * @return their ids
+     */
+    public Set<String> unreachable(Duration atLeast) {
+        long now = System.nanoTime();
+        Set<String> reachable = atomix.getMembershipService().getMembers().stream()
+                .filter(m -> m.isReachable()).map(m -> m.id().id()).collect(Collectors.toSet());
+        Set<String> out = new HashSet<>();
+        for (String peer : peers) {
+            if (reachable.contains(peer)) {
+                unreachableSince.remove(peer);
+            } else if (now - unreachableSince.computeIfAbsent(peer, p -> now) >= atLeast.toNanos()) {
+                out.add(peer);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The members whose candidacies the others evict: unreachable for {@link #EVICT_AFTER}.
+     *
+     * @return their ids
+     */
+    public Set<String> unreachableMembers() {
+        return unreachable(EVICT_AFTER);
     }
 
     /**

@@ -6,10 +6,13 @@ import io.atomix.primitive.PrimitiveState;
 import org.onosproject.cluster.Leader;
 import org.onosproject.cluster.Leadership;
 import org.onosproject.cluster.NodeId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -19,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -27,16 +31,21 @@ import java.util.stream.Collectors;
  * elector's events so that a lookup never blocks on Raft, and announced on a thread of its own so
  * that a listener may call back into the services (Atomix's event thread must not block).
  *
- * <p>While this member's session with the cluster is not connected, or this member cannot reach
- * a majority of the members (Atomix's failure detector), it cannot know who leads: every topic
- * reads as leaderless and that is announced, so a leader that is cut off stops acting as one
- * within the failure detector's timeout rather than when its Raft session gives up (~15 s
- * measured); when it is back the leaderships are read again and announced. ONOS's
- * DistributedLeadershipStore suspends its leaderships on a suspended session the same way.
+ * <p>Connected means: this member reaches a majority of the members (Atomix's failure detector)
+ * and its primitive is not closed. A member that loses the majority cannot know who leads: every
+ * topic reads as leaderless and that is announced, so a cut-off leader stops acting as one within
+ * the failure detector's time. A <em>suspended</em> session is not a loss: it means one partition
+ * is electing a new Raft leader (its requests wait for it) and the leaderships stay as learnt,
+ * as ONOS's DistributedLeadershipStore keeps them (it only flags a disruption).
  *
- * <p>Every {@link #REFRESH_MS} the learnt topics are also read again (one linearizable read each,
- * in the background): events reach a member through the server its session talks to, and when
- * that server is the one cut off they come late; the read goes to whichever server answers.
+ * <p>Every {@link #REFRESH_MS}, while connected, the view (1) reads the learnt topics again (one
+ * linearizable read each, in the background): events reach a member through the server its
+ * session talks to, and come late when that server is the one cut off; (2) runs again for every
+ * topic this member runs for but is no candidate of any more (its session expired while it was
+ * cut off, or the majority evicted it), as ONOS re-runs its topics when its session is restored;
+ * (3) evicts from every topic the members the failure detector reports unreachable, as ONOS's
+ * LeadershipAdminService.unregister(node) does: a dead or cut-off member's candidacies go within
+ * the failure detector's time, not the (longer) Raft session timeout.
  */
 final class ElectorView {
 
@@ -44,7 +53,14 @@ final class ElectorView {
     static final long REFRESH_MS = 500;
 
     private final LeaderElector<String> elector;
+    private final String local;
     private final BooleanSupplier quorum;
+    private final Supplier<Set<String>> unreachable;
+    /** Topics this member runs for (kept a candidate of while connected). */
+    private final Set<String> mine = ConcurrentHashMap.newKeySet();
+    private final Set<String> evicting = ConcurrentHashMap.newKeySet();
+    private final String name;
+    private final Logger log = LoggerFactory.getLogger(ElectorView.class);
     private final ScheduledExecutorService refresher;
     private final AtomicBoolean refreshing = new AtomicBoolean();
     private volatile boolean sessionUp = true;
@@ -56,15 +72,23 @@ final class ElectorView {
     /**
      * Watches an elector.
      *
-     * @param elector  the elector
-     * @param name     thread name
-     * @param announce called with (old, new) for each change, on the view's own thread
-     * @param quorum   whether this member reaches a majority of the members
+     * @param elector     the elector
+     * @param name        thread name
+     * @param announce    called with (old, new) for each change, on the view's own thread
+     * @param node        this member (its id, whether it reaches a majority, who it cannot reach)
      */
     ElectorView(LeaderElector<String> elector, String name, BiConsumer<Leadership, Leadership> announce,
-                BooleanSupplier quorum) {
+                AtomixNode node) {
+        this(elector, name, announce, node.id(), node::hasQuorum, node::unreachableMembers);
+    }
+
+    ElectorView(LeaderElector<String> elector, String name, BiConsumer<Leadership, Leadership> announce,
+                String local, BooleanSupplier quorum, Supplier<Set<String>> unreachable) {
         this.elector = elector;
+        this.name = name;
+        this.local = local;
         this.quorum = quorum;
+        this.unreachable = unreachable;
         this.announce = announce;
         this.announcer = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, name);
@@ -77,7 +101,8 @@ final class ElectorView {
             }
         });
         elector.addStateChangeListener(s -> {
-            sessionUp = s == PrimitiveState.CONNECTED;
+            // SUSPENDED: a partition elects a new Raft leader; only a closed primitive is gone
+            sessionUp = s != PrimitiveState.CLOSED;
             check();
         });
         this.refresher = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -90,19 +115,50 @@ final class ElectorView {
 
     private void refresh() {
         check();
-        if (!connected || !refreshing.compareAndSet(false, true)) {
+        if (!connected) {
+            return;
+        }
+        evictUnreachable();
+        if (!refreshing.compareAndSet(false, true)) {
             return;
         }
         List<String> topics = List.copyOf(known.keySet());
         CompletableFuture<?>[] reads = topics.stream()
-                .map(t -> elector.async().getLeadership(t).thenAccept(l -> {
+                .map(t -> elector.async().getLeadership(t).thenCompose(l -> {
+                    Leadership now = onos(t, l);
                     if (connected) {
-                        learn(t, onos(t, l));
+                        learn(t, now);
                     }
+                    return rerun(t, now);
                 }))
                 .toArray(CompletableFuture[]::new);
         CompletableFuture.allOf(reads).orTimeout(5, TimeUnit.SECONDS)
                 .whenComplete((v, e) -> refreshing.set(false));
+    }
+
+    // Evicts, at most one request in flight per member, the unreachable members still candidates
+    // as learnt (not read first: a read can wait for a partition's election, the evict need not).
+    private void evictUnreachable() {
+        Set<String> gone = unreachable.get();
+        for (String member : gone) {
+            boolean candidate = known.values().stream()
+                    .anyMatch(l -> l.candidates().contains(NodeId.nodeId(member)));
+            if (candidate && evicting.add(member)) {
+                log.warn("{}: evicting {} from every topic (unreachable for {} ms)", name, member,
+                         AtomixNode.EVICT_AFTER.toMillis());
+                elector.async().evict(member).orTimeout(5, TimeUnit.SECONDS)
+                        .whenComplete((v, e) -> evicting.remove(member));
+            }
+        }
+    }
+
+    // Runs again for a topic of ours we are no candidate of (expired session, evicted).
+    private CompletableFuture<?> rerun(String topic, Leadership now) {
+        if (!connected || !mine.contains(topic) || now.candidates().contains(NodeId.nodeId(local))) {
+            return CompletableFuture.completedFuture(null);
+        }
+        log.warn("{}: running again for {} (no longer a candidate)", name, topic);
+        return elector.async().run(topic, local).thenAccept(l -> learn(topic, onos(topic, l)));
     }
 
     static Leadership onos(String topic, io.atomix.core.election.Leadership<String> l) {
@@ -188,6 +244,9 @@ final class ElectorView {
      * @return leadership
      */
     Leadership run(String topic, String node) {
+        if (node.equals(local)) {
+            mine.add(topic);
+        }
         Leadership l = onos(topic, elector.run(topic, node));
         learn(topic, l);
         return l;
@@ -200,6 +259,9 @@ final class ElectorView {
      * @param node  candidate
      */
     void withdraw(String topic, String node) {
+        if (node.equals(local)) {
+            mine.remove(topic);
+        }
         elector.withdraw(topic, node);
         learn(topic, onos(topic, elector.getLeadership(topic)));
     }
