@@ -148,7 +148,8 @@ public class LoopFaultsTest {
         for (int i = 0; i < 4; i++) {
             DeviceId d = PaperTestbed.SWITCHES.get(3 - i);
             String to = order.get(i % 3);
-            assertNotNull("move " + d + " to " + to, cluster.call(leader, "POST", "/master?device=" + d + "&node=" + to));
+            assertNotNull("move " + d + " to " + to,
+                          cluster.call(leader, "POST", "/master?device=" + d + "&node=" + to));
         }
         String sfcs;
         for (var sfc : List.of(PaperTestbed.sfc1(), PaperTestbed.sfc2())) {
