@@ -12,7 +12,7 @@
 # deployment manifests' checks (k8s-bridge/deploy/check-manifests: server-side dry-run,
 # Pod Security levels, the agent's RBAC), the cluster module's LoopFaultsTest (three ClusterMember
 # JVMs over Atomix running the whole app core with this control plane as their replica platform:
-# kill -9 of the leader mid scale-out, a member restarted with its data wiped; ~3 min on 2 loaded
+# kill -9 of the leader mid scale-out, a member restarted with its data wiped; ~2 min on 2 loaded
 # cores), stops it. Skipped tests count as failures here.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
