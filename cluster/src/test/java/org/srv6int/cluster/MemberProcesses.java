@@ -52,6 +52,8 @@ final class MemberProcesses implements AutoCloseable {
     private final Map<String, String> namespaces = new LinkedHashMap<>();
     private final Map<String, Process> running = new LinkedHashMap<>();
     private final String devices;
+    // further command-line options per member (LoopFaultsTest: --netcfg, --int-port, --links)
+    private final Map<String, List<String>> extraArgs = new LinkedHashMap<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
     MemberProcesses(Path dir, int members, String devices) throws IOException {
@@ -101,6 +103,11 @@ final class MemberProcesses implements AutoCloseable {
         return ids;
     }
 
+    /** Further command-line options a member is started with from now on. */
+    void args(String id, List<String> args) {
+        extraArgs.put(id, List.copyOf(args));
+    }
+
     /** Starts a member (its data directory kept unless wiped first). */
     void start(String id) throws IOException {
         String members = ids.stream().map(m -> m + "@" + hosts.get(m) + ":" + raftPorts.get(m))
@@ -117,6 +124,7 @@ final class MemberProcesses implements AutoCloseable {
                            "org.srv6int.cluster.member.ClusterMember", "--id", id, "--members", members,
                            "--data", dir.resolve(id).toString(), "--http", hosts.get(id) + ":" + httpPorts.get(id),
                            "--devices", devices));
+        cmd.addAll(extraArgs.getOrDefault(id, List.of()));
         Process p = new ProcessBuilder(cmd)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(id + ".out").toFile()))
                 .redirectError(ProcessBuilder.Redirect.appendTo(dir.resolve(id + ".err").toFile()))
@@ -150,9 +158,15 @@ final class MemberProcesses implements AutoCloseable {
 
     /** GET or POST on a member; null if it does not answer (refused, timed out, not 200). */
     JsonNode call(String id, String method, String pathAndQuery) {
+        return call(id, method, pathAndQuery, null);
+    }
+
+    /** As {@link #call(String, String, String)}, with a JSON body (null for none). */
+    JsonNode call(String id, String method, String pathAndQuery, String body) {
         URI uri = URI.create("http://" + hosts.get(id) + ":" + httpPorts.get(id) + pathAndQuery);
-        HttpRequest req = HttpRequest.newBuilder(uri)
-                .timeout(Duration.ofSeconds(6)).method(method, HttpRequest.BodyPublishers.noBody()).build();
+        HttpRequest req = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(6))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body)).build();
         try {
             HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
             return r.statusCode() == 200 ? JSON.readTree(r.body()) : null;

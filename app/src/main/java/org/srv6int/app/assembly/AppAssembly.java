@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.assembly;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
 import org.onosproject.event.EventDeliveryService;
 import org.onosproject.mastership.MastershipService;
+import org.onosproject.net.DeviceId;
 import org.onosproject.net.config.NetworkConfigRegistry;
 import org.onosproject.net.config.NetworkConfigService;
 import org.onosproject.net.flow.FlowRuleService;
@@ -13,6 +15,8 @@ import org.onosproject.net.topology.PathService;
 import org.onosproject.net.topology.TopologyService;
 import org.onosproject.store.service.StorageService;
 import org.srv6int.app.chain.SfcManager;
+import org.srv6int.app.config.Srv6DeviceConfig;
+import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigManager;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.inventory.VnfInventoryManager;
@@ -30,6 +34,7 @@ import org.srv6int.app.store.VnfReplicaStore;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Iterator;
 import java.util.function.LongSupplier;
 
 import static java.util.Objects.requireNonNull;
@@ -46,8 +51,9 @@ import static java.util.Objects.requireNonNull;
  * {@link #settle()} (or {@code programmer().reconcile()}) when it wants the switches programmed,
  * on the clock it gave the builder (the twin's simulated time, a test's hand-moved clock).
  *
- * <p>Not wired here yet: the global loop (GlobalLoopManager), telemetry, export, metrics, the
- * Kubernetes platform and the GUI; hosts build what they need of those over these components.
+ * <p>The closed loop (INT collector and telemetry, replica platform, global loop) is built over
+ * an assembly by {@link LoopAssembly}. Not wired here yet: export, the REST/GUI and the agents'
+ * authentication; hosts build what they need of those over these components.
  */
 public final class AppAssembly {
 
@@ -61,6 +67,11 @@ public final class AppAssembly {
     private final SfcPathManager paths;
     private final Srv6IntProgrammingManager programmer;
     private final NodePoolManager pools;
+    // the services under the app, for LoopAssembly
+    private final StorageService storage;
+    private final NetworkConfigService netcfg;
+    private final FlowRuleService flowRules;
+    private final MastershipService mastership;
     private final Deque<Runnable> stops = new ArrayDeque<>();
 
     private AppAssembly(Builder b) {
@@ -72,7 +83,10 @@ public final class AppAssembly {
             stops.push(reader::deactivate);
             config = reader;
         }
-        NetworkConfigService netcfg = b.networkConfig != null ? b.networkConfig : b.registry;
+        netcfg = b.networkConfig != null ? b.networkConfig : b.registry;
+        storage = b.storage;
+        flowRules = b.flowRules;
+        mastership = b.mastership;
         ApplicationId appId = b.appId != null ? b.appId : b.core.registerApplication(Srv6IntConfigService.APP_NAME);
 
         sfcStore = new DistributedSfcStore(b.storage);
@@ -200,6 +214,48 @@ public final class AppAssembly {
      */
     public NodePoolManager pools() {
         return pools;
+    }
+
+    StorageService storageService() {
+        return storage;
+    }
+
+    NetworkConfigService networkConfigService() {
+        return netcfg;
+    }
+
+    FlowRuleService flowRuleService() {
+        return flowRules;
+    }
+
+    MastershipService mastershipService() {
+        return mastership;
+    }
+
+    /**
+     * Applies a netcfg document the way ONOS applies one: the app's config ({@code apps} /
+     * {@value Srv6IntConfigService#APP_NAME} / {@code srv6int}) and each device's {@code srv6int}
+     * section, to a netcfg service the app's config classes are registered with.
+     *
+     * @param core   core service (the app's id)
+     * @param netcfg netcfg service
+     * @param doc    the document: "apps" and "devices"
+     * @throws org.onosproject.net.config.InvalidConfigException if a config is invalid
+     */
+    public static void applyNetcfg(CoreService core, NetworkConfigService netcfg, JsonNode doc) {
+        ApplicationId appId = core.registerApplication(Srv6IntConfigService.APP_NAME);
+        JsonNode app = doc.path("apps").path(Srv6IntConfigService.APP_NAME).path(Srv6IntAppConfig.KEY);
+        if (!app.isMissingNode()) {
+            netcfg.applyConfig(appId, Srv6IntAppConfig.class, app);
+        }
+        JsonNode devices = doc.path("devices");
+        for (Iterator<String> it = devices.fieldNames(); it.hasNext();) {
+            String d = it.next();
+            JsonNode c = devices.get(d).path(Srv6IntAppConfig.KEY);
+            if (!c.isMissingNode()) {
+                netcfg.applyConfig(DeviceId.deviceId(d), Srv6DeviceConfig.class, c);
+            }
+        }
     }
 
     /**

@@ -137,8 +137,37 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
         }
     };
 
+    /** Creates the component for OSGi, which sets its references. */
+    public TelemetryManager() {
+    }
+
+    /**
+     * Creates the component with its references, for a host without OSGi ({@code AppAssembly}'s
+     * loop part); call {@link #activate()}.
+     *
+     * @param config     the app's netcfg
+     * @param paths      chains' segment lists
+     * @param inventory  replicas
+     * @param metrics    metrics the counters are registered with
+     * @param mastership this instance's mastership view (it collects for the switches it masters)
+     * @param cluster    this instance's cluster view (its node id names its collector entry)
+     * @param summaries  the cluster's telemetry summaries
+     */
+    public TelemetryManager(Srv6IntConfigService config, SfcPathService paths, VnfInventoryService inventory,
+                            MetricsService metrics, MastershipService mastership, ClusterService cluster,
+                            TelemetrySummaryStore summaries) {
+        this.configService = config;
+        this.pathService = paths;
+        this.inventory = inventory;
+        this.metrics = metrics;
+        this.mastershipService = mastership;
+        this.clusterService = cluster;
+        this.summaryStore = summaries;
+    }
+
+    /** Binds the collector (on the window thread) and starts closing windows. */
     @Activate
-    protected void activate() {
+    public void activate() {
         engineLimits = limits(configService.appConfig());
         engine = new TelemetryShards(1, engineLimits, System::nanoTime);
         bindings = new CollectorBindings();
@@ -151,8 +180,9 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
         log.info("Started");
     }
 
+    /** Stops the windows, withdraws this instance's summary and closes the collector. */
     @Deactivate
-    protected void deactivate() {
+    public void deactivate() {
         mastershipService.removeListener(mastershipListener);
         executor.shutdownNow();
         try {

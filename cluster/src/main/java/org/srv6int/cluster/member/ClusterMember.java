@@ -1,8 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.cluster.member;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.onosproject.net.ConnectPoint;
+import org.onosproject.net.DefaultLink;
 import org.onosproject.net.DeviceId;
+import org.onosproject.net.Link;
+import org.onosproject.net.provider.ProviderId;
 import org.srv6int.app.assembly.AppAssembly;
+import org.srv6int.app.assembly.LoopAssembly;
+import org.srv6int.app.config.Srv6IntAppConfig;
+import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.loop.GlobalLoopManager;
 import org.srv6int.cluster.atomix.AtomixClusterService;
 import org.srv6int.cluster.atomix.AtomixLeadershipService;
@@ -13,12 +23,14 @@ import org.srv6int.testkit.InMemoryCoreService;
 import org.srv6int.testkit.InMemoryEventDeliveryService;
 import org.srv6int.testkit.InMemoryFlowRuleService;
 import org.srv6int.testkit.InMemoryGroupService;
+import org.srv6int.testkit.InMemoryLinkService;
 import org.srv6int.testkit.InMemoryNetworkConfigRegistry;
 import org.srv6int.testkit.InMemoryTopologyService;
 
 import java.io.File;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -33,7 +45,11 @@ import java.util.stream.Collectors;
  * switches' flow rules, groups, topology and netcfg stay the test kit's in-memory ones (no switch
  * connects here). It runs for the global loop's leadership topic as the loop does, for the
  * mastership of the devices it is given, and answers a test driver on a loopback HTTP control
- * interface ({@link MemberControl}).
+ * interface ({@link MemberControl}). Given a netcfg ({@code --netcfg}), it also runs the app's
+ * closed loop as {@link LoopAssembly} builds it: its INT collector on 127.0.0.1 at
+ * {@code --int-port} (netcfg's {@code collector.instances.<id>}), the cluster-wide telemetry
+ * summaries, the Kubernetes replica platform (netcfg's {@code kubernetes} section: the real
+ * bridge against a real API server) and the global loop, acting while it leads.
  *
  * <p>Why a plain JVM and not a Karaf with the {@code .oar}: ONOS 2.7's core bundles (the store
  * and cluster implementations that embed Atomix) are not on Maven Central, so no ONOS core can be
@@ -50,15 +66,31 @@ public final class ClusterMember {
     private final AtomixMastershipService mastership;
     private final AtomixClusterService cluster;
     private final AppAssembly app;
+    private final LoopAssembly loop;
 
-    ClusterMember(String id, Map<String, String> members, File data, List<DeviceId> devices) {
+    /**
+     * Starts the member.
+     *
+     * @param id      member id (the ONOS node id)
+     * @param members every member's id and Raft address
+     * @param data    this member's data directory
+     * @param devices devices it runs for the mastership of
+     * @param netcfg  the netcfg document (app config and devices), null to run the stores only
+     * @param intPort UDP port of this member's INT collector on 127.0.0.1 (with a netcfg)
+     * @param links   the fabric's links (paths; no switch connects to tell them)
+     */
+    ClusterMember(String id, Map<String, String> members, File data, List<DeviceId> devices, JsonNode netcfg,
+                  int intPort, List<Link> links) {
         node = new AtomixNode(id, members, data).start(Duration.ofMinutes(2));
         storage = new AtomixStorageService(node);
         leadership = new AtomixLeadershipService(node);
         mastership = new AtomixMastershipService(node);
         cluster = new AtomixClusterService(node);
         InMemoryCoreService core = new InMemoryCoreService();
-        InMemoryTopologyService topology = new InMemoryTopologyService();
+        InMemoryLinkService linkService = new InMemoryLinkService();
+        links.forEach(linkService::addLink);
+        InMemoryTopologyService topology = new InMemoryTopologyService().withLinkService(linkService);
+        InMemoryNetworkConfigRegistry registry = new InMemoryNetworkConfigRegistry().withCoreService(core);
         app = AppAssembly.builder()
                 .storage(storage)
                 .events(new InMemoryEventDeliveryService())
@@ -66,10 +98,22 @@ public final class ClusterMember {
                 .groups(new InMemoryGroupService())
                 .mastership(mastership)
                 .topology(topology, topology)
-                .netcfg(new InMemoryNetworkConfigRegistry().withCoreService(core), core)
+                .netcfg(registry, core)
                 .build();
-        leadership.runForLeadership(GlobalLoopManager.TOPIC);
-        mastership.runFor(devices);
+        if (netcfg != null) {
+            // This member's collector: 127.0.0.1 at the port it was given.
+            ObjectNode doc = netcfg.deepCopy();
+            ObjectNode collector = (ObjectNode) doc.with("apps").with(Srv6IntConfigService.APP_NAME)
+                    .with(Srv6IntAppConfig.KEY).with("collector");
+            collector.with("instances").putObject(id).put("address", "127.0.0.1").put("port", intPort);
+            AppAssembly.applyNetcfg(core, registry, doc);
+            mastership.runFor(devices);
+            loop = LoopAssembly.over(app).cluster(leadership, cluster).build();
+        } else {
+            loop = null;
+            leadership.runForLeadership(GlobalLoopManager.TOPIC);
+            mastership.runFor(devices);
+        }
     }
 
     AtomixNode node() {
@@ -96,6 +140,33 @@ public final class ClusterMember {
         return app;
     }
 
+    /** The collector, platform and loop; null when started without a netcfg. */
+    LoopAssembly loop() {
+        return loop;
+    }
+
+    // "of:1/2-of:2/1,...": both directions of each cable
+    private static List<Link> links(String spec) {
+        List<Link> out = new ArrayList<>();
+        if (spec == null || spec.isBlank()) {
+            return out;
+        }
+        ProviderId pid = new ProviderId("cluster", "org.srv6int.cluster");
+        for (String cable : spec.split(",")) {
+            String[] ends = cable.split("-");
+            if (ends.length != 2) {
+                throw new IllegalArgumentException("link must be dev/port-dev/port: " + cable);
+            }
+            ConnectPoint a = ConnectPoint.deviceConnectPoint(ends[0]);
+            ConnectPoint b = ConnectPoint.deviceConnectPoint(ends[1]);
+            out.add(DefaultLink.builder().providerId(pid).src(a).dst(b).type(Link.Type.DIRECT)
+                            .state(Link.State.ACTIVE).build());
+            out.add(DefaultLink.builder().providerId(pid).src(b).dst(a).type(Link.Type.DIRECT)
+                            .state(Link.State.ACTIVE).build());
+        }
+        return out;
+    }
+
     /**
      * Starts a member.
      *
@@ -113,7 +184,8 @@ public final class ClusterMember {
         for (String required : List.of("id", "members", "data", "http")) {
             if (!opts.containsKey(required)) {
                 System.err.println("usage: ClusterMember --id ID --members id@host:port,... --data DIR "
-                                           + "--http host:port [--devices of:1,of:2]");
+                                           + "--http host:port [--devices of:1,of:2] [--netcfg FILE --int-port P "
+                                           + "--links of:1/2-of:2/1,...]");
                 System.exit(2);
             }
         }
@@ -121,8 +193,14 @@ public final class ClusterMember {
                 ? Arrays.stream(opts.get("devices").split(",")).map(DeviceId::deviceId).collect(Collectors.toList())
                 : List.of();
         String[] http = opts.get("http").split(":(?=[0-9]+$)");
+        JsonNode netcfg = opts.containsKey("netcfg") ? new ObjectMapper().readTree(new File(opts.get("netcfg"))) : null;
+        int intPort = Integer.parseInt(opts.getOrDefault("int-port", "0"));
+        if (netcfg != null && intPort <= 0) {
+            throw new IllegalArgumentException("--netcfg needs --int-port (the member's INT collector port)");
+        }
         ClusterMember m = new ClusterMember(opts.get("id"), AtomixNode.parseMembers(opts.get("members")),
-                                            new File(opts.get("data")), devices);
+                                            new File(opts.get("data")), devices, netcfg, intPort,
+                                            links(opts.get("links")));
         MemberControl control = new MemberControl(m, new InetSocketAddress(http[0], Integer.parseInt(http[1])));
         control.start();
         System.out.println("READY " + opts.get("id"));

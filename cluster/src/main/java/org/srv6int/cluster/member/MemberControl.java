@@ -2,6 +2,7 @@
 package org.srv6int.cluster.member;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -20,7 +21,14 @@ import org.srv6int.app.api.model.ReplicaState;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.api.model.VnfReplicaId;
+import org.srv6int.app.api.model.LoopDecision;
+import org.srv6int.app.api.model.LoopStatus;
+import org.srv6int.app.api.model.Sfc;
+import org.srv6int.app.assembly.LoopAssembly;
 import org.srv6int.app.loop.GlobalLoopManager;
+import org.srv6int.app.rest.SfcCodec;
+import org.srv6int.app.store.VnfReplicaStore;
+import org.srv6int.app.telemetry.TelemetryManager;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -44,6 +52,15 @@ import java.util.concurrent.Executors;
  *       claimed first, then the replica), {@code GET /replicas}: replicas and SIDs held;</li>
  *   <li>{@code POST /master?device=D&node=N}: moves a device's mastership.</li>
  * </ul>
+ * With the closed loop running ({@code --netcfg}):
+ * <ul>
+ *   <li>{@code POST /sfc} (the REST API's chain JSON, {@link SfcCodec}): adds a chain;
+ *       {@code POST /register?vnf=C/I&name=N&node=W&device=D&port=P&sid=S&mac=M}: an ACTIVE replica
+ *       into the inventory;</li>
+ *   <li>{@code GET /loop}: whether this member's loop leads, its last round (wall clock) and its
+ *       decisions; {@code GET /collector}: the INT collector's address and counters;
+ *       {@code GET /inventory}: replicas (node, state, SID) and SID claims.</li>
+ * </ul>
  * A store failure answers 503 with the error, so the driver counts it as a refused write.
  */
 final class MemberControl {
@@ -65,6 +82,78 @@ final class MemberControl {
         server.createContext("/replica", x -> answer(x, () -> createReplica(query(x))));
         server.createContext("/replicas", x -> answer(x, this::replicas));
         server.createContext("/master", x -> answer(x, () -> moveMaster(query(x))));
+        server.createContext("/sfc", x -> answer(x, () -> addSfc(x)));
+        server.createContext("/register", x -> answer(x, () -> register(query(x))));
+        server.createContext("/loop", x -> answer(x, this::loop));
+        server.createContext("/collector", x -> answer(x, this::collector));
+        server.createContext("/inventory", x -> answer(x, this::inventory));
+    }
+
+    private LoopAssembly loopAssembly() {
+        LoopAssembly l = member.loop();
+        if (l == null) {
+            throw new IllegalArgumentException("this member runs no loop (started without --netcfg)");
+        }
+        return l;
+    }
+
+    private ObjectNode addSfc(HttpExchange x) throws IOException {
+        loopAssembly();
+        Sfc sfc = new SfcCodec().decode((ObjectNode) JSON.readTree(x.getRequestBody()), null);
+        member.app().sfcs().addSfc(sfc);
+        return JSON.createObjectNode().put("added", sfc.id().toString());
+    }
+
+    private ObjectNode register(Map<String, String> q) {
+        loopAssembly();
+        VnfReplica r = new VnfReplica(VnfReplicaId.of(VnfKey.valueOf(required(q, "vnf")), required(q, "name")),
+                                      required(q, "node"), DeviceId.deviceId(required(q, "device")),
+                                      PortNumber.portNumber(required(q, "port")),
+                                      Ip6Address.valueOf(required(q, "sid")), MacAddress.valueOf(required(q, "mac")),
+                                      ReplicaState.ACTIVE, 1);
+        member.app().inventory().registerReplica(r);
+        return JSON.createObjectNode().put("registered", r.id().toString());
+    }
+
+    private ObjectNode loop() {
+        GlobalLoopManager loop = loopAssembly().loop();
+        LoopStatus st = loop.status();
+        ObjectNode out = JSON.createObjectNode();
+        out.put("leading", st.leader());
+        out.put("leader", st.leaderNode());
+        out.put("lastRoundMillis", st.lastEvaluationMillis());
+        ArrayNode ds = out.putArray("decisions");
+        for (LoopDecision d : loop.decisions(50)) {
+            ds.addObject().put("timeMillis", d.timeMillis()).put("vnf", d.vnf().toString())
+                    .put("action", d.action().toString()).put("outcome", String.valueOf(d.outcome()))
+                    .put("before", d.replicasBefore()).put("after", d.replicasAfter())
+                    .put("detail", d.detail());
+        }
+        return out;
+    }
+
+    private ObjectNode collector() {
+        TelemetryManager t = loopAssembly().telemetry();
+        ObjectNode out = JSON.createObjectNode();
+        out.put("address", t.collectorAddress().map(Object::toString).orElse(null));
+        out.put("windowed", t.latest().isPresent());
+        ObjectNode c = out.putObject("counters");
+        t.counters().forEach(c::put);
+        return out;
+    }
+
+    private ObjectNode inventory() {
+        ObjectNode out = JSON.createObjectNode();
+        ObjectNode rs = out.putObject("replicas");
+        member.app().inventory().getReplicas().stream()
+                .sorted((a, b) -> a.id().compareTo(b.id()))
+                .forEach(r -> rs.putObject(r.id().toString()).put("node", r.node())
+                        .put("state", r.state().toString()).put("sid", r.sid().toString()));
+        ObjectNode claims = out.putObject("sidClaims");
+        for (VnfReplicaStore.SidClaim c : member.app().replicaStore().sidClaims()) {
+            claims.put(c.sid().toString(), c.holder().toString());
+        }
+        return out;
     }
 
     void start() {
