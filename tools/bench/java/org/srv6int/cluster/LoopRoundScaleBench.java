@@ -10,6 +10,7 @@ import org.onosproject.net.PortNumber;
 import org.onosproject.store.service.AsyncConsistentMap;
 import org.onosproject.store.service.ConsistentMap;
 import org.onosproject.store.service.ConsistentMapBuilder;
+import org.onosproject.store.service.StorageException;
 import org.onosproject.store.service.StorageService;
 import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.api.model.ChainWindow;
@@ -60,6 +61,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * Issue 33 item 4: the leader's loop round over the real store. Three Atomix 3.1.9 members in
@@ -224,6 +226,20 @@ public final class LoopRoundScaleBench {
         System.exit(0);
     }
 
+    /** A loading write, retried on a store timeout (a Raft election under load); the answer is not needed. */
+    private static void retried(Supplier<Boolean> write) {
+        for (int i = 0;; i++) {
+            try {
+                write.get();
+                return;
+            } catch (StorageException e) {
+                if (i == 4) {
+                    throw e;
+                }
+            }
+        }
+    }
+
     private static void run(AtomixNode node, int chains, int rounds) {
         CountingStorage storage = new CountingStorage(new AtomixStorageService(node));
         InMemoryCoreService core = new InMemoryCoreService();
@@ -251,16 +267,17 @@ public final class LoopRoundScaleBench {
                     .classifier(new FlowClassifier(IpPrefix.valueOf("10.1.0.0/16"), IpPrefix.valueOf("10.2.0.0/16"),
                                                    17, 0, tag))
                     .vnfs(specs).build();
-            app.sfcStore().createSfc(sfc);
+            retried(() -> app.sfcStore().createSfc(sfc));
             for (int i = 0; i < VNFS; i++) {
                 VnfKey k = VnfKey.of(sfc.id(), i);
                 int sw = (c * VNFS + i) % SWITCHES;
                 String name = "r" + i;
-                app.replicaStore().createReplica(new VnfReplica(
+                VnfReplica replica = new VnfReplica(
                         VnfReplicaId.of(k, name), "w" + sw, DeviceId.deviceId("device:leaf" + sw),
                         PortNumber.portNumber(2 + i), Ip6Address.valueOf(String.format("2001:db8:%x:%x::1", tag, i)),
                         MacAddress.valueOf(String.format("00:00:%02x:%02x:%02x:%02x", (tag >> 8) & 0xff, tag & 0xff,
-                                                         i, 1)), ReplicaState.ACTIVE, 1));
+                                                         i, 1)), ReplicaState.ACTIVE, 1);
+                retried(() -> app.replicaStore().createReplica(replica));
                 vnfWindows.add(new VnfWindow(k, 100, 300_000, 400_000, 450_000, 500_000, 1000, Map.of(name, 100L)));
             }
             chainWindows.add(new ChainWindow(tag, 100, 2_000_000, 3_000_000, 1000));
