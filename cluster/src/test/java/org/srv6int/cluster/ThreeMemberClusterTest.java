@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -33,7 +34,8 @@ import static org.junit.Assert.assertTrue;
  * name order and each leaves the cluster whole for the next: the cluster forms and shares the
  * app's maps; a SID claimed through two members at once is held once; the leader killed with
  * {@code kill -9} under a steady write load is replaced and nothing written is lost; a member
- * restarted with its data wiped catches up. Figures are printed ("cluster:" lines).
+ * restarted with its data wiped catches up; an agent's escalation posted through each member is
+ * recorded once by the leader's loop. Figures are printed ("cluster:" lines).
  */
 @FixMethodOrder(MethodSorters.NAME_ASCENDING)
 public class ThreeMemberClusterTest {
@@ -222,5 +224,64 @@ public class ThreeMemberClusterTest {
         assertEquals(down + " sees every member active", 3, count(s.path("members"), "ACTIVE"));
         System.out.println("cluster: " + down + " restarted with its data wiped: serving after " + joinMs
                                    + " ms, caught up (" + e.size() + " entries); writes accepted/sent " + w.counts());
+    }
+
+    @Test
+    public void t5AnEscalationPostedThroughEachMemberIsRecordedByTheLeaderOnce() throws Exception {
+        List<String> ids = cluster.ids();
+        for (String id : ids) {
+            assertNotNull(id + " not serving", cluster.awaitStatus(id, st -> st.path("leader").isTextual(), FORM));
+        }
+        assertNotNull(cluster.call(ids.get(0), "POST", "/chain?id=33&vnfs=3"));
+        String leader = leaderSeenBy(ids.get(0));
+        long t0 = System.nanoTime();
+        Map<String, String> answers = new LinkedHashMap<>();
+        int queued = 0;
+        for (int i = 0; i < ids.size(); i++) {
+            String id = ids.get(i);
+            JsonNode r = cluster.call(id, "POST", "/escalation?vnf=33/" + i + "&node=w-" + id);
+            assertNotNull(id + " refused the escalation:\n" + cluster.log(id), r);
+            answers.put(id, r.toString());
+            queued += r.path("decided").asBoolean() ? 0 : 1;
+            assertEquals("the leader decides, a follower queues: " + id + " " + r, id.equals(leader),
+                         r.path("decided").asBoolean());
+        }
+        // Every vNF's escalation recorded once by the leader's loop (rounds every 500 ms).
+        Map<String, Integer> expected = Map.of("33/0", 1, "33/1", 1, "33/2", 1);
+        long end = System.nanoTime() + FAILOVER_BOUND.toNanos();
+        JsonNode seen = null;
+        long recordedMs = -1;
+        while (System.nanoTime() < end) {
+            seen = cluster.call(leader, "GET", "/escalations");
+            if (seen != null && records(seen).equals(expected)) {
+                recordedMs = (System.nanoTime() - t0) / 1_000_000;
+                break;
+            }
+            Thread.sleep(50);
+        }
+        assertTrue("the leader " + leader + " recorded " + seen + " after " + answers, recordedMs >= 0);
+        // Two more rounds: nothing recorded twice, on the leader or anywhere else.
+        Thread.sleep(1500);
+        for (String id : ids) {
+            JsonNode e = cluster.call(id, "GET", "/escalations");
+            if (id.equals(leader)) {
+                assertEquals("recorded once: " + e, expected, records(e));
+                assertEquals(queued, e.path("counters").path("escalationsConsumed").asInt());
+            } else {
+                assertEquals(id + " records none: " + e, Map.of(), records(e));
+            }
+        }
+        System.out.println("cluster: escalations posted through " + ids + " (leader " + leader + "): " + queued
+                                   + " queued by followers, all 3 recorded once by the leader within " + recordedMs
+                                   + " ms; answers " + answers);
+    }
+
+    private static Map<String, Integer> records(JsonNode e) {
+        Map<String, Integer> out = new TreeMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = e.path("records").fields(); it.hasNext();) {
+            Map.Entry<String, JsonNode> f = it.next();
+            out.put(f.getKey(), f.getValue().asInt());
+        }
+        return out;
     }
 }

@@ -4,6 +4,8 @@ package org.srv6int.app.api;
 import java.util.Map;
 import java.util.Set;
 import org.srv6int.app.api.model.ChainState;
+import org.srv6int.app.api.model.Escalation;
+import org.srv6int.app.api.model.EscalationReceipt;
 import org.srv6int.app.api.model.InterferenceView;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.LoopStatus;
@@ -69,6 +71,33 @@ public interface GlobalLoopService {
      *         or the loop is disabled)
      */
     LoopDecision escalate(VnfKey vnf, String node, long l95Nanos, long lmaxNanos, List<String> triedResources);
+
+    /**
+     * Takes a node agent's escalation on any instance (REST {@code POST loop/escalations}): the
+     * leader records it as {@link #escalate} does; another instance queues it in the cluster's
+     * store, one entry per (chain, vNF, node), for the leader's next round (docs/cluster.md).
+     * Without such a store it is {@link #escalate}.
+     *
+     * @param e the escalation
+     * @return the decision, or what was queued for the leader
+     * @throws SfcException NOT_FOUND if the chain or vNF is unknown
+     * @throws IllegalStateException if the loop is disabled, or the escalation could be neither
+     *         recorded nor queued
+     */
+    default EscalationReceipt submitEscalation(Escalation e) {
+        return EscalationReceipt.decided(escalate(e.vnf(), e.node(), e.l95Nanos(), e.lmaxNanos(),
+                                                  e.triedResources()));
+    }
+
+    /**
+     * Counters of escalations queued for the leader (queued here; consumed, expired, dropped by
+     * this instance's loop), empty where none are queued.
+     *
+     * @return counter name to value
+     */
+    default Map<String, Long> escalationCounters() {
+        return Map.of();
+    }
 
     /**
      * Pauses or resumes the loop of one chain: while paused the loop takes no action on its vNFs

@@ -9,6 +9,7 @@ import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
 import org.srv6int.app.loop.GlobalLoopManager;
 import org.srv6int.app.loop.LoopClock;
+import org.srv6int.app.store.DistributedEscalationStore;
 import org.srv6int.app.telemetry.TelemetryManager;
 
 import java.util.ArrayDeque;
@@ -56,6 +57,10 @@ public final class LoopAssembly {
         if (b.clock != null) {
             loop.setClock(b.clock);
         }
+        // escalations taken by any instance reach the leader through this map (issue 33, item 3)
+        DistributedEscalationStore escalations = new DistributedEscalationStore(app.storageService());
+        escalations.activate();
+        loop.setEscalationStore(escalations);
         loop.activate();
         stops.push(loop::deactivate);
     }

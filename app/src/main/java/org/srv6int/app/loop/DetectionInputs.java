@@ -169,20 +169,28 @@ public final class DetectionInputs {
             Iterable<FlowEntry> it = flowEntries.apply(k);
             return it == null ? List.of() : ImmutableList.copyOf(it);
         });
+        // Read before and after the inventory: a create that starts or ends meanwhile is in flight
+        // at one of the two reads, and its reserved replica is not taken for a parked one.
+        // (null: the loop state store was unreadable, every vNF counts as creating.)
+        // One read of the inventory for every chain: each read is a full read of the replica store
+        // (over the cluster's store, one per chain made the round grow as chains x replicas).
+        Set<VnfKey> before = loop.creating();
+        Map<SfcId, List<VnfReplica>> byChain = new HashMap<>();
+        for (VnfReplica r : inventory.getReplicas()) {
+            byChain.computeIfAbsent(r.vnf().sfcId(), k -> new ArrayList<>()).add(r);
+        }
+        Set<VnfKey> after = loop.creating();
+        // null: unknown, no draining replica is judged (as before the loop could tell)
+        Set<org.srv6int.app.api.model.VnfReplicaId> removing = loop.removing();
         for (Sfc sfc : sorted) {
             OptionalLong classified = flowEntries == null ? OptionalLong.empty()
                     : SwitchCounters.classified(read.apply(sfc.ingress().deviceId()), sfc);
             int lists = paths == null ? 1 : paths.getPaths(sfc.id()).map(p -> p.segmentLists().size()).orElse(0);
             List<ChainHealth.ReplicaSeen> rs = new ArrayList<>();
             Set<Integer> withLive = new HashSet<>();
-            // Read before and after the inventory: a create that starts or ends meanwhile is in flight
-            // at one of the two reads, and its reserved replica is not taken for a parked one.
-            // (null: the loop state store was unreadable, every vNF counts as creating.)
-            Set<VnfKey> before = loop.creating();
-            Collection<VnfReplica> replicas = inventory.getReplicas(sfc.id());
-            Set<VnfKey> after = loop.creating();
-            // null: unknown, no draining replica is judged (as before the loop could tell)
-            Set<org.srv6int.app.api.model.VnfReplicaId> removing = loop.removing();
+            List<VnfReplica> replicas = byChain.getOrDefault(sfc.id(), List.of());
+            // the inventory's order for a chain (getReplicas(sfc)): by replica id
+            replicas.sort((a, b) -> a.id().compareTo(b.id()));
             for (VnfReplica r : replicas) {
                 boolean creating = before == null || after == null || before.contains(r.vnf())
                         || after.contains(r.vnf());

@@ -34,6 +34,20 @@ public final class Escalations {
      */
     public static LoopDecision take(Escalation e, SfcService sfcs, VnfInventoryService inventory,
                                     Supplier<GlobalLoop> loop) {
+        check(e, sfcs);
+        GlobalLoop l = loop.get();
+        int replicas = inventory.getReplicas(e.vnf()).size();
+        return l.escalated(e.vnf(), replicas, e.node(), e.l95Nanos(), e.lmaxNanos(), e.triedResources());
+    }
+
+    /**
+     * Checks an escalation's chain and vNF (also before an instance queues it for the leader).
+     *
+     * @param e    the escalation
+     * @param sfcs the chains
+     * @throws SfcException NOT_FOUND if the chain or its vNF is unknown
+     */
+    public static void check(Escalation e, SfcService sfcs) {
         Sfc sfc = sfcs.getSfc(e.vnf().sfcId())
                 .orElseThrow(() -> new SfcException(SfcException.Reason.NOT_FOUND, "no chain " + e.vnf().sfcId()));
         int index = e.vnf().index();
@@ -41,8 +55,5 @@ public final class Escalations {
             throw new SfcException(SfcException.Reason.NOT_FOUND, "chain " + e.vnf().sfcId() + " has no vNF "
                     + index + " (it has " + sfc.vnfs().size() + ")");
         }
-        GlobalLoop l = loop.get();
-        int replicas = inventory.getReplicas(e.vnf()).size();
-        return l.escalated(e.vnf(), replicas, e.node(), e.l95Nanos(), e.lmaxNanos(), e.triedResources());
     }
 }

@@ -3,6 +3,8 @@ package org.srv6int.app.loop;
 
 import org.srv6int.app.api.GlobalLoopService;
 import org.srv6int.app.api.model.ChainState;
+import org.srv6int.app.api.model.Escalation;
+import org.srv6int.app.api.model.EscalationReceipt;
 import org.srv6int.app.api.model.InterferenceView;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.LoopStatus;
@@ -50,6 +52,16 @@ public abstract class ForwardingLoopService implements GlobalLoopService {
     public LoopDecision escalate(VnfKey vnf, String node, long l95Nanos, long lmaxNanos,
                                  List<String> triedResources) {
         return delegate().escalate(vnf, node, l95Nanos, lmaxNanos, triedResources);
+    }
+
+    @Override
+    public EscalationReceipt submitEscalation(Escalation e) {
+        return delegate().submitEscalation(e);
+    }
+
+    @Override
+    public Map<String, Long> escalationCounters() {
+        return delegate().escalationCounters();
     }
 
     @Override

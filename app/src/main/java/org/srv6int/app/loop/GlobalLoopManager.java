@@ -37,6 +37,7 @@ import org.srv6int.app.api.TelemetryWindows;
 import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.api.model.TelemetrySnapshot;
 import org.srv6int.app.config.Srv6IntConfigService;
+import org.srv6int.app.store.EscalationStore;
 import org.srv6int.app.store.LoopStateStore;
 import org.srv6int.app.telemetry.TelemetryManager;
 
@@ -76,6 +77,8 @@ public class GlobalLoopManager extends ForwardingLoopService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY) protected LinkService linkService;
     @Reference(cardinality = ReferenceCardinality.MANDATORY) protected SfcPathService pathsService;
     @Reference(cardinality = ReferenceCardinality.MANDATORY) protected MetricsService metrics;
+    // Escalations any instance took for the leader (docs/cluster.md); null: a follower refuses them.
+    @Reference(cardinality = ReferenceCardinality.MANDATORY) protected EscalationStore escalationStore;
 
     private final DeviceListener deviceListener = this::onDeviceEvent;
     private final LinkListener linkListener = this::onLinkEvent;
@@ -127,6 +130,16 @@ public class GlobalLoopManager extends ForwardingLoopService {
      */
     public void setClock(LoopClock c) {
         clock = c;
+    }
+
+    /**
+     * Sets the cluster's escalation store, before {@link #activate()}, for a host without OSGi
+     * (default none: an instance that does not lead refuses escalations with 503).
+     *
+     * @param s store
+     */
+    public void setEscalationStore(EscalationStore s) {
+        escalationStore = s;
     }
 
     @Activate

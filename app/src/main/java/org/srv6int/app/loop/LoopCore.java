@@ -12,9 +12,11 @@ import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.api.model.ChainState;
 import org.srv6int.app.api.model.Escalation;
+import org.srv6int.app.api.model.EscalationReceipt;
 import org.srv6int.app.api.model.InterferenceView;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.LoopStatus;
+import org.srv6int.app.api.model.QueuedEscalation;
 import org.srv6int.app.api.model.ReplicaHealthRecord;
 import org.srv6int.app.api.model.SegmentList;
 import org.srv6int.app.api.model.Sfc;
@@ -81,6 +83,7 @@ public final class LoopCore implements GlobalLoopService {
     private final Supplier<String> leaderName;
     private final ClusterInterference interference;
     private final ChainHealth health;
+    private final EscalationQueue queued;
 
     private final Map<SfcId, List<SegmentList>> lastLists = new HashMap<>();
     private final Set<String> pendingEvents = new LinkedHashSet<>();
@@ -115,6 +118,7 @@ public final class LoopCore implements GlobalLoopService {
         }
         this.observations = obs;
         this.interference = new ClusterInterference(store);
+        this.queued = b.escalations == null ? null : new EscalationQueue(b.escalations, b.self);
         if (detection != null) {
             LoopSettings now = settings.get();
             health = new ChainHealth(clock, now.silenceNanos(), now.replicaSilenceNanos(), now.returnHoldNanos());
@@ -161,6 +165,7 @@ public final class LoopCore implements GlobalLoopService {
             }
         }
         GlobalLoop l = loop(set);
+        consumeQueued(set);
         checkHealth(l, window, false, set);
         List<VnfObservation> obs = new ArrayList<>(observations.apply(window));
         if (residents != null && colocation != null) {
@@ -243,6 +248,66 @@ public final class LoopCore implements GlobalLoopService {
         return d;
     }
 
+    /**
+     * Takes a node agent's escalation on any instance: the leader records it ({@link #escalate});
+     * another instance, given the cluster's escalation store, checks its chain and vNF and queues
+     * it for the leader's next round.
+     *
+     * @param e the escalation
+     * @return the decision, or what was queued
+     * @throws SfcException          if the chain or vNF does not exist
+     * @throws IllegalStateException if the loop is disabled, or this core neither leads nor has a
+     *                               store to queue in, or the store is unavailable
+     */
+    @Override
+    public EscalationReceipt submitEscalation(Escalation e) {
+        if (queued == null || leading) {
+            try {
+                return EscalationReceipt.decided(escalate(e));
+            } catch (IllegalStateException ex) {
+                // Leadership moved while it was taken: queue it for the next leader.
+                if (queued == null || leading) {
+                    throw ex;
+                }
+            }
+        }
+        Escalations.check(e, sfcs);
+        if (!settings.get().enabled()) {
+            throw new IllegalStateException("the global loop is disabled in netcfg (loop.enabled)");
+        }
+        QueuedEscalation q = queued.queue(e, clock.currentTimeMillis());
+        log.info("Escalation from {} for {} queued for the leader {} ({} post(s))", e.node(), e.vnf(),
+                 leaderName.get(), q.posts());
+        return EscalationReceipt.queued(q, leaderName.get());
+    }
+
+    /**
+     * The leader takes the escalations other instances queued into its loop, once each (docs/cluster.md).
+     * A store it cannot read leaves them for the next round.
+     */
+    private void consumeQueued(LoopSettings set) {
+        if (queued == null) {
+            return;
+        }
+        try {
+            long maxAgeMillis = set.params().tHatNanos() / 1_000_000;
+            queued.consume(clock.currentTimeMillis(), maxAgeMillis, this::escalate);
+        } catch (RuntimeException ex) {
+            log.warn("Queued escalations not taken this round: {}", ex.getMessage());
+        }
+    }
+
+    /**
+     * Counters of the escalations queued for a leader: queued by this instance, and consumed,
+     * expired (older than t-hat) and dropped (chain or vNF gone) by its loop while it led.
+     *
+     * @return counter name to value, empty without an escalation store
+     */
+    @Override
+    public Map<String, Long> escalationCounters() {
+        return queued == null ? Map.of() : queued.counters();
+    }
+
     @Override
     public LoopDecision escalate(VnfKey vnf, String node, long l95Nanos, long lmaxNanos,
                                  List<String> triedResources) {
@@ -280,6 +345,9 @@ public final class LoopCore implements GlobalLoopService {
             old.close();
         }
         loop = null;
+        if (queued != null) {
+            queued.forget();
+        }
         if (now) {
             // Another leader may have written since this instance last led.
             if (health != null) {

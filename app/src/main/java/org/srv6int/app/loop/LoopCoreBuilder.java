@@ -7,6 +7,7 @@ import org.srv6int.app.api.SfcPathService;
 import org.srv6int.app.api.SfcService;
 import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.api.model.TelemetrySnapshot;
+import org.srv6int.app.store.EscalationStore;
 import org.srv6int.app.store.LoopStateStore;
 
 import java.util.List;
@@ -40,6 +41,8 @@ public final class LoopCoreBuilder {
     Supplier<LoopSettings> settings = () -> LoopSettings.of(LoopParams.builder().build());
     Supplier<String> leaderName = () -> "none";
     boolean leading = true;
+    EscalationStore escalations;
+    String self = "local";
 
     LoopCoreBuilder() {
     }
@@ -236,6 +239,21 @@ public final class LoopCoreBuilder {
      */
     public LoopCoreBuilder leaderName(Supplier<String> name) {
         leaderName = Objects.requireNonNull(name, "name");
+        return this;
+    }
+
+    /**
+     * The cluster's store of escalations for the leader (docs/cluster.md): a core that does not
+     * lead queues an escalation there instead of refusing it, and a leading one takes the queue
+     * into its loop every round (default none: a core that does not lead refuses).
+     *
+     * @param store the escalation store
+     * @param node  this instance's name, recorded on what it queues
+     * @return this
+     */
+    public LoopCoreBuilder escalations(EscalationStore store, String node) {
+        escalations = store;
+        self = Objects.requireNonNull(node, "node");
         return this;
     }
 

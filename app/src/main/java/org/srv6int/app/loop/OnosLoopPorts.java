@@ -45,7 +45,11 @@ final class OnosLoopPorts {
                     Map<String, Boolean> ready = p.readiness(vnf);
                     return ready == null ? null : ready.get(replica);
                 });
-        return LoopCore.builder().clock(clock).platform(m.platform)
+        LoopCoreBuilder b = LoopCore.builder();
+        if (m.escalationStore != null) {
+            b.escalations(m.escalationStore, m.clusterService.getLocalNode().id().toString());
+        }
+        return b.clock(clock).platform(m.platform)
                 .routing(new InventoryRouting(m.inventory, m.placement)).store(m.loopState)
                 .colocation(colocation).residents(colocation).pools(m.nodePools)
                 // a drained replica's pod goes only once no switch steers to it (docs/global-loop.md)

@@ -2,8 +2,11 @@
 package org.srv6int.app.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onosproject.net.config.InvalidFieldException;
 import org.srv6int.app.api.model.Escalation;
+import org.srv6int.app.api.model.QueuedEscalation;
 import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.model.VnfKey;
 
@@ -35,7 +38,8 @@ public final class EscalationCodec {
         int chain = intField(b, "chainId", 0, SfcId.MAX);
         int vnf = intField(b, "vnfIndex", 0, Integer.MAX_VALUE);
         JsonNode node = b.get("node");
-        if (node == null || !node.isTextual() || node.asText().isBlank()) {
+        if (node == null || !node.isTextual() || node.asText().isBlank()
+                || node.asText().chars().anyMatch(Character::isISOControl)) {
             throw new InvalidFieldException("node", "must be the reporting node's name");
         }
         long l95 = longField(b, "l95Ns");
@@ -46,9 +50,41 @@ public final class EscalationCodec {
             if (!t.isArray()) {
                 throw new InvalidFieldException("triedResources", "must be an array of resource type names");
             }
-            t.forEach(x -> tried.add(x.asText()));
+            for (JsonNode x : t) {
+                String r = x.asText();
+                if (!x.isTextual() || r.isBlank() || r.contains(",") || r.chars().anyMatch(Character::isISOControl)) {
+                    throw new InvalidFieldException("triedResources", "must be resource type names, got " + x);
+                }
+                tried.add(r);
+            }
         }
         return new Escalation(VnfKey.of(SfcId.of(chain), vnf), node.asText(), l95, lmax, tried);
+    }
+
+    /**
+     * Encodes what a follower queued for the leader (the answer of {@code POST loop/escalations}
+     * on an instance that does not lead).
+     *
+     * @param q      the queued escalation (its key's entry after this post)
+     * @param leader the leader as the instance sees it
+     * @param mapper JSON mapper
+     * @return {"queued": {...}, "leader": ...}
+     */
+    public static ObjectNode encodeQueued(QueuedEscalation q, String leader, ObjectMapper mapper) {
+        ObjectNode root = mapper.createObjectNode();
+        ObjectNode o = root.putObject("queued");
+        Escalation e = q.escalation();
+        o.put("chainId", e.vnf().sfcId().tag());
+        o.put("vnfIndex", e.vnf().index());
+        o.put("node", e.node());
+        o.put("l95Ns", e.l95Nanos());
+        o.put("lmaxNs", e.lmaxNanos());
+        o.put("posts", q.posts());
+        o.put("firstMs", q.firstMillis());
+        o.put("lastMs", q.lastMillis());
+        o.put("receivedBy", q.receivedBy());
+        root.put("leader", leader);
+        return root;
     }
 
     private static int intField(JsonNode b, String name, int min, int max) {

@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.onosproject.net.config.InvalidFieldException;
 import org.srv6int.app.api.model.Escalation;
+import org.srv6int.app.api.model.EscalationReceipt;
 import org.srv6int.app.api.ChainOwnershipService;
 import org.srv6int.app.api.GlobalLoopService;
-import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.NodePoolService;
 import org.srv6int.app.api.model.NodePools;
 
@@ -136,10 +136,17 @@ public class LoopWebResource extends Srv6IntResource {
      * "triedResources": ["CPU", "LLC"]}. Scaling is a write: ONOS's REST authentication and
      * its write authorization apply as to every other POST of the app.
      *
+     * <p>Any instance takes it (agents post to one Service URL): the loop's leader records it
+     * and answers the decision; another instance queues it in the cluster's store
+     * ({@code srv6int-loop-escalations}, one entry per chain, vNF and node, a repeat counted on
+     * the entry) for the leader's next round, and answers
+     * {"queued": {"chainId", "vnfIndex", "node", "posts", "firstMs", "lastMs", "receivedBy"},
+     * "leader": "onos-1"} (docs/cluster.md).
+     *
      * @param stream escalation JSON
-     * @return 202 with the recorded decision; 400 naming the bad field; 404 if the chain or
-     *         vNF is unknown; 503 if this instance does not run the loop (the message names
-     *         the leader)
+     * @return 202 with the recorded decision (leader) or what was queued (any other instance);
+     *         400 naming the bad field; 404 if the chain or vNF is unknown; 503 if the loop is
+     *         disabled or the escalation could be neither recorded nor queued (store unavailable)
      * @onos.rsModel Escalation
      */
     @POST
@@ -150,14 +157,18 @@ public class LoopWebResource extends Srv6IntResource {
         return handle(() -> {
             Escalation e = EscalationCodec.decode(body(stream));
             GlobalLoopService loop = service(GlobalLoopService.class);
-            LoopDecision d;
+            EscalationReceipt r;
             try {
-                d = loop.escalate(e.vnf(), e.node(), e.l95Nanos(), e.lmaxNanos(), e.triedResources());
+                r = loop.submitEscalation(e);
             } catch (IllegalStateException ex) {
                 return error(Response.Status.SERVICE_UNAVAILABLE, null, ex.getMessage());
             }
+            if (r.decided()) {
+                return Response.status(Response.Status.ACCEPTED)
+                        .entity(new TelemetryCodecs.LoopDecisionCodec().encode(r.decision(), this)).build();
+            }
             return Response.status(Response.Status.ACCEPTED)
-                    .entity(new TelemetryCodecs.LoopDecisionCodec().encode(d, this)).build();
+                    .entity(EscalationCodec.encodeQueued(r.queuedEscalation(), r.leader(), mapper())).build();
         });
     }
 

@@ -39,6 +39,18 @@ public final class TestStores {
     }
 
     /**
+     * Returns an active escalation store.
+     *
+     * @param storage storage service (shared by name for a cluster)
+     * @return store
+     */
+    public static DistributedEscalationStore escalations(StorageService storage) {
+        DistributedEscalationStore s = new DistributedEscalationStore(storage);
+        s.activate();
+        return s;
+    }
+
+    /**
      * Returns an active replica store.
      *
      * @param storage storage service (shared by name for a cluster)

@@ -50,7 +50,9 @@ import java.util.concurrent.Executors;
  *       ({@code srv6int-cluster-probe}) written and read through this member;</li>
  *   <li>{@code POST /replica?vnf=C/I&name=N&sid=S}: the app's replica store's create (the SID
  *       claimed first, then the replica), {@code GET /replicas}: replicas and SIDs held;</li>
- *   <li>{@code POST /master?device=D&node=N}: moves a device's mastership.</li>
+ *   <li>{@code POST /master?device=D&node=N}: moves a device's mastership;</li>
+ *   <li>{@code POST /chain}, {@code POST /escalation}, {@code GET /escalations}: a node agent's
+ *       escalation taken through this member ({@link MemberLoop}).</li>
  * </ul>
  * With the closed loop running ({@code --netcfg}):
  * <ul>
@@ -87,6 +89,11 @@ final class MemberControl {
         server.createContext("/loop", x -> answer(x, this::loop));
         server.createContext("/collector", x -> answer(x, this::collector));
         server.createContext("/inventory", x -> answer(x, this::inventory));
+        // Issue 33 item 3: agents' escalations through any member (MemberLoop)
+        MemberLoop loop = new MemberLoop(member);
+        server.createContext("/chain", x -> answer(x, () -> loop.addChain(query(x))));
+        server.createContext("/escalation", x -> answer(x, () -> loop.escalate(query(x))));
+        server.createContext("/escalations", x -> answer(x, loop::escalations));
     }
 
     private LoopAssembly loopAssembly() {
