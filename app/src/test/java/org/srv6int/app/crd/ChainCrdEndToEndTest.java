@@ -37,7 +37,7 @@ import org.srv6int.app.k8s.KubernetesMock;
 import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
 import org.srv6int.app.loop.GlobalLoopManager;
 import org.srv6int.app.loop.LoopClock;
-import org.srv6int.app.loop.TestReports;
+import org.srv6int.app.testing.TestReports;
 import org.srv6int.app.rest.SfcCodec;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.TelemetryEngine;

@@ -24,7 +24,7 @@ import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.ReplicaState;
 import org.srv6int.app.loop.GlobalLoopManager;
 import org.srv6int.app.testing.LoopManagers;
-import org.srv6int.app.loop.TestReports;
+import org.srv6int.app.testing.TestReports;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.config.Srv6IntAppConfig;
