@@ -267,7 +267,7 @@ test("']' to SFC 2: its dead replica is marked in the panel and on its worker's 
     assert.equal(v.panel.rows['State :'].cls, 'value');
     const reps = v.panel.rows['  replicas :'];
     assert.ok(reps, 'replicas row: ' + Object.keys(v.panel.rows));
-    assert.match(reps.value, /snort-0@worker-1 PENDING w0 \[dead\]/);
+    assert.match(reps.value, /snort-0@worker-1 DEAD w0 \[dead\]/);
     assert.equal(reps.cls, 'value srv6int-red');
     const w1 = v.nodes['00:00:00:00:02:01/None'].badge;
     assert.equal(w1.cls, 'badge badgeError');

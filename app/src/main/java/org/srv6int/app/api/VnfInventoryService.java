@@ -2,6 +2,7 @@
 package org.srv6int.app.api;
 
 import org.srv6int.app.api.model.ReplicaState;
+import org.srv6int.app.api.model.ReplicaTransition;
 import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfReplica;
@@ -9,6 +10,7 @@ import org.srv6int.app.api.model.VnfReplicaId;
 import org.onosproject.event.ListenerService;
 
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -117,7 +119,8 @@ public interface VnfInventoryService extends ListenerService<VnfReplicaEvent, Vn
 
     /**
      * Changes a replica's state and multipath weight through the life cycle's step to that state
-     * (ACTIVE: activate, from PENDING or ACTIVE; DRAINING: drain; PENDING: fail).
+     * (ACTIVE: activate, from PENDING or ACTIVE; DRAINING: drain; DEAD: fail; PENDING is refused: only
+     * a reservation makes it).
      *
      * @param id     replica id
      * @param state  new state
@@ -128,7 +131,7 @@ public interface VnfInventoryService extends ListenerService<VnfReplicaEvent, Vn
     VnfReplica updateReplica(VnfReplicaId id, ReplicaState state, int weight);
 
     /**
-     * Marks a replica dead: PENDING, weight 0, out of every segment list (distinguishable from a drain).
+     * Marks a replica dead: DEAD, weight 0, out of every segment list (distinguishable from a drain).
      *
      * @param id replica id
      * @return the updated replica
@@ -172,4 +175,22 @@ public interface VnfInventoryService extends ListenerService<VnfReplicaEvent, Vn
      * @throws SfcException (NOT_FOUND) if unknown
      */
     VnfReplica removeReplica(VnfReplicaId id);
+
+    /**
+     * Every edge of the replica life cycle's table with how often this instance took it since start.
+     *
+     * @return edges (step, from, to, count), those never taken with 0; empty where no life cycle runs
+     */
+    default List<ReplicaTransition> transitions() {
+        return List.of();
+    }
+
+    /**
+     * Steps this instance's life cycle refused since start, by step and the state asked from.
+     *
+     * @return refusals (step, from, count; no "to"); empty where no life cycle runs
+     */
+    default List<ReplicaTransition> refusedTransitions() {
+        return List.of();
+    }
 }

@@ -19,6 +19,7 @@ import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigManager;
 import org.srv6int.app.config.Srv6IntConfigService;
+import org.srv6int.app.inventory.ReplicaLifecycle;
 import org.srv6int.app.inventory.VnfInventoryManager;
 import org.srv6int.app.placement.SfcPathManager;
 import org.srv6int.app.pools.NodePoolManager;
@@ -100,10 +101,12 @@ public final class AppAssembly {
         summaries = new DistributedTelemetrySummaryStore(b.storage);
         summaries.activate();
 
-        sfcs = new SfcManager(sfcStore, replicaStore, config, b.events);
+        // the one life cycle that writes replica records, for the chain service and the inventory alike
+        ReplicaLifecycle lifecycle = new ReplicaLifecycle(replicaStore, b.clock);
+        sfcs = new SfcManager(sfcStore, replicaStore, lifecycle, config, b.events);
         sfcs.activate();
         stops.push(sfcs::deactivate);
-        inventory = new VnfInventoryManager(replicaStore, sfcs, config, b.events, b.clock);
+        inventory = new VnfInventoryManager(replicaStore, lifecycle, sfcs, config, b.events);
         inventory.activate();
         stops.push(inventory::deactivate);
         paths = new SfcPathManager(sfcs, inventory, config, netcfg, b.topology, b.paths);

@@ -44,6 +44,10 @@ public class SfcManager extends AbstractListenerManager<SfcEvent, SfcListener> i
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected Srv6IntConfigService configService;
 
+    // A chain's replicas leave through the life cycle too (REMOVE is allowed from any state).
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected ReplicaLifecycle lifecycle;
+
     private final SfcStoreDelegate delegate = this::post;
 
     /** Creates the component for OSGi, which sets its references. */
@@ -54,14 +58,16 @@ public class SfcManager extends AbstractListenerManager<SfcEvent, SfcListener> i
      * Creates the component with its references, for a host without OSGi; call {@link #activate()}.
      *
      * @param store         chain store
-     * @param replicaStore  replica store
+     * @param replicaStore  replica store (read here)
+     * @param lifecycle     the replica life cycle over that store (the one the inventory uses)
      * @param configService the app's netcfg
      * @param events        event delivery
      */
-    public SfcManager(SfcStore store, VnfReplicaStore replicaStore, Srv6IntConfigService configService,
-                      EventDeliveryService events) {
+    public SfcManager(SfcStore store, VnfReplicaStore replicaStore, ReplicaLifecycle lifecycle,
+                      Srv6IntConfigService configService, EventDeliveryService events) {
         this.store = store;
         this.replicaStore = replicaStore;
+        this.lifecycle = lifecycle;
         this.configService = configService;
         this.eventDispatcher = events;
     }
@@ -109,7 +115,7 @@ public class SfcManager extends AbstractListenerManager<SfcEvent, SfcListener> i
             // replicas of vNFs that no longer exist would be left behind
             replicaStore.getReplicas().stream()
                     .filter(r -> r.vnf().sfcId().equals(sfc.id()) && r.vnf().index() >= sfc.vnfs().size())
-                    .forEach(r -> replicas().remove(r.id(), ReplicaLifecycle.Step.REMOVE));
+                    .forEach(r -> lifecycle.remove(r.id(), ReplicaLifecycle.Step.REMOVE));
         }
         if (!store.updateSfc(sfc)) {
             throw notFound(sfc.id());
@@ -122,16 +128,11 @@ public class SfcManager extends AbstractListenerManager<SfcEvent, SfcListener> i
         Sfc removed = store.removeSfc(id).orElseThrow(() -> notFound(id));
         for (VnfReplica r : replicaStore.getReplicas()) {
             if (r.vnf().sfcId().equals(id)) {
-                replicas().remove(r.id(), ReplicaLifecycle.Step.REMOVE);
+                lifecycle.remove(r.id(), ReplicaLifecycle.Step.REMOVE);
             }
         }
         log.info("Removed chain {}", id);
         return removed;
-    }
-
-    // A chain's replicas leave through the life cycle too (REMOVE is allowed from any state).
-    private ReplicaLifecycle replicas() {
-        return new ReplicaLifecycle(replicaStore);
     }
 
     private void check(Sfc sfc) {

@@ -249,7 +249,7 @@ final class ChainReconciler implements ChainSink {
                     notes.add(new ChainNote(false, "ReplicaAdded", "replica " + name + " of vnf " + r.vnf().index()
                             + " on node " + r.node() + " (SID " + r.sid() + ", " + r.state() + ")",
                                             active ? workload : null));
-                } else if (before == ReplicaState.PENDING && active) {
+                } else if ((before == ReplicaState.PENDING || before == ReplicaState.DEAD) && active) {
                     notes.add(new ChainNote(false, "ReplicaReady", "replica " + name + " of vnf " + r.vnf().index()
                             + " on node " + r.node() + " is Ready and carries traffic (SID " + r.sid() + ")",
                                             workload));

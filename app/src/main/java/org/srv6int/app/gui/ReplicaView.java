@@ -23,7 +23,7 @@ public final class ReplicaView {
      * @param name       replica (pod) name
      * @param worker     Kubernetes worker the replica runs on
      * @param attachment switch the worker hangs off
-     * @param state      replica state (PENDING, ACTIVE, DRAINING)
+     * @param state      replica state (PENDING, ACTIVE, DRAINING, DEAD)
      * @param weight     multipath weight of the replica
      */
     public ReplicaView(String name, String worker, DeviceId attachment, String state, int weight) {
@@ -36,7 +36,7 @@ public final class ReplicaView {
      * @param name       replica (pod) name
      * @param worker     Kubernetes worker the replica runs on
      * @param attachment switch the worker hangs off
-     * @param state      replica state (PENDING, ACTIVE, DRAINING)
+     * @param state      replica state (PENDING, ACTIVE, DRAINING, DEAD)
      * @param weight     multipath weight of the replica
      * @param dead       whether the failure detection counts it dead
      */

@@ -2,53 +2,67 @@
 package org.srv6int.app.inventory;
 
 import org.onlab.packet.Ip6Address;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.srv6int.app.api.SfcException;
 import org.srv6int.app.api.model.ReplicaState;
+import org.srv6int.app.api.model.ReplicaTransition;
 import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.api.model.VnfReplicaId;
 import org.srv6int.app.store.VnfReplicaStore;
 
+import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
 /**
- * The life cycle of one replica's record, and the only code that writes the replica store.
+ * The life cycle of one replica's record, and the only code that writes the replica store. One
+ * instance per app instance: a component in Karaf, built once by the app's assembly elsewhere, and
+ * given to every writer (the inventory, the chain service).
  *
  * <pre>
- *   step      from                        to
- *   RESERVE   (none)                      PENDING, weight 0  (claims the SID)
- *   ADD       (none)                      ACTIVE             (claims the SID)
- *   REGISTER  (none)                      as given           (claims the SID)
- *   ACTIVATE  PENDING, ACTIVE             ACTIVE
- *   DRAIN     ACTIVE, DRAINING            DRAINING, weight 0
- *   FAIL      any                         PENDING, weight 0  (dead)
- *   RESTORE   any                         ACTIVE
- *   RELEASE   PENDING                     (none)             (a reservation given back)
- *   REMOVE    any                         (none)
+ *   step      from                              to
+ *   RESERVE   (none)                            PENDING, weight 0  (claims the SID)
+ *   ADD       (none)                            ACTIVE             (claims the SID)
+ *   REGISTER  (none)                            as given           (claims the SID)
+ *   ACTIVATE  PENDING, ACTIVE                   ACTIVE
+ *   DRAIN     ACTIVE, DRAINING                  DRAINING, weight 0
+ *   FAIL      any                               DEAD, weight 0
+ *   RESTORE   any                               ACTIVE
+ *   RELEASE   PENDING                           (none)             (a reservation given back)
+ *   REMOVE    any                               (none)
  * </pre>
  *
- * <p>The record holds PENDING (reserved, or dead: weight 0 either way), ACTIVE and DRAINING;
- * "gone" is no record. The steps around the record (a pod being created for a reservation, a
- * drained replica's pod being deleted, the replacements owed for dead ones) are the global loop's
- * and live in its loop-state store, so a new leader resumes them; the record's own writes are all
- * here, whoever asks (the loop, REST, the CLI, the Kubernetes platform, a chain's removal). A step
- * that the table does not allow from the record's current state is refused with
- * {@link SfcException.Reason#CONFLICT} and counted; the check and the write are one atomic update.
+ * <p>The record holds PENDING (reserved), ACTIVE, DRAINING and DEAD; "gone" is no record. Each is
+ * stored as such, so a new leader reads exactly where every replica is (a record stored by an
+ * earlier version as PENDING with weight 0 may be a dead one: see {@link ReplicaState}). The steps
+ * around the record (a pod being created for a reservation, a drained or dead replica's pod being
+ * deleted, the replacements owed for dead ones) are the global loop's and live in its loop-state
+ * store, so a new leader resumes them; the record's own writes are all here, whoever asks (the
+ * loop, REST, the CLI, the Kubernetes platform, a chain's removal). A step that the table does not
+ * allow from the record's current state is refused with {@link SfcException.Reason#CONFLICT} and
+ * counted; the check and the write are one atomic update. Every transition done is counted by its
+ * edge (step, from, to), every refusal by step and the state it was asked from ({@link #transitions()},
+ * {@link #refusals()}: the metrics {@code srv6int_replica_transitions_total} and
+ * {@code srv6int_replica_transitions_refused_total}).
  *
  * <p>The SID is claimed by {@link Step#RESERVE} (and {@link Step#ADD}, {@link Step#REGISTER}):
  * the store claims it before it stores the record. An instance that dies between the two leaves
  * the SID claimed by no record; {@link #releaseOrphanSids()} (a new leader calls it when it resumes)
  * gives such claims back once they are older than a create takes.
  */
+@Component(immediate = true, service = ReplicaLifecycle.class)
 public final class ReplicaLifecycle {
 
     /** A claim younger than this may be a create in progress (claim, then store): left alone. */
@@ -67,13 +81,15 @@ public final class ReplicaLifecycle {
         /** No new traffic; its entries stay until it is removed (again: idempotent, a resumed drain). */
         DRAIN(false, ReplicaState.DRAINING, ReplicaState.ACTIVE, ReplicaState.DRAINING),
         /** Dead: out of every segment list (weight 0), apart from a scale-in's drain. */
-        FAIL(false, ReplicaState.PENDING, ReplicaState.PENDING, ReplicaState.ACTIVE, ReplicaState.DRAINING),
+        FAIL(false, ReplicaState.DEAD, ReplicaState.PENDING, ReplicaState.ACTIVE, ReplicaState.DRAINING,
+             ReplicaState.DEAD),
         /** Back into the group: a drain given up, or a dead replica that recovered. */
-        RESTORE(false, ReplicaState.ACTIVE, ReplicaState.PENDING, ReplicaState.ACTIVE, ReplicaState.DRAINING),
+        RESTORE(false, ReplicaState.ACTIVE, ReplicaState.PENDING, ReplicaState.ACTIVE, ReplicaState.DRAINING,
+                ReplicaState.DEAD),
         /** A reservation whose workload never came up is given back. */
         RELEASE(false, null, ReplicaState.PENDING),
         /** Gone, from any state: its pod deleted, or its chain removed. */
-        REMOVE(false, null, ReplicaState.PENDING, ReplicaState.ACTIVE, ReplicaState.DRAINING);
+        REMOVE(false, null, ReplicaState.PENDING, ReplicaState.ACTIVE, ReplicaState.DRAINING, ReplicaState.DEAD);
 
         private final Set<ReplicaState> from;
         private final boolean fromGone;
@@ -106,15 +122,26 @@ public final class ReplicaLifecycle {
         }
     }
 
-    private final VnfReplicaStore store;
-    private final LongSupplier wallMillis;
+    // Record states with "none" at 0 (no record before / no record after).
+    private static final int STATES = ReplicaState.values().length + 1;
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected VnfReplicaStore store;
+
+    private LongSupplier wallMillis = System::currentTimeMillis;
+    // [step][from][to] taken, [step][from] refused
+    private final AtomicLongArray taken = new AtomicLongArray(Step.values().length * STATES * STATES);
+    private final AtomicLongArray refusedBy = new AtomicLongArray(Step.values().length * STATES);
     private final AtomicLong refused = new AtomicLong();
-    private final Map<Step, AtomicLong> done = new EnumMap<>(Step.class);
     private final AtomicLong sidsReleased = new AtomicLong();
     private volatile int youngOrphans;
 
+    /** Creates the component for OSGi, which sets its store. */
+    public ReplicaLifecycle() {
+    }
+
     /**
-     * Creates the life cycle over a store.
+     * Creates the life cycle over a store, for a host without OSGi.
      *
      * @param store the replica store (only this class writes it)
      */
@@ -131,8 +158,27 @@ public final class ReplicaLifecycle {
     public ReplicaLifecycle(VnfReplicaStore store, LongSupplier wallMillis) {
         this.store = Objects.requireNonNull(store, "store is null");
         this.wallMillis = Objects.requireNonNull(wallMillis, "wallMillis is null");
-        for (Step s : Step.values()) {
-            done.put(s, new AtomicLong());
+    }
+
+    /**
+     * The step that leads a record to a state, for callers that name the state
+     * ({@code VnfInventoryService.updateReplica}).
+     *
+     * @param state ACTIVE, DRAINING or DEAD
+     * @return ACTIVATE, DRAIN or FAIL
+     * @throws SfcException (CONFLICT) for PENDING, which only {@link Step#RESERVE} leads to
+     */
+    public static Step stepTo(ReplicaState state) {
+        switch (state) {
+            case ACTIVE:
+                return Step.ACTIVATE;
+            case DRAINING:
+                return Step.DRAIN;
+            case DEAD:
+                return Step.FAIL;
+            default:
+                throw new SfcException(SfcException.Reason.CONFLICT, "a record becomes " + state
+                        + " only when it is reserved");
         }
     }
 
@@ -147,16 +193,19 @@ public final class ReplicaLifecycle {
      */
     public boolean create(Step step, VnfReplica replica) {
         if (!step.allowedFrom(null)) {
-            throw refuse(replica.id(), step, "does not create a record");
+            throw refuse(replica.id(), step, null, "does not create a record");
         }
         if (step.to != null && replica.state() != step.to) {
-            throw refuse(replica.id(), step, "creates a " + step.to + " record, not " + replica.state());
+            throw refuse(replica.id(), step, null, "creates a " + step.to + " record, not " + replica.state());
         }
-        checkWeight(replica.id(), step, replica.state(), replica.weight());
+        String why = weightRule(replica.state(), replica.weight());
+        if (why != null) {
+            throw refuse(replica.id(), step, null, why);
+        }
         if (!store.createReplica(replica)) {
             return false;
         }
-        done.get(step).incrementAndGet();
+        count(step, null, replica.state());
         return true;
     }
 
@@ -165,7 +214,7 @@ public final class ReplicaLifecycle {
      *
      * @param id     replica id
      * @param step   a step that changes a record
-     * @param weight multipath weight 0..255 (0 for PENDING and DRAINING)
+     * @param weight multipath weight 0..255 (0 unless ACTIVE)
      * @return the new record
      * @throws SfcException (NOT_FOUND) if there is no record, (CONFLICT) if the table does not
      *         allow the step from the record's state
@@ -173,28 +222,29 @@ public final class ReplicaLifecycle {
      */
     public VnfReplica apply(VnfReplicaId id, Step step, int weight) {
         if (step.to == null) {
-            throw refuse(id, step, "does not change a record's state");
+            throw refuse(id, step, store.getReplica(id).map(VnfReplica::state).orElse(null),
+                         "does not change a record's state");
         }
         if (weight < 0 || weight > 255) {
             throw new IllegalArgumentException("weight: must be in 0..255, got " + weight);
         }
-        checkWeight(id, step, step.to, weight);
-        AtomicReference<ReplicaState> illegal = new AtomicReference<>();
+        AtomicReference<ReplicaState> was = new AtomicReference<>();
+        AtomicReference<String> why = new AtomicReference<>();
+        // The store may run the change more than once (a concurrent write): each run sets both anew.
         Optional<VnfReplica> out = store.updateReplica(id, r -> {
-            if (!step.allowedFrom(r.state())) {
-                illegal.set(r.state());
-                return r;
-            }
-            illegal.set(null);
-            return r.withState(step.to).withWeight(weight);
+            was.set(r.state());
+            String no = !step.allowedFrom(r.state()) ? "not allowed from " + r.state()
+                    : weightRule(step.to, weight);
+            why.set(no);
+            return no != null ? r : r.withState(step.to).withWeight(weight);
         });
         if (out.isEmpty()) {
             throw notFound(id);
         }
-        if (illegal.get() != null) {
-            throw refuse(id, step, "not allowed from " + illegal.get());
+        if (why.get() != null) {
+            throw refuse(id, step, was.get(), why.get());
         }
-        done.get(step).incrementAndGet();
+        count(step, was.get(), step.to);
         return out.get();
     }
 
@@ -209,11 +259,12 @@ public final class ReplicaLifecycle {
      */
     public Optional<VnfReplica> remove(VnfReplicaId id, Step step) {
         if (step != Step.REMOVE && step != Step.RELEASE) {
-            throw refuse(id, step, "does not remove a record");
+            throw refuse(id, step, store.getReplica(id).map(VnfReplica::state).orElse(null),
+                         "does not remove a record");
         }
         if (step == Step.REMOVE) {
             Optional<VnfReplica> gone = store.removeReplica(id);
-            gone.ifPresent(r -> done.get(step).incrementAndGet());
+            gone.ifPresent(r -> count(step, r.state(), null));
             return gone;
         }
         for (int attempt = 0; attempt < 5; attempt++) {
@@ -222,11 +273,11 @@ public final class ReplicaLifecycle {
                 return Optional.empty();
             }
             if (!step.allowedFrom(have.get().state())) {
-                throw refuse(id, step, "not allowed from " + have.get().state());
+                throw refuse(id, step, have.get().state(), "not allowed from " + have.get().state());
             }
             // Only the record read: one that joined the group meanwhile stays.
             if (store.removeReplica(have.get())) {
-                done.get(step).incrementAndGet();
+                count(step, have.get().state(), null);
                 return have;
             }
         }
@@ -294,18 +345,86 @@ public final class ReplicaLifecycle {
      * @return count
      */
     public long done(Step step) {
-        return done.get(step).get();
-    }
-
-    // PENDING and DRAINING records carry no traffic: weight 0.
-    private void checkWeight(VnfReplicaId id, Step step, ReplicaState to, int weight) {
-        if (to != ReplicaState.ACTIVE && weight != 0) {
-            throw refuse(id, step, "a " + to + " replica has weight 0, not " + weight);
+        long n = 0;
+        int base = step.ordinal() * STATES * STATES;
+        for (int i = 0; i < STATES * STATES; i++) {
+            n += taken.get(base + i);
         }
+        return n;
     }
 
-    private SfcException refuse(VnfReplicaId id, Step step, String why) {
+    /**
+     * Every edge of the table (step, from, to) with how often it was taken since start, those never
+     * taken with 0; a REGISTER counts under the state it stored.
+     *
+     * @return edges, in step then state order
+     */
+    public List<ReplicaTransition> transitions() {
+        List<ReplicaTransition> out = new ArrayList<>();
+        for (Step step : Step.values()) {
+            for (int from = 0; from < STATES; from++) {
+                if (!step.allowedFrom(state(from))) {
+                    continue;
+                }
+                for (int to = 0; to < STATES; to++) {
+                    boolean edge = step.to != null ? to == index(step.to)
+                            : step == Step.REGISTER ? to > 0 : to == 0;
+                    if (edge) {
+                        out.add(new ReplicaTransition(step.name(), state(from), state(to),
+                                                      taken.get(cell(step, from, to))));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Refusals since start by step and the record's state it was asked from (none: no record, or a
+     * create), every pair the table refuses listed, with 0 if never asked; {@link ReplicaTransition#to()} is empty.
+     *
+     * @return refusals, in step then state order
+     */
+    public List<ReplicaTransition> refusals() {
+        List<ReplicaTransition> out = new ArrayList<>();
+        for (Step step : Step.values()) {
+            for (int from = 0; from < STATES; from++) {
+                long n = refusedBy.get(step.ordinal() * STATES + from);
+                // creates are refused from none (a wrong state or weight); others from a state not in the table
+                boolean listed = from == 0 ? step.allowedFrom(null) : !step.allowedFrom(state(from));
+                if (listed || n > 0) {
+                    out.add(new ReplicaTransition(step.name(), state(from), null, n));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static int index(ReplicaState s) {
+        return s == null ? 0 : s.ordinal() + 1;
+    }
+
+    private static ReplicaState state(int index) {
+        return index == 0 ? null : ReplicaState.values()[index - 1];
+    }
+
+    private static int cell(Step step, int from, int to) {
+        return (step.ordinal() * STATES + from) * STATES + to;
+    }
+
+    private void count(Step step, ReplicaState from, ReplicaState to) {
+        taken.incrementAndGet(cell(step, index(from), index(to)));
+    }
+
+    // PENDING, DRAINING and DEAD records carry no traffic: weight 0.
+    private static String weightRule(ReplicaState to, int weight) {
+        return to != ReplicaState.ACTIVE && weight != 0 ? "a " + to + " replica has weight 0, not " + weight
+                : null;
+    }
+
+    private SfcException refuse(VnfReplicaId id, Step step, ReplicaState from, String why) {
         refused.incrementAndGet();
+        refusedBy.incrementAndGet(step.ordinal() * STATES + index(from));
         return new SfcException(SfcException.Reason.CONFLICT, "replica " + id + ": " + step + " " + why);
     }
 

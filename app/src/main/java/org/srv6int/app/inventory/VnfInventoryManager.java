@@ -15,6 +15,7 @@ import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.srv6int.app.api.model.ReplicaState;
+import org.srv6int.app.api.model.ReplicaTransition;
 import org.srv6int.app.api.model.Sfc;
 import org.srv6int.app.api.SfcException;
 import org.srv6int.app.api.model.SfcId;
@@ -38,7 +39,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 
 /**
@@ -63,10 +63,11 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected Srv6IntConfigService configService;
 
+    // Every write of a replica's record goes through it (the one the chain service uses too).
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected ReplicaLifecycle lifecycle;
+
     private final VnfReplicaStoreDelegate delegate = this::post;
-    // Every write of a replica's record goes through it.
-    private ReplicaLifecycle lifecycle;
-    private LongSupplier wallMillis = System::currentTimeMillis;
 
     /** Creates the component for OSGi, which sets its references. */
     public VnfInventoryManager() {
@@ -75,30 +76,16 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
     /**
      * Creates the component with its references, for a host without OSGi; call {@link #activate()}.
      *
-     * @param store         replica store
+     * @param store         replica store (read here; written only through the life cycle)
+     * @param lifecycle     the replica life cycle over that store
      * @param sfcService    chains
      * @param configService the app's netcfg
      * @param events        event delivery
      */
-    public VnfInventoryManager(VnfReplicaStore store, SfcService sfcService, Srv6IntConfigService configService,
-                               EventDeliveryService events) {
-        this(store, sfcService, configService, events, System::currentTimeMillis);
-    }
-
-    /**
-     * Creates the component with its references and the wall clock that dates SID claims (a test's
-     * hand-moved one); call {@link #activate()}.
-     *
-     * @param store         replica store
-     * @param sfcService    chains
-     * @param configService the app's netcfg
-     * @param events        event delivery
-     * @param wallMillis    wall-clock milliseconds
-     */
-    public VnfInventoryManager(VnfReplicaStore store, SfcService sfcService, Srv6IntConfigService configService,
-                               EventDeliveryService events, LongSupplier wallMillis) {
-        this.wallMillis = wallMillis;
+    public VnfInventoryManager(VnfReplicaStore store, ReplicaLifecycle lifecycle, SfcService sfcService,
+                               Srv6IntConfigService configService, EventDeliveryService events) {
         this.store = store;
+        this.lifecycle = lifecycle;
         this.sfcService = sfcService;
         this.configService = configService;
         this.eventDispatcher = events;
@@ -107,7 +94,6 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
     /** Starts forwarding store events. */
     @Activate
     public void activate() {
-        lifecycle = new ReplicaLifecycle(store, wallMillis);
         eventDispatcher.addSink(VnfReplicaEvent.class, listenerRegistry);
         store.setDelegate(delegate);
         log.info("Started");
@@ -255,14 +241,7 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
 
     @Override
     public VnfReplica updateReplica(VnfReplicaId id, ReplicaState state, int weight) {
-        switch (state) {
-            case ACTIVE:
-                return lifecycle.apply(id, ReplicaLifecycle.Step.ACTIVATE, weight);
-            case DRAINING:
-                return lifecycle.apply(id, ReplicaLifecycle.Step.DRAIN, weight);
-            default:
-                return lifecycle.apply(id, ReplicaLifecycle.Step.FAIL, weight);
-        }
+        return lifecycle.apply(id, ReplicaLifecycle.stepTo(state), weight);
     }
 
     @Override
@@ -290,6 +269,16 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
     }
 
     @Override
+    public List<ReplicaTransition> transitions() {
+        return lifecycle.transitions();
+    }
+
+    @Override
+    public List<ReplicaTransition> refusedTransitions() {
+        return lifecycle.refusals();
+    }
+
+    @Override
     public int releaseOrphanSids() {
         int released = lifecycle.releaseOrphanSids();
         if (released > 0) {
@@ -299,9 +288,9 @@ public class VnfInventoryManager extends AbstractListenerManager<VnfReplicaEvent
     }
 
     /**
-     * The life cycle that writes the records (for its counters).
+     * The life cycle that writes the records.
      *
-     * @return the life cycle, null before activation
+     * @return the life cycle
      */
     public ReplicaLifecycle lifecycle() {
         return lifecycle;

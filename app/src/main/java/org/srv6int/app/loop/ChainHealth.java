@@ -70,9 +70,10 @@ public final class ChainHealth {
          * @param id         replica name
          * @param where      where it hangs off ("device/port"), for messages
          * @param inGroup    whether it is in the multipath group (ACTIVE, weight &gt; 0)
-         * @param parked     whether it is out of the group as a dead replica (PENDING, weight 0)
-         * @param creating   whether a create of its vNF is in flight (a parked replica may be the one
-         *                   reserved for it)
+         * @param parked     whether it is out of the group as a dead replica (DEAD, or PENDING weight 0 as
+         *                   an earlier version stored a dead one)
+         * @param creating   whether a create of its vNF is in flight and the replica may be the one
+         *                   reserved for it (PENDING; never for a DEAD one)
          * @param intPackets packets the window's INT reports counted through it
          * @param sidPackets its my_sid entry's packet counter on its switch, empty if unreadable
          * @param podReady   the platform's readiness: true, false (gone or not Ready), null if unknown
@@ -91,7 +92,8 @@ public final class ChainHealth {
          * @param id         replica name
          * @param where      where it hangs off ("device/port"), for messages
          * @param inGroup    whether it is in the multipath group (ACTIVE, weight &gt; 0)
-         * @param parked     whether it is out of the group as a dead replica (PENDING, weight 0)
+         * @param parked     whether it is out of the group as a dead replica (DEAD, or PENDING weight 0 as
+         *                   an earlier version stored a dead one)
          * @param creating   whether a create of its vNF is in flight
          * @param intPackets packets the window's INT reports counted through it
          * @param sidPackets its my_sid entry's packet counter on its switch, empty if unreadable
@@ -388,7 +390,7 @@ public final class ChainHealth {
                 m.dirty = true;
                 m.dead = true;
                 m.deadSince = now;
-                m.cause = "out of the group (PENDING, weight 0) when this loop started";
+                m.cause = "out of the group (DEAD, or PENDING weight 0) when this loop started";
                 m.deaths.addLast(now);
             }
         }

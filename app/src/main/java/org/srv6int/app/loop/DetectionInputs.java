@@ -192,14 +192,17 @@ public final class DetectionInputs {
             // the inventory's order for a chain (getReplicas(sfc)): by replica id
             replicas.sort((a, b) -> a.id().compareTo(b.id()));
             for (VnfReplica r : replicas) {
-                boolean creating = before == null || after == null || before.contains(r.vnf())
-                        || after.contains(r.vnf());
+                // DEAD is stored as such; PENDING weight 0 is a reservation, or a dead replica an earlier
+                // version stored so: that one is taken for dead only while no create of its vNF is in flight.
+                boolean dead = r.state() == ReplicaState.DEAD;
+                boolean creating = !dead && (before == null || after == null || before.contains(r.vnf())
+                        || after.contains(r.vnf()));
                 if (r.carriesTraffic()) {
                     withLive.add(r.vnf().index());
                 }
                 rs.add(new ChainHealth.ReplicaSeen(
                         r.vnf(), r.id().name(), r.deviceId() + "/" + r.port(), r.carriesTraffic(),
-                        r.state() == ReplicaState.PENDING && r.weight() == 0, creating,
+                        dead || (r.state() == ReplicaState.PENDING && r.weight() == 0), creating,
                         window.replicaPackets(r.vnf(), r.id().name()),
                         flowEntries == null ? OptionalLong.empty()
                                 : SwitchCounters.sidPackets(read.apply(r.deviceId()), r),

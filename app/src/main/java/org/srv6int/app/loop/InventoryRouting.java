@@ -101,7 +101,7 @@ public final class InventoryRouting implements ChainRouting {
 
     @Override
     public void failReplica(VnfKey vnf, String replicaId) {
-        // PENDING, weight 0: out of every segment list, distinguishable from a scale-in drain.
+        // DEAD, weight 0: out of every segment list, distinguishable from a scale-in drain.
         inventory.failReplica(VnfReplicaId.of(vnf, Objects.requireNonNull(replicaId)));
     }
 

@@ -6,6 +6,7 @@ import org.srv6int.app.api.model.ChainState;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.LoopStatus;
 import org.srv6int.app.api.model.ReplicaState;
+import org.srv6int.app.api.model.ReplicaTransition;
 import org.srv6int.app.api.model.Sfc;
 import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.model.VnfKey;
@@ -26,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -167,6 +169,7 @@ public final class AppMetrics {
         chainFamilies(out, k, in);
         vnfFamilies(out, k, in, nowMillis);
         replicaFamilies(out, k);
+        lifecycleFamilies(out, in);
         loopFamilies(out, in);
         // --- telemetry window and collector
         if (in.window != null) {
@@ -301,6 +304,28 @@ public final class AppMetrics {
             }
             rows(out, k.vnfCap, Fold.SUM, m, 3);
         }
+    }
+
+    /** The replica life cycle of this instance: steps taken by edge, steps refused. */
+    private static void lifecycleFamilies(TextExposition out, MetricsInputs in) {
+        if (in.transitions.isEmpty() && in.refusedTransitions.isEmpty()) {
+            return;
+        }
+        out.family("srv6int_replica_transitions_total", "counter",
+                   "replica records this instance moved, by life-cycle step and edge (from, to; none: no record)");
+        for (ReplicaTransition t : in.transitions) {
+            out.sample(t.count(), "step", lower(t.step()), "from", stateLabel(t.from()), "to", stateLabel(t.to()));
+        }
+        out.family("srv6int_replica_transitions_refused_total", "counter",
+                   "life-cycle steps this instance refused (not in the table from the record's state, or a "
+                           + "weight the state cannot have), by step and the state asked from");
+        for (ReplicaTransition t : in.refusedTransitions) {
+            out.sample(t.count(), "step", lower(t.step()), "from", stateLabel(t.from()));
+        }
+    }
+
+    private static String stateLabel(Optional<ReplicaState> s) {
+        return s.map(x -> lower(x.name())).orElse("none");
     }
 
     private static void replicaFamilies(TextExposition out, ScrapeKeys k) {

@@ -194,6 +194,8 @@ public class AppMetricsManager implements AppMetricsService {
         try {
             in.replicas.addAll(inventory.getReplicas());
             in.replicasKnown = true;
+            in.transitions.addAll(inventory.transitions());
+            in.refusedTransitions.addAll(inventory.refusedTransitions());
         } catch (RuntimeException e) {
             unreadable("inventory", e);
         }

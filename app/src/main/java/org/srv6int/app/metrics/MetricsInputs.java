@@ -4,6 +4,7 @@ package org.srv6int.app.metrics;
 import org.srv6int.app.api.model.ChainState;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.LoopStatus;
+import org.srv6int.app.api.model.ReplicaTransition;
 import org.srv6int.app.api.model.Sfc;
 import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.model.VnfReplica;
@@ -31,6 +32,10 @@ final class MetricsInputs {
     final List<VnfReplica> replicas = new ArrayList<>();
     /** Whether the inventory was read (else replica counts are unknown, not 0). */
     boolean replicasKnown;
+    /** The replica life cycle's steps taken by edge; empty where it does not run or was not read. */
+    final List<ReplicaTransition> transitions = new ArrayList<>();
+    /** The replica life cycle's refusals by step and state. */
+    final List<ReplicaTransition> refusedTransitions = new ArrayList<>();
     /** Last closed telemetry window, null before the first. */
     TelemetrySnapshot window;
     /** Collector counters per receive thread; empty while the collector is not running. */

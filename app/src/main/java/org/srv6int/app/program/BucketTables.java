@@ -301,7 +301,7 @@ public final class BucketTables {
     private static boolean alive(List<Ip6Address> travel, Map<Ip6Address, VnfReplica> bySid) {
         for (int i = 0; i < travel.size() - 1; i++) {
             VnfReplica r = bySid.get(travel.get(i));
-            if (r == null || r.state() == ReplicaState.PENDING) {
+            if (r == null || r.state() == ReplicaState.PENDING || r.state() == ReplicaState.DEAD) {
                 return false;
             }
         }

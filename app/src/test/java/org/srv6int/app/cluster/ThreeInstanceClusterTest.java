@@ -20,7 +20,7 @@ import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.loop.GlobalLoopManager;
 import org.srv6int.app.testing.LoopManagers;
 import org.srv6int.app.api.model.NodeResources;
-import org.srv6int.app.loop.TestReports;
+import org.srv6int.app.testing.TestReports;
 import org.srv6int.app.store.TestStores;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.HopBindings;

@@ -1,32 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.crd;
 
+import org.srv6int.app.testing.KubernetesTestEnv;
+import org.srv6int.app.testing.KubernetesTestEnv.LeaderHere;
+import org.srv6int.app.testing.KubernetesTestEnv.LocalCluster;
+import org.srv6int.app.testing.KubernetesTestEnv.WindowClock;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import org.junit.After;
-import org.junit.Assume;
 import org.junit.Before;
 import org.junit.Test;
-import org.onlab.packet.IpAddress;
 import org.onosproject.codec.CodecContext;
 import org.onosproject.codec.JsonCodec;
 import org.onosproject.cluster.ClusterServiceAdapter;
-import org.onosproject.cluster.ControllerNode;
-import org.onosproject.cluster.DefaultControllerNode;
-import org.onosproject.cluster.Leader;
-import org.onosproject.cluster.Leadership;
-import org.onosproject.cluster.LeadershipServiceAdapter;
-import org.onosproject.cluster.NodeId;
 import org.srv6int.app.api.SfcException;
 import org.srv6int.app.api.TelemetryWindows;
 import org.srv6int.app.api.model.LoopDecision;
@@ -36,8 +29,7 @@ import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.k8s.KubernetesMock;
 import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
 import org.srv6int.app.loop.GlobalLoopManager;
-import org.srv6int.app.loop.LoopClock;
-import org.srv6int.app.loop.TestReports;
+import org.srv6int.app.testing.TestReports;
 import org.srv6int.app.rest.SfcCodec;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.TelemetryEngine;
@@ -52,9 +44,7 @@ import org.srv6int.k8s.bridge.crd.ChainController;
 import org.srv6int.testkit.InMemoryStorageService;
 
 import java.io.File;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -89,49 +79,7 @@ public class ChainCrdEndToEndTest {
     private static final String CHAIN = PaperTestbed.SFC2.toString();
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The loop's time, moved one telemetry window per window (the API server's is real). */
-    private static final class WindowClock implements LoopClock {
-        volatile long nanos;
-
-        @Override
-        public long nanoTime() {
-            return nanos;
-        }
-
-        @Override
-        public long currentTimeMillis() {
-            return nanos / 1_000_000;
-        }
-    }
-
-    /** This instance leads the loop's topic from the start, as a single-instance ONOS does. */
-    private static final class LeaderHere extends LeadershipServiceAdapter {
-        private static final NodeId ME = new NodeId("local");
-
-        @Override
-        public Leadership runForLeadership(String topic) {
-            return getLeadership(topic);
-        }
-
-        @Override
-        public Leadership getLeadership(String topic) {
-            return new Leadership(topic, new Leader(ME, 1, 0), List.of(ME));
-        }
-
-        @Override
-        public NodeId getLeader(String topic) {
-            return ME;
-        }
-    }
-
-    private static final class LocalCluster extends ClusterServiceAdapter {
-        @Override
-        public ControllerNode getLocalNode() {
-            return new DefaultControllerNode(LeaderHere.ME, IpAddress.valueOf("127.0.0.1"));
-        }
-    }
-
-    private final WindowClock clock = new WindowClock();
+    private final WindowClock clock = new WindowClock(0);
     private final WindowFeed feed = new WindowFeed();
     private final TestReports reports = new TestReports(2, 4, 3);
     private String adminKubeconfig;
@@ -144,35 +92,13 @@ public class ChainCrdEndToEndTest {
     private long seq;
     private int counter;
 
-    private static String setting(String property, String env) {
-        String v = System.getProperty(property);
-        if (v == null || v.isBlank()) {
-            v = System.getenv(env);
-        }
-        return v == null || v.isBlank() ? null : v;
-    }
-
     @Before
     public void setUp() throws Exception {
-        String kc = setting("srv6int.kubeconfig", "SRV6INT_KUBECONFIG");
-        if (kc == null) {
-            String reason = "ChainCrdEndToEndTest skipped: no control plane "
-                    + "(set -Dsrv6int.kubeconfig=<bridge kubeconfig>; tools/k8s-testenv/start makes one)";
-            System.out.println(reason);
-            Assume.assumeTrue(reason, false);
-        }
-        File bridgeKubeconfig = new File(kc).getAbsoluteFile();
-        String adminKc = setting("srv6int.admin.kubeconfig", "SRV6INT_ADMIN_KUBECONFIG");
-        adminKubeconfig = adminKc != null ? adminKc
-                : new File(bridgeKubeconfig.getParentFile(), "admin.kubeconfig").getPath();
-        admin = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(new File(adminKubeconfig)))
-                .withHttpClientFactory(new VertxHttpClientFactory()).build();
-        for (String f : new String[] {"../k8s-bridge/deploy/bridge-rbac.yaml",
-                                      "../k8s-bridge/deploy/crd/servicefunctionchains.yaml"}) {
-            try (InputStream in = Files.newInputStream(new File(f).toPath())) {
-                admin.load(in).forceConflicts().serverSideApply();
-            }
-        }
+        File bridgeKubeconfig = KubernetesTestEnv.bridgeKubeconfigOrSkip("ChainCrdEndToEndTest");
+        adminKubeconfig = KubernetesTestEnv.adminKubeconfig(bridgeKubeconfig).getPath();
+        admin = KubernetesTestEnv.admin(bridgeKubeconfig);
+        KubernetesTestEnv.apply(admin, "../k8s-bridge/deploy/bridge-rbac.yaml",
+                                "../k8s-bridge/deploy/crd/servicefunctionchains.yaml");
         admin.apiextensions().v1().customResourceDefinitions().withName("servicefunctionchains.srv6int.org")
                 .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions().stream()
                         .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),

@@ -3,7 +3,7 @@ package org.srv6int.app.export;
 
 import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.model.VnfKey;
-import org.srv6int.app.loop.TestReports;
+import org.srv6int.app.testing.TestReports;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.TelemetryEngine;
 import org.srv6int.app.api.model.TelemetrySnapshot;

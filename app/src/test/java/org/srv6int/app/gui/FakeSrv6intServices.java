@@ -112,7 +112,7 @@ final class FakeSrv6intServices {
 
         @Override
         public VnfReplica failReplica(VnfReplicaId id) {
-            return updateReplica(id, ReplicaState.PENDING, 0);
+            return updateReplica(id, ReplicaState.DEAD, 0);
         }
 
         @Override

@@ -199,12 +199,12 @@ final class GuiTestbed {
 
     /**
      * Failures (t ≈ 40 s): Snort's pod on Worker 1 is gone, so the loop takes snort-0 out of the
-     * group (PENDING, weight 0) and it counts dead; and SFC 1's traffic vanishes after Fwd (a black
+     * group (DEAD, weight 0) and it counts dead; and SFC 1's traffic vanishes after Fwd (a black
      * hole before nDPI), so the failure detection reports SFC 1 DOWN with Fwd as the last hop seen.
      */
     GuiTestbed failures() {
         VnfReplicaId snort0 = VnfReplicaId.of(SNORT, "snort-0");
-        app.inventory.updateReplica(snort0, ReplicaState.PENDING, 0);
+        app.inventory.failReplica(snort0);
         app.paths.put(SFC2, new SfcPaths(SFC2, ImmutableList.of(segmentList(2, "snort-1"))));
         app.decisions.add(new LoopDecision(T0 + 40_000, SNORT, ImmutableMap.of(), LoopDecision.Action.REPLICA_DEAD,
                 2, 1, LoopDecision.Outcome.SUCCEEDED,

@@ -182,7 +182,7 @@ public class Srv6intTopoMessageHandlerTest {
         panel = out.get(1).path("payload").path("panel");
         assertEquals("SFC 2", panel.path("title").asText());
         assertEquals("UP since 10:00:02", prop(panel, "state"));
-        assertEquals("2: snort-0@worker-1 PENDING w0 [dead], snort-1@worker-2 ACTIVE w1", prop(panel, "rep:2/0"));
+        assertEquals("2: snort-0@worker-1 DEAD w0 [dead], snort-1@worker-2 ACTIVE w1", prop(panel, "rep:2/0"));
         hl = out.get(0).path("payload");
         JsonNode w1 = host(hl, "00:00:00:00:02:01").path("badge");
         assertEquals("e", w1.path("status").asText());

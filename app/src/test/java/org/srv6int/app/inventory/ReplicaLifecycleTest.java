@@ -6,6 +6,7 @@ import org.junit.Test;
 import org.onlab.packet.Ip6Address;
 import org.srv6int.app.api.SfcException;
 import org.srv6int.app.api.model.ReplicaState;
+import org.srv6int.app.api.model.ReplicaTransition;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.api.model.VnfReplicaId;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.Assert.assertEquals;
@@ -30,9 +32,10 @@ import static org.junit.Assert.fail;
 
 /**
  * The replica life cycle's transition table, step by step from every record state (none, PENDING,
- * ACTIVE, DRAINING) on the real replica store: legal steps write the record, illegal ones are
- * refused with CONFLICT, counted, and leave the record as it was; and a SID claimed for a replica
- * that never reached the store is given back once older than a create takes.
+ * ACTIVE, DRAINING, DEAD) on the real replica store: legal steps write the record and are counted
+ * by their edge, illegal ones are refused with CONFLICT, counted by step and state, and leave the
+ * record as it was; and a SID claimed for a replica that never reached the store is given back
+ * once older than a create takes.
  */
 public class ReplicaLifecycleTest {
 
@@ -40,7 +43,7 @@ public class ReplicaLifecycleTest {
     private static final VnfReplicaId ID = VnfReplicaId.of(VNF, "r5");
     /** null: no record. */
     private static final ReplicaState[] FROM = {null, ReplicaState.PENDING, ReplicaState.ACTIVE,
-        ReplicaState.DRAINING};
+        ReplicaState.DRAINING, ReplicaState.DEAD};
 
     /**
      * The table as the design states it (docs/global-loop.md), written out apart from the code:
@@ -49,10 +52,16 @@ public class ReplicaLifecycleTest {
     private static final Map<Step, Set<ReplicaState>> LEGAL = Map.of(
             Step.ACTIVATE, Set.of(ReplicaState.PENDING, ReplicaState.ACTIVE),
             Step.DRAIN, Set.of(ReplicaState.ACTIVE, ReplicaState.DRAINING),
-            Step.FAIL, Set.of(ReplicaState.PENDING, ReplicaState.ACTIVE, ReplicaState.DRAINING),
-            Step.RESTORE, Set.of(ReplicaState.PENDING, ReplicaState.ACTIVE, ReplicaState.DRAINING),
+            Step.FAIL, Set.of(ReplicaState.PENDING, ReplicaState.ACTIVE, ReplicaState.DRAINING, ReplicaState.DEAD),
+            Step.RESTORE, Set.of(ReplicaState.PENDING, ReplicaState.ACTIVE, ReplicaState.DRAINING,
+                                 ReplicaState.DEAD),
             Step.RELEASE, Set.of(ReplicaState.PENDING),
-            Step.REMOVE, Set.of(ReplicaState.PENDING, ReplicaState.ACTIVE, ReplicaState.DRAINING));
+            Step.REMOVE, Set.of(ReplicaState.PENDING, ReplicaState.ACTIVE, ReplicaState.DRAINING,
+                                ReplicaState.DEAD));
+    /** Where each step leads (REGISTER: the state given; RELEASE, REMOVE: no record). */
+    private static final Map<Step, ReplicaState> TO = Map.of(
+            Step.RESERVE, ReplicaState.PENDING, Step.ADD, ReplicaState.ACTIVE, Step.ACTIVATE, ReplicaState.ACTIVE,
+            Step.DRAIN, ReplicaState.DRAINING, Step.FAIL, ReplicaState.DEAD, Step.RESTORE, ReplicaState.ACTIVE);
     private static final Set<Step> CREATE = Set.of(Step.RESERVE, Step.ADD, Step.REGISTER);
 
     private final InMemoryStorageService storage = new InMemoryStorageService();
@@ -91,6 +100,9 @@ public class ReplicaLifecycleTest {
                 arrange(from);
                 long refusedBefore = lifecycle.refused();
                 long doneBefore = lifecycle.done(step);
+                long edgeBefore = count(lifecycle.transitions(), step, from,
+                                        step == Step.REGISTER ? ReplicaState.DRAINING : TO.get(step));
+                long refusedHereBefore = count(lifecycle.refusals(), step, from, null);
                 boolean legal = from == null ? CREATE.contains(step) : LEGAL.getOrDefault(step, Set.of())
                         .contains(from);
                 String what = step + " from " + (from == null ? "none" : from);
@@ -117,6 +129,8 @@ public class ReplicaLifecycleTest {
                     }
                     if (CREATE.contains(step) == (from == null)) {
                         assertEquals(what, doneBefore + 1, lifecycle.done(step));
+                        ReplicaState to = step == Step.REGISTER ? ReplicaState.DRAINING : TO.get(step);
+                        assertEquals(what, edgeBefore + 1, count(lifecycle.transitions(), step, from, to));
                     }
                     assertEquals(what, refusedBefore, lifecycle.refused());
                 } catch (SfcException e) {
@@ -128,6 +142,7 @@ public class ReplicaLifecycleTest {
                         assertEquals(what, SfcException.Reason.CONFLICT, e.reason());
                         assertTrue(e.getMessage(), e.getMessage().contains(step.name()));
                         assertEquals(what, refusedBefore + 1, lifecycle.refused());
+                        assertEquals(what, refusedHereBefore + 1, count(lifecycle.refusals(), step, from, null));
                         assertEquals(what + " left the record as it was", Optional.ofNullable(from), now());
                     }
                 }
@@ -137,6 +152,64 @@ public class ReplicaLifecycleTest {
             }
         }
         assertEquals(Step.values().length * FROM.length, checked.size());
+    }
+
+    /** The count of one edge (step, from, to; null: none); fails if the edge is not listed. */
+    private static long count(List<ReplicaTransition> edges, Step step, ReplicaState from, ReplicaState to) {
+        for (ReplicaTransition t : edges) {
+            if (t.step().equals(step.name()) && t.from().orElse(null) == from && t.to().orElse(null) == to) {
+                return t.count();
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * A replica's whole life (reserved, joins, dies, returns, drains, goes) is counted edge by edge,
+     * the two steps refused on its way by step and the state they were asked from; every other edge
+     * of the table is listed with 0, so a scrape shows each before it is first taken.
+     */
+    @Test
+    public void aReplicasLifeIsCountedEdgeByEdge() {
+        assertTrue(lifecycle.create(Step.RESERVE, record(ReplicaState.PENDING, 5)));
+        lifecycle.apply(ID, Step.ACTIVATE, 1);
+        lifecycle.apply(ID, Step.FAIL, 0);
+        try {
+            lifecycle.apply(ID, Step.DRAIN, 0);
+            fail("a dead replica is not drained");
+        } catch (SfcException e) {
+            assertEquals(SfcException.Reason.CONFLICT, e.reason());
+        }
+        lifecycle.apply(ID, Step.RESTORE, 1);
+        try {
+            lifecycle.apply(ID, Step.DRAIN, 1);
+            fail("a draining replica has weight 0");
+        } catch (SfcException e) {
+            assertEquals(SfcException.Reason.CONFLICT, e.reason());
+        }
+        lifecycle.apply(ID, Step.DRAIN, 0);
+        assertTrue(lifecycle.remove(ID, Step.REMOVE).isPresent());
+
+        List<ReplicaTransition> edges = lifecycle.transitions();
+        Map<String, Long> taken = new TreeMap<>();
+        edges.stream().filter(t -> t.count() > 0).forEach(t -> taken.put(t.toString(), t.count()));
+        assertEquals(Map.of("RESERVE none -> PENDING: 1", 1L, "ACTIVATE PENDING -> ACTIVE: 1", 1L,
+                            "FAIL ACTIVE -> DEAD: 1", 1L, "RESTORE DEAD -> ACTIVE: 1", 1L,
+                            "DRAIN ACTIVE -> DRAINING: 1", 1L, "REMOVE DRAINING -> none: 1", 1L), taken);
+        // every edge of the table, once: creates from none, REGISTER to each state, the rest from LEGAL
+        int expected = 2 + ReplicaState.values().length;
+        for (Set<ReplicaState> from : LEGAL.values()) {
+            expected += from.size();
+        }
+        assertEquals(expected, edges.size());
+        assertEquals(expected, edges.stream().map(ReplicaTransition::toString).map(s -> s.replaceAll(": .*", ""))
+                .distinct().count());
+        assertEquals(2, lifecycle.refused());
+        assertEquals(1, count(lifecycle.refusals(), Step.DRAIN, ReplicaState.DEAD, null));
+        assertEquals(1, count(lifecycle.refusals(), Step.DRAIN, ReplicaState.ACTIVE, null));
+        assertEquals(0, count(lifecycle.refusals(), Step.RELEASE, ReplicaState.ACTIVE, null));
+        assertEquals("a refusal the table allows is listed only once it happened", -1,
+                     count(lifecycle.refusals(), Step.ACTIVATE, ReplicaState.ACTIVE, null));
     }
 
     @Test

@@ -3,7 +3,7 @@ package org.srv6int.app.k8s;
 
 import java.util.Optional;
 import java.util.SortedSet;
-import org.srv6int.app.loop.FakeInventory;
+import org.srv6int.app.testing.FakeInventory;
 import org.srv6int.app.api.model.ReplicaInfo;
 import org.junit.Test;
 import org.srv6int.app.api.model.SfcId;
@@ -220,7 +220,7 @@ public class BridgeReplicaPlatformTest {
             assertTrue(e.getCause() instanceof BridgeException);
         }
         // Nothing is left of a replica that never became Ready: no SID held, no workload.
-        assertTrue(inventory.replicas.isEmpty());
+        assertTrue(inventory.replicas().isEmpty());
         assertEquals("remove 2/1/r0", bridge.calls.get(bridge.calls.size() - 1));
         assertTrue(bridge.replicas.isEmpty());
     }

@@ -4,7 +4,7 @@ package org.srv6int.app.k8s;
 import org.junit.Test;
 import org.srv6int.app.api.model.Sfc;
 import org.srv6int.app.api.model.VnfKey;
-import org.srv6int.app.loop.FakeInventory;
+import org.srv6int.app.testing.FakeInventory;
 import org.srv6int.app.program.ChainProgrammer;
 import org.srv6int.app.testing.FakeConfigService;
 import org.srv6int.app.testing.InMemorySfcService;

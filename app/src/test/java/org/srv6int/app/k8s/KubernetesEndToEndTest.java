@@ -1,30 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.k8s;
 
+import org.srv6int.app.testing.KubernetesTestEnv;
+import org.srv6int.app.testing.KubernetesTestEnv.LeaderHere;
+import org.srv6int.app.testing.KubernetesTestEnv.WindowClock;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import org.junit.After;
-import org.junit.Assume;
 import org.junit.Before;
 import org.junit.Test;
 import org.onosproject.cluster.ClusterServiceAdapter;
-import org.onosproject.cluster.Leader;
-import org.onosproject.cluster.Leadership;
-import org.onosproject.cluster.LeadershipServiceAdapter;
-import org.onosproject.cluster.NodeId;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.ReplicaState;
 import org.srv6int.app.loop.GlobalLoopManager;
 import org.srv6int.app.testing.LoopManagers;
-import org.srv6int.app.loop.TestReports;
+import org.srv6int.app.testing.TestReports;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.config.Srv6IntAppConfig;
@@ -41,8 +36,6 @@ import org.srv6int.testkit.InMemoryStorageService;
 import org.srv6int.k8s.bridge.ReplicaNames;
 
 import java.io.File;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -70,21 +63,6 @@ public class KubernetesEndToEndTest {
     private static final VnfKey SNORT = VnfKey.of(PaperTestbed.SFC2, 0);
     private static final String CHAIN = PaperTestbed.SFC2.toString();
 
-    /** The loop's time, moved one telemetry window per window (the API server's is real). */
-    private static final class WindowClock implements org.srv6int.app.loop.LoopClock {
-        volatile long nanos;
-
-        @Override
-        public long nanoTime() {
-            return nanos;
-        }
-
-        @Override
-        public long currentTimeMillis() {
-            return nanos / 1_000_000;
-        }
-    }
-
     /** The bucket table as the switches held it when the loop asked the platform to delete each replica. */
     private final Map<String, String> bucketsAtDelete = new ConcurrentHashMap<>();
 
@@ -107,7 +85,7 @@ public class KubernetesEndToEndTest {
                 });
     }
 
-    private final WindowClock clock = new WindowClock();
+    private final WindowClock clock = new WindowClock(0);
     private final WindowFeed feed = new WindowFeed();
     private final TestReports reports = new TestReports(2, 4, 3);
     private AppHarness app;
@@ -118,51 +96,11 @@ public class KubernetesEndToEndTest {
     private long seq;
     private int counter;
 
-    /** This instance leads the loop's topic from the start, as a single-instance ONOS does. */
-    private static final class LeaderHere extends LeadershipServiceAdapter {
-        private static final NodeId ME = new NodeId("local");
-
-        @Override
-        public Leadership runForLeadership(String topic) {
-            return getLeadership(topic);
-        }
-
-        @Override
-        public Leadership getLeadership(String topic) {
-            return new Leadership(topic, new Leader(ME, 1, 0), List.of(ME));
-        }
-
-        @Override
-        public NodeId getLeader(String topic) {
-            return ME;
-        }
-    }
-
-    private static String setting(String property, String env) {
-        String v = System.getProperty(property);
-        if (v == null || v.isBlank()) {
-            v = System.getenv(env);
-        }
-        return v == null || v.isBlank() ? null : v;
-    }
-
     @Before
     public void setUp() throws Exception {
-        String kc = setting("srv6int.kubeconfig", "SRV6INT_KUBECONFIG");
-        if (kc == null) {
-            String reason = "KubernetesEndToEndTest skipped: no control plane "
-                    + "(set -Dsrv6int.kubeconfig=<bridge kubeconfig>; tools/k8s-testenv/start makes one)";
-            System.out.println(reason);
-            Assume.assumeTrue(reason, false);
-        }
-        File bridgeKubeconfig = new File(kc).getAbsoluteFile();
-        String adminKc = setting("srv6int.admin.kubeconfig", "SRV6INT_ADMIN_KUBECONFIG");
-        admin = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(
-                adminKc != null ? new File(adminKc) : new File(bridgeKubeconfig.getParentFile(), "admin.kubeconfig")))
-                .withHttpClientFactory(new VertxHttpClientFactory()).build();
-        try (InputStream in = Files.newInputStream(new File("../k8s-bridge/deploy/bridge-rbac.yaml").toPath())) {
-            admin.load(in).forceConflicts().serverSideApply();
-        }
+        File bridgeKubeconfig = KubernetesTestEnv.bridgeKubeconfigOrSkip("KubernetesEndToEndTest");
+        admin = KubernetesTestEnv.admin(bridgeKubeconfig);
+        KubernetesTestEnv.apply(admin, "../k8s-bridge/deploy/bridge-rbac.yaml");
         deleteChainObjects(); // leftovers of an interrupted run or of another test's chain 2
 
         app = new AppHarness();

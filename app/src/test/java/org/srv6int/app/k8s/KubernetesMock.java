@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.k8s;
 
-import org.srv6int.app.loop.FakeInventory;
+import org.srv6int.app.testing.FakeInventory;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.NodeBuilder;

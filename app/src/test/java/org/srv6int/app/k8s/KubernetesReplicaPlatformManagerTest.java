@@ -7,7 +7,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
-import org.srv6int.app.loop.FakeInventory;
+import org.srv6int.app.testing.FakeInventory;
 import org.srv6int.app.api.model.ReplicaInfo;
 import org.junit.After;
 import org.junit.AfterClass;
@@ -259,6 +259,8 @@ public class KubernetesReplicaPlatformManagerTest {
             // r1 is on its way out: a missing workload of a DRAINING replica is not recreated.
             org.srv6int.app.api.model.VnfReplicaId r1 = org.srv6int.app.api.model.VnfReplicaId.of(SNORT,
                     "sfc-3-vnf0-r1");
+            // (it joined first, as the loop has it join once Ready: the life cycle drains no reservation)
+            inventory.updateReplica(r1, org.srv6int.app.api.model.ReplicaState.ACTIVE, 1);
             inventory.drainReplica(r1);
             k8s.deleteStatefulSet("sfc-3-vnf0-r1");
             waitFor(() -> k8s.statefulSetNames().isEmpty());

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import org.srv6int.app.testing.TestReports;
+
+import org.srv6int.app.testing.FakePorts;
+
 import org.srv6int.app.api.model.NodeResources;
 import org.junit.After;
 import org.junit.Before;

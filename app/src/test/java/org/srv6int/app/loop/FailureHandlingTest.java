@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import org.srv6int.app.testing.TestReports;
+
+import org.srv6int.app.testing.FakePorts;
+
 import org.srv6int.app.switchstate.FlowEntries;
 import org.onlab.packet.IpAddress;
 import org.junit.After;
@@ -352,7 +356,7 @@ public class FailureHandlingTest {
         int passes = settleCheckingEachPass();
         long movedNanos = System.nanoTime() - t0;
         VnfReplica w2 = replica(SNORT, "w2");
-        assertEquals(ReplicaState.PENDING, w2.state());
+        assertEquals(ReplicaState.DEAD, w2.state());
         assertEquals(0, w2.weight());
         LoopDecision dead = decisions(LoopDecision.Action.REPLICA_DEAD).get(0);
         assertEquals(SNORT, dead.vnf());

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import org.srv6int.app.testing.FakeInventory;
+
+import org.srv6int.app.testing.TestReports;
+
+import org.srv6int.app.testing.FakePorts;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Comparator;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import org.srv6int.app.testing.FakePorts;
+
 import java.util.Optional;
 import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.api.model.ReplicaInfo;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import org.srv6int.app.testing.TestReports;
+
 import org.srv6int.codec.IntMetadata;
 import org.srv6int.codec.IntReportView;
 import org.srv6int.codec.WireFormat;

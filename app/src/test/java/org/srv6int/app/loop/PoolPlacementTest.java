@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import org.srv6int.app.testing.FakePorts;
+
 import org.junit.Test;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.NodePools;

@@ -112,6 +112,14 @@ public class AppMetricsManagerTest {
         assertEquals(0, p.get("srv6int_global_loop_decisions_ended_total{action=\"scale_out\",outcome=\"failed\"}"), 0);
         assertTrue(p.series.keySet().toString(), p.series.keySet().stream().anyMatch(
                 k -> k.startsWith("srv6int_replica_weight{chain=\"2\",vnf=\"0\",replica=\"scaled-")));
+        // the scale-out's replica was written by the life cycle, edge by edge; nothing was refused
+        String edge = "srv6int_replica_transitions_total{step=\"%s\",from=\"%s\",to=\"%s\"}";
+        assertTrue(p.get(String.format(edge, "register", "none", "active")) >= 2);
+        assertTrue(p.get(String.format(edge, "add", "none", "active")) >= 1);
+        assertEquals(0, p.get(String.format(edge, "fail", "active", "dead")), 0);
+        assertEquals(0, p.get("srv6int_replica_transitions_refused_total{step=\"drain\",from=\"pending\"}"), 0);
+        assertEquals(0, p.series.entrySet().stream().filter(e -> e.getKey().startsWith(
+                "srv6int_replica_transitions_refused_total")).mapToDouble(e -> e.getValue()).sum(), 0);
     }
 
     @Test

@@ -6,7 +6,7 @@ import org.srv6int.app.api.model.VnfWindow;
 import org.junit.Test;
 import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.model.VnfKey;
-import org.srv6int.app.loop.TestReports;
+import org.srv6int.app.testing.TestReports;
 
 import java.util.ArrayList;
 import java.util.Arrays;

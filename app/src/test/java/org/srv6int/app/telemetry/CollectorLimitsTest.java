@@ -7,7 +7,7 @@ import org.srv6int.app.api.model.VnfWindow;
 import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.config.Srv6IntAppConfig;
-import org.srv6int.app.loop.TestReports;
+import org.srv6int.app.testing.TestReports;
 import org.srv6int.app.testing.PaperTestbed;
 
 import java.util.ArrayList;

@@ -8,7 +8,7 @@ import org.junit.After;
 import org.junit.Test;
 import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.model.VnfKey;
-import org.srv6int.app.loop.TestReports;
+import org.srv6int.app.testing.TestReports;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;

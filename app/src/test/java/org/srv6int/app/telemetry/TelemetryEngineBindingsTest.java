@@ -7,7 +7,7 @@ import org.junit.Before;
 import org.junit.Test;
 import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.model.VnfKey;
-import org.srv6int.app.loop.TestReports;
+import org.srv6int.app.testing.TestReports;
 
 import java.util.List;
 import java.util.Map;

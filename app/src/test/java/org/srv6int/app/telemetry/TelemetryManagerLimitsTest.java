@@ -24,7 +24,7 @@ import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
-import org.srv6int.app.loop.FakeInventory;
+import org.srv6int.app.testing.FakeInventory;
 import org.srv6int.app.store.TestStores;
 import org.srv6int.testkit.InMemoryStorageService;
 

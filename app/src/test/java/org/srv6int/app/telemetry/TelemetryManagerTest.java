@@ -30,8 +30,8 @@ import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
-import org.srv6int.app.loop.FakeInventory;
-import org.srv6int.app.loop.TestReports;
+import org.srv6int.app.testing.FakeInventory;
+import org.srv6int.app.testing.TestReports;
 import org.srv6int.app.store.TestStores;
 
 import java.net.InetAddress;
@@ -252,7 +252,8 @@ public class TelemetryManagerTest {
                                        DeviceId.deviceId("device:s2"), PortNumber.portNumber(5),
                                        Ip6Address.valueOf("2001:db8:2::20"),
                                        MacAddress.valueOf("00:00:00:00:02:20"), ReplicaState.ACTIVE, 1);
-        inventory.registerReplica(bad);
+        // (the life cycle refuses a SID twice: shown as a corrupted store would hold it)
+        inventory.showCorrupt(bad);
         inventory.registerReplica(e0);
         List<DeviceId> sw = List.of(DeviceId.deviceId("device:s1"), DeviceId.deviceId("device:s2"),
                                     DeviceId.deviceId("device:s4"));

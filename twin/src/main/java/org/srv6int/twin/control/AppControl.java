@@ -455,7 +455,7 @@ public final class AppControl {
 
         @Override
         public void failReplica(VnfKey vnf, String replicaId) {
-            // a dead replica leaves the buckets at once (PENDING, weight 0), its pod stays for a return
+            // a dead replica leaves the buckets at once (DEAD, weight 0), its pod stays for a return
             inventory.failReplica(vnf, replicaId);
             events.add(String.format(Locale.ROOT, "%.1f s: %s dead: out of the group", nowS.getAsDouble(),
                     replicaId));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.failover;
 
+import org.srv6int.twin.report.Plots;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Writer;
@@ -154,22 +155,7 @@ public final class FailoverExperiments {
         }
         java.awt.image.BufferedImage[] imgs = {BitmapEncoder.getBufferedImage(lost),
             BitmapEncoder.getBufferedImage(moved), BitmapEncoder.getBufferedImage(live)};
-        int h = 0;
-        int w = 0;
-        for (java.awt.image.BufferedImage img : imgs) {
-            h += img.getHeight();
-            w = Math.max(w, img.getWidth());
-        }
-        java.awt.image.BufferedImage stack = new java.awt.image.BufferedImage(w, h,
-                java.awt.image.BufferedImage.TYPE_INT_RGB);
-        java.awt.Graphics2D g = stack.createGraphics();
-        int y = 0;
-        for (java.awt.image.BufferedImage img : imgs) {
-            g.drawImage(img, 0, y, null);
-            y += img.getHeight();
-        }
-        g.dispose();
-        javax.imageio.ImageIO.write(stack, "png", file.toFile());
+        javax.imageio.ImageIO.write(Plots.stack(List.of(imgs)), "png", file.toFile());
     }
 
     private static XYChart chart(String title, String y) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.related;
 
+import org.srv6int.twin.report.Plots;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Writer;
@@ -154,22 +155,7 @@ public final class RelatedExperiments {
     }
 
     static void writeStack(Path file, java.awt.image.BufferedImage... imgs) throws IOException {
-        int h = 0;
-        int w = 0;
-        for (int i = 0; i < imgs.length; i++) {
-            h += imgs[i].getHeight();
-            w = Math.max(w, imgs[i].getWidth());
-        }
-        java.awt.image.BufferedImage all = new java.awt.image.BufferedImage(w, h,
-                java.awt.image.BufferedImage.TYPE_INT_RGB);
-        java.awt.Graphics2D g = all.createGraphics();
-        int y = 0;
-        for (java.awt.image.BufferedImage img : imgs) {
-            g.drawImage(img, 0, y, null);
-            y += img.getHeight();
-        }
-        g.dispose();
-        javax.imageio.ImageIO.write(all, "png", file.toFile());
+        javax.imageio.ImageIO.write(Plots.stack(List.of(imgs)), "png", file.toFile());
     }
 
     /** NUMASFP Figs. 10-12: ours vs Octans, Node-balance, Node-first (its own model, no app or switches). */

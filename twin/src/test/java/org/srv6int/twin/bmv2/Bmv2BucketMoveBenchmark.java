@@ -12,7 +12,6 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 import org.onosproject.net.flow.FlowRule;
 import org.onosproject.net.group.Group;
-import org.srv6int.app.api.model.ReplicaState;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.testing.AppHarness;
@@ -24,7 +23,7 @@ import p4.v1.P4RuntimeOuterClass.TableEntry;
  * docs/failures.md "Timings"), against baselines measured in the same run on the same switch:
  * a reconcile pass with nothing to change (the diff alone, no write) and a write of a single
  * bucket entry. The rules are the app's: SFC 2 of Fig. 5 with a second Snort replica on Worker 2,
- * then the replica on Worker 1 parked as dead by the app (PENDING, weight 0, as the failure
+ * then the replica on Worker 1 parked as dead by the app (DEAD, weight 0, as the failure
  * handling does), which rewrites the bucket entries it held on SW1 to the live replica; then
  * revived (ACTIVE, weight 1), which moves them back. Each such {@code program(SW1, ...)} is one
  * P4Runtime batch of modifies. Prints medians, p90 and ratios; asserts only the number of entries
@@ -61,7 +60,7 @@ public class Bmv2BucketMoveBenchmark {
         List<FlowRule> alive = AppRules.rules(app, PaperTestbed.SW1);
         List<Group> groups = AppRules.groups(app, PaperTestbed.SW1);
 
-        app.inventory.updateReplica(dying.id(), ReplicaState.PENDING, 0);
+        app.inventory.failReplica(dying.id());
         app.settle();
         List<FlowRule> dead = AppRules.rules(app, PaperTestbed.SW1);
         if (!AppRules.groups(app, PaperTestbed.SW1).equals(groups)) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.twin.k8s;
 
+import org.srv6int.app.testing.KubernetesTestEnv.LeaderHere;
+import org.srv6int.app.testing.KubernetesTestEnv.WindowClock;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
@@ -31,10 +33,6 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 import org.onlab.packet.Ip6Address;
 import org.onosproject.cluster.ClusterServiceAdapter;
-import org.onosproject.cluster.Leader;
-import org.onosproject.cluster.Leadership;
-import org.onosproject.cluster.LeadershipServiceAdapter;
-import org.onosproject.cluster.NodeId;
 import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.net.config.NetworkConfigServiceAdapter;
 import org.onosproject.net.ConnectPoint;
@@ -52,7 +50,6 @@ import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
 import org.srv6int.app.loop.GlobalLoopManager;
 import org.srv6int.app.testing.LoopManagers;
-import org.srv6int.app.loop.LoopClock;
 import org.srv6int.app.store.LoopStateStore;
 import org.srv6int.app.telemetry.CollectorBindings;
 import org.srv6int.app.telemetry.TelemetryEngine;
@@ -115,41 +112,6 @@ public class KubernetesDataplaneTest {
     private static final int ETH = 14;
     private static RealKubernetes k8s;
 
-    /** The loop's and the collector's time: one second per window (the API server's is real). */
-    private static final class WindowClock implements LoopClock {
-        volatile long nanos = 100 * SEC;
-
-        @Override
-        public long nanoTime() {
-            return nanos;
-        }
-
-        @Override
-        public long currentTimeMillis() {
-            return nanos / 1_000_000;
-        }
-    }
-
-    /** This instance leads the loop's topic, as a single-instance ONOS does. */
-    private static final class LeaderHere extends LeadershipServiceAdapter {
-        private static final NodeId ME = new NodeId("local");
-
-        @Override
-        public Leadership runForLeadership(String topic) {
-            return getLeadership(topic);
-        }
-
-        @Override
-        public Leadership getLeadership(String topic) {
-            return new Leadership(topic, new Leader(ME, 1, 0), List.of(ME));
-        }
-
-        @Override
-        public NodeId getLeader(String topic) {
-            return ME;
-        }
-    }
-
     /** What one window of traffic did. */
     private static final class Window {
         final Map<String, Integer> served = new TreeMap<>();
@@ -186,7 +148,7 @@ public class KubernetesDataplaneTest {
         }
     }
 
-    private final WindowClock clock = new WindowClock();
+    private final WindowClock clock = new WindowClock(100 * SEC);
     private final WindowFeed feed = new WindowFeed();
     private final TelemetryShards collector = new TelemetryShards(1, TelemetryEngine.Limits.DEFAULT,
                                                                   () -> clock.nanos);

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-package org.srv6int.app.loop;
+package org.srv6int.bench;
+
+import org.srv6int.app.testing.TestReports;
 
 import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.model.VnfKey;

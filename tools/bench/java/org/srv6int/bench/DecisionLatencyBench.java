@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-package org.srv6int.app.loop;
+package org.srv6int.bench;
+
+import org.srv6int.app.testing.FakePorts;
+import org.srv6int.app.loop.LoopCore;
+import org.srv6int.app.loop.LoopParams;
+import org.srv6int.app.loop.VnfObservation;
 
 import org.srv6int.app.api.model.NodeResources;
 import java.util.ArrayList;

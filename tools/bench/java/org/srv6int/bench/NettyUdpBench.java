@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-package org.srv6int.app.loop;
+package org.srv6int.bench;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
