@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-package org.srv6int.cluster;
+package org.srv6int.bench;
 
 import org.onlab.packet.Ip6Address;
 import org.onlab.packet.IpPrefix;
