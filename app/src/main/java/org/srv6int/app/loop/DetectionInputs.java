@@ -188,7 +188,7 @@ public final class DetectionInputs {
             int lists = paths == null ? 1 : paths.getPaths(sfc.id()).map(p -> p.segmentLists().size()).orElse(0);
             List<ChainHealth.ReplicaSeen> rs = new ArrayList<>();
             Set<Integer> withLive = new HashSet<>();
-            List<VnfReplica> replicas = byChain.getOrDefault(sfc.id(), List.of());
+            List<VnfReplica> replicas = byChain.getOrDefault(sfc.id(), new ArrayList<>());
             // the inventory's order for a chain (getReplicas(sfc)): by replica id
             replicas.sort((a, b) -> a.id().compareTo(b.id()));
             for (VnfReplica r : replicas) {

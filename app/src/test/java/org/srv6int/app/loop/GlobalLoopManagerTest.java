@@ -243,6 +243,23 @@ public class GlobalLoopManagerTest {
         assertTrue(feed.consumers.isEmpty());
     }
 
+    /** A chain without any replica yet (just declared) is judged like any other, not an error of the round. */
+    @Test
+    public void aChainWithoutReplicasDoesNotStopTheRound() {
+        sfcs.addSfc(Sfc.builder().id(SfcId.of(8)).ingress(ConnectPoint.deviceConnectPoint("device:s1/1"))
+                .egress(ConnectPoint.deviceConnectPoint("device:s4/1"))
+                .classifier(FlowClassifier.between(IpPrefix.valueOf("10.0.2.0/24"), IpPrefix.valueOf("10.0.3.0/24")))
+                .vnfs(List.of(new VnfSpec("snort", 600_000))).build());
+        leadership.elect(ME);
+        window(400_000, 10);
+        for (int i = 0; i < 6; i++) {
+            window(900_000, 20);
+        }
+        // the replica-less chain did not stop the round: chain 7's violation still scaled out
+        assertEquals(1, manager.decisions(10).size());
+        assertEquals(LoopDecision.Outcome.SUCCEEDED, manager.decisions(10).get(0).outcome());
+    }
+
     @Test
     public void anEscalationIsAHintOnTheLeaderOnly() {
         try {
