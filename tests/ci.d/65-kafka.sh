@@ -29,7 +29,7 @@ java $OPENS -Dsrv6int.kafka.classpath="$(cat "$WORK/broker.cp")" \
   -cp "app/target/test-classes:app/target/classes:$(cat "$WORK/app.cp")" \
   org.junit.runner.JUnitCore org.srv6int.app.export.KafkaExportOnRealBrokerTest \
   org.srv6int.app.export.KafkaExportTlsOnRealBrokerTest >"$WORK/junit.log" 2>&1
-grep -E '^(2000 windows|[0-9]+\) |java.lang.AssertionError|OK \(|Tests run:)' "$WORK/junit.log"
+grep -E '^(2000 windows|[0-9]+\) |java.lang.AssertionError|[a-zA-Z.]+(Exception|Error): |OK \(|Tests run:)' "$WORK/junit.log"
 run=$(sed -n 's/^OK (\([0-9]*\) tests*)$/\1/p; s/^Tests run: \([0-9]*\),.*/\1/p' "$WORK/junit.log" | tail -n1)
 bad=$(sed -n 's/^Tests run: [0-9]*,  Failures: \([0-9]*\).*/\1/p' "$WORK/junit.log" | tail -n1)
 run=${run:-0}; bad=${bad:-0}

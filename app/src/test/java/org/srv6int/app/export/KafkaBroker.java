@@ -90,13 +90,7 @@ final class KafkaBroker implements AutoCloseable {
                 "transaction.state.log.min.isr=1",
                 "group.initial.rebalance.delay.ms=0",
                 "auto.create.topics.enable=true", ""), StandardCharsets.UTF_8);
-        UUID u = UUID.randomUUID();
-        byte[] b = new byte[16];
-        for (int i = 0; i < 8; i++) {
-            b[i] = (byte) (u.getMostSignificantBits() >>> (56 - 8 * i));
-            b[8 + i] = (byte) (u.getLeastSignificantBits() >>> (56 - 8 * i));
-        }
-        String clusterId = Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+        String clusterId = clusterId();
         Process f = new ProcessBuilder(java, "-cp", classpath, "kafka.tools.StorageTool", "format", "-t", clusterId,
                                        "-c", props.toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("format.log").toFile()).start();
@@ -104,6 +98,26 @@ final class KafkaBroker implements AutoCloseable {
             f.destroyForcibly();
             throw new IOException("formatting the broker's storage failed: "
                                           + Files.readString(dir.resolve("format.log")));
+        }
+    }
+
+    /**
+     * A random cluster id as Kafka's Uuid prints it. One starting with '-' (1 in 64) would be read by
+     * StorageTool as an option and the format would fail, which Kafka's own Uuid.randomUuid() avoids
+     * the same way: by drawing again (the 65-kafka step failed so once, CI of session 12).
+     */
+    static String clusterId() {
+        while (true) {
+            UUID u = UUID.randomUUID();
+            byte[] b = new byte[16];
+            for (int i = 0; i < 8; i++) {
+                b[i] = (byte) (u.getMostSignificantBits() >>> (56 - 8 * i));
+                b[8 + i] = (byte) (u.getLeastSignificantBits() >>> (56 - 8 * i));
+            }
+            String id = Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+            if (!id.startsWith("-")) {
+                return id;
+            }
         }
     }
 
