@@ -29,6 +29,7 @@ import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.HopBindings;
 import org.srv6int.app.testing.AppHarness;
 import org.srv6int.app.testing.PaperTestbed;
+import org.srv6int.app.testing.TestReports;
 import org.srv6int.k8s.bridge.ReplicaNames;
 
 import java.io.File;
@@ -318,15 +319,15 @@ public class LoopFaultsTest {
                     continue;
                 }
                 int dev = PaperTestbed.devices().get(d).map(Srv6DeviceConfig::intDeviceId).orElseThrow();
-                IntReports enc = new IntReports(PaperTestbed.SFC2.tag(), dev, hopCount);
+                TestReports enc = new TestReports(PaperTestbed.SFC2.tag(), dev, hopCount);
                 long seq = seqs.getOrDefault(d, 0L);
                 int counter = (int) ((seq * 10) & 0xFFFF);
-                IntReports.Hop[] h = new IntReports.Hop[hopCount];
+                TestReports.Hop[] h = new TestReports.Hop[hopCount];
                 for (int k = 0; k < hopCount; k++) {
                     HopBinding b = hops.get(k);
                     long lat = b == null ? 0 : latencyNs;
                     int hd = k == 0 ? 1 : b == null ? 4 : b.deviceId();
-                    h[k] = new IntReports.Hop(hd, 0, 1_000L * k + lat, lat, counter);
+                    h[k] = new TestReports.Hop(hd, 0, 1_000L * k + lat, lat, counter);
                 }
                 byte[] p = enc.payload(seq, h);
                 seqs.put(d, seq + 1);
