@@ -35,6 +35,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -77,7 +78,16 @@ public final class KubernetesMock implements AutoCloseable {
 
     private synchronized void runPods() {
         try {
-            for (StatefulSet s : admin.apps().statefulSets().inNamespace(NS).list().getItems()) {
+            List<StatefulSet> sets = admin.apps().statefulSets().inNamespace(NS).list().getItems();
+            // Kubernetes' garbage collector deletes a StatefulSet's pod with it; without this a pod of a
+            // deleted set outlived it here and a later set of the same name found the stale pod.
+            Set<String> owned = sets.stream().map(s -> s.getMetadata().getName() + "-0").collect(Collectors.toSet());
+            for (Pod p : admin.pods().inNamespace(NS).list().getItems()) {
+                if (!owned.contains(p.getMetadata().getName())) {
+                    admin.pods().inNamespace(NS).withName(p.getMetadata().getName()).delete();
+                }
+            }
+            for (StatefulSet s : sets) {
                 String pod = s.getMetadata().getName() + "-0";
                 if (admin.pods().inNamespace(NS).withName(pod).get() != null) {
                     continue;
