@@ -23,7 +23,7 @@ import static org.junit.Assert.assertTrue;
  * Free resources ({@link NodeCapacityWatch}) against fabric8's mock API server: the scheduler's
  * arithmetic, the first answer by a LIST, then the same from the watch, and never a watched answer
  * before its whole first list is taken in. A server per test: the mock stalls its event loop for
- * seconds when a cluster-wide watch closes, which must not reach another test. The mock ignores the
+ * seconds when a watch closes with events in flight, which must not reach another test. The mock ignores the
  * field selector {@code spec.nodeName!=} (it says so), so here the bridge's own filter is what
  * leaves out unbound and finished pods; the real API server's is in {@link RealApiServerTest}.
  */
@@ -43,21 +43,9 @@ public class NodeCapacityWatchTest {
     }
 
     @After
-    public void tearDown() throws InterruptedException {
+    public void tearDown() {
         bridge.close();
-        // The mock blocks its event loop (shared by every mock server of this JVM) for up to ~10 s
-        // while it closes a watch that had events: wait here until it answers again, so neither its
-        // own shutdown nor the next test class meets the stall.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            try {
-                k8s.namespaces().list();
-                break;
-            } catch (RuntimeException e) {
-                Thread.sleep(100);
-            }
-        }
-        mock.close();
+        mock.close(); // waits out the mock's stall on closing a watch (see MockApiServer)
     }
 
     @Test
