@@ -14,8 +14,10 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.MockWebServerListener;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.RecordedHttpConnection;
 import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.net.config.NetworkConfigListener;
 import org.onosproject.net.config.NetworkConfigServiceAdapter;
@@ -39,6 +41,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 /**
@@ -55,11 +58,24 @@ public final class KubernetesMock implements AutoCloseable {
     final NamespacedKubernetesClient admin;
     final Path tokenFile;
     private final ScheduledExecutorService kubelet = Executors.newSingleThreadScheduledExecutor();
+    private final AtomicInteger openConnections = new AtomicInteger();
     private int podIps;
 
     public KubernetesMock() throws IOException {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
+        MockWebServer web = new MockWebServer();
+        web.addListener(new MockWebServerListener() {
+            @Override
+            public void onConnection(RecordedHttpConnection connection) {
+                openConnections.incrementAndGet();
+            }
+
+            @Override
+            public void onConnectionClosed(RecordedHttpConnection connection) {
+                openConnections.decrementAndGet();
+            }
+        });
+        server = new KubernetesMockServer(new Context(), web, responses,
                                           new KubernetesMixedDispatcher(responses), false);
         server.init(InetAddress.getByName("127.0.0.1"), 0);
         admin = server.createClient();
@@ -221,10 +237,9 @@ public final class KubernetesMock implements AutoCloseable {
     }
 
     /**
-     * Waits until the mock answers again. It blocks its event loop (shared by every mock server of
-     * the JVM) for up to ~10 s while it closes a watch that had events, and since the bridge
-     * watches nodes and pods, every platform stopped closes some: a test that follows would time
-     * out on its first call, and closing the server would fail.
+     * Waits until the mock answers again. It blocks an event loop for up to 30 s while it closes a
+     * watch that had events in flight, and since the bridge watches nodes and pods, every platform
+     * stopped closes some: a test that follows could time out on its first call.
      */
     public void settle() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -243,18 +258,30 @@ public final class KubernetesMock implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes once the server has closed every client connection: the mock closes a watch on its
+     * event loop and waits there for the watch's pending sends, which wait (up to 30 s) for that
+     * loop; its own shutdown gives up after 10 s, so it must not start while a loop is stalled.
+     * Every platform on this mock must be stopped first.
+     */
     @Override
     public void close() throws IOException {
-        settle();
         kubelet.shutdownNow();
         admin.close();
-        try {
-            server.destroy();
-        } catch (IllegalStateException e) {
-            // fabric8's mock can stall up to ~10 s after a client closed its watches (its shared event
-            // loop): on a loaded machine its own 10 s shutdown wait can run out; wait once more.
-            server.destroy();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (openConnections.get() > 0) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(openConnections.get() + " connection(s) to the mock API server"
+                        + " still open 60 s after its clients closed: a platform left running?");
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
         }
+        server.destroy();
         Files.deleteIfExists(tokenFile);
     }
 }
