@@ -303,11 +303,23 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             @Override
             public void onWindow(int vnf, long l95Ns, long slackNs) {
                 g.metrics.window(vnf, l95Ns, slackNs);
+                cooldowns(vnf);
+            }
+
+            private void cooldowns(int vnf) {
+                if (g.loop != null) {
+                    for (ResourceType t : ResourceType.all()) {
+                        g.metrics.cooldown(vnf, t, g.loop.cooldown(vnf, t));
+                    }
+                }
             }
 
             @Override
             public void onDecision(Decision decision) {
                 g.metrics.decision(decision);
+                if (decision.action() == Decision.Action.REVERT || decision.action() == Decision.Action.REVERT_LATE) {
+                    cooldowns(decision.vnf());
+                }
                 if (log != null) {
                     log.write(decision);
                 }
