@@ -303,23 +303,13 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             @Override
             public void onWindow(int vnf, long l95Ns, long slackNs) {
                 g.metrics.window(vnf, l95Ns, slackNs);
-                cooldowns(vnf);
-            }
-
-            private void cooldowns(int vnf) {
-                if (g.loop != null) {
-                    for (ResourceType t : ResourceType.all()) {
-                        g.metrics.cooldown(vnf, t, g.loop.cooldown(vnf, t));
-                    }
-                }
+                g.metrics.cooldowns(vnf, g.loop);
             }
 
             @Override
             public void onDecision(Decision decision) {
                 g.metrics.decision(decision);
-                if (decision.action() == Decision.Action.REVERT || decision.action() == Decision.Action.REVERT_LATE) {
-                    cooldowns(decision.vnf());
-                }
+                g.metrics.cooldowns(decision.vnf(), g.loop); // a revert starts one
                 if (log != null) {
                     log.write(decision);
                 }

@@ -171,6 +171,10 @@ public class FreeRevertTest {
                 + "replica=\"snort\",resource=\"cpu_quota\",after=\"horizon\"} 1"));
         assertTrue(text, text.contains("srv6int_local_loop_decisions_total{chain=\"2\",vnf=\"1\",replica=\"snort\","
                 + "action=\"revert_late\"} 1"));
+        metrics.cooldowns(1, loop);
+        text = metrics.render(Map.of());
+        assertTrue(text, text.contains("srv6int_local_loop_free_cooldown_windows{chain=\"2\",vnf=\"1\","
+                + "replica=\"snort\",resource=\"cpu_quota\"} 5"));
     }
 
     @Test

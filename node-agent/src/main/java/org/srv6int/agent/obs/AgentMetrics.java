@@ -2,6 +2,7 @@
 package org.srv6int.agent.obs;
 
 import org.srv6int.agent.loop.Decision;
+import org.srv6int.agent.loop.LocalLoop;
 import org.srv6int.agent.loop.ResourceType;
 
 import java.util.List;
@@ -191,6 +192,20 @@ public final class AgentMetrics {
      */
     public void cooldown(int vnf, ResourceType type, long windows) {
         cooldown.lazySet(vnf * TYPES.length + type.ordinal(), windows);
+    }
+
+    /**
+     * Sets every freeing cool-down gauge of a vNF from the loop (per window or decision, not per packet).
+     *
+     * @param vnf index
+     * @param loop the loop, null while it is being built
+     */
+    public void cooldowns(int vnf, LocalLoop loop) {
+        if (loop != null) {
+            for (ResourceType t : TYPES) {
+                cooldown(vnf, t, loop.cooldown(vnf, t));
+            }
+        }
     }
 
     /**

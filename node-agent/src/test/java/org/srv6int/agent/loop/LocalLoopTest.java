@@ -214,6 +214,28 @@ public class LocalLoopTest {
         assertArrayEquals(new long[] {700, 300, 500}, cpu.values);
     }
 
+    /** The horizon and the cool-down are per type: LLC ways go the same way as CPU quota. */
+    @Test
+    public void aLateRevertOfAnLlcFreeRestoresTheWayAndCoolsOnlyLlc() {
+        LocalLoop loop = loop(pools(1500, true));
+        window(loop, 1, LMAX / 10);           // frees CPU on trial
+        window(loop, 1, 3 * LMAX / 2);        // reverted by the trial: T[1] := LLC, CPU cools down
+        assertEquals(ResourceType.LLC, loop.resourceType(1));
+        decisions.clear();
+        window(loop, 1, LMAX / 10);           // line 24 frees type T[1] = LLC: 4 -> 3 ways
+        window(loop, 1, LMAX / 10);           // kept
+        assertEquals(List.of(Action.FREE, Action.FREE_KEPT), actions());
+        assertEquals(3, llc.values[1]);
+        window(loop, 1, 2 * LMAX);            // over within the horizon: the way goes back
+        assertEquals(Action.REVERT_LATE, last().action());
+        assertEquals(ResourceType.LLC, last().resource());
+        assertEquals(4, llc.values[1]);
+        assertEquals(1000, loop.cooldown(1, ResourceType.LLC));
+        assertEquals(997, loop.cooldown(1, ResourceType.CPU_QUOTA));
+        assertEquals(0, loop.cooldown(1, ResourceType.MEMORY_BANDWIDTH));
+        assertEquals(ResourceType.LLC, loop.resourceType(1)); // not rotated
+    }
+
     @Test
     public void badFreeIsRevertedAndTheDonorRotatesItsResourceType() {
         LocalLoop loop = loop(pools(1500, true));
