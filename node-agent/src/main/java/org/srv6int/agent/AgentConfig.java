@@ -89,6 +89,17 @@ public final class AgentConfig {
     public double takeSlackFraction = SlackPolicy.DEFAULT.takeFraction();
     /** After a reverted Algorithm 2 trial the donor gives none of that type for this many of its windows. */
     public int donorCooldownWindows = SlackPolicy.DEFAULT.cooldownWindows();
+    /** Line 24 frees from the largest-slack vNF only after this many of its windows in a row above the margin. */
+    public int freeSlackWindows = SlackPolicy.DEFAULT.freeSlackWindows();
+    /** A kept free whose donor goes over its bound within this many of its windows counts as reverted (0: off). */
+    public int revertHorizonWindows = SlackPolicy.DEFAULT.revertHorizonWindows();
+    /** The donor cool-down doubles on each further revert of a type up to this many windows; null: 8 x the first. */
+    public Integer maxDonorCooldownWindows;
+    /**
+     * Windows without a revert after a cool-down before the next one is the first again (0: it never grows);
+     * null: twice {@link #maxDonorCooldownWindows}.
+     */
+    public Integer cooldownResetWindows;
     /** Capture buffer snap length, bytes (must hold Ethernet + IPv6 + the SRH). */
     public int snapLength = 512;
     /** Pin every vNF's cpuset to the NIC's NUMA node at start-up. */
@@ -329,7 +340,9 @@ public final class AgentConfig {
         try {
             slackPolicy();
         } catch (IllegalArgumentException e) {
-            throw new IOException("freeSlackFraction/takeSlackFraction/donorCooldownWindows: " + e.getMessage(), e);
+            throw new IOException("slack policy (freeSlackFraction, takeSlackFraction, donorCooldownWindows, "
+                    + "freeSlackWindows, revertHorizonWindows, maxDonorCooldownWindows, cooldownResetWindows): "
+                    + e.getMessage(), e);
         }
         if (numa == null) {
             throw new IOException("numa must be an object, not null");
@@ -433,6 +446,10 @@ public final class AgentConfig {
         c.freeSlackFraction = freeSlackFraction;
         c.takeSlackFraction = takeSlackFraction;
         c.donorCooldownWindows = donorCooldownWindows;
+        c.freeSlackWindows = freeSlackWindows;
+        c.revertHorizonWindows = revertHorizonWindows;
+        c.maxDonorCooldownWindows = maxDonorCooldownWindows;
+        c.cooldownResetWindows = cooldownResetWindows;
         c.snapLength = snapLength;
         c.pinToNicNode = pinToNicNode;
         c.cpuPeriodUs = cpuPeriodUs;
@@ -475,13 +492,17 @@ public final class AgentConfig {
     }
 
     /**
-     * The slack policy the three keys describe.
+     * The slack policy the seven keys describe.
      *
      * @return policy
      * @throws IllegalArgumentException if a value is out of range
      */
     public SlackPolicy slackPolicy() {
-        return new SlackPolicy(freeSlackFraction, takeSlackFraction, donorCooldownWindows);
+        long max = maxDonorCooldownWindows != null ? maxDonorCooldownWindows : 8L * donorCooldownWindows;
+        long reset = cooldownResetWindows != null ? cooldownResetWindows : 2 * max;
+        return new SlackPolicy(freeSlackFraction, takeSlackFraction, donorCooldownWindows, freeSlackWindows,
+                revertHorizonWindows, (int) Math.min(Integer.MAX_VALUE, max),
+                (int) Math.min(Integer.MAX_VALUE, reset));
     }
 
     /**

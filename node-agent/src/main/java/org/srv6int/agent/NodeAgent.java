@@ -303,11 +303,13 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             @Override
             public void onWindow(int vnf, long l95Ns, long slackNs) {
                 g.metrics.window(vnf, l95Ns, slackNs);
+                g.metrics.cooldowns(vnf, g.loop);
             }
 
             @Override
             public void onDecision(Decision decision) {
                 g.metrics.decision(decision);
+                g.metrics.cooldowns(decision.vnf(), g.loop); // a revert starts one
                 if (log != null) {
                     log.write(decision);
                 }

@@ -5,6 +5,7 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 import org.srv6int.agent.loop.ResourceType;
+import org.srv6int.agent.loop.SlackPolicy;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -52,6 +53,13 @@ public class AgentConfigTest {
         assertEquals(0.5, c.slackPolicy().freeFraction(), 0);
         assertEquals(0.5, c.slackPolicy().takeFraction(), 0);
         assertEquals(1000, c.slackPolicy().cooldownWindows());
+        // the revert horizon and the growing cool-down are on by default (docs/node-agent.md section 2)
+        assertEquals(SlackPolicy.DEFAULT.toString(), c.slackPolicy().toString());
+        assertEquals(4, c.slackPolicy().revertHorizonWindows());
+        assertEquals(1, c.slackPolicy().freeSlackWindows());
+        assertEquals(8000, c.slackPolicy().maxCooldownWindows());
+        assertEquals(16_000, c.slackPolicy().cooldownResetWindows());
+        assertEquals(c.slackPolicy().toString(), c.withVnfs(c.vnfs).slackPolicy().toString());
         assertEquals(1000, c.escalationHoldMs);
         assertEquals(1000, c.withVnfs(c.vnfs).escalationHoldMs);
     }
@@ -70,6 +78,11 @@ public class AgentConfigTest {
         assertTrue(error("{\"freeSlackFraction\":1.0,\"vnfs\":[" + VNF + "}]}").contains("free slack fraction"));
         assertTrue(error("{\"takeSlackFraction\":-0.1,\"vnfs\":[" + VNF + "}]}").contains("take slack fraction"));
         assertTrue(error("{\"donorCooldownWindows\":-1,\"vnfs\":[" + VNF + "}]}").contains("cool-down"));
+        assertTrue(error("{\"revertHorizonWindows\":-1,\"vnfs\":[" + VNF + "}]}").contains("revert horizon"));
+        assertTrue(error("{\"freeSlackWindows\":0,\"vnfs\":[" + VNF + "}]}").contains("free slack windows"));
+        assertTrue(error("{\"donorCooldownWindows\":100,\"maxDonorCooldownWindows\":50,\"vnfs\":[" + VNF
+                + "}]}").contains("maximum donor cool-down (50 windows) must be >= the donor cool-down (100)"));
+        assertTrue(error("{\"cooldownResetWindows\":-3,\"vnfs\":[" + VNF + "}]}").contains("cool-down reset"));
         assertTrue(error("{\"numa\":{\"intervalMs\":5},\"vnfs\":[" + VNF + "}]}").contains("numa.intervalMs"));
         assertTrue(error("{\"numa\":{\"maxViolation\":3},\"vnfs\":[" + VNF + "}]}").contains("maxViolation"));
         assertTrue(error("{\"numa\":{\"maxViolations\":-1},\"vnfs\":[" + VNF + "}]}").contains("maxViolations"));

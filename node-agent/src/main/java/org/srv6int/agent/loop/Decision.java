@@ -17,6 +17,11 @@ public final class Decision {
         FREE_KEPT,
         /** Algorithm 2 line 6: the trial broke the bound; the free was reverted. */
         REVERT,
+        /**
+         * Not in the paper: a kept free whose donor went over its bound within the revert horizon counts
+         * as reverted; what the free pool has of the step goes back and the donor cools down for the type.
+         */
+        REVERT_LATE,
         /** Algorithm 3: T[i] rotated to the next resource type. */
         ROTATE,
         /** Algorithm 1 line 20: no type-T[i] resource could be found for the vNF. */

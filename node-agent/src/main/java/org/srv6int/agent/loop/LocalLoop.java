@@ -29,6 +29,15 @@ import java.util.function.LongSupplier;
  * choosing î for that type for a number of its own windows (docs/node-agent.md
  * section 2).
  *
+ * <p>One trial window can pass before a free hurts (a vNF whose backlog the larger
+ * allocation just drained serves the trial window from an empty queue and fills it after),
+ * so a kept free stays watched for the policy's revert horizon: a window of the donor over
+ * its bound within it counts as a revert too ({@code REVERT_LATE}): what is free of the step
+ * goes back to the donor and the donor cools down for that type. Each further revert of the
+ * type doubles the cool-down up to a cap, and a long stretch without one resets it, as
+ * Kubernetes' HPA scale-down stabilisation and FIRM's reverted actions do; without it the
+ * lab's vNF swung between two quotas for seconds (docs/lab.md).
+ *
  * <p>Not thread-safe: one thread calls {@link #onSample} and {@link #tick}.
  */
 public final class LocalLoop {
@@ -64,7 +73,17 @@ public final class LocalLoop {
     private final int[] trialFor;
     private final long[] trialStart;
     private final int[] waitingOn;
-    private final int[] cooldown;
+    // per vNF x type: the window count at which the freeing cool-down ends, and reverts in a row
+    private final long[] coolEnd;
+    private final int[] reverts;
+    // per vNF: its windows so far, its consecutive windows above the free margin
+    private final long[] seen;
+    private final int[] slackRun;
+    // the last kept free of vNF k, watched for the revert horizon: windows left, type, amount, beneficiary
+    private final int[] watchLeft;
+    private final ResourceType[] watchType;
+    private final long[] watchAmount;
+    private final int[] watchFor;
     private int pendingTrials;
 
     /**
@@ -117,7 +136,14 @@ public final class LocalLoop {
         this.escalationIntervalNanos = escalationIntervalNanos;
         this.escalationHoldNanos = escalationHoldNanos;
         this.slackPolicy = slackPolicy;
-        this.cooldown = new int[vnfs * ResourceType.all().length];
+        this.coolEnd = new long[vnfs * TYPES];
+        this.reverts = new int[vnfs * TYPES];
+        this.seen = new long[vnfs];
+        this.slackRun = new int[vnfs];
+        this.watchLeft = new int[vnfs];
+        this.watchType = new ResourceType[vnfs];
+        this.watchAmount = new long[vnfs];
+        this.watchFor = new int[vnfs];
         this.windows = new LatencyWindow[vnfs];
         this.t = new ResourceType[vnfs];
         this.tau = new long[vnfs];
@@ -176,6 +202,7 @@ public final class LocalLoop {
     private void onWindow(int i, long l95) {
         // Algorithm 1 lines 6-7
         tau[i] = lmax[i] - l95;
+        seen[i]++; // counts down every cool-down of vNF i
         listener.onWindow(i, l95, tau[i]);
         long previous = measured[i] ? lastL95[i] : -1;
         lastL95[i] = l95;
@@ -186,15 +213,20 @@ public final class LocalLoop {
         } else if (holdSince[i] == NONE) {
             holdSince[i] = clock.getAsLong();
         }
-        for (int k = i * TYPES; k < (i + 1) * TYPES; k++) {
-            if (cooldown[k] > 0) {
-                cooldown[k]--;
-            }
-        }
+        slackRun[i] = slackPolicy.mayFree(tau[i], lmax[i]) ? slackRun[i] + 1 : 0;
         if (trialType[i] != null) {
             // Algorithm 2 lines 3-8: this window belongs to the trial on vNF i
             endTrial(i, l95 > lmax[i], l95, "");
             return;
+        }
+        if (watchLeft[i] > 0) {
+            if (l95 > lmax[i]) {
+                if (revertLate(i, l95)) {
+                    return; // the step given back is this window's action
+                }
+            } else {
+                watchLeft[i]--;
+            }
         }
         if (waitingOn[i] >= 0 || availableMask == 0) {
             return; // still inside the paper's blocking call to Algorithm 2
@@ -226,6 +258,7 @@ public final class LocalLoop {
             ResourcePool pool = pools[t[i].ordinal()];
             int donor = argmaxSlack(t[i]); // line 8
             if (donor >= 0 && slackPolicy.mayFree(tau[donor], lmax[donor]) && trialType[donor] == null
+                    && slackRun[donor] >= slackPolicy.freeSlackWindows() // stabilisation: slack that persists
                     && waitingOn[donor] < 0
                     && pool.freeAmount(donor) > 0) {
                 startTrial(pool, donor, -1, l95);
@@ -240,7 +273,7 @@ public final class LocalLoop {
     private int argmaxSlack(ResourceType type) {
         int best = -1;
         for (int k = 0; k < tau.length; k++) {
-            if (measured[k] && cooldown[k * TYPES + type.ordinal()] == 0 && (best < 0 || tau[k] > tau[best])) {
+            if (measured[k] && cooldown(k, type) == 0 && (best < 0 || tau[k] > tau[best])) {
                 best = k;
             }
         }
@@ -282,6 +315,8 @@ public final class LocalLoop {
             return;
         }
         pool.reserve(amount);
+        slackRun[donor] = 0; // the slack seen was at the larger allocation
+        watchLeft[donor] = 0; // the new trial judges the newest free
         trialType[donor] = pool.type();
         trialAmount[donor] = amount;
         trialFor[donor] = beneficiary;
@@ -309,6 +344,7 @@ public final class LocalLoop {
             waitingOn[beneficiary] = -1;
         }
         if (broke) {
+            startCooldown(donor, type); // nothing of it to spare
             long from = pool.allocation(donor);
             try {
                 pool.set(donor, from + amount); // Algorithm 2 line 6
@@ -319,16 +355,66 @@ public final class LocalLoop {
                         l95, lmax[donor], beneficiary, "revert failed: " + e.getMessage()));
             }
             rotate(donor, l95, "Algorithm 2 reverted a free"); // line 7
-            cooldown[donor * TYPES + type.ordinal()] = slackPolicy.cooldownWindows(); // nothing of it to spare
             return;
         }
         long now = pool.allocation(donor);
         listener.onDecision(new Decision(Action.FREE_KEPT, donor, type, now + amount, now, l95,
                 lmax[donor], beneficiary, why));
+        watchLeft[donor] = slackPolicy.revertHorizonWindows();
+        watchType[donor] = type;
+        watchAmount[donor] = amount;
+        watchFor[donor] = beneficiary;
         if (beneficiary >= 0 && pool.canAdd(beneficiary) && add(pool, beneficiary, lastL95[beneficiary], donor)) {
             // lines 17-18; line 10 of its next window compares packets served after the add only
             windows[beneficiary].reset();
         }
+    }
+
+    /**
+     * A kept free whose donor went over its bound within the revert horizon: gives the step back as far
+     * as the free pool has it (a beneficiary keeps what it was given: it asked for it over its own
+     * bound) and starts the donor's cool-down for the type. T[donor] is not rotated: the step given
+     * back is the type it lacked.
+     *
+     * @return true if something was given back
+     */
+    private boolean revertLate(int i, long l95) {
+        ResourceType type = watchType[i];
+        ResourcePool pool = pools[type.ordinal()];
+        int after = slackPolicy.revertHorizonWindows() - watchLeft[i] + 1;
+        watchLeft[i] = 0;
+        long from = pool.allocation(i);
+        long back = Math.min(watchAmount[i], Math.min(pool.addAmount(i), Math.max(0, pool.free())));
+        if (back > 0) {
+            try {
+                pool.set(i, from + back);
+            } catch (IOException | RuntimeException e) {
+                listener.onDecision(new Decision(Action.ACTUATOR_ERROR, i, type, from, from + back, l95, lmax[i],
+                        watchFor[i], "late revert failed: " + e.getMessage()));
+                back = 0;
+            }
+        }
+        int windows = startCooldown(i, type);
+        listener.onDecision(new Decision(Action.REVERT_LATE, i, type, from, from + back, l95, lmax[i],
+                watchFor[i], "L95 above Lmax " + after + " window(s) after a kept free; cool-down " + windows
+                + " windows"));
+        if (back > 0 && holdSince[i] != NONE) {
+            holdSince[i] = clock.getAsLong(); // given something: the escalation hold starts again
+        }
+        return back > 0;
+    }
+
+    /** A reverted free of a type: no freeing of it from the vNF for a cool-down that grows on reverts in a row. */
+    private int startCooldown(int i, ResourceType type) {
+        int k = i * TYPES + type.ordinal();
+        int reset = slackPolicy.cooldownResetWindows();
+        if (reverts[k] > 0 && seen[i] - coolEnd[k] >= reset) {
+            reverts[k] = 0; // a long good stretch since the last cool-down ended
+        }
+        reverts[k] = Math.min(reverts[k] + 1, 64);
+        int windows = slackPolicy.cooldownAfter(reverts[k]);
+        coolEnd[k] = seen[i] + windows;
+        return windows;
     }
 
     /**
@@ -458,7 +544,28 @@ public final class LocalLoop {
      * @return 0 when it may give
      */
     public int cooldown(int vnf, ResourceType type) {
-        return cooldown[vnf * TYPES + type.ordinal()];
+        return (int) Math.max(0, coolEnd[vnf * TYPES + type.ordinal()] - seen[vnf]);
+    }
+
+    /**
+     * Reverted frees of a type in a row as counted at the last one (the cool-down's doubling).
+     *
+     * @param vnf index
+     * @param type resource type
+     * @return count
+     */
+    public int revertsInARow(int vnf, ResourceType type) {
+        return reverts[vnf * TYPES + type.ordinal()];
+    }
+
+    /**
+     * Windows left in which a kept free of this vNF still counts as reverted if the vNF goes over its bound.
+     *
+     * @param vnf index
+     * @return 0 when no free is watched
+     */
+    public int revertWatch(int vnf) {
+        return watchLeft[vnf];
     }
 
     /**

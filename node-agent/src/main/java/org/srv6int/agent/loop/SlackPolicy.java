@@ -14,15 +14,22 @@ package org.srv6int.agent.loop;
  */
 public final class SlackPolicy {
 
-    /** The listing read literally: any positive slack gives, no cool-down. */
-    public static final SlackPolicy LITERAL = new SlackPolicy(0, 0, 0);
-    /** The project's reading: give and lend only above half the bound; no type for 1,000 windows after a revert of it.
-     * */
-    public static final SlackPolicy DEFAULT = new SlackPolicy(0.5, 0.5, 1000);
+    /** The listing read literally: any positive slack gives after one window, no cool-down, no horizon. */
+    public static final SlackPolicy LITERAL = new SlackPolicy(0, 0, 0, 1, 0, 0, 0);
+    /**
+     * The project's reading: give and lend only above half the bound; a kept free whose donor goes over
+     * its bound within 4 of its windows counts as reverted; no type for 1,000 windows after a revert of
+     * it, doubling on each further revert up to 8,000, back to 1,000 after 16,000 windows without one.
+     */
+    public static final SlackPolicy DEFAULT = new SlackPolicy(0.5, 0.5, 1000, 1, 4, 8000, 16_000);
 
     private final double freeFraction;
     private final double takeFraction;
     private final int cooldownWindows;
+    private final int freeSlackWindows;
+    private final int revertHorizonWindows;
+    private final int maxCooldownWindows;
+    private final int cooldownResetWindows;
 
     /**
      * Creates a policy.
@@ -33,6 +40,28 @@ public final class SlackPolicy {
      *                        for this many of its own windows, &gt;= 0
      */
     public SlackPolicy(double freeFraction, double takeFraction, int cooldownWindows) {
+        this(freeFraction, takeFraction, cooldownWindows, 1, 0, cooldownWindows, 0);
+    }
+
+    /**
+     * Creates a policy with the stabilisation, the revert horizon and a growing cool-down.
+     *
+     * @param freeFraction line 24 frees from î only while τ[î] &gt; freeFraction · Lmax[î], in [0, 1)
+     * @param takeFraction line 16 takes from î only while τ[î] &gt; takeFraction · Lmax[î], in [0, 1)
+     * @param cooldownWindows cool-down after a first reverted free of a type, the donor's windows, &gt;= 0
+     * @param freeSlackWindows line 24 frees from î only after this many consecutive windows of î above the
+     *                         free margin (1: the last window alone), &gt;= 1
+     * @param revertHorizonWindows a kept free counts as reverted when its donor has a window over its bound
+     *                             within this many of its windows after the trial (0: only the trial's
+     *                             window judges), &gt;= 0
+     * @param maxCooldownWindows the cool-down doubles on each further revert of the type up to this,
+     *                           &gt;= cooldownWindows
+     * @param cooldownResetWindows after this many of the donor's windows past the end of its cool-down
+     *                             without a revert, the next cool-down is the first one again
+     *                             (0: never grows), &gt;= 0
+     */
+    public SlackPolicy(double freeFraction, double takeFraction, int cooldownWindows, int freeSlackWindows,
+                       int revertHorizonWindows, int maxCooldownWindows, int cooldownResetWindows) {
         if (!(freeFraction >= 0 && freeFraction < 1)) {
             throw new IllegalArgumentException("free slack fraction must be in [0, 1), got " + freeFraction);
         }
@@ -42,9 +71,26 @@ public final class SlackPolicy {
         if (cooldownWindows < 0) {
             throw new IllegalArgumentException("donor cool-down must be >= 0 windows, got " + cooldownWindows);
         }
+        if (freeSlackWindows < 1) {
+            throw new IllegalArgumentException("free slack windows must be >= 1, got " + freeSlackWindows);
+        }
+        if (revertHorizonWindows < 0) {
+            throw new IllegalArgumentException("revert horizon must be >= 0 windows, got " + revertHorizonWindows);
+        }
+        if (maxCooldownWindows < cooldownWindows) {
+            throw new IllegalArgumentException("maximum donor cool-down (" + maxCooldownWindows
+                    + " windows) must be >= the donor cool-down (" + cooldownWindows + ")");
+        }
+        if (cooldownResetWindows < 0) {
+            throw new IllegalArgumentException("cool-down reset must be >= 0 windows, got " + cooldownResetWindows);
+        }
         this.freeFraction = freeFraction;
         this.takeFraction = takeFraction;
         this.cooldownWindows = cooldownWindows;
+        this.freeSlackWindows = freeSlackWindows;
+        this.revertHorizonWindows = revertHorizonWindows;
+        this.maxCooldownWindows = maxCooldownWindows;
+        this.cooldownResetWindows = cooldownResetWindows;
     }
 
     /**
@@ -88,7 +134,7 @@ public final class SlackPolicy {
     }
 
     /**
-     * Cool-down after a revert.
+     * Cool-down after a first revert.
      *
      * @return the donor's windows
      */
@@ -96,9 +142,61 @@ public final class SlackPolicy {
         return cooldownWindows;
     }
 
+    /**
+     * Consecutive windows above the free margin line 24 needs.
+     *
+     * @return windows, at least 1
+     */
+    public int freeSlackWindows() {
+        return freeSlackWindows;
+    }
+
+    /**
+     * Windows after a kept free within which a window over the bound still reverts it.
+     *
+     * @return the donor's windows, 0 for none
+     */
+    public int revertHorizonWindows() {
+        return revertHorizonWindows;
+    }
+
+    /**
+     * Cap of the growing cool-down.
+     *
+     * @return the donor's windows
+     */
+    public int maxCooldownWindows() {
+        return maxCooldownWindows;
+    }
+
+    /**
+     * Windows without a revert after a cool-down before the next cool-down starts small again.
+     *
+     * @return the donor's windows, 0: the cool-down never grows
+     */
+    public int cooldownResetWindows() {
+        return cooldownResetWindows;
+    }
+
+    /**
+     * The cool-down of a revert, doubling from {@link #cooldownWindows()} up to {@link #maxCooldownWindows()}.
+     *
+     * @param reverts reverts of the type in a row, counting this one, &gt;= 1
+     * @return the donor's windows
+     */
+    public int cooldownAfter(int reverts) {
+        if (cooldownResetWindows == 0) {
+            return cooldownWindows;
+        }
+        long len = (long) cooldownWindows << Math.min(Math.max(0, reverts - 1), 32);
+        return (int) Math.min(maxCooldownWindows, len);
+    }
+
     @Override
     public String toString() {
-        return "free above " + freeFraction + " Lmax, lend above " + takeFraction + " Lmax, cool-down "
-                + cooldownWindows + " windows";
+        return "free above " + freeFraction + " Lmax after " + freeSlackWindows + " window(s), lend above "
+                + takeFraction + " Lmax, revert horizon " + revertHorizonWindows + " windows, cool-down "
+                + cooldownWindows + " windows doubling to " + maxCooldownWindows + ", reset after "
+                + cooldownResetWindows;
     }
 }

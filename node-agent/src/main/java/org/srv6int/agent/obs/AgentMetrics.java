@@ -2,6 +2,7 @@
 package org.srv6int.agent.obs;
 
 import org.srv6int.agent.loop.Decision;
+import org.srv6int.agent.loop.LocalLoop;
 import org.srv6int.agent.loop.ResourceType;
 
 import java.util.List;
@@ -47,6 +48,10 @@ public final class AgentMetrics {
     private final AtomicLongArray available;
     private final AtomicLongArray packets;
     private final AtomicLongArray escalations;
+    /** Per vNF x type x {trial, horizon}: reverted frees. */
+    private final AtomicLongArray freesReverted;
+    /** Per vNF x type: windows left in the freeing cool-down. */
+    private final AtomicLongArray cooldown;
     /** Namespace and name of each vNF's pod (null entries: not a pod), set before the first scrape. */
     private final String[][] pods;
 
@@ -88,6 +93,8 @@ public final class AgentMetrics {
         this.allocations = new AtomicLongArray(n * TYPES.length);
         this.decisions = new AtomicLongArray(n * ACTIONS.length);
         this.available = new AtomicLongArray(TYPES.length);
+        this.freesReverted = new AtomicLongArray(n * TYPES.length * 2);
+        this.cooldown = new AtomicLongArray(n * TYPES.length);
         this.pods = new String[n][];
         for (int i = 0; i < n; i++) {
             l95.set(i, -1);
@@ -152,6 +159,11 @@ public final class AgentMetrics {
      */
     public void decision(Decision d) {
         inc(decisions, d.vnf() * ACTIONS.length + d.action().ordinal());
+        boolean late = d.action() == Decision.Action.REVERT_LATE;
+        if ((late || d.action() == Decision.Action.REVERT) && d.resource() != null) {
+            inc(freesReverted, (d.vnf() * TYPES.length + d.resource().ordinal()) * 2
+                    + (late ? 1 : 0));
+        }
         if (d.action() == Decision.Action.ROTATE) {
             resourceType.lazySet(d.vnf(), d.to());
         } else if (d.resource() != null && d.to() >= 0 && d.action() != Decision.Action.ACTUATOR_ERROR
@@ -169,6 +181,43 @@ public final class AgentMetrics {
      */
     public void allocation(int vnf, ResourceType type, long value) {
         allocations.lazySet(vnf * TYPES.length + type.ordinal(), value);
+    }
+
+    /**
+     * Sets the freeing cool-down gauge of a vNF and type.
+     *
+     * @param vnf index
+     * @param type resource
+     * @param windows windows of the vNF left, 0 when it may give the type
+     */
+    public void cooldown(int vnf, ResourceType type, long windows) {
+        cooldown.lazySet(vnf * TYPES.length + type.ordinal(), windows);
+    }
+
+    /**
+     * Sets every freeing cool-down gauge of a vNF from the loop (per window or decision, not per packet).
+     *
+     * @param vnf index
+     * @param loop the loop, null while it is being built
+     */
+    public void cooldowns(int vnf, LocalLoop loop) {
+        if (loop != null) {
+            for (ResourceType t : TYPES) {
+                cooldown(vnf, t, loop.cooldown(vnf, t));
+            }
+        }
+    }
+
+    /**
+     * Reverted frees of a vNF and type.
+     *
+     * @param vnf index
+     * @param type resource
+     * @param late true: reverted within the horizon after the trial kept it; false: by the trial's window
+     * @return count
+     */
+    public long freesReverted(int vnf, ResourceType type, boolean late) {
+        return freesReverted.get((vnf * TYPES.length + type.ordinal()) * 2 + (late ? 1 : 0));
     }
 
     /**
@@ -310,6 +359,28 @@ public final class AgentMetrics {
                 sb.append("srv6int_local_loop_decisions_total{").append(replicaLabels(i)).append(",action=\"")
                         .append(a.name().toLowerCase(Locale.ROOT)).append("\"} ")
                         .append(decisions.get(i * ACTIONS.length + a.ordinal())).append('\n');
+            }
+        }
+        header(sb, "srv6int_local_loop_frees_reverted_total", "counter",
+                "Algorithm 2 frees reverted: by the trial's window (after=trial) or by a window over the bound "
+                + "within the revert horizon after it was kept (after=horizon)");
+        for (int i = 0; i < n; i++) {
+            for (ResourceType t : TYPES) {
+                for (int late = 0; late < 2; late++) {
+                    sb.append("srv6int_local_loop_frees_reverted_total{").append(replicaLabels(i))
+                            .append(",resource=\"").append(t.label()).append("\",after=\"")
+                            .append(late == 1 ? "horizon" : "trial").append("\"} ")
+                            .append(freesReverted.get((i * TYPES.length + t.ordinal()) * 2 + late)).append('\n');
+                }
+            }
+        }
+        header(sb, "srv6int_local_loop_free_cooldown_windows", "gauge",
+                "windows of the replica left before it may give the resource again (0: it may)");
+        for (int i = 0; i < n; i++) {
+            for (ResourceType t : TYPES) {
+                sb.append("srv6int_local_loop_free_cooldown_windows{").append(replicaLabels(i))
+                        .append(",resource=\"").append(t.label()).append("\"} ")
+                        .append(cooldown.get(i * TYPES.length + t.ordinal())).append('\n');
             }
         }
         header(sb, "srv6int_local_loop_escalations_total", "counter", "escalations to the ONOS app by outcome");

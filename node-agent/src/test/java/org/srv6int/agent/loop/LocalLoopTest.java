@@ -183,6 +183,59 @@ public class LocalLoopTest {
         assertEquals(0, loop.pool(ResourceType.CPU_QUOTA).free());
     }
 
+    /**
+     * The revert horizon when the kept free went to an over-bound vNF: the beneficiary keeps it (it
+     * asked over its own bound; the pool has nothing to give back), the donor's free still counts as
+     * reverted and it cools down for the type; Algorithm 1 then goes on for the donor's window.
+     */
+    @Test
+    public void aLateRevertOfAStepLentToAnOverBoundVnfTakesNothingBackButCoolsTheDonor() {
+        LocalLoop loop = loop(pools(1500, true));
+        window(loop, 1, LMAX / 10);
+        window(loop, 1, LMAX / 10);           // vNF 1 at 400, pool free 100
+        window(loop, 0, 3 * LMAX);            // vNF 0 takes it -> 600
+        window(loop, 0, 2 * LMAX);            // pool empty -> trial on vNF 1: 400 -> 300 for vNF 0
+        window(loop, 1, LMAX / 10);           // kept: vNF 0 gets it -> 700
+        assertEquals(Action.ADD, last().action());
+        assertArrayEquals(new long[] {700, 300, 500}, cpu.values);
+        assertEquals(4, loop.revertWatch(1));
+        decisions.clear();
+        window(loop, 1, 2 * LMAX);            // the donor goes over on its next window
+        assertEquals(List.of(Action.REVERT_LATE, Action.ROTATE, Action.ADD), actions());
+        Decision late = decisions.get(0);
+        assertEquals(300, late.from());
+        assertEquals("nothing free to give back", 300, late.to());
+        assertEquals(0, late.peer());
+        assertEquals(1000, loop.cooldown(1, ResourceType.CPU_QUOTA));
+        assertEquals(0, loop.cooldown(1, ResourceType.LLC));
+        // line 10-14 for the donor's window: L95 rose, T[1] := LLC, a way from the free LLC pool
+        assertEquals(ResourceType.LLC, last().resource());
+        assertEquals(5, llc.values[1]);
+        assertArrayEquals(new long[] {700, 300, 500}, cpu.values);
+    }
+
+    /** The horizon and the cool-down are per type: LLC ways go the same way as CPU quota. */
+    @Test
+    public void aLateRevertOfAnLlcFreeRestoresTheWayAndCoolsOnlyLlc() {
+        LocalLoop loop = loop(pools(1500, true));
+        window(loop, 1, LMAX / 10);           // frees CPU on trial
+        window(loop, 1, 3 * LMAX / 2);        // reverted by the trial: T[1] := LLC, CPU cools down
+        assertEquals(ResourceType.LLC, loop.resourceType(1));
+        decisions.clear();
+        window(loop, 1, LMAX / 10);           // line 24 frees type T[1] = LLC: 4 -> 3 ways
+        window(loop, 1, LMAX / 10);           // kept
+        assertEquals(List.of(Action.FREE, Action.FREE_KEPT), actions());
+        assertEquals(3, llc.values[1]);
+        window(loop, 1, 2 * LMAX);            // over within the horizon: the way goes back
+        assertEquals(Action.REVERT_LATE, last().action());
+        assertEquals(ResourceType.LLC, last().resource());
+        assertEquals(4, llc.values[1]);
+        assertEquals(1000, loop.cooldown(1, ResourceType.LLC));
+        assertEquals(997, loop.cooldown(1, ResourceType.CPU_QUOTA));
+        assertEquals(0, loop.cooldown(1, ResourceType.MEMORY_BANDWIDTH));
+        assertEquals(ResourceType.LLC, loop.resourceType(1)); // not rotated
+    }
+
     @Test
     public void badFreeIsRevertedAndTheDonorRotatesItsResourceType() {
         LocalLoop loop = loop(pools(1500, true));
