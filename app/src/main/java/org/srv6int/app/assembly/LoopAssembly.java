@@ -6,6 +6,7 @@ import org.onlab.metrics.MetricsService;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.LeadershipService;
 import org.srv6int.app.api.ReplicaPlatform;
+import org.srv6int.app.api.TelemetryWindows;
 import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
 import org.srv6int.app.loop.GlobalLoopManager;
 import org.srv6int.app.loop.LoopClock;
@@ -25,11 +26,14 @@ import static java.util.Objects.requireNonNull;
  * Declarative Services would wire it, activated in that order and stopped in reverse. The
  * platform is either one the host gives (a test's, the twin's) or the app's Kubernetes platform
  * ({@link KubernetesReplicaPlatformManager}, configured by netcfg's {@code kubernetes} section,
- * its request ledger in the assembly's storage).
+ * its request ledger in the assembly's storage). A host that feeds the windows itself (a test's
+ * window feed) gives them instead of the collector ({@link Builder#windows}); one that wants each
+ * window too (the lab's counts) adds a consumer to {@link #windows()}.
  */
 public final class LoopAssembly {
 
     private final TelemetryManager telemetry;
+    private final TelemetryWindows windows;
     private final ReplicaPlatform platform;
     private final GlobalLoopManager loop;
     private final Deque<Runnable> stops = new ArrayDeque<>();
@@ -37,10 +41,16 @@ public final class LoopAssembly {
     private LoopAssembly(Builder b) {
         AppAssembly app = b.app;
         MetricsService metrics = b.metrics != null ? b.metrics : new MetricsManager();
-        telemetry = new TelemetryManager(app.config(), app.paths(), app.inventory(), metrics, app.mastershipService(),
-                                         b.cluster, app.summaries());
-        telemetry.activate();
-        stops.push(telemetry::deactivate);
+        if (b.windows != null) {
+            telemetry = null;
+            windows = b.windows;
+        } else {
+            telemetry = new TelemetryManager(app.config(), app.paths(), app.inventory(), metrics,
+                                             app.mastershipService(), b.cluster, app.summaries());
+            telemetry.activate();
+            stops.push(telemetry::deactivate);
+            windows = telemetry;
+        }
         if (b.platform != null) {
             platform = b.platform;
         } else {
@@ -51,7 +61,7 @@ public final class LoopAssembly {
             stops.push(k8s::deactivate);
             platform = k8s;
         }
-        loop = new GlobalLoopManager(b.leadership, b.cluster, telemetry, app.sfcs(), app.inventory(), app.config(),
+        loop = new GlobalLoopManager(b.leadership, b.cluster, windows, app.sfcs(), app.inventory(), app.config(),
                                      platform, app.loopState(), app.paths(), app.pools(), app.flowRuleService(),
                                      null, null, app.paths(), metrics);
         if (b.clock != null) {
@@ -78,10 +88,19 @@ public final class LoopAssembly {
     /**
      * This instance's INT collector and telemetry windows.
      *
-     * @return telemetry component
+     * @return telemetry component, null when the host gave the windows ({@link Builder#windows})
      */
     public TelemetryManager telemetry() {
         return telemetry;
+    }
+
+    /**
+     * The windows the loop takes, one period each: the collector's or the host's.
+     *
+     * @return window source
+     */
+    public TelemetryWindows windows() {
+        return windows;
     }
 
     /**
@@ -120,6 +139,7 @@ public final class LoopAssembly {
         private ReplicaPlatform platform;
         private MetricsService metrics;
         private LoopClock clock;
+        private TelemetryWindows windows;
 
         private Builder(AppAssembly app) {
             this.app = app;
@@ -168,6 +188,18 @@ public final class LoopAssembly {
          */
         public Builder clock(LoopClock clock) {
             this.clock = clock;
+            return this;
+        }
+
+        /**
+         * The windows the loop takes, fed by the host, instead of a collector built here (a test
+         * that hands the loop windows it made).
+         *
+         * @param windows window source
+         * @return this
+         */
+        public Builder windows(TelemetryWindows windows) {
+            this.windows = windows;
             return this;
         }
 

@@ -1,22 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
-import com.codahale.metrics.Gauge;
-import org.onlab.metrics.MetricsComponent;
-import org.onlab.metrics.MetricsFeature;
 import org.onlab.metrics.MetricsService;
 import org.onlab.util.Tools;
 import org.onosproject.cluster.ClusterService;
 import org.onosproject.cluster.LeadershipEvent;
 import org.onosproject.cluster.LeadershipEventListener;
 import org.onosproject.cluster.LeadershipService;
-import org.onosproject.net.Link;
-import org.onosproject.net.Port;
-import org.onosproject.net.device.DeviceEvent;
 import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.flow.FlowRuleService;
-import org.onosproject.net.link.LinkEvent;
 import org.onosproject.net.link.LinkListener;
 import org.onosproject.net.link.LinkService;
 import org.osgi.service.component.annotations.Activate;
@@ -39,7 +32,6 @@ import org.srv6int.app.api.model.TelemetrySnapshot;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.store.EscalationStore;
 import org.srv6int.app.store.LoopStateStore;
-import org.srv6int.app.telemetry.TelemetryManager;
 
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -80,15 +72,14 @@ public class GlobalLoopManager extends ForwardingLoopService {
     // Escalations any instance took for the leader (docs/cluster.md); null: a follower refuses them.
     @Reference(cardinality = ReferenceCardinality.MANDATORY) protected EscalationStore escalationStore;
 
-    private final DeviceListener deviceListener = this::onDeviceEvent;
-    private final LinkListener linkListener = this::onLinkEvent;
+    private final DeviceListener deviceListener = e -> onTopologyEvent(TopologyChanges.of(e));
+    private final LinkListener linkListener = e -> onTopologyEvent(TopologyChanges.of(e));
     private final ReadinessListener readinessListener = (vnf, replica, ready) -> onReadiness();
     private final LeadershipEventListener leadershipListener = this::leadershipChanged;
     private final Consumer<TelemetrySnapshot> windowConsumer = this::onWindow;
     private final AtomicBoolean readinessCheckQueued = new AtomicBoolean();
     private LoopClock clock = LoopClock.SYSTEM;
-    private MetricsComponent metricsComponent;
-    private MetricsFeature metricsFeature;
+    private FailureMetrics failureMetrics;
     private ExecutorService pool;
     private Executor events;
     private LoopCore core;
@@ -156,14 +147,7 @@ public class GlobalLoopManager extends ForwardingLoopService {
         if (linkService != null) {
             linkService.addListener(linkListener);
         }
-        if (metrics != null) {
-            metricsComponent = metrics.registerComponent(TelemetryManager.METRICS_COMPONENT);
-            metricsFeature = metricsComponent.registerFeature(METRICS_FEATURE);
-            for (String name : LoopCore.FAILURE_COUNTERS) {
-                metrics.registerMetric(metricsComponent, metricsFeature, name,
-                                       (Gauge<Long>) () -> failureCounters().getOrDefault(name, 0L));
-            }
-        }
+        failureMetrics = FailureMetrics.register(metrics, this::failureCounters);
         leadershipService.addListener(leadershipListener);
         leadershipService.runForLeadership(TOPIC);
         updateLeader();
@@ -177,10 +161,8 @@ public class GlobalLoopManager extends ForwardingLoopService {
         if (deviceService != null) {
             deviceService.removeListener(deviceListener);
         }
-        if (metrics != null) {
-            for (String name : LoopCore.FAILURE_COUNTERS) {
-                metrics.removeMetric(metricsComponent, metricsFeature, name);
-            }
+        if (failureMetrics != null) {
+            failureMetrics.remove();
         }
         if (linkService != null) {
             linkService.removeListener(linkListener);
@@ -221,20 +203,8 @@ public class GlobalLoopManager extends ForwardingLoopService {
         core.period(s);
     }
 
-    private void onDeviceEvent(DeviceEvent e) {
-        if (e.type() == DeviceEvent.Type.PORT_UPDATED || e.type() == DeviceEvent.Type.PORT_REMOVED) {
-            Port p = e.port();
-            String what = "port " + e.subject().id() + "/" + p.number() + (p.isEnabled()
-                    && e.type() == DeviceEvent.Type.PORT_UPDATED ? " up" : " down");
-            events.execute(() -> topologyChanged(what));
-        }
-    }
-
-    private void onLinkEvent(LinkEvent e) {
-        if (e.type() == LinkEvent.Type.LINK_REMOVED || e.type() == LinkEvent.Type.LINK_UPDATED
-                || e.type() == LinkEvent.Type.LINK_ADDED) {
-            boolean up = e.type() != LinkEvent.Type.LINK_REMOVED && e.subject().state() == Link.State.ACTIVE;
-            String what = "link " + e.subject().src() + "->" + e.subject().dst() + (up ? " up" : " down");
+    private void onTopologyEvent(String what) {
+        if (what != null) {
             events.execute(() -> topologyChanged(what));
         }
     }

@@ -16,10 +16,10 @@ import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.loop.GlobalLoopManager;
 import org.srv6int.app.loop.LoopClock;
 import org.srv6int.app.store.DistributedEscalationStore;
+import org.srv6int.app.assembly.LoopAssembly;
 import org.srv6int.app.store.TestStores;
 import org.srv6int.app.testing.AppHarness;
 import org.srv6int.app.testing.FakeReplicaPlatform;
-import org.srv6int.app.testing.LoopManagers;
 import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.app.testing.WindowFeed;
 import org.srv6int.testkit.InMemoryCluster;
@@ -30,6 +30,7 @@ import org.srv6int.testkit.InMemoryLeadershipService;
 import org.srv6int.testkit.InMemoryMastershipService;
 import org.srv6int.testkit.InMemoryStorageService;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +63,7 @@ public class AnyInstanceEscalationTest {
     private final InMemoryStorageService storage = new InMemoryStorageService();
     private final Clock clock = new Clock();
     private final Map<NodeId, GlobalLoopManager> loops = new LinkedHashMap<>();
+    private final List<LoopAssembly> assemblies = new ArrayList<>();
     private final Map<NodeId, WindowFeed> feeds = new LinkedHashMap<>();
     private final FakeReplicaPlatform platform = FakeReplicaPlatform.held(
             new NodeResources("worker1", 4000, 8L << 30), new NodeResources("worker2", 2000, 8L << 30));
@@ -100,17 +102,18 @@ public class AnyInstanceEscalationTest {
             WindowFeed feed = new WindowFeed();
             feeds.put(n, feed);
             // onos-1 runs for leadership first: it leads.
-            loops.put(n, LoopManagers.start(new InMemoryLeadershipService(cluster, n),
-                                            new InMemoryClusterService(cluster, n), feed, h.sfcs, h.inventory,
-                                            h.pathManager, h.config, platform, TestStores.loopState(storage), clock,
-                                            null, TestStores.escalations(storage)));
+            LoopAssembly a = LoopAssembly.over(h.app)
+                    .cluster(new InMemoryLeadershipService(cluster, n), new InMemoryClusterService(cluster, n))
+                    .windows(feed).platform(platform).clock(clock).build();
+            assemblies.add(a);
+            loops.put(n, a.loop());
         }
         queue = TestStores.escalations(storage);
     }
 
     @After
     public void tearDown() {
-        loops.values().forEach(LoopManagers::stop);
+        assemblies.forEach(LoopAssembly::stop);
     }
 
     private static Escalation escalation(VnfKey vnf, String node, long l95) {

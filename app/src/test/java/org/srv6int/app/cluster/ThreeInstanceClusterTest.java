@@ -13,15 +13,14 @@ import org.onosproject.net.flow.FlowEntry;
 import org.onosproject.net.flow.instructions.PiInstruction;
 import org.onosproject.net.pi.runtime.PiAction;
 import org.onosproject.net.pi.runtime.PiActionParam;
+import org.srv6int.app.assembly.LoopAssembly;
 import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.loop.GlobalLoopManager;
-import org.srv6int.app.testing.LoopManagers;
 import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.testing.TestReports;
-import org.srv6int.app.store.TestStores;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.HopBindings;
 import org.srv6int.app.telemetry.TelemetryEngine;
@@ -84,6 +83,7 @@ public class ThreeInstanceClusterTest {
     private final Map<NodeId, AppHarness> apps = new LinkedHashMap<>();
     private final Map<NodeId, TelemetryManager> collectors = new LinkedHashMap<>();
     private final Map<NodeId, GlobalLoopManager> loops = new LinkedHashMap<>();
+    private final Map<NodeId, LoopAssembly> assemblies = new LinkedHashMap<>();
     private final FakeReplicaPlatform platform = FakeReplicaPlatform.held(
             new NodeResources("worker1", 4000, 8L << 30), new NodeResources("worker2", 2000, 8L << 30));
     private final Map<DeviceId, DatagramChannel> switches = new HashMap<>();
@@ -154,15 +154,14 @@ public class ThreeInstanceClusterTest {
         settleAll();
         for (NodeId n : NODES) {
             AppHarness h = apps.get(n);
-            InMemoryClusterService member = new InMemoryClusterService(cluster, n);
-            TelemetryManager t = TelemetryManagers.start(h.config, h.pathManager, h.inventory,
-                                                         new InMemoryMastershipService(cluster, n), member,
-                                                         TestStores.summaries(storage));
-            collectors.put(n, t);
-            TelemetryManagers.windowNow(t);
             // onos-1 runs for leadership first: it leads.
-            loops.put(n, LoopManagers.start(new InMemoryLeadershipService(cluster, n), member, t, h.sfcs, h.inventory,
-                                                  h.pathManager, h.config, platform, TestStores.loopState(storage)));
+            LoopAssembly a = LoopAssembly.over(h.app)
+                    .cluster(new InMemoryLeadershipService(cluster, n), new InMemoryClusterService(cluster, n))
+                    .platform(platform).build();
+            assemblies.put(n, a);
+            collectors.put(n, a.telemetry());
+            TelemetryManagers.windowNow(a.telemetry()); // the collector binds its socket on the window thread
+            loops.put(n, a.loop());
         }
         for (DeviceId d : PaperTestbed.SWITCHES) {
             DatagramChannel ch = DatagramChannel.open().bind(new InetSocketAddress(reportAddress(d), 0));
@@ -172,12 +171,7 @@ public class ThreeInstanceClusterTest {
 
     @After
     public void tearDown() throws Exception {
-        for (GlobalLoopManager l : loops.values()) {
-            LoopManagers.stop(l);
-        }
-        for (TelemetryManager t : collectors.values()) {
-            TelemetryManagers.stop(t);
-        }
+        assemblies.values().forEach(LoopAssembly::stop);
         for (DatagramChannel c : switches.values()) {
             c.close();
         }
@@ -424,8 +418,9 @@ public class ThreeInstanceClusterTest {
 
         // onos-1 fails with the pods still starting: onos-2 leads, masters SW4, onos-1 is gone.
         cluster.fail(one, two);
-        LoopManagers.stop(loops.remove(one));
-        TelemetryManagers.stop(collectors.remove(one));
+        assemblies.remove(one).stop();
+        loops.remove(one);
+        collectors.remove(one);
         assertTrue(loops.get(two).status().leader());
         say("onos-1 failed; leader now " + loops.get(two).status().leaderNode());
 
@@ -487,8 +482,9 @@ public class ThreeInstanceClusterTest {
         say("onos-1 took r0 out with a replacement owed: " + d1.get(d1.size() - 1).detail());
 
         cluster.fail(one, two);
-        LoopManagers.stop(loops.remove(one));
-        TelemetryManagers.stop(collectors.remove(one));
+        assemblies.remove(one).stop();
+        loops.remove(one);
+        collectors.remove(one);
         assertTrue(loops.get(two).status().leader());
 
         // onos-2 repeats the scale-out's requests, the pods become Ready, and the next window

@@ -28,6 +28,7 @@ import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.k8s.KubernetesMock;
 import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
+import org.srv6int.app.assembly.LoopAssembly;
 import org.srv6int.app.loop.GlobalLoopManager;
 import org.srv6int.app.testing.TestReports;
 import org.srv6int.app.rest.SfcCodec;
@@ -35,7 +36,6 @@ import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.TelemetryEngine;
 import org.srv6int.app.testing.AppHarness;
 import org.srv6int.app.testing.FakeConfigService;
-import org.srv6int.app.testing.LoopManagers;
 import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.app.testing.Rules;
 import org.srv6int.app.testing.WindowFeed;
@@ -87,6 +87,7 @@ public class ChainCrdEndToEndTest {
     private TelemetryEngine engine;
     private KubernetesReplicaPlatformManager platform;
     private GlobalLoopManager loop;
+    private LoopAssembly assembly;
     private ChainCrdManager crd;
     private KubernetesClient admin;
     private long seq;
@@ -107,23 +108,23 @@ public class ChainCrdEndToEndTest {
 
         app = new AppHarness();
         // INT reaches the loop through r0's hop only, so the INT-silence rule for replicas is off here.
-        Srv6IntAppConfig cfg = KubernetesMock.appConfig("{\"loop\": {\"demandLatency\": \"measured\","
+        Srv6IntAppConfig cfg = KubernetesMock.testbedAppConfig("{\"loop\": {\"demandLatency\": \"measured\","
                 + " \"replicaSilenceMs\": 0},"
                 + " \"kubernetes\": {\"kubeconfig\": \"" + bridgeKubeconfig + "\", \"namespace\": \"" + NS + "\","
                 + " \"readyTimeoutMs\": 60000, \"vnfTypes\": {\"snort\": {\"image\": \"registry.local/snort:2.9\","
                 + " \"requests\": {\"cpu\": \"1\", \"memory\": \"1Gi\"}, \"limits\": {\"cpu\": \"1\","
                 + " \"memory\": \"1Gi\"}}}}}");
-        FakeConfigService config = new FakeConfigService(PaperTestbed.devices(), cfg);
+        app.config.app = cfg; // the loop, the platform and the chains read the harness's config
+        FakeConfigService config = app.config;
         KubernetesMock.Netcfg netcfg = new KubernetesMock.Netcfg();
         platform = KubernetesMock.platform(app.sfcs, config, netcfg, app.inventory, app.flows);
         engine = new TelemetryEngine(TelemetryEngine.Limits.DEFAULT, () -> clock.nanos);
         engine.setReporters(Map.of(0x7F000001, 4));
         engine.setBindings(List.of(new HopBinding(2, 1, 2, SNORT, "r0")));
         TelemetryWindows windows = feed;
-        loop = LoopManagers.start(new LeaderHere(), new ClusterServiceAdapter(), windows, app.sfcs, app.inventory,
-                                  app.pathManager, config, platform,
-                                  org.srv6int.app.store.TestStores.loopState(new InMemoryStorageService()), clock,
-                                  app.flows);
+        assembly = LoopAssembly.over(app.app).cluster(new LeaderHere(), new ClusterServiceAdapter())
+                .windows(windows).platform(platform).clock(clock).build();
+        loop = assembly.loop();
         crd = new ChainCrdManager(new LeaderHere(), new LocalCluster(), netcfg, config, app.sfcs, loop, app.inventory,
                                   windows, app.flows, new InMemoryStorageService());
         crd.setControllerSettings(new ChainController.Settings(Duration.ofSeconds(1), Duration.ofSeconds(10), 2,
@@ -137,8 +138,8 @@ public class ChainCrdEndToEndTest {
         if (crd != null) {
             crd.deactivate();
         }
-        if (loop != null) {
-            LoopManagers.stop(loop);
+        if (assembly != null) {
+            assembly.stop();
         }
         if (platform != null) {
             KubernetesMock.stop(platform);

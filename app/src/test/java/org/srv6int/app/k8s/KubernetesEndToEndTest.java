@@ -17,8 +17,8 @@ import org.junit.Test;
 import org.onosproject.cluster.ClusterServiceAdapter;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.ReplicaState;
+import org.srv6int.app.assembly.LoopAssembly;
 import org.srv6int.app.loop.GlobalLoopManager;
-import org.srv6int.app.testing.LoopManagers;
 import org.srv6int.app.testing.TestReports;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfReplica;
@@ -32,7 +32,6 @@ import org.srv6int.app.testing.WindowFeed;
 import org.srv6int.app.testing.FakeConfigService;
 import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.app.testing.Rules;
-import org.srv6int.testkit.InMemoryStorageService;
 import org.srv6int.k8s.bridge.ReplicaNames;
 
 import java.io.File;
@@ -92,6 +91,7 @@ public class KubernetesEndToEndTest {
     private TelemetryEngine engine;
     private KubernetesReplicaPlatformManager platform;
     private GlobalLoopManager loop;
+    private LoopAssembly assembly;
     private KubernetesClient admin;
     private long seq;
     private int counter;
@@ -108,29 +108,29 @@ public class KubernetesEndToEndTest {
         app.settle();
         // INT reaches the loop through r0's hop only (no emulated data plane splits the traffic over
         // the replicas), so the INT-silence rule for replicas is off here; pod readiness still applies.
-        Srv6IntAppConfig cfg = KubernetesMock.appConfig("{\"loop\": {\"demandLatency\": \"measured\","
+        Srv6IntAppConfig cfg = KubernetesMock.testbedAppConfig("{\"loop\": {\"demandLatency\": \"measured\","
                 + " \"replicaSilenceMs\": 0},"
                 + " \"kubernetes\": {\"kubeconfig\": \"" + bridgeKubeconfig + "\", \"namespace\": \"" + NS + "\","
                 + " \"readyTimeoutMs\": 60000, \"vnfTypes\": {\"snort\": {\"image\": \"registry.local/snort:2.9\","
                 + " \"requests\": {\"cpu\": \"1\", \"memory\": \"1Gi\"}, \"limits\": {\"cpu\": \"1\","
                 + " \"memory\": \"1Gi\"}}}}}");
-        FakeConfigService config = new FakeConfigService(PaperTestbed.devices(), cfg);
+        app.config.app = cfg; // the loop, the platform and the chains read the harness's config
+        FakeConfigService config = app.config;
         platform = KubernetesMock.platform(app.sfcs, config, new KubernetesMock.Netcfg(), app.inventory, app.flows);
 
         engine = new TelemetryEngine(TelemetryEngine.Limits.DEFAULT, () -> clock.nanos);
         engine.setReporters(Map.of(0x7F000001, 4));
         engine.setBindings(List.of(new HopBinding(2, 1, 2, SNORT, "r0")));
         TelemetryWindows windows = feed;
-        loop = LoopManagers.start(new LeaderHere(), new ClusterServiceAdapter(), windows, app.sfcs, app.inventory,
-                                        app.pathManager, config, deleteWitness(platform),
-                                        org.srv6int.app.store.TestStores.loopState(new InMemoryStorageService()), clock,
-                                        app.flows);
+        assembly = LoopAssembly.over(app.app).cluster(new LeaderHere(), new ClusterServiceAdapter())
+                .windows(windows).platform(deleteWitness(platform)).clock(clock).build();
+        loop = assembly.loop();
     }
 
     @After
     public void tearDown() {
-        if (loop != null) {
-            LoopManagers.stop(loop);
+        if (assembly != null) {
+            assembly.stop();
         }
         if (platform != null) {
             KubernetesMock.stop(platform);

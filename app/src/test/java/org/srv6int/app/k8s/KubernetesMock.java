@@ -4,6 +4,7 @@ package org.srv6int.app.k8s;
 import org.srv6int.app.testing.FakeInventory;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -25,6 +26,7 @@ import org.srv6int.app.api.SfcService;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.testing.FakeConfigService;
+import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.testkit.InMemoryStorageService;
 
 import java.io.IOException;
@@ -141,6 +143,20 @@ public final class KubernetesMock implements AutoCloseable {
                 + tokenFile.toAbsolutePath() + "\",\"namespace\":\"" + NS + "\",\"readyTimeoutMs\":10000,"
                 + "\"vnfTypes\":{\"snort\":{\"image\":\"registry.local/snort:2.9\","
                 + "\"requests\":{\"cpu\":\"2\",\"memory\":\"4Gi\"},\"limits\":{\"cpu\":\"4\",\"memory\":\"4Gi\"}}}}";
+    }
+
+    /**
+     * The paper testbed's app config (the one {@code AppHarness} starts with) with some sections
+     * set over it, for a loop that runs on the harness's config.
+     *
+     * @param sections JSON object whose fields replace the testbed's
+     * @return whole app config
+     */
+    public static Srv6IntAppConfig testbedAppConfig(String sections) throws IOException {
+        ObjectNode app = (ObjectNode) PaperTestbed.netcfg().path("apps").path(Srv6IntConfigService.APP_NAME)
+                        .path(Srv6IntAppConfig.KEY).deepCopy();
+        app.setAll((ObjectNode) MAPPER.readTree(sections));
+        return appConfig(app.toString());
     }
 
     /**

@@ -174,14 +174,10 @@ public class ChainHealthTest {
         healthy();
         window();
         List<ChainHealth.Finding> all = new ArrayList<>();
-        int windows = 0;
-        while (all.isEmpty() && windows < 20) {
+        assertEquals(7, windowsUntilAFinding(all, () -> {
             healthy();
             pktsC = 0;
-            all.addAll(window());
-            windows++;
-        }
-        assertEquals(7, windows);
+        }));
         assertEquals(1, all.size());
         ChainHealth.Finding f = all.get(0);
         assertEquals(ChainHealth.Finding.Kind.REPLICA_DEAD, f.kind());
@@ -247,15 +243,8 @@ public class ChainHealthTest {
         assertEquals(ChainHealth.Finding.Kind.REPLICA_DEAD, window().get(0).kind());
         portUpB = true;
         // Port up again at once, but the hold is 5 s: back in the 10th window after the death.
-        int windows = 0;
-        List<ChainHealth.Finding> f = List.of();
-        while (f.isEmpty() && windows < 40) {
-            healthy();
-            pktsB = 0;
-            f = window();
-            windows++;
-        }
-        assertEquals(10, windows);
+        List<ChainHealth.Finding> f = new ArrayList<>();
+        assertEquals(10, windowsUntilAFinding(f));
         assertEquals(ChainHealth.Finding.Kind.REPLICA_RETURNED, f.get(0).kind());
         assertTrue(f.get(0).detail(), f.get(0).detail().contains("hold of 5000 ms"));
         // On probation; it dies again before passing traffic: a flap, and the next hold is 10 s.
@@ -263,15 +252,8 @@ public class ChainHealthTest {
         assertEquals(ChainHealth.Finding.Kind.REPLICA_DEAD, window().get(0).kind());
         assertEquals(1, (long) health.counters().get("replicaFlaps"));
         portUpB = true;
-        windows = 0;
-        f = List.of();
-        while (f.isEmpty() && windows < 60) {
-            healthy();
-            pktsB = 0;
-            f = window();
-            windows++;
-        }
-        assertEquals(20, windows);
+        f.clear();
+        assertEquals(20, windowsUntilAFinding(f));
         assertTrue(f.get(0).detail(), f.get(0).detail().contains("hold of 10000 ms"));
         // Passing traffic ends the probation: a later death is no flap.
         healthy();
@@ -347,10 +329,17 @@ public class ChainHealthTest {
 
     /** Windows of traffic that does not cross b until a finding; returns how many it took. */
     private int windowsUntilAFinding(List<ChainHealth.Finding> found) {
-        int windows = 0;
-        while (found.isEmpty() && windows < 60) {
+        return windowsUntilAFinding(found, () -> {
             healthy();
             pktsB = 0;
+        });
+    }
+
+    /** Windows of the given traffic until a finding (at most 60); returns how many it took. */
+    private int windowsUntilAFinding(List<ChainHealth.Finding> found, Runnable traffic) {
+        int windows = 0;
+        while (found.isEmpty() && windows < 60) {
+            traffic.run();
             found.addAll(window());
             windows++;
         }

@@ -6,8 +6,10 @@ import org.srv6int.app.testing.FakePorts;
 import java.util.Optional;
 import java.util.Set;
 import org.srv6int.app.api.model.NodeResources;
+import org.srv6int.app.api.model.ReplicaHealthRecord;
 import org.srv6int.app.api.model.ReplicaInfo;
 import org.junit.Test;
+import org.srv6int.app.api.model.ChainState;
 import org.srv6int.app.api.model.LearnedInterference;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.store.LoopStateStore;
@@ -15,6 +17,7 @@ import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.model.VnfClass;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfLoopRecord;
+import org.srv6int.app.api.model.VnfReplicaId;
 import org.srv6int.app.placement.InterferenceMatrix;
 import org.srv6int.app.store.Srv6IntSerializers;
 import org.srv6int.app.store.TestStores;
@@ -24,6 +27,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -195,7 +199,7 @@ public class GlobalLoopFailoverTest {
         assertEquals(5000, second.history().get(0).inputs().get(LoopDecision.IN_VIOLATION_MS), 0);
     }
 
-    /** The store as the loop sees it, failing on command. */
+    /** The store as the loop sees it, failing on command: reads while down, writes while down or told to. */
     private static final class FlakyStore implements LoopStateStore {
         final LoopStateStore real;
         int failWrites;
@@ -205,21 +209,37 @@ public class GlobalLoopFailoverTest {
             this.real = real;
         }
 
-        @Override
-        public Map<VnfKey, VnfLoopRecord> records() {
+        private <T> T read(Supplier<T> r) {
             if (down) {
                 throw new IllegalStateException("store unreachable");
             }
-            return real.records();
+            return r.get();
         }
 
-        @Override
-        public void put(VnfKey v, VnfLoopRecord r) {
+        private void write(Runnable w) {
+            if (down) {
+                throw new IllegalStateException("write timed out");
+            }
+            w.run();
+        }
+
+        // a write that also fails the next failWrites times
+        private void countedWrite(Runnable w) {
             if (down || failWrites > 0) {
                 failWrites--;
                 throw new IllegalStateException("write timed out");
             }
-            real.put(v, r);
+            w.run();
+        }
+
+        @Override
+        public Map<VnfKey, VnfLoopRecord> records() {
+            return read(real::records);
+        }
+
+        @Override
+        public void put(VnfKey v, VnfLoopRecord r) {
+            countedWrite(() -> real.put(v, r));
         }
 
         @Override
@@ -228,63 +248,43 @@ public class GlobalLoopFailoverTest {
         }
 
         @Override
-        public Set<org.srv6int.app.api.model.SfcId> pausedChains() {
-            if (down) {
-                throw new IllegalStateException("store unreachable");
-            }
-            return real.pausedChains();
+        public Set<SfcId> pausedChains() {
+            return read(real::pausedChains);
         }
 
         @Override
-        public void setPaused(org.srv6int.app.api.model.SfcId sfc, boolean p) {
+        public void setPaused(SfcId sfc, boolean p) {
             real.setPaused(sfc, p);
         }
 
         @Override
         public long nextDecisionId() {
-            if (down) {
-                throw new IllegalStateException("store unreachable");
-            }
-            return real.nextDecisionId();
+            return read(real::nextDecisionId);
         }
 
         @Override
-        public Map<org.srv6int.app.api.model.VnfReplicaId,
-                org.srv6int.app.api.model.ReplicaHealthRecord> replicaHealth() {
-            if (down) {
-                throw new IllegalStateException("store unreachable");
-            }
-            return real.replicaHealth();
+        public Map<VnfReplicaId, ReplicaHealthRecord> replicaHealth() {
+            return read(real::replicaHealth);
         }
 
         @Override
-        public void putReplicaHealth(org.srv6int.app.api.model.VnfReplicaId r,
-                org.srv6int.app.api.model.ReplicaHealthRecord h) {
-            if (down) {
-                throw new IllegalStateException("write timed out");
-            }
-            real.putReplicaHealth(r, h);
+        public void putReplicaHealth(VnfReplicaId r, ReplicaHealthRecord h) {
+            write(() -> real.putReplicaHealth(r, h));
         }
 
         @Override
-        public void removeReplicaHealth(org.srv6int.app.api.model.VnfReplicaId r) {
+        public void removeReplicaHealth(VnfReplicaId r) {
             real.removeReplicaHealth(r);
         }
 
         @Override
-        public Map<SfcId, org.srv6int.app.api.model.ChainState> downChains() {
-            if (down) {
-                throw new IllegalStateException("store unreachable");
-            }
-            return real.downChains();
+        public Map<SfcId, ChainState> downChains() {
+            return read(real::downChains);
         }
 
         @Override
-        public void putDownChain(org.srv6int.app.api.model.ChainState s) {
-            if (down) {
-                throw new IllegalStateException("write timed out");
-            }
-            real.putDownChain(s);
+        public void putDownChain(ChainState s) {
+            write(() -> real.putDownChain(s));
         }
 
         @Override
@@ -293,20 +293,13 @@ public class GlobalLoopFailoverTest {
         }
 
         @Override
-        public Optional<org.srv6int.app.api.model.LearnedInterference> learnedInterference() {
-            if (down) {
-                throw new IllegalStateException("store unreachable");
-            }
-            return real.learnedInterference();
+        public Optional<LearnedInterference> learnedInterference() {
+            return read(real::learnedInterference);
         }
 
         @Override
-        public void putLearnedInterference(org.srv6int.app.api.model.LearnedInterference learned) {
-            if (down || failWrites > 0) {
-                failWrites--;
-                throw new IllegalStateException("write timed out");
-            }
-            real.putLearnedInterference(learned);
+        public void putLearnedInterference(LearnedInterference learned) {
+            countedWrite(() -> real.putLearnedInterference(learned));
         }
     }
 

@@ -8,12 +8,11 @@ import org.onosproject.core.CoreServiceAdapter;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.config.NetworkConfigRegistryAdapter;
 import org.srv6int.app.api.model.NodeResources;
+import org.srv6int.app.assembly.LoopAssembly;
 import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.config.Srv6Devices;
 import org.srv6int.app.loop.GlobalLoopManager;
-import org.srv6int.app.testing.LoopManagers;
 import org.srv6int.app.testing.TestReports;
-import org.srv6int.app.store.TestStores;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.HopBindings;
 import org.srv6int.app.telemetry.TelemetryManager;
@@ -55,6 +54,7 @@ final class MetricsTestbed implements AutoCloseable {
     final AppHarness app;
     final TelemetryManager collector;
     final GlobalLoopManager loop;
+    private final LoopAssembly assembly;
     final AppMetricsManager metrics;
     final FakeReplicaPlatform platform = FakeReplicaPlatform.immediate(
             new NodeResources("worker1", 8000, 16L << 30), new NodeResources("worker2", 8000, 16L << 30));
@@ -95,17 +95,15 @@ final class MetricsTestbed implements AutoCloseable {
         }
         app.deployFig5();
         app.settle();
-        InMemoryClusterService member = new InMemoryClusterService(cluster, NODE);
-        collector = TelemetryManagers.start(app.config, app.pathManager, app.inventory,
-                                            new InMemoryMastershipService(cluster, NODE), member,
-                                            TestStores.summaries(storage));
+        assembly = LoopAssembly.over(app.app)
+                .cluster(new InMemoryLeadershipService(cluster, NODE), new InMemoryClusterService(cluster, NODE))
+                .platform(platform).build();
+        collector = assembly.telemetry();
+        loop = assembly.loop();
         TelemetryManagers.windowNow(collector); // the collector binds its socket on the window thread
         if (collector.collectorAddress().isEmpty()) {
             throw new IllegalStateException("the collector did not bind its port");
         }
-        loop = LoopManagers.start(new InMemoryLeadershipService(cluster, NODE), member, collector, app.sfcs,
-                                        app.inventory, app.pathManager, app.config, platform,
-                                        TestStores.loopState(storage));
         metrics = new AppMetricsManager();
         metrics.sfcService = app.sfcs;
         metrics.inventory = app.inventory;
@@ -168,8 +166,7 @@ final class MetricsTestbed implements AutoCloseable {
     @Override
     public void close() throws Exception {
         metrics.deactivate();
-        LoopManagers.stop(loop);
-        TelemetryManagers.stop(collector);
+        assembly.stop();
         sender.close();
     }
 }

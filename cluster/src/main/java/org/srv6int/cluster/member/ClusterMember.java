@@ -13,7 +13,6 @@ import org.srv6int.app.assembly.AppAssembly;
 import org.srv6int.app.assembly.LoopAssembly;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
-import org.srv6int.app.loop.GlobalLoopManager;
 import org.srv6int.cluster.atomix.AtomixClusterService;
 import org.srv6int.cluster.atomix.AtomixLeadershipService;
 import org.srv6int.cluster.atomix.AtomixMastershipService;
@@ -45,11 +44,12 @@ import java.util.stream.Collectors;
  * switches' flow rules, groups, topology and netcfg stay the test kit's in-memory ones (no switch
  * connects here). It runs for the global loop's leadership topic as the loop does, for the
  * mastership of the devices it is given, and answers a test driver on a loopback HTTP control
- * interface ({@link MemberControl}). Given a netcfg ({@code --netcfg}), it also runs the app's
- * closed loop as {@link LoopAssembly} builds it: its INT collector on 127.0.0.1 at
- * {@code --int-port} (netcfg's {@code collector.instances.<id>}), the cluster-wide telemetry
- * summaries, the Kubernetes replica platform (netcfg's {@code kubernetes} section: the real
- * bridge against a real API server) and the global loop, acting while it leads.
+ * interface ({@link MemberControl}). It runs the app's closed loop as {@link LoopAssembly} builds
+ * it: the INT collector, the cluster-wide telemetry summaries, the Kubernetes replica platform and
+ * the global loop, acting while it leads. Given a netcfg ({@code --netcfg}) the collector listens
+ * on 127.0.0.1 at {@code --int-port} (netcfg's {@code collector.instances.<id>}) and the platform
+ * is the real bridge against the API server of netcfg's {@code kubernetes} section; without one,
+ * the app's defaults: no collector socket, windows every 500 ms, no platform configured.
  *
  * <p>Why a plain JVM and not a Karaf with the {@code .oar}: ONOS 2.7's core bundles (the store
  * and cluster implementations that embed Atomix) are not on Maven Central, so no ONOS core can be
@@ -107,13 +107,11 @@ public final class ClusterMember {
                     .with(Srv6IntAppConfig.KEY).with("collector");
             collector.with("instances").putObject(id).put("address", "127.0.0.1").put("port", intPort);
             AppAssembly.applyNetcfg(core, registry, doc);
-            mastership.runFor(devices);
-            loop = LoopAssembly.over(app).cluster(leadership, cluster).build();
-        } else {
-            loop = null;
-            leadership.runForLeadership(GlobalLoopManager.TOPIC);
-            mastership.runFor(devices);
         }
+        mastership.runFor(devices);
+        // Without a netcfg the same loop runs on the app's defaults: no collector socket (no
+        // address for this member), 500 ms windows, a Kubernetes platform that is not configured.
+        loop = LoopAssembly.over(app).cluster(leadership, cluster).build();
     }
 
     AtomixNode node() {
@@ -140,7 +138,7 @@ public final class ClusterMember {
         return app;
     }
 
-    /** The collector, platform and loop; null when started without a netcfg. */
+    /** The collector, platform and loop. */
     LoopAssembly loop() {
         return loop;
     }

@@ -7,17 +7,24 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import org.onlab.packet.Ip6Address;
+import org.onlab.packet.IpPrefix;
 import org.onlab.packet.MacAddress;
 import org.onosproject.cluster.ControllerNode;
 import org.onosproject.cluster.Leadership;
 import org.onosproject.cluster.NodeId;
+import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 import org.onosproject.store.serializers.KryoNamespaces;
 import org.onosproject.store.service.ConsistentMap;
 import org.onosproject.store.service.Serializer;
 import org.onosproject.store.service.Versioned;
+import org.srv6int.app.api.model.Escalation;
+import org.srv6int.app.api.model.EscalationReceipt;
+import org.srv6int.app.api.model.FlowClassifier;
 import org.srv6int.app.api.model.ReplicaState;
+import org.srv6int.app.api.model.SfcId;
+import org.srv6int.app.api.model.VnfSpec;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.api.model.VnfReplicaId;
@@ -35,7 +42,9 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Executors;
@@ -51,11 +60,11 @@ import java.util.concurrent.Executors;
  *   <li>{@code POST /replica?vnf=C/I&name=N&sid=S}: the app's replica store's create (the SID
  *       claimed first, then the replica), {@code GET /replicas}: replicas and SIDs held;</li>
  *   <li>{@code POST /master?device=D&node=N}: moves a device's mastership;</li>
- *   <li>{@code POST /chain}, {@code POST /escalation}, {@code GET /escalations}: a node agent's
- *       escalation taken through this member ({@link MemberLoop}).</li>
- * </ul>
- * With the closed loop running ({@code --netcfg}):
- * <ul>
+ *   <li>{@code POST /chain?id=N&vnfs=K}: a chain of K vNFs into the chain store (no netcfg needed);
+ *       {@code POST /escalation?vnf=C/I&node=N&l95=NS}: a node agent's escalation through this
+ *       member's loop ({@code submitEscalation}, the call the REST resource makes: the leader
+ *       decides, a follower queues it in the cluster's escalation store); {@code GET /escalations}:
+ *       its ESCALATION records (vNF to escalations counted), whether it leads, its counters;</li>
  *   <li>{@code POST /sfc} (the REST API's chain JSON, {@link SfcCodec}): adds a chain;
  *       {@code POST /register?vnf=C/I&name=N&node=W&device=D&port=P&sid=S&mac=M}: an ACTIVE replica
  *       into the inventory;</li>
@@ -89,30 +98,66 @@ final class MemberControl {
         server.createContext("/loop", x -> answer(x, this::loop));
         server.createContext("/collector", x -> answer(x, this::collector));
         server.createContext("/inventory", x -> answer(x, this::inventory));
-        // Issue 33 item 3: agents' escalations through any member (MemberLoop)
-        MemberLoop loop = new MemberLoop(member);
-        server.createContext("/chain", x -> answer(x, () -> loop.addChain(query(x))));
-        server.createContext("/escalation", x -> answer(x, () -> loop.escalate(query(x))));
-        server.createContext("/escalations", x -> answer(x, loop::escalations));
+        // Issue 33 item 3: agents' escalations through any member
+        server.createContext("/chain", x -> answer(x, () -> addChain(query(x))));
+        server.createContext("/escalation", x -> answer(x, () -> escalate(query(x))));
+        server.createContext("/escalations", x -> answer(x, this::escalations));
     }
 
     private LoopAssembly loopAssembly() {
-        LoopAssembly l = member.loop();
-        if (l == null) {
-            throw new IllegalArgumentException("this member runs no loop (started without --netcfg)");
+        return member.loop();
+    }
+
+    private ObjectNode addChain(Map<String, String> q) {
+        int id = Integer.parseInt(required(q, "id"));
+        int n = Integer.parseInt(required(q, "vnfs"));
+        List<VnfSpec> vnfs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            vnfs.add(new VnfSpec("snort", 600_000));
         }
-        return l;
+        Sfc sfc = Sfc.builder().id(SfcId.of(id)).name("sfc" + id)
+                .ingress(ConnectPoint.deviceConnectPoint("of:1/1")).egress(ConnectPoint.deviceConnectPoint("of:3/1"))
+                .classifier(new FlowClassifier(IpPrefix.valueOf("10.0.1.0/24"), IpPrefix.valueOf("10.0.4.0/24"),
+                                               17, 0, 5000 + id))
+                .vnfs(vnfs).build();
+        return JSON.createObjectNode().put("created", member.app().sfcStore().createSfc(sfc));
+    }
+
+    private ObjectNode escalate(Map<String, String> q) {
+        Escalation e = new Escalation(VnfKey.valueOf(required(q, "vnf")), required(q, "node"),
+                                      Long.parseLong(q.getOrDefault("l95", "7000000")), 5_000_000, List.of("CPU"));
+        EscalationReceipt r = loopAssembly().loop().submitEscalation(e);
+        ObjectNode out = JSON.createObjectNode().put("decided", r.decided());
+        if (r.decided()) {
+            out.put("decision", r.decision().detail());
+        } else {
+            out.put("leader", r.leader()).put("posts", r.queuedEscalation().posts())
+                    .put("receivedBy", r.queuedEscalation().receivedBy());
+        }
+        return out;
+    }
+
+    private ObjectNode escalations() {
+        GlobalLoopManager loop = loopAssembly().loop();
+        ObjectNode out = JSON.createObjectNode().put("leading", loop.status().leader());
+        ObjectNode rec = out.putObject("records");
+        for (LoopDecision d : loop.decisions(1000)) {
+            if (d.action() == LoopDecision.Action.ESCALATION) {
+                rec.put(d.vnf().toString(), d.inputs().getOrDefault(LoopDecision.IN_ESCALATIONS, 0.0).intValue());
+            }
+        }
+        ObjectNode c = out.putObject("counters");
+        loop.escalationCounters().forEach(c::put);
+        return out;
     }
 
     private ObjectNode addSfc(HttpExchange x) throws IOException {
-        loopAssembly();
         Sfc sfc = new SfcCodec().decode((ObjectNode) JSON.readTree(x.getRequestBody()), null);
         member.app().sfcs().addSfc(sfc);
         return JSON.createObjectNode().put("added", sfc.id().toString());
     }
 
     private ObjectNode register(Map<String, String> q) {
-        loopAssembly();
         VnfReplica r = new VnfReplica(VnfReplicaId.of(VnfKey.valueOf(required(q, "vnf")), required(q, "name")),
                                       required(q, "node"), DeviceId.deviceId(required(q, "device")),
                                       PortNumber.portNumber(required(q, "port")),

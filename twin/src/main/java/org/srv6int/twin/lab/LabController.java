@@ -15,6 +15,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -37,10 +39,13 @@ import org.srv6int.app.api.NodePoolService;
 import org.srv6int.app.api.model.FlowClassifier;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.Sfc;
+import org.srv6int.app.api.model.TelemetrySnapshot;
 import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.api.model.VnfSpec;
+import org.srv6int.app.api.model.VnfWindow;
+import org.srv6int.app.assembly.LoopAssembly;
 import org.srv6int.app.auth.AgentAuthenticator;
 import org.srv6int.app.loop.GlobalLoopManager;
 import org.srv6int.app.rest.Srv6IntWebApplication;
@@ -48,7 +53,6 @@ import org.srv6int.k8s.bridge.TokenReviewer;
 import org.srv6int.testkit.InMemoryCluster;
 import org.srv6int.testkit.InMemoryClusterService;
 import org.srv6int.testkit.InMemoryLeadershipService;
-import org.srv6int.testkit.InMemoryMastershipService;
 import org.srv6int.twin.control.AppCore;
 import org.srv6int.twin.control.TestbedNetcfg;
 import org.srv6int.twin.dataplane.EmulatedDataplane;
@@ -60,10 +64,11 @@ import org.srv6int.twin.dataplane.EmulatedDataplane;
  * one vNF on Worker 1 and programs the switches with its own rules; {@link LabSwitch} forwards
  * real frames between them and the lab's veths (SW1 port 1 from the source, SW2's server port
  * to the real vNF and back, SW4 port 2 to the sink); SW4's INT reports go over UDP on loopback
- * to the app's collector ({@link LabTelemetry}); the app's global loop ({@link GlobalLoopManager})
- * takes its windows; the app's REST resources ({@link Srv6IntWebApplication}: LoopWebResource
- * behind AgentAuthFilter) are served over HTTP on Jetty for the node agent's escalations; the
- * replica platform is {@link LabPlatform}, which records the requests.
+ * to the app's collector; the collector, the global loop ({@link GlobalLoopManager}, taking its
+ * windows) and the platform are wired by the app's {@link LoopAssembly}; the app's REST
+ * resources ({@link Srv6IntWebApplication}: LoopWebResource behind AgentAuthFilter) are served
+ * over HTTP on Jetty for the node agent's escalations; the replica platform is
+ * {@link LabPlatform}, which records the requests.
  *
  * <p>Not real here: the API server's TokenReview ({@link #review}: the lab's token stands for
  * the agent's projected ServiceAccount token) and the platform (no Kubernetes: the request is
@@ -177,6 +182,30 @@ public final class LabController {
         }
     }
 
+    /** Counts the collector's windows and those in which a vNF was over its bound (for the report). */
+    static final class WindowCounts implements Consumer<TelemetrySnapshot> {
+        private final AppCore app;
+        final AtomicLong windows = new AtomicLong();
+        final AtomicLong over = new AtomicLong();
+
+        WindowCounts(AppCore app) {
+            this.app = app;
+        }
+
+        @Override
+        public void accept(TelemetrySnapshot w) {
+            windows.incrementAndGet();
+            for (VnfWindow v : w.vnfs()) {
+                long lmax = app.sfcs.getSfc(v.vnf().sfcId()).map(s -> s.vnfs().get(v.vnf().index()).lmaxNanos())
+                        .orElse(Long.MAX_VALUE);
+                if (v.samples() > 0 && v.p95Nanos() > lmax) {
+                    over.incrementAndGet();
+                    return;
+                }
+            }
+        }
+    }
+
     /** The API server's TokenReview, replaced: the lab's token is the agent pod's on Worker 1. */
     static TokenReviewer.Review review(String labToken, String token) {
         return labToken.equals(token)
@@ -221,13 +250,13 @@ public final class LabController {
 
         InMemoryCluster cluster = new InMemoryCluster();
         InMemoryClusterService clusterService = new InMemoryClusterService(cluster, AppCore.NODE);
-        InMemoryMastershipService mastership = new InMemoryMastershipService(cluster, AppCore.NODE);
-        LabTelemetry telemetry = new LabTelemetry(app, mastership, clusterService);
         LabPlatform platform = new LabPlatform();
-        GlobalLoopManager loop = new GlobalLoopManager(new InMemoryLeadershipService(cluster, AppCore.NODE),
-                clusterService, telemetry, app.sfcs, app.inventory, app.config, platform, app.app.loopState(),
-                app.pathManager, null, app.flows, null, null, app.pathManager, null);
-        loop.activate();
+        LoopAssembly assembly = LoopAssembly.over(app.app)
+                .cluster(new InMemoryLeadershipService(cluster, AppCore.NODE), clusterService)
+                .platform(platform).build();
+        GlobalLoopManager loop = assembly.loop();
+        WindowCounts windows = new WindowCounts(app);
+        assembly.windows().addWindowConsumer(windows);
         // No re-programming after the start: the platform starts no replica here, so the chain's
         // path does not change.
 
@@ -271,16 +300,15 @@ public final class LabController {
         try {
             sw.run(out.resolve("switch.csv"), seconds);
         } finally {
-            write(out.resolve("escalate.json"), loop, platform, auth, telemetry, reports);
+            write(out.resolve("escalate.json"), loop, platform, auth, windows, reports);
             rest.stop();
-            loop.deactivate();
-            telemetry.stop();
+            assembly.stop();
         }
         System.exit(0);
     }
 
     private static void write(Path file, GlobalLoopManager loop, LabPlatform platform, AgentAuthenticator auth,
-                              LabTelemetry telemetry, ReportSender reports) throws IOException {
+                              WindowCounts windows, ReportSender reports) throws IOException {
         ObjectNode root = MAPPER.createObjectNode();
         ArrayNode ds = root.putArray("decisions");
         List<LoopDecision> all = new ArrayList<>(loop.decisions(1000));
@@ -303,8 +331,8 @@ public final class LabController {
             a.put(r, auth.count(r));
         }
         root.put("reportsSent", reports.sent).put("reportsMalformed", reports.malformed);
-        root.put("windows", telemetry.windows());
-        root.put("windowsOverBound", telemetry.windowsOver());
+        root.put("windows", windows.windows.get());
+        root.put("windowsOverBound", windows.over.get());
         Files.writeString(file, MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root),
                 StandardCharsets.UTF_8);
     }

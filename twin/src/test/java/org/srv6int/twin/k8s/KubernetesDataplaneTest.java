@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -48,8 +49,8 @@ import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.config.Srv6IntAppConfig;
 import org.srv6int.app.config.Srv6IntConfigService;
 import org.srv6int.app.k8s.KubernetesReplicaPlatformManager;
+import org.srv6int.app.assembly.LoopAssembly;
 import org.srv6int.app.loop.GlobalLoopManager;
-import org.srv6int.app.testing.LoopManagers;
 import org.srv6int.app.store.LoopStateStore;
 import org.srv6int.app.telemetry.CollectorBindings;
 import org.srv6int.app.telemetry.TelemetryEngine;
@@ -157,6 +158,7 @@ public class KubernetesDataplaneTest {
     private AppHarness app;
     private KubernetesReplicaPlatformManager platform;
     private GlobalLoopManager loop;
+    private LoopAssembly assembly;
     private LoopStateStore loopState;
     private KubernetesClient admin;
     private EmulatedDataplane switches;
@@ -198,21 +200,22 @@ public class KubernetesDataplaneTest {
                 + " \"readyTimeoutMs\": 60000, \"vnfTypes\": {\"snort\": {\"image\": \"registry.local/snort:2.9\","
                 + " \"requests\": {\"cpu\": \"1\", \"memory\": \"1Gi\"}, \"limits\": {\"cpu\": \"1\","
                 + " \"memory\": \"1Gi\"}}}}}");
-        FakeConfigService config = new FakeConfigService(PaperTestbed.devices(), cfg);
+        app.config.app = cfg; // the loop and the platform read the harness's config
+        FakeConfigService config = app.config;
         platform = new KubernetesReplicaPlatformManager(new NetworkConfigServiceAdapter(), config, app.sfcs,
                                                         new InMemoryStorageService(), app.inventory, null);
         platform.activate();
         loopState = app.app.loopState();
-        loop = LoopManagers.start(new LeaderHere(), new ClusterServiceAdapter(), feed, app.sfcs, app.inventory,
-                                        app.pathManager, config, platform,
-                                        loopState, clock);
+        assembly = LoopAssembly.over(app.app).cluster(new LeaderHere(), new ClusterServiceAdapter())
+                .windows(feed).platform(platform).clock(clock).build();
+        loop = assembly.loop();
         switches = new EmulatedDataplane(PaperTestbed.links());
     }
 
     @After
     public void tearDown() throws Exception {
-        if (loop != null) {
-            LoopManagers.stop(loop);
+        if (assembly != null) {
+            assembly.stop();
         }
         if (platform != null) {
             platform.deactivate();
@@ -225,11 +228,15 @@ public class KubernetesDataplaneTest {
     }
 
     /** The app's netcfg section from JSON, validated as netcfg validates it. */
+    // the paper testbed's app config (the harness's) with the given sections over it
     private static Srv6IntAppConfig appConfig(String json) throws Exception {
         ObjectMapper mapper = new ObjectMapper();
+        ObjectNode app = (ObjectNode) PaperTestbed.netcfg().path("apps").path(Srv6IntConfigService.APP_NAME)
+                .path(Srv6IntAppConfig.KEY).deepCopy();
+        app.setAll((ObjectNode) mapper.readTree(json));
         Srv6IntAppConfig c = new Srv6IntAppConfig();
-        c.init(new DefaultApplicationId(1, Srv6IntConfigService.APP_NAME), Srv6IntAppConfig.KEY, mapper.readTree(json),
-               mapper, x -> { });
+        c.init(new DefaultApplicationId(1, Srv6IntConfigService.APP_NAME), Srv6IntAppConfig.KEY, app, mapper,
+               x -> { });
         c.validate();
         return c;
     }
