@@ -4,6 +4,8 @@ package org.srv6int.app.loop;
 import org.srv6int.app.api.model.ResourceNeed;
 import org.srv6int.app.api.model.VnfKey;
 
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -20,6 +22,22 @@ public interface Colocation {
      * @return replica id to node name; empty if none or unknown
      */
     Map<String, String> replicaNodes(VnfKey vnf);
+
+    /**
+     * Returns the nodes of the replicas that carry traffic of each of these vNFs: what
+     * {@link #replicaNodes(VnfKey)} returns for each, in one read of the inventory where the view
+     * can (the interference learner asks for every observed vNF each period).
+     *
+     * @param vnfs vNFs
+     * @return vNF to (replica id to node name), a vNF with none mapped to an empty map
+     */
+    default Map<VnfKey, Map<String, String>> replicaNodes(Collection<VnfKey> vnfs) {
+        Map<VnfKey, Map<String, String>> out = new HashMap<>();
+        for (VnfKey v : vnfs) {
+            out.put(v, replicaNodes(v));
+        }
+        return out;
+    }
 
     /**
      * Returns the CPU one replica of the vNF requests (what moving it frees on its node, and what

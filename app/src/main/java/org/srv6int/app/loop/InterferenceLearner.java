@@ -75,9 +75,14 @@ public final class InterferenceLearner {
     public synchronized void observe(List<VnfObservation> observations, Colocation where, NodeResidents classes) {
         Map<String, Double> capacity = new HashMap<>();
         Map<String, Map<String, VnfClass>> nodes = new HashMap<>();
+        List<VnfKey> observed = new ArrayList<>();
+        for (VnfObservation o : observations) {
+            observed.add(o.vnf());
+        }
+        Map<VnfKey, Map<String, String>> placed = where.replicaNodes(observed);
         for (VnfObservation o : observations) {
             Optional<VnfClass> cls = classes.classOf(o.vnf());
-            Map<String, String> at = where.replicaNodes(o.vnf());
+            Map<String, String> at = placed.getOrDefault(o.vnf(), Map.of());
             if (cls.isEmpty() || at.isEmpty()) {
                 continue;
             }

@@ -10,6 +10,8 @@ import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfReplica;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -64,6 +66,22 @@ public final class InventoryColocation implements Colocation, NodeResidents {
         for (VnfReplica r : inventory.getReplicas(vnf)) {
             if (r.carriesTraffic()) {
                 out.put(r.id().name(), r.node());
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public Map<VnfKey, Map<String, String>> replicaNodes(Collection<VnfKey> vnfs) {
+        // One read of the inventory for all: a read decodes every replica's record.
+        Map<VnfKey, Map<String, String>> out = new HashMap<>();
+        for (VnfKey v : vnfs) {
+            out.put(v, new TreeMap<>());
+        }
+        for (VnfReplica r : inventory.getReplicas()) {
+            Map<String, String> at = out.get(r.vnf());
+            if (at != null && r.carriesTraffic()) {
+                at.put(r.id().name(), r.node());
             }
         }
         return out;

@@ -2,6 +2,7 @@
 package org.srv6int.twin.control;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -129,6 +130,11 @@ public final class GlobalControl implements SimulatedTime, AutoCloseable {
             @Override
             public Map<String, String> replicaNodes(VnfKey vnf) {
                 return where.replicaNodes(vnf);
+            }
+
+            @Override
+            public Map<VnfKey, Map<String, String>> replicaNodes(Collection<VnfKey> vnfs) {
+                return where.replicaNodes(vnfs);
             }
 
             @Override
