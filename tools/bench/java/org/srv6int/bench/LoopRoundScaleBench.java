@@ -34,6 +34,7 @@ import org.srv6int.app.loop.InventoryRouting;
 import org.srv6int.app.loop.LoopClock;
 import org.srv6int.app.loop.LoopCore;
 import org.srv6int.app.store.DistributedEscalationStore;
+import org.srv6int.cluster.atomix.AtomixConsistentMap;
 import org.srv6int.cluster.atomix.AtomixMastershipService;
 import org.srv6int.cluster.atomix.AtomixNode;
 import org.srv6int.cluster.atomix.AtomixStorageService;
@@ -90,6 +91,7 @@ public final class LoopRoundScaleBench {
     /** Counts every ConsistentMap call by "map.method". */
     static final class CountingStorage extends InMemoryStorageService {
         final Map<String, AtomicLong> ops = new ConcurrentHashMap<>();
+        final List<AtomixConsistentMap<?, ?>> built = new java.util.concurrent.CopyOnWriteArrayList<>();
         private final StorageService inner;
 
         CountingStorage(StorageService inner) {
@@ -105,6 +107,9 @@ public final class LoopRoundScaleBench {
                     ConsistentMap<K, V> m = inner.<K, V>consistentMapBuilder().withName(name())
                             .withSerializer(serializer()).build();
                     String n = name();
+                    if (m instanceof AtomixConsistentMap) {
+                        built.add((AtomixConsistentMap<?, ?>) m);
+                    }
                     return (ConsistentMap<K, V>) Proxy.newProxyInstance(
                             ConsistentMap.class.getClassLoader(), new Class<?>[]{ConsistentMap.class},
                             (p, method, args) -> {
@@ -125,6 +130,11 @@ public final class LoopRoundScaleBench {
             };
         }
 
+        /** Fills of the local copies from Raft so far (a read served by a filled copy makes no Raft call). */
+        long fills() {
+            return built.stream().mapToLong(AtomixConsistentMap::localCopyFills).sum();
+        }
+
         Map<String, Long> snapshot() {
             Map<String, Long> s = new TreeMap<>();
             ops.forEach((k, v) -> s.put(k, v.get()));
@@ -141,6 +151,14 @@ public final class LoopRoundScaleBench {
             }
         });
         return d;
+    }
+
+    /** A read ("map.op") of a map with a local copy: no Raft call once the copy is filled. */
+    static boolean servedLocally(String mapOp) {
+        int dot = mapOp.lastIndexOf('.');
+        return AtomixStorageService.LOCAL_COPIES.contains(mapOp.substring(0, dot))
+                && java.util.Set.of("values", "entrySet", "keySet", "get", "containsKey", "size", "isEmpty")
+                .contains(mapOp.substring(dot + 1));
     }
 
     static long total(Map<String, Long> m) {
@@ -241,7 +259,10 @@ public final class LoopRoundScaleBench {
     }
 
     private static void run(AtomixNode node, int chains, int rounds) {
-        CountingStorage storage = new CountingStorage(new AtomixStorageService(node));
+        // -Dbench.localCopies=none: every read through Raft (the figures before the local copies)
+        boolean copies = !"none".equals(System.getProperty("bench.localCopies"));
+        CountingStorage storage = new CountingStorage(
+                copies ? new AtomixStorageService(node) : new AtomixStorageService(node, java.util.Set.of()));
         InMemoryCoreService core = new InMemoryCoreService();
         InMemoryTopologyService topology = new InMemoryTopologyService();
         AppAssembly app = AppAssembly.builder().storage(storage).events(new InMemoryEventDeliveryService())
@@ -305,6 +326,7 @@ public final class LoopRoundScaleBench {
             loop.period(window);
         }
         before = storage.snapshot();
+        long fillsBefore = storage.fills();
         long[] ns = new long[rounds];
         for (int r = 0; r < rounds; r++) {
             clock.nanos += 500_000_000L;
@@ -322,6 +344,12 @@ public final class LoopRoundScaleBench {
                           chains, VNFS, chains * VNFS, total(perRound), "", p50, p99, 500 / p50, loadMs, firstMs,
                           total(firstOps));
         System.out.println("  ops/round by map.op: " + perRound);
+        long raftPerRun = total(perRun) - perRun.entrySet().stream()
+                .filter(e -> copies && servedLocally(e.getKey()))
+                .mapToLong(Map.Entry::getValue).sum();
+        System.out.printf("  local copies %s: Raft calls/round %.1f (local-copy reads count none; copies refilled %d "
+                                  + "times in the %d rounds)%n", copies ? "on" : "off", (double) raftPerRun / rounds,
+                          storage.fills() - fillsBefore, rounds);
         System.out.println("  first round by map.op: " + firstOps);
 
         // One decision: the first chain's vNF 0 violates for t-hat (4 s = 8 windows), then the loop decides.

@@ -54,6 +54,8 @@ public final class AtomixConsistentMap<K, V> implements ConsistentMap<K, V> {
     private final Serializer serializer;
     private final Map<MapEventListener<K, V>, AtomicMapEventListener<String, byte[]>> listeners =
             new ConcurrentHashMap<>();
+    /** The member's listener-fed copy the reads come from, or null: every read goes through Raft. */
+    private final LocalCopy<K, V> copy;
 
     /**
      * A view of an Atomix map through an ONOS serializer.
@@ -63,9 +65,72 @@ public final class AtomixConsistentMap<K, V> implements ConsistentMap<K, V> {
      * @param serializer the ONOS serializer the app built the map with
      */
     public AtomixConsistentMap(String name, AtomicMap<String, byte[]> map, Serializer serializer) {
+        this(name, map, serializer, false);
+    }
+
+    /**
+     * A view of an Atomix map through an ONOS serializer, its reads optionally served from a local
+     * copy kept current by the map's events ({@link LocalCopy}; as ONOS's relaxed read consistency).
+     *
+     * @param name       primitive name
+     * @param map        the Atomix map (text keys, byte values)
+     * @param serializer the ONOS serializer the app built the map with
+     * @param localCopy  whether reads come from a listener-fed local copy
+     */
+    public AtomixConsistentMap(String name, AtomicMap<String, byte[]> map, Serializer serializer,
+                               boolean localCopy) {
         this.name = name;
         this.map = map;
         this.serializer = Objects.requireNonNull(serializer, "a consistent map needs a serializer");
+        if (localCopy) {
+            copy = new LocalCopy<>(this::decodeKey, this::view);
+            // in the session's order, on its thread: the copy sees events before later answers
+            call(() -> {
+                map.addListener(copy::event, Runnable::run);
+                return null;
+            });
+            map.addStateChangeListener(copy::state);
+        } else {
+            copy = null;
+        }
+    }
+
+    /**
+     * How often this view's local copy was filled from Raft (0 without one).
+     *
+     * @return fills
+     */
+    public long localCopyFills() {
+        return copy == null ? 0 : copy.fills();
+    }
+
+    /** The local copy, or null (tests). */
+    LocalCopy<K, V> localCopy() {
+        return copy;
+    }
+
+    private Map<String, Map.Entry<K, Versioned<V>>> copied() {
+        return copy.all(() -> call(() -> List.copyOf(map.entrySet())));
+    }
+
+    // A write of ours went through: our next read must see it, whatever its event's delay.
+    private <T> T wrote(String k, T result) {
+        if (copy != null) {
+            copy.wrote(k, call(() -> map.get(k)));
+        }
+        return result;
+    }
+
+    private boolean wroteIf(String k, boolean won) {
+        return won ? wrote(k, true) : lostIsDrop(false);
+    }
+
+    // A lost compare-and-set may mean the copy it was read from is behind: refill it at the next read.
+    private boolean lostIsDrop(boolean won) {
+        if (!won && copy != null) {
+            copy.drop();
+        }
+        return won;
     }
 
     private String encodeKey(K key) {
@@ -136,17 +201,26 @@ public final class AtomixConsistentMap<K, V> implements ConsistentMap<K, V> {
 
     @Override
     public int size() {
+        if (copy != null) {
+            return copied().size();
+        }
         return call(map::size);
     }
 
     @Override
     public boolean isEmpty() {
+        if (copy != null) {
+            return copied().isEmpty();
+        }
         return call(map::isEmpty);
     }
 
     @Override
     public boolean containsKey(K key) {
         String k = encodeKey(key);
+        if (copy != null) {
+            return copied().containsKey(k);
+        }
         return call(() -> map.containsKey(k));
     }
 
@@ -159,6 +233,10 @@ public final class AtomixConsistentMap<K, V> implements ConsistentMap<K, V> {
     @Override
     public Versioned<V> get(K key) {
         String k = encodeKey(key);
+        if (copy != null) {
+            Map.Entry<K, Versioned<V>> e = copied().get(k);
+            return e == null ? null : e.getValue();
+        }
         return view(call(() -> map.get(k)));
     }
 
@@ -181,17 +259,17 @@ public final class AtomixConsistentMap<K, V> implements ConsistentMap<K, V> {
             V next = remappingFunction.apply(key, curValue);
             if (next == null) {
                 if (cur == null || call(() -> map.remove(k, cur.version()))) {
-                    return null;
+                    return wrote(k, null);
                 }
             } else if (cur == null) {
                 byte[] n = encode(next);
                 if (call(() -> map.putIfAbsent(k, n)) == null) {
-                    return get(key);
+                    return view(wrote(k, call(() -> map.get(k))));
                 }
             } else {
                 byte[] n = encode(next);
                 if (call(() -> map.replace(k, cur.version(), n))) {
-                    return get(key);
+                    return view(wrote(k, call(() -> map.get(k))));
                 }
             }
         }
@@ -217,20 +295,20 @@ public final class AtomixConsistentMap<K, V> implements ConsistentMap<K, V> {
     public Versioned<V> put(K key, V value) {
         String k = encodeKey(key);
         byte[] v = encode(value);
-        return view(call(() -> map.put(k, v)));
+        return view(wrote(k, call(() -> map.put(k, v))));
     }
 
     @Override
     public Versioned<V> putAndGet(K key, V value) {
         String k = encodeKey(key);
         byte[] v = encode(value);
-        return view(call(() -> map.putAndGet(k, v)));
+        return view(wrote(k, call(() -> map.putAndGet(k, v))));
     }
 
     @Override
     public Versioned<V> remove(K key) {
         String k = encodeKey(key);
-        return view(call(() -> map.remove(k)));
+        return view(wrote(k, call(() -> map.remove(k))));
     }
 
     @Override
@@ -239,10 +317,17 @@ public final class AtomixConsistentMap<K, V> implements ConsistentMap<K, V> {
             map.clear();
             return null;
         });
+        if (copy != null) {
+            copy.drop();
+        }
     }
 
     @Override
     public Set<K> keySet() {
+        if (copy != null) {
+            return copied().values().stream().map(Map.Entry::getKey)
+                    .collect(Collectors.toCollection(LinkedHashSet::new));
+        }
         List<String> keys = call(() -> List.copyOf(map.keySet()));
         return keys.stream().map(this::decodeKey).collect(Collectors.toCollection(LinkedHashSet::new));
     }
@@ -254,6 +339,9 @@ public final class AtomixConsistentMap<K, V> implements ConsistentMap<K, V> {
 
     @Override
     public Set<Map.Entry<K, Versioned<V>>> entrySet() {
+        if (copy != null) {
+            return new LinkedHashSet<>(copied().values());
+        }
         List<Map.Entry<String, io.atomix.utils.time.Versioned<byte[]>>> all =
                 call(() -> List.copyOf(map.entrySet()));
         Set<Map.Entry<K, Versioned<V>>> out = new LinkedHashSet<>();
@@ -267,27 +355,27 @@ public final class AtomixConsistentMap<K, V> implements ConsistentMap<K, V> {
     public Versioned<V> putIfAbsent(K key, V value) {
         String k = encodeKey(key);
         byte[] v = encode(value);
-        return view(call(() -> map.putIfAbsent(k, v)));
+        return view(wrote(k, call(() -> map.putIfAbsent(k, v))));
     }
 
     @Override
     public boolean remove(K key, V value) {
         String k = encodeKey(key);
         byte[] v = encode(value);
-        return call(() -> map.remove(k, v));
+        return wroteIf(k, call(() -> map.remove(k, v)));
     }
 
     @Override
     public boolean remove(K key, long version) {
         String k = encodeKey(key);
-        return call(() -> map.remove(k, version));
+        return wroteIf(k, call(() -> map.remove(k, version)));
     }
 
     @Override
     public Versioned<V> replace(K key, V value) {
         String k = encodeKey(key);
         byte[] v = encode(value);
-        return view(call(() -> map.replace(k, v)));
+        return view(wrote(k, call(() -> map.replace(k, v))));
     }
 
     @Override
@@ -295,14 +383,14 @@ public final class AtomixConsistentMap<K, V> implements ConsistentMap<K, V> {
         String k = encodeKey(key);
         byte[] o = encode(oldValue);
         byte[] n = encode(newValue);
-        return call(() -> map.replace(k, o, n));
+        return wroteIf(k, call(() -> map.replace(k, o, n)));
     }
 
     @Override
     public boolean replace(K key, long oldVersion, V newValue) {
         String k = encodeKey(key);
         byte[] n = encode(newValue);
-        return call(() -> map.replace(k, oldVersion, n));
+        return wroteIf(k, call(() -> map.replace(k, oldVersion, n)));
     }
 
     @Override

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.srv6int.cluster.atomix;
+
+import io.atomix.primitive.PrimitiveState;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.FixMethodOrder;
+import org.junit.Test;
+import org.junit.runners.MethodSorters;
+import org.onosproject.store.serializers.KryoNamespaces;
+import org.onosproject.store.service.ConsistentMap;
+import org.onosproject.store.service.Serializer;
+import org.onosproject.store.service.Versioned;
+
+import java.io.File;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/**
+ * The listener-fed local copy ({@link LocalCopy}) on three real Atomix members in this JVM: member
+ * m1 reads a map from its copy while m2 writes it through Raft without one. Every case uses maps
+ * of its own name; the last one restarts m3. Waits poll with generous deadlines (loaded CI).
+ */
+@FixMethodOrder(MethodSorters.NAME_ASCENDING)
+public class LocalCopyTest {
+
+    private static final Duration FORM = Duration.ofMinutes(3);
+    private static final long DEADLINE_MS = 60_000;
+    private static final Serializer SERIALIZER = Serializer.using(KryoNamespaces.BASIC);
+
+    private static final Map<String, String> MEMBERS = new LinkedHashMap<>();
+    private static final List<AtomixNode> NODES = new ArrayList<>();
+    private static File dir;
+
+    @BeforeClass
+    public static void startCluster() throws Exception {
+        dir = Files.createTempDirectory("rou-localcopy").toFile();
+        for (int i = 1; i <= 3; i++) {
+            try (ServerSocket s = new ServerSocket(0)) {
+                MEMBERS.put("m" + i, "127.0.0.1:" + s.getLocalPort());
+            }
+        }
+        List<Thread> starts = new ArrayList<>();
+        for (String id : MEMBERS.keySet()) {
+            AtomixNode n = new AtomixNode(id, MEMBERS, new File(dir, id));
+            NODES.add(n);
+            Thread t = new Thread(() -> n.start(FORM));
+            t.start();
+            starts.add(t);
+        }
+        for (Thread t : starts) {
+            t.join();
+        }
+    }
+
+    @AfterClass
+    public static void stopCluster() {
+        for (AtomixNode n : NODES) {
+            try {
+                n.stop();
+            } catch (RuntimeException e) {
+                // stopped already
+            }
+        }
+    }
+
+    private static AtomixConsistentMap<String, Integer> map(int member, String name, boolean copy) {
+        return (AtomixConsistentMap<String, Integer>) new AtomixStorageService(
+                NODES.get(member), copy ? Set.of(name) : Set.of()).<String, Integer>consistentMapBuilder()
+                .withName(name).withSerializer(SERIALIZER).build();
+    }
+
+    // value and version (the Raft index); a creation time is the reading member's clock
+    private static Map<String, String> contents(ConsistentMap<String, Integer> m) {
+        Map<String, String> out = new TreeMap<>();
+        m.entrySet().forEach(e -> out.put(e.getKey(), e.getValue().value() + "@" + e.getValue().version()));
+        return out;
+    }
+
+    private static void await(String what, BooleanSupplier done) throws InterruptedException {
+        long end = System.currentTimeMillis() + DEADLINE_MS;
+        while (!done.getAsBoolean()) {
+            if (System.currentTimeMillis() > end) {
+                fail(what + " not within " + DEADLINE_MS + " ms");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    @Test
+    public void t1EventsKeepTheCopyCurrentInOrderAndAMemberReadsItsOwnWrites() throws Exception {
+        AtomixConsistentMap<String, Integer> reader = map(0, "rou-t1", true);
+        AtomixConsistentMap<String, Integer> writer = map(1, "rou-t1", false);
+        writer.put("seed", 0);
+        assertEquals(Integer.valueOf(0), reader.get("seed").value());
+        assertEquals(1, reader.localCopyFills());
+        // many writes to few keys from another member: a copy applying events out of order would
+        // end on an older value or keep a removed key
+        for (int i = 0; i < 300; i++) {
+            String k = "k" + (i % 5);
+            if (i % 7 == 6) {
+                writer.remove(k);
+            } else {
+                writer.put(k, i);
+            }
+        }
+        Map<String, String> raft = contents(writer);
+        await("m1's copy equal to the map in Raft " + raft, () -> raft.equals(contents(reader)));
+        assertEquals("the copy was kept by events, not refilled", 1, reader.localCopyFills());
+        // own writes: the session delivers a write's event before the write's answer
+        for (int i = 0; i < 50; i++) {
+            reader.put("own", i);
+            assertEquals(Integer.valueOf(i), reader.get("own").value());
+            reader.remove("own");
+            assertNull(reader.get("own"));
+        }
+        assertEquals(1, reader.localCopyFills());
+    }
+
+    @Test
+    public void t2ASuspendedSessionDropsTheCopyAndReadsGoThroughRaftUntilConnected() throws Exception {
+        AtomixConsistentMap<String, Integer> reader = map(0, "rou-t2", true);
+        AtomixConsistentMap<String, Integer> writer = map(1, "rou-t2", false);
+        writer.put("a", 1);
+        assertEquals(Integer.valueOf(1), reader.get("a").value());
+        long fills = reader.localCopyFills();
+        // what Atomix reports on a partition (the session cannot reach its partition's leader)
+        reader.localCopy().state(PrimitiveState.SUSPENDED);
+        writer.put("a", 2);
+        // no copy while suspended: each read goes through Raft (linearizable), none is kept
+        assertEquals(Integer.valueOf(2), reader.get("a").value());
+        writer.put("a", 3);
+        assertEquals(Integer.valueOf(3), reader.get("a").value());
+        assertEquals(fills, reader.localCopyFills());
+        reader.localCopy().state(PrimitiveState.CONNECTED);
+        writer.put("a", 4);
+        assertEquals(Integer.valueOf(4), reader.get("a").value());
+        assertEquals("refilled once after the reconnect", fills + 1, reader.localCopyFills());
+    }
+
+    @Test
+    public void t3ACompareAndSetOnAStaleReadFailsCleanlyAndTheRetrySucceeds() throws Exception {
+        AtomixConsistentMap<String, Integer> reader = map(0, "rou-t3", true);
+        AtomixConsistentMap<String, Integer> writer = map(1, "rou-t3", false);
+        writer.put("x", 1);
+        Versioned<Integer> read = reader.get("x");
+        writer.put("x", 2);
+        assertFalse("a write on an older version must lose", reader.replace("x", read.version(), 10));
+        assertFalse(reader.remove("x", read.version()));
+        assertEquals(Integer.valueOf(2), writer.get("x").value());
+        // the lost compare-and-set dropped the copy: the retry reads the current version
+        Versioned<Integer> again = reader.get("x");
+        assertEquals(Integer.valueOf(2), again.value());
+        assertTrue(reader.replace("x", again.version(), 20));
+        assertEquals(Integer.valueOf(20), writer.get("x").value());
+        await("m1's copy sees its own compare-and-set",
+              () -> Integer.valueOf(20).equals(reader.get("x").value()));
+    }
+
+    @Test
+    public void t4ARestartedMemberGetsAFreshCopy() throws Exception {
+        AtomixConsistentMap<String, Integer> writer = map(0, "rou-t4", false);
+        writer.put("before", 1);
+        AtomixConsistentMap<String, Integer> old = map(2, "rou-t4", true);
+        assertEquals(Integer.valueOf(1), old.get("before").value());
+        NODES.get(2).stop();
+        writer.put("before", 2);
+        writer.put("during", 3);
+        AtomixNode restarted = new AtomixNode("m3", MEMBERS, new File(dir, "m3"));
+        NODES.set(2, restarted);
+        restarted.start(FORM);
+        AtomixConsistentMap<String, Integer> fresh = map(2, "rou-t4", true);
+        assertNotNull(fresh.get("during"));
+        assertEquals(Integer.valueOf(2), fresh.get("before").value());
+        assertEquals(contents(writer), contents(fresh));
+        writer.put("after", 4);
+        await("the rejoined member's copy follows events",
+              () -> fresh.get("after") != null && fresh.get("after").value() == 4);
+    }
+}
