@@ -561,8 +561,9 @@ public class LoopFaultsTest {
                      FAULT_HALT_STATUS, (int) cluster.exitStatus(leader));
         assertTrue(cluster.log(leader), cluster.log(leader).contains("FAULTPOINT halt-after-sid-claim: claimed"));
         // the claim is in the store and no replica holds it: the window the fault point opened
-        JsonNode inv = cluster.call(survivors.get(0), "GET", "/inventory");
-        assertNotNull(inv);
+        // (read once the survivors' partitions have elected: the halted leader led some)
+        JsonNode inv = await("an inventory read through " + survivors.get(0),
+                             () -> cluster.call(survivors.get(0), "GET", "/inventory"));
         Set<String> held = new TreeSet<>();
         inv.path("replicas").forEach(r -> held.add(r.path("sid").asText()));
         Set<String> orphans = new TreeSet<>();
