@@ -67,7 +67,9 @@ import static org.junit.Assert.assertTrue;
  * INT report load (SFC 2's Snort over its bound) goes from the four switches to the collector
  * of each switch's master, re-pointed when the test sees the master move. Cases, in order:
  * the leader is killed ({@code kill -9}) in the middle of a scale-out (the write-ahead done, the
- * pod held not Ready by KWOK's pod-ready stage); then a member is restarted with its data
+ * pod held not Ready by KWOK's pod-ready stage); then the leader halts between a SID claim and
+ * the replica's store (the member's test-only fault point, {@code SRV6INT_FAULTPOINT}); then a member is
+ * restarted with its data
  * directory wiped. After each: the chains and replicas are the expected set through every live
  * member, one StatefulSet per replica the bridge made (no orphan), every SID claim held by a
  * replica (no leak), the decision in flight ended once. Figures are printed ("loopfaults:" lines).
