@@ -67,10 +67,9 @@ import static org.junit.Assert.assertTrue;
  * INT report load (SFC 2's Snort over its bound) goes from the four switches to the collector
  * of each switch's master, re-pointed when the test sees the master move. Cases, in order:
  * the leader is killed ({@code kill -9}) in the middle of a scale-out (the write-ahead done, the
- * pod held not Ready by KWOK's pod-ready stage); then the leader halts between a SID claim and
- * the replica's store (the member's test-only fault point, {@code SRV6INT_FAULTPOINT}); then a member is
- * restarted with its data
- * directory wiped. After each: the chains and replicas are the expected set through every live
+ * pod held not Ready by KWOK's pod-ready stage); then a member is restarted with its data directory
+ * wiped; last, the leader halts between a SID claim and the replica's store (the member's test-only
+ * fault point, {@code SRV6INT_FAULTPOINT}; last: its third Snort replica is scaled in afterwards). After each: the chains and replicas are the expected set through every live
  * member, one StatefulSet per replica the bridge made (no orphan), every SID claim held by a
  * replica (no leak), the decision in flight ended once. Figures are printed ("loopfaults:" lines).
  * Runs when {@code srv6int.kubeconfig} names the bridge's kubeconfig (tests/ci.d/72-cluster-loop.sh),
@@ -127,7 +126,7 @@ public class LoopFaultsTest {
         dir = Files.createTempDirectory("clo-loop");
         String devices = PaperTestbed.SWITCHES.stream().map(DeviceId::toString).collect(Collectors.joining(","));
         cluster = new MemberProcesses(dir, 3, devices);
-        // the member's test-only fault point (FaultPoint): armed by case b1 creating the file
+        // the member's test-only fault point (FaultPoint): armed by case d1 creating the file
         cluster.env("SRV6INT_FAULTPOINT", "halt-after-sid-claim:" + dir.resolve(ARM_FILE));
         Path netcfg = dir.resolve("netcfg.json");
         Files.writeString(netcfg, JSON.writeValueAsString(netcfg(bridgeKc)));
@@ -534,7 +533,7 @@ public class LoopFaultsTest {
     }
 
     @Test
-    public void b1KillBetweenASidClaimAndTheReplicasStoreLeaksNoSid() throws Exception {
+    public void d1KillBetweenASidClaimAndTheReplicasStoreLeaksNoSid() throws Exception {
         for (String id : cluster.ids()) {
             if (!cluster.alive(id)) {
                 cluster.start(id); // an earlier case that failed left it down
