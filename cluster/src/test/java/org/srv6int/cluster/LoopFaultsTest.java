@@ -67,8 +67,9 @@ import static org.junit.Assert.assertTrue;
  * INT report load (SFC 2's Snort over its bound) goes from the four switches to the collector
  * of each switch's master, re-pointed when the test sees the master move. Cases, in order:
  * the leader is killed ({@code kill -9}) in the middle of a scale-out (the write-ahead done, the
- * pod held not Ready by KWOK's pod-ready stage); then a member is restarted with its data
- * directory wiped. After each: the chains and replicas are the expected set through every live
+ * pod held not Ready by KWOK's pod-ready stage); then a member is restarted with its data directory
+ * wiped; last, the leader halts between a SID claim and the replica's store (the member's test-only
+ * fault point, {@code SRV6INT_FAULTPOINT}; last: its third Snort replica is scaled in afterwards). After each: the chains and replicas are the expected set through every live
  * member, one StatefulSet per replica the bridge made (no orphan), every SID claim held by a
  * replica (no leak), the decision in flight ended once. Figures are printed ("loopfaults:" lines).
  * Runs when {@code srv6int.kubeconfig} names the bridge's kubeconfig (tests/ci.d/72-cluster-loop.sh),
@@ -89,6 +90,9 @@ public class LoopFaultsTest {
     // inside Lmax (1 ms) and above the low-load bound: neither a scale-out nor a scale-in
     private static final long STEADY_NS = 600_000;
     private static final String STAGE_API = "kwok.x-k8s.io/v1alpha1";
+    private static final String ARM_FILE = "sid-claim-fault.arm";
+    // FaultPoint.HALT_STATUS: the member halted at the fault point, not some other way
+    private static final int FAULT_HALT_STATUS = 86;
 
     private static Path dir;
     private static MemberProcesses cluster;
@@ -122,6 +126,8 @@ public class LoopFaultsTest {
         dir = Files.createTempDirectory("clo-loop");
         String devices = PaperTestbed.SWITCHES.stream().map(DeviceId::toString).collect(Collectors.joining(","));
         cluster = new MemberProcesses(dir, 3, devices);
+        // the member's test-only fault point (FaultPoint): armed by case d1 creating the file
+        cluster.env("SRV6INT_FAULTPOINT", "halt-after-sid-claim:" + dir.resolve(ARM_FILE));
         Path netcfg = dir.resolve("netcfg.json");
         Files.writeString(netcfg, JSON.writeValueAsString(netcfg(bridgeKc)));
         String links = "of:0000000000000001/2-of:0000000000000002/1,of:0000000000000002/2-of:0000000000000003/1,"
@@ -522,6 +528,85 @@ public class LoopFaultsTest {
                                   + "the kill:%s", leader, next, electedS, roundS, remastered, doneS,
                           POD_READY_DELAY_MS / 1000, snort, statefulSets().size(), perInstance));
         // back for the next case
+        cluster.start(leader);
+        assertNotNull(leader + " rejoined", cluster.awaitStatus(leader, s -> s.path("leader").isTextual(), FORM));
+    }
+
+    @Test
+    public void d1KillBetweenASidClaimAndTheReplicasStoreLeaksNoSid() throws Exception {
+        for (String id : cluster.ids()) {
+            if (!cluster.alive(id)) {
+                cluster.start(id); // an earlier case that failed left it down
+            }
+        }
+        for (String id : cluster.ids()) {
+            assertNotNull(id + " up", cluster.awaitStatus(id, s -> s.path("leader").isTextual(), FORM));
+        }
+        String leader = await("a leader", () -> {
+            String l = leaderSeenBy(cluster.ids().get(0));
+            return l == null ? null : JSON.getNodeFactory().textNode(l);
+        }).asText();
+        int snortBefore = checkReplicasSidsAndWorkloads(currentSnort()).size();
+        int setsBefore = statefulSets().size();
+        List<String> survivors = new ArrayList<>(cluster.ids());
+        survivors.remove(leader);
+        // armed now: the next SID claim anywhere (the leader's, for its scale-out) halts its member
+        Files.createFile(dir.resolve(ARM_FILE));
+        sender.latencyNs = VIOLATING_NS;
+        await("the leader " + leader + " halted at the fault point", () ->
+                cluster.exitStatus(leader) != null ? JSON.getNodeFactory().nullNode() : null);
+        long haltedAt = System.currentTimeMillis();
+        // at once: the next leader (elected within seconds) makes it when it resumes
+        assertEquals("no StatefulSet made for the claimed replica at the halt", setsBefore, statefulSets().size());
+        long t0 = System.nanoTime();
+        sender.latencyNs = STEADY_NS;
+        assertEquals("exit status of " + leader + " (the fault point's halt):\n" + cluster.log(leader),
+                     FAULT_HALT_STATUS, (int) cluster.exitStatus(leader));
+        assertTrue(cluster.log(leader), cluster.log(leader).contains("FAULTPOINT halt-after-sid-claim: claimed"));
+        // the claim is in the store and no replica holds it: the window the fault point opened
+        // (read once the survivors' partitions have elected: the halted leader led some)
+        JsonNode inv = await("an inventory read through " + survivors.get(0),
+                             () -> cluster.call(survivors.get(0), "GET", "/inventory"));
+        Set<String> held = new TreeSet<>();
+        inv.path("replicas").forEach(r -> held.add(r.path("sid").asText()));
+        // the halted leader's claim (its log names it); the next leader's resume may hold another
+        // claim without its record for a moment (a create in progress)
+        String log = cluster.log(leader);
+        String claimed = log.substring(log.indexOf("FAULTPOINT halt-after-sid-claim: claimed ")).split(" ")[3];
+        assertTrue("the halted leader's claim " + claimed + " in the store, held by no replica: " + inv,
+                   inv.path("sidClaims").has(claimed) && !held.contains(claimed));
+        Set<String> orphans = Set.of(claimed);
+        String next = await("a new leader", () -> {
+            String l = leaderSeenBy(survivors.get(0));
+            return l != null && !l.equals(leader) ? JSON.getNodeFactory().textNode(l) : null;
+        }).asText();
+        double electedS = (System.nanoTime() - t0) / 1e9;
+        JsonNode done = await("the scale-out finished by " + next, () -> {
+            List<JsonNode> d = decisions(next, "SCALE_OUT");
+            return !d.isEmpty() && d.get(0).path("outcome").asText().equals("SUCCEEDED") ? d.get(0) : null;
+        });
+        double doneS = (System.nanoTime() - t0) / 1e9;
+        int add = done.path("after").asInt() - done.path("before").asInt();
+        assertTrue(done.toString(), done.path("detail").asText().contains("resumed after a leader change"));
+        assertTrue("decided by the halted leader, before the halt: " + done,
+                   done.path("timeMillis").asLong() <= haltedAt);
+        // the orphan claim goes back once older than a create takes (ReplicaLifecycle.ORPHAN_GRACE_MILLIS)
+        String orphan = orphans.iterator().next();
+        await("the orphan claim " + orphan + " released", () -> {
+            JsonNode i = cluster.call(next, "GET", "/inventory");
+            return i != null && !i.path("sidClaims").has(orphan) ? i : null;
+        });
+        double releasedS = (System.nanoTime() - t0) / 1e9;
+        Thread.sleep(2000); // more rounds: nothing repeated
+        Set<String> snort = checkReplicasSidsAndWorkloads(snortBefore + add);
+        assertEquals("one scale-out decision on the new leader: " + decisions(next, "SCALE_OUT"), 1,
+                     decisions(next, "SCALE_OUT").size());
+        assertEquals("one StatefulSet more", setsBefore + add, statefulSets().size());
+        say(String.format("halt of leader %s between a SID claim (%s) and the replica's store: new leader %s seen "
+                                  + "after %.2f s, decision SUCCEEDED (resumed, %d replica(s) added) %.1f s after "
+                                  + "the halt, the orphan claim released %.1f s after it; Snort replicas %s; "
+                                  + "StatefulSets %d; SIDs leaked 0, replicas doubled 0", leader, orphan, next,
+                          electedS, add, doneS, releasedS, snort, statefulSets().size()));
         cluster.start(leader);
         assertNotNull(leader + " rejoined", cluster.awaitStatus(leader, s -> s.path("leader").isTextual(), FORM));
     }

@@ -54,6 +54,7 @@ final class MemberProcesses implements AutoCloseable {
     private final String devices;
     // further command-line options per member (LoopFaultsTest: --netcfg, --int-port, --links)
     private final Map<String, List<String>> extraArgs = new LinkedHashMap<>();
+    private final Map<String, String> env = new LinkedHashMap<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
     MemberProcesses(Path dir, int members, String devices) throws IOException {
@@ -108,6 +109,17 @@ final class MemberProcesses implements AutoCloseable {
         extraArgs.put(id, List.copyOf(args));
     }
 
+    /** An environment variable every member is started with from now on. */
+    void env(String key, String value) {
+        env.put(key, value);
+    }
+
+    /** A member's exit status once it has exited by itself; null while it runs or if never started. */
+    Integer exitStatus(String id) {
+        Process p = running.get(id);
+        return p == null || p.isAlive() ? null : p.exitValue();
+    }
+
     /** Starts a member (its data directory kept unless wiped first). */
     void start(String id) throws IOException {
         String members = ids.stream().map(m -> m + "@" + hosts.get(m) + ":" + raftPorts.get(m))
@@ -125,7 +137,9 @@ final class MemberProcesses implements AutoCloseable {
                            "--data", dir.resolve(id).toString(), "--http", hosts.get(id) + ":" + httpPorts.get(id),
                            "--devices", devices));
         cmd.addAll(extraArgs.getOrDefault(id, List.of()));
-        Process p = new ProcessBuilder(cmd)
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().putAll(env);
+        Process p = pb
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(id + ".out").toFile()))
                 .redirectError(ProcessBuilder.Redirect.appendTo(dir.resolve(id + ".err").toFile()))
                 .start();

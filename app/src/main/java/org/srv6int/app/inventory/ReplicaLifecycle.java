@@ -135,6 +135,8 @@ public final class ReplicaLifecycle {
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong sidsReleased = new AtomicLong();
     private volatile int youngOrphans;
+    // "SID holder" of each claim held by no record: when a call here first saw it so
+    private Map<String, Long> orphanSeen = new HashMap<>();
 
     /** Creates the component for OSGi, which sets its store. */
     public ReplicaLifecycle() {
@@ -286,26 +288,36 @@ public final class ReplicaLifecycle {
 
     /**
      * Gives back the SIDs claimed for a replica that never reached the store (an instance died between
-     * the claim and the store) once the claim is older than {@link #ORPHAN_GRACE_MILLIS}.
+     * the claim and the store) once the claim is older than {@link #ORPHAN_GRACE_MILLIS}. A claim's age
+     * is from the earlier of its date in the store and the first call here that saw it held by no
+     * record: Atomix 3.1.9's map dates every value it returns by the time of the read, not of the write
+     * (its service's {@code toVersioned} drops the entry's creation time), so on the real store only
+     * the second clock ever grows and without it no orphan would ever be released.
      *
      * @return the number released now; {@link #youngOrphans()} tells whether to call again later
      */
-    public int releaseOrphanSids() {
+    public synchronized int releaseOrphanSids() {
         long now = wallMillis.getAsLong();
         Map<VnfReplicaId, Ip6Address> held = new HashMap<>();
         store.getReplicas().forEach(r -> held.put(r.id(), r.sid()));
         int released = 0;
         int young = 0;
+        Map<String, Long> unheld = new HashMap<>();
         for (VnfReplicaStore.SidClaim c : store.sidClaims()) {
             if (c.sid().equals(held.get(c.holder()))) {
                 continue;
             }
-            if (now - c.sinceMillis() < ORPHAN_GRACE_MILLIS) {
+            String key = c.sid() + " " + c.holder();
+            long since = Math.min(c.sinceMillis(), orphanSeen.getOrDefault(key, now));
+            if (now - since < ORPHAN_GRACE_MILLIS) {
                 young++;
+                unheld.put(key, since);
             } else if (store.releaseSidClaim(c.sid(), c.holder())) {
                 released++;
             }
         }
+        // a claim its record now holds (a create that was in progress) or that went is forgotten
+        orphanSeen = unheld;
         youngOrphans = young;
         sidsReleased.addAndGet(released);
         return released;

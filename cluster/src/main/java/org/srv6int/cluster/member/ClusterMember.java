@@ -92,7 +92,7 @@ public final class ClusterMember {
         InMemoryTopologyService topology = new InMemoryTopologyService().withLinkService(linkService);
         InMemoryNetworkConfigRegistry registry = new InMemoryNetworkConfigRegistry().withCoreService(core);
         app = AppAssembly.builder()
-                .storage(storage)
+                .storage(FaultPoint.apply(storage)) // a test-only fault point when configured
                 .events(new InMemoryEventDeliveryService())
                 .flowRules(new InMemoryFlowRuleService())
                 .groups(new InMemoryGroupService())
