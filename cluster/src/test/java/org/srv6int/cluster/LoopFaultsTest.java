@@ -69,10 +69,11 @@ import static org.junit.Assert.assertTrue;
  * the leader is killed ({@code kill -9}) in the middle of a scale-out (the write-ahead done, the
  * pod held not Ready by KWOK's pod-ready stage); then a member is restarted with its data directory
  * wiped; last, the leader halts between a SID claim and the replica's store (the member's test-only
- * fault point, {@code SRV6INT_FAULTPOINT}; last: its third Snort replica is scaled in afterwards). After each: the chains and replicas are the expected set through every live
+ * fault point, {@code SRV6INT_FAULTPOINT}; last: its third Snort replica is scaled in afterwards).
+ * After each: the chains and replicas are the expected set through every live
  * member, one StatefulSet per replica the bridge made (no orphan), every SID claim held by a
  * replica (no leak), the decision in flight ended once. Figures are printed ("loopfaults:" lines).
- * Runs when {@code srv6int.kubeconfig} names the bridge's kubeconfig (tests/ci.d/72-cluster-loop.sh),
+ * Runs when {@code srv6int.kubeconfig} names the bridge's kubeconfig (tests/ci.d/30-k8s.sh),
  * else skipped.
  */
 @FixMethodOrder(MethodSorters.NAME_ASCENDING)
