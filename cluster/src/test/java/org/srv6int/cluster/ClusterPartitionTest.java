@@ -2,6 +2,7 @@
 package org.srv6int.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.After;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.FixMethodOrder;
@@ -160,6 +161,14 @@ public class ClusterPartitionTest {
         }
     }
 
+    /** Heals every member after a case, however it ended, so that a failed case fails alone. */
+    @After
+    public void healAll() throws Exception {
+        for (String id : cluster == null ? List.<String>of() : cluster.ids()) {
+            heal(id);
+        }
+    }
+
     @Test
     public void c1LeaderCutOffFromTheOtherTwoIsReplacedStopsLeadingAndRejoinsOnHeal() throws Exception {
         String old = leader(cluster.ids().get(0));
@@ -183,9 +192,22 @@ public class ClusterPartitionTest {
         assertEquals("the majority elected a new leader: " + newLeader, 2, newLeader.size());
         assertEquals("the cut-off leader stopped seeing itself lead: " + stepsDown, 1, stepsDown.size());
         assertEquals("the majority re-mastered its devices: " + remastered, 2, remastered.size());
+        // each member learns a change by itself (events, reads every 500 ms): one may already see
+        // a later change (a candidacy lost and run again under load) than the other; both must
+        // come to name the same leader
         Set<String> leaders = new TreeSet<>();
-        majority.forEach(id -> leaders.add(leader(id)));
-        assertEquals("the majority agrees", 1, leaders.size());
+        long a0 = System.nanoTime();
+        while (System.nanoTime() - a0 < BOUND.toNanos()) {
+            leaders.clear();
+            majority.forEach(id -> leaders.add(String.valueOf(leader(id))));
+            if (leaders.size() == 1 && !leaders.contains("null")) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        long agreedMs = (System.nanoTime() - a0) / 1_000_000;
+        assertEquals("the majority agrees on one leader: " + leaders, 1, leaders.size());
+        assertTrue("the majority names a leader", !leaders.contains("null"));
         int beforeHeal = w.accepted(majority.get(0)) + w.accepted(majority.get(1));
         Thread.sleep(1000);
         long h0 = System.nanoTime();
@@ -201,7 +223,8 @@ public class ClusterPartitionTest {
         assertTrue("the majority accepted writes while " + old + " was cut off", beforeHeal > 0);
         System.out.println("cluster: leader " + old + " cut off: new leader " + now + " after " + newLeader
                                    + " ms, " + old + " stopped leading after " + stepsDown.get(old)
-                                   + " ms, devices re-mastered after " + remastered + " ms; healed: " + old
+                                   + " ms (both named it " + agreedMs + " ms later), devices re-mastered after "
+                                   + remastered + " ms; healed: " + old
                                    + " follows again after " + rejoined.get(old) + " ms (election timeout "
                                    + AtomixNode.ELECTION_TIMEOUT.toMillis() + " ms); writes accepted/sent "
                                    + w.counts() + "; lost 0, invented 0, refused but stored " + unknown);

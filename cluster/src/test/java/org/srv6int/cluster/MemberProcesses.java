@@ -218,10 +218,21 @@ final class MemberProcesses implements AutoCloseable {
         }
     }
 
+    /**
+     * Kills every member and deletes the directory the members kept their data and logs in (set
+     * {@code SRV6INT_KEEP_MEMBER_DIRS} to keep it for a look after a failed run).
+     */
     @Override
     public void close() throws InterruptedException {
         for (String id : new ArrayList<>(running.keySet())) {
             kill(id);
+        }
+        if (System.getenv("SRV6INT_KEEP_MEMBER_DIRS") == null && Files.exists(dir)) {
+            try (Stream<Path> all = Files.walk(dir)) {
+                all.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
     }
 }

@@ -88,11 +88,15 @@ final class ProbeWriter extends Thread {
 
     // A member may take a moment to answer right after a fault is healed: poll, with a deadline.
     private JsonNode read(String id) {
-        long end = System.nanoTime() + 60_000_000_000L;
+        long t0 = System.nanoTime();
+        long end = t0 + 60_000_000_000L;
+        int tries = 0;
         while (true) {
             JsonNode r = cluster.call(id, "GET", "/probe");
+            tries++;
             if (r != null || System.nanoTime() > end) {
-                assertTrue(id + " did not answer a read of the store within 60 s", r != null);
+                assertTrue(id + " did not answer a read of the store within 60 s (" + tries + " tries); its status: "
+                                   + cluster.status(id) + "\n" + cluster.log(id), r != null);
                 return r;
             }
             try {

@@ -9,6 +9,7 @@ import org.onosproject.cluster.NodeId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -56,6 +57,10 @@ final class ElectorView {
     private final String local;
     private final BooleanSupplier quorum;
     private final Supplier<Set<String>> unreachable;
+    private final Supplier<Set<String>> unreachableNow;
+    // since when (System.nanoTime) each member has been seen unreachable by this member while it
+    // was connected without a break (cleared when it loses or regains the majority)
+    private final Map<String, Long> lostSince = new ConcurrentHashMap<>();
     /** Topics this member runs for (kept a candidate of while connected). */
     private final Set<String> mine = ConcurrentHashMap.newKeySet();
     private final Set<String> evicting = ConcurrentHashMap.newKeySet();
@@ -79,16 +84,19 @@ final class ElectorView {
      */
     ElectorView(LeaderElector<String> elector, String name, BiConsumer<Leadership, Leadership> announce,
                 AtomixNode node) {
-        this(elector, name, announce, node.id(), node::hasQuorum, node::unreachableMembers);
+        this(elector, name, announce, node.id(), node::hasQuorum, node::unreachableMembers,
+             () -> node.unreachable(Duration.ZERO));
     }
 
     ElectorView(LeaderElector<String> elector, String name, BiConsumer<Leadership, Leadership> announce,
-                String local, BooleanSupplier quorum, Supplier<Set<String>> unreachable) {
+                String local, BooleanSupplier quorum, Supplier<Set<String>> unreachable,
+                Supplier<Set<String>> unreachableNow) {
         this.elector = elector;
         this.name = name;
         this.local = local;
         this.quorum = quorum;
         this.unreachable = unreachable;
+        this.unreachableNow = unreachableNow;
         this.announce = announce;
         this.announcer = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, name);
@@ -138,9 +146,21 @@ final class ElectorView {
 
     // Evicts, at most one request in flight per member, the unreachable members still candidates
     // as learnt (not read first: a read can wait for a partition's election, the evict need not).
+    // The loss must have lasted EVICT_AFTER while this member was connected: a member just
+    // healed from a cut still has its peers as unreachable since the cut (its failure detector
+    // hears them again one by one) and, once one of them gives it the majority back, evicted the
+    // other, a member of the majority, and with it the majority's leader (c1/c2's rejoin misses).
     private void evictUnreachable() {
+        long now = System.nanoTime();
+        Set<String> lost = unreachableNow.get();
+        lostSince.keySet().retainAll(lost);
+        lost.forEach(m -> lostSince.putIfAbsent(m, now));
         Set<String> gone = unreachable.get();
         for (String member : gone) {
+            Long since = lostSince.get(member);
+            if (since == null || now - since < AtomixNode.EVICT_AFTER.toNanos()) {
+                continue;
+            }
             boolean candidate = known.values().stream()
                     .anyMatch(l -> l.candidates().contains(NodeId.nodeId(member)));
             if (candidate && evicting.add(member)) {
@@ -183,6 +203,7 @@ final class ElectorView {
             return;
         }
         connected = now;
+        lostSince.clear();
         if (!now) {
             for (String topic : known.keySet()) {
                 Leadership l = known.get(topic);
