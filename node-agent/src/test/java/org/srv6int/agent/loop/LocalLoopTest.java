@@ -87,7 +87,7 @@ public class LocalLoopTest {
 
     private LocalLoop loop(ResourcePool[] pools, SlackPolicy policy, long holdNanos) {
         return new LocalLoop(fill(LMAX), N, pools, ResourceType.CPU_QUOTA, listener, clock::get,
-                2_000_000_000L, INTERVAL, holdNanos, policy);
+                2_000_000_000L, INTERVAL, holdNanos, policy, RaisePolicy.LITERAL);
     }
 
     /** Feeds one window whose L95 is about {@code level} ns (95 % of samples below it, 5 % at 2x). */
@@ -458,7 +458,7 @@ public class LocalLoopTest {
     private String refused(long trialTimeout, long interval, long hold) {
         try {
             new LocalLoop(fill(LMAX), N, pools(3000, false), ResourceType.CPU_QUOTA, listener, clock::get,
-                    trialTimeout, interval, hold, SlackPolicy.DEFAULT);
+                    trialTimeout, interval, hold, SlackPolicy.DEFAULT, RaisePolicy.LITERAL);
         } catch (IllegalArgumentException e) {
             return e.getMessage();
         }
