@@ -125,6 +125,7 @@ public class RaiseTest {
 
     @Test
     public void aSustainedOvershootRaisesInProportionUpToTheCap() throws IOException {
+        config.maxRaiseSteps = 4;
         LocalLoop loop = loop();
         window(loop, 3 * LMAX / 2);           // the first window over: one step, as the listing
         assertEquals(List.of(Action.ADD), actions());
@@ -147,6 +148,7 @@ public class RaiseTest {
 
     @Test
     public void aSlightOvershootOrAOneWindowSpikeAddsOneStep() throws IOException {
+        config.maxRaiseSteps = 4;
         LocalLoop loop = loop();
         window(loop, 21 * LMAX / 20);          // 5 % over
         window(loop, 21 * LMAX / 20);          // 1100 x 0.05 = 55: one step
@@ -159,8 +161,8 @@ public class RaiseTest {
     }
 
     @Test
-    public void withOneStepTheLoopIsTheListings() throws IOException {
-        config.maxRaiseSteps = 1;
+    public void byDefaultOneStepAWindowAsTheListing() throws IOException {
+        assertEquals(1, config.maxRaiseSteps);
         LocalLoop loop = loop();
         for (int w = 0; w < 5; w++) {
             window(loop, 3 * LMAX);

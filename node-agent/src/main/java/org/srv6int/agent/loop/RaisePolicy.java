@@ -13,7 +13,11 @@ package org.srv6int.agent.loop;
  *   <li><b>A raise proportional to the overshoot</b> (line 14): the allocation a vNF needs grows
  *       with how far its L95 is over Lmax, as Kubernetes' HPA scales by metric / target; the add
  *       is alloc · (L95 − Lmax) / Lmax rounded up to whole steps, at least one step, at most
- *       {@link #maxSteps()} (the listing's single step is {@code maxSteps = 1}).</li>
+ *       {@link #maxSteps()} (the listing's single step is {@code maxSteps = 1}, the default). Only
+ *       a window over the bound after one over the bound counts (a one-window spike adds one
+ *       step). Off by default: on the lab's real vNF the L95 lags the quota (the backlog and the
+ *       switch's own transient at a load step), so a proportional raise compounded on stale windows
+ *       and went to the ceiling (docs/lab.md, session 14).</li>
  *   <li><b>Windows closed by time as well as by count</b>: a window closes after N samples or
  *       after {@link #windowMaxNanos()}, whichever comes first, once it holds at least
  *       {@link #minWindowSamples()} (0: by count only, the listing).</li>
@@ -25,8 +29,11 @@ public final class RaisePolicy {
 
     /** The listing: one step per window, windows of N samples only. */
     public static final RaisePolicy LITERAL = new RaisePolicy(1, 0, 20);
-    /** The project's default: up to 4 steps at once, a window closes after 200 ms with 20 samples. */
-    public static final RaisePolicy DEFAULT = new RaisePolicy(4, 200_000_000L, 20);
+    /**
+     * The project's default: one step a window (a proportional raise overshot in the lab: docs/lab.md),
+     * a window closes after 200 ms with 20 samples.
+     */
+    public static final RaisePolicy DEFAULT = new RaisePolicy(1, 200_000_000L, 20);
 
     private final int maxSteps;
     private final long windowMaxNanos;
