@@ -107,6 +107,8 @@ public final class AgentConfig {
     public Long maxDonorCooldownMs;
     /** Time cap of the revert horizon, ms (0: windows only). */
     public long revertHorizonMs = 2_000;
+    /** Line 24 frees nothing from a vNF within this long after its last window over the bound, ms (0: off). */
+    public long freeHoldMs = 1_000;
     /** Most steps one over-bound window adds, in proportion to L95 over Lmax (1: the listing's one step). */
     public int maxRaiseSteps = RaisePolicy.DEFAULT.maxSteps();
     /** A window closes after this long even if short of windowSize samples, ms (0: by count only). */
@@ -353,7 +355,7 @@ public final class AgentConfig {
         } catch (IllegalArgumentException e) {
             throw new IOException("slack policy (freeSlackFraction, takeSlackFraction, donorCooldownWindows, "
                     + "freeSlackWindows, revertHorizonWindows, maxDonorCooldownWindows, cooldownResetWindows, "
-                    + "donorCooldownMs, maxDonorCooldownMs, revertHorizonMs): "
+                    + "donorCooldownMs, maxDonorCooldownMs, revertHorizonMs, freeHoldMs): "
                     + e.getMessage(), e);
         }
         try {
@@ -470,6 +472,7 @@ public final class AgentConfig {
         c.donorCooldownMs = donorCooldownMs;
         c.maxDonorCooldownMs = maxDonorCooldownMs;
         c.revertHorizonMs = revertHorizonMs;
+        c.freeHoldMs = freeHoldMs;
         c.maxRaiseSteps = maxRaiseSteps;
         c.windowMaxMs = windowMaxMs;
         c.snapLength = snapLength;
@@ -514,7 +517,7 @@ public final class AgentConfig {
     }
 
     /**
-     * The slack policy the ten keys describe.
+     * The slack policy the eleven keys describe.
      *
      * @return policy
      * @throws IllegalArgumentException if a value is out of range
@@ -527,7 +530,8 @@ public final class AgentConfig {
                 (int) Math.min(Integer.MAX_VALUE, reset))
                 .withTimeCaps(TimeUnit.MILLISECONDS.toNanos(donorCooldownMs),
                         TimeUnit.MILLISECONDS.toNanos(maxDonorCooldownMs != null ? maxDonorCooldownMs
-                                : 8 * donorCooldownMs), TimeUnit.MILLISECONDS.toNanos(revertHorizonMs));
+                                : 8 * donorCooldownMs), TimeUnit.MILLISECONDS.toNanos(revertHorizonMs))
+                .withFreeHold(TimeUnit.MILLISECONDS.toNanos(freeHoldMs));
     }
 
     /**

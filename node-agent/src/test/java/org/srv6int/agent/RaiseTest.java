@@ -293,10 +293,37 @@ public class RaiseTest {
     }
 
     @Test
+    public void noFreeWithinTheFreeHoldOfAViolation() throws IOException {
+        LocalLoop loop = loop();
+        assertEquals(1000, config.freeHoldMs);
+        window(loop, 2 * LMAX);                // over at t = 0: one step
+        assertEquals(1100, snortQuota());
+        decisions.clear();
+        for (int w = 0; w < 9; w++) {          // slack in the windows at 0.1 .. 0.9 s: the backlog just drained
+            window(loop, LMAX / 10);
+        }
+        assertTrue(actions().toString(), decisions.isEmpty());
+        window(loop, LMAX / 10);               // 1 s after the violation: line 24 frees
+        assertEquals(List.of(Action.FREE), actions());
+        assertEquals(1000, snortQuota());
+    }
+
+    @Test
+    public void withoutAFreeHoldTheWindowAfterARaiseFrees() throws IOException {
+        config.freeHoldMs = 0;
+        LocalLoop loop = loop();
+        window(loop, 2 * LMAX);
+        window(loop, LMAX / 10);
+        assertEquals(List.of(Action.ADD, Action.FREE), actions());
+        assertEquals(1000, snortQuota());
+    }
+
+    @Test
     public void badSettingsAreRefused() throws IOException {
         refused(c -> c.maxRaiseSteps = 0, "maximum raise must be >= 1 step");
         refused(c -> c.windowMaxMs = -1, "window time cap must be >= 0");
         refused(c -> c.revertHorizonMs = -5, "time caps must be >= 0");
+        refused(c -> c.freeHoldMs = -1, "free hold must be >= 0");
         refused(c -> {
             c.donorCooldownMs = 5000;
             c.maxDonorCooldownMs = 1000L;

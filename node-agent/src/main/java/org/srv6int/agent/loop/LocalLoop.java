@@ -67,6 +67,8 @@ public final class LocalLoop {
     private final long[] coolEndNanos;
     // per vNF: the time the revert horizon of its watched free ends at the latest (NONE: no cap)
     private final long[] watchUntil;
+    // per vNF: its last window over the bound (NONE: none yet); line 24 waits the free hold after it
+    private final long[] lastOver;
 
     // per-vNF state in the paper's names
     private final ResourceType[] t;
@@ -152,6 +154,7 @@ public final class LocalLoop {
         this.windowStart = new long[vnfs];
         this.coolEndNanos = new long[vnfs * TYPES];
         this.watchUntil = new long[vnfs];
+        this.lastOver = new long[vnfs];
         this.coolEnd = new long[vnfs * TYPES];
         this.reverts = new int[vnfs * TYPES];
         this.seen = new long[vnfs];
@@ -184,6 +187,7 @@ public final class LocalLoop {
             lastEscalation[i] = NONE;
             holdSince[i] = NONE;
             watchUntil[i] = NONE;
+            lastOver[i] = NONE;
         }
         Arrays.fill(coolEndNanos, NONE);
     }
@@ -249,8 +253,11 @@ public final class LocalLoop {
         // every window counts, also those inside a trial: the escalation hold needs an unbroken run
         if (l95 <= lmax[i]) {
             holdSince[i] = NONE;
-        } else if (holdSince[i] == NONE) {
-            holdSince[i] = clock.getAsLong();
+        } else {
+            lastOver[i] = clock.getAsLong();
+            if (holdSince[i] == NONE) {
+                holdSince[i] = lastOver[i];
+            }
         }
         slackRun[i] = slackPolicy.mayFree(tau[i], lmax[i]) ? slackRun[i] + 1 : 0;
         if (trialType[i] != null) {
@@ -302,6 +309,8 @@ public final class LocalLoop {
             int donor = argmaxSlack(t[i]); // line 8
             if (donor >= 0 && slackPolicy.mayFree(tau[donor], lmax[donor]) && trialType[donor] == null
                     && slackRun[donor] >= slackPolicy.freeSlackWindows() // stabilisation: slack that persists
+                    // and no free right after a violation: the backlog just drained looks like slack
+                    && (lastOver[donor] == NONE || clock.getAsLong() - lastOver[donor] >= slackPolicy.freeHoldNanos())
                     && waitingOn[donor] < 0
                     && pool.freeAmount(donor) > 0) {
                 startTrial(pool, donor, -1, l95);

@@ -23,7 +23,7 @@ public final class SlackPolicy {
      * to the first after 16,000 windows without one.
      */
     public static final SlackPolicy DEFAULT = new SlackPolicy(0.5, 0.5, 1000, 1, 4, 8000, 16_000)
-            .withTimeCaps(10_000_000_000L, 80_000_000_000L, 2_000_000_000L);
+            .withTimeCaps(10_000_000_000L, 80_000_000_000L, 2_000_000_000L).withFreeHold(1_000_000_000L);
 
     private final double freeFraction;
     private final double takeFraction;
@@ -36,6 +36,8 @@ public final class SlackPolicy {
     private long cooldownCapNanos;
     private long maxCooldownCapNanos;
     private long revertHorizonCapNanos;
+    // line 24 frees nothing from a vNF within this long after its last window over the bound (0: off)
+    private long freeHoldNanos;
 
     /**
      * Creates a policy.
@@ -124,7 +126,34 @@ public final class SlackPolicy {
         p.cooldownCapNanos = cooldownCapNanos;
         p.maxCooldownCapNanos = maxCooldownCapNanos;
         p.revertHorizonCapNanos = revertHorizonCapNanos;
+        p.freeHoldNanos = freeHoldNanos;
         return p;
+    }
+
+    /**
+     * The same policy with a free hold: line 24 frees nothing from a vNF within this long after its
+     * last window over the bound, as HPA's scale-down stabilisation follows a scale-up (the windows
+     * right after a raise are served from a just-drained backlog and look like slack).
+     *
+     * @param holdNanos the hold, ns, &gt;= 0 (0: off)
+     * @return the new policy
+     */
+    public SlackPolicy withFreeHold(long holdNanos) {
+        if (holdNanos < 0) {
+            throw new IllegalArgumentException("free hold must be >= 0 ns, got " + holdNanos);
+        }
+        SlackPolicy p = withTimeCaps(cooldownCapNanos, maxCooldownCapNanos, revertHorizonCapNanos);
+        p.freeHoldNanos = holdNanos;
+        return p;
+    }
+
+    /**
+     * The free hold after a window over the bound.
+     *
+     * @return ns, 0 for none
+     */
+    public long freeHoldNanos() {
+        return freeHoldNanos;
     }
 
     /**
@@ -256,6 +285,7 @@ public final class SlackPolicy {
                 + cooldownWindows + " windows doubling to " + maxCooldownWindows + ", reset after "
                 + cooldownResetWindows + (cooldownCapNanos > 0 || revertHorizonCapNanos > 0
                 ? ", time caps: cool-down " + cooldownCapNanos / 1_000_000 + " ms doubling to "
-                + maxCooldownCapNanos / 1_000_000 + " ms, horizon " + revertHorizonCapNanos / 1_000_000 + " ms" : "");
+                + maxCooldownCapNanos / 1_000_000 + " ms, horizon " + revertHorizonCapNanos / 1_000_000 + " ms" : "")
+                + (freeHoldNanos > 0 ? ", no free within " + freeHoldNanos / 1_000_000 + " ms of a violation" : "");
     }
 }
