@@ -107,8 +107,11 @@ public final class AgentConfig {
     public Long maxDonorCooldownMs;
     /** Time cap of the revert horizon, ms (0: windows only). */
     public long revertHorizonMs = 2_000;
-    /** Line 24 frees nothing from a vNF within this long after its last window over the bound, ms (0: off). */
-    public long freeHoldMs = 1_000;
+    /**
+     * Line 24 frees nothing from a vNF within this long after its last window over the bound, ms (0: off, the
+     * default: in the twin's Fig. 13 a 1 s hold kept ntopng's LLC from rising; the lab sets 1000).
+     */
+    public long freeHoldMs = 0;
     /** Most steps one over-bound window adds, in proportion to L95 over Lmax (1: the listing's one step). */
     public int maxRaiseSteps = RaisePolicy.DEFAULT.maxSteps();
     /** A window closes after this long even if short of windowSize samples, ms (0: by count only). */

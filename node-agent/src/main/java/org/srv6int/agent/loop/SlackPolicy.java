@@ -23,7 +23,7 @@ public final class SlackPolicy {
      * to the first after 16,000 windows without one.
      */
     public static final SlackPolicy DEFAULT = new SlackPolicy(0.5, 0.5, 1000, 1, 4, 8000, 16_000)
-            .withTimeCaps(10_000_000_000L, 80_000_000_000L, 2_000_000_000L).withFreeHold(1_000_000_000L);
+            .withTimeCaps(10_000_000_000L, 80_000_000_000L, 2_000_000_000L);
 
     private final double freeFraction;
     private final double takeFraction;

@@ -25,7 +25,7 @@ import static org.junit.Assert.fail;
 public class LocalLoopTest {
 
     private static final int N = LatencyWindow.DEFAULT_N;
-    // the project's policy without the free hold (its clock seldom moves; RaiseTest tests the hold)
+    // the project's policy, free hold off (its clock seldom moves; RaiseTest tests the hold)
     private static final SlackPolicy SLACK = SlackPolicy.DEFAULT.withFreeHold(0);
     private static final long LMAX = 1_000_000; // 1 ms
     private static final long INTERVAL = 1_000_000_000L; // least time between escalations
