@@ -12,6 +12,7 @@ import org.srv6int.agent.actuate.CgroupHierarchy;
 import org.srv6int.agent.actuate.CgroupVersion;
 import org.srv6int.agent.loop.LocalLoop;
 import org.srv6int.agent.loop.LoopListener;
+import org.srv6int.agent.loop.RaisePolicy;
 import org.srv6int.agent.loop.ResourcePool;
 import org.srv6int.agent.loop.ResourceType;
 import org.srv6int.agent.loop.SlackPolicy;
@@ -100,6 +101,21 @@ public final class AgentConfig {
      * null: twice {@link #maxDonorCooldownWindows}.
      */
     public Integer cooldownResetWindows;
+    /** Time cap of the first donor cool-down, ms, doubling with its windows (0: windows only). */
+    public long donorCooldownMs = 10_000;
+    /** Time cap of the grown donor cool-down, ms; null: 8 x {@link #donorCooldownMs}. */
+    public Long maxDonorCooldownMs;
+    /** Time cap of the revert horizon, ms (0: windows only). */
+    public long revertHorizonMs = 2_000;
+    /**
+     * Line 24 frees nothing from a vNF within this long after its last window over the bound, ms (0: off, the
+     * default: in the twin's Fig. 13 a 1 s hold kept ntopng's LLC from rising; the lab sets 1000).
+     */
+    public long freeHoldMs = 0;
+    /** Most steps one over-bound window adds, in proportion to L95 over Lmax (1: the listing's one step). */
+    public int maxRaiseSteps = RaisePolicy.DEFAULT.maxSteps();
+    /** A window closes after this long even if short of windowSize samples, ms (0: by count only). */
+    public long windowMaxMs = RaisePolicy.DEFAULT.windowMaxNanos() / 1_000_000;
     /** Capture buffer snap length, bytes (must hold Ethernet + IPv6 + the SRH). */
     public int snapLength = 512;
     /** Pin every vNF's cpuset to the NIC's NUMA node at start-up. */
@@ -341,8 +357,14 @@ public final class AgentConfig {
             slackPolicy();
         } catch (IllegalArgumentException e) {
             throw new IOException("slack policy (freeSlackFraction, takeSlackFraction, donorCooldownWindows, "
-                    + "freeSlackWindows, revertHorizonWindows, maxDonorCooldownWindows, cooldownResetWindows): "
+                    + "freeSlackWindows, revertHorizonWindows, maxDonorCooldownWindows, cooldownResetWindows, "
+                    + "donorCooldownMs, maxDonorCooldownMs, revertHorizonMs, freeHoldMs): "
                     + e.getMessage(), e);
+        }
+        try {
+            raisePolicy();
+        } catch (IllegalArgumentException e) {
+            throw new IOException("raise (maxRaiseSteps, windowMaxMs): " + e.getMessage(), e);
         }
         if (numa == null) {
             throw new IOException("numa must be an object, not null");
@@ -450,6 +472,12 @@ public final class AgentConfig {
         c.revertHorizonWindows = revertHorizonWindows;
         c.maxDonorCooldownWindows = maxDonorCooldownWindows;
         c.cooldownResetWindows = cooldownResetWindows;
+        c.donorCooldownMs = donorCooldownMs;
+        c.maxDonorCooldownMs = maxDonorCooldownMs;
+        c.revertHorizonMs = revertHorizonMs;
+        c.freeHoldMs = freeHoldMs;
+        c.maxRaiseSteps = maxRaiseSteps;
+        c.windowMaxMs = windowMaxMs;
         c.snapLength = snapLength;
         c.pinToNicNode = pinToNicNode;
         c.cpuPeriodUs = cpuPeriodUs;
@@ -492,7 +520,7 @@ public final class AgentConfig {
     }
 
     /**
-     * The slack policy the seven keys describe.
+     * The slack policy the eleven keys describe.
      *
      * @return policy
      * @throws IllegalArgumentException if a value is out of range
@@ -502,7 +530,22 @@ public final class AgentConfig {
         long reset = cooldownResetWindows != null ? cooldownResetWindows : 2 * max;
         return new SlackPolicy(freeSlackFraction, takeSlackFraction, donorCooldownWindows, freeSlackWindows,
                 revertHorizonWindows, (int) Math.min(Integer.MAX_VALUE, max),
-                (int) Math.min(Integer.MAX_VALUE, reset));
+                (int) Math.min(Integer.MAX_VALUE, reset))
+                .withTimeCaps(TimeUnit.MILLISECONDS.toNanos(donorCooldownMs),
+                        TimeUnit.MILLISECONDS.toNanos(maxDonorCooldownMs != null ? maxDonorCooldownMs
+                                : 8 * donorCooldownMs), TimeUnit.MILLISECONDS.toNanos(revertHorizonMs))
+                .withFreeHold(TimeUnit.MILLISECONDS.toNanos(freeHoldMs));
+    }
+
+    /**
+     * The raise policy of maxRaiseSteps and windowMaxMs (a window closed by time holds at least 20 samples,
+     * the least windowSize).
+     *
+     * @return policy
+     * @throws IllegalArgumentException if a value is out of range
+     */
+    public RaisePolicy raisePolicy() {
+        return new RaisePolicy(maxRaiseSteps, TimeUnit.MILLISECONDS.toNanos(windowMaxMs), 20);
     }
 
     /**
@@ -522,7 +565,7 @@ public final class AgentConfig {
         }
         return new LocalLoop(lmax, windowSize, pools, initialResource, listener, clock,
                 TimeUnit.MILLISECONDS.toNanos(trialTimeoutMs), TimeUnit.MILLISECONDS.toNanos(escalationIntervalMs),
-                TimeUnit.MILLISECONDS.toNanos(escalationHoldMs), slackPolicy());
+                TimeUnit.MILLISECONDS.toNanos(escalationHoldMs), slackPolicy(), raisePolicy());
     }
 
     /**

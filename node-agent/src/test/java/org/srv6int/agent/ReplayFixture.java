@@ -206,6 +206,9 @@ public final class ReplayFixture {
         c.put("metricsAddress", metricsAddress);
         c.put("decisionLog", dir.resolve("decisions.jsonl").toString());
         c.put("trialTimeoutMs", 60_000);
+        // the listing's one step per window: the scripted latencies do not answer the allocations, so a
+        // raise in proportion to the overshoot would only reach the ceiling sooner (RaiseTest covers it)
+        c.put("maxRaiseSteps", 1);
         c.put("vnfs", List.of(
                 vnf("fwd", "fc00:2::10", 1, FakeHost.UID_A, "containerd://" + FakeHost.ID_A, "2-3"),
                 vnf("snort", "fc00:2::11", 2, FakeHost.UID_B, FakeHost.ID_B, "4-5")));

@@ -38,6 +38,10 @@ import java.util.function.LongSupplier;
  * Kubernetes' HPA scale-down stabilisation and FIRM's reverted actions do; without it the
  * lab's vNF swung between two quotas for seconds (docs/lab.md).
  *
+ * <p>How fast it raises is a {@link RaisePolicy} (a raise in proportion to the overshoot, windows
+ * closed by time too); the cool-down and the revert horizon end at a time cap as well as a
+ * window count (docs/node-agent.md section 2).
+ *
  * <p>Not thread-safe: one thread calls {@link #onSample} and {@link #tick}.
  */
 public final class LocalLoop {
@@ -56,6 +60,15 @@ public final class LocalLoop {
     private final long escalationIntervalNanos;
     private final long escalationHoldNanos;
     private final SlackPolicy slackPolicy;
+    private final RaisePolicy raise;
+    // per vNF: when its current window's first sample came (windows closed by time)
+    private final long[] windowStart;
+    // per vNF x type: the time the freeing cool-down ends at the latest (NONE: no cap)
+    private final long[] coolEndNanos;
+    // per vNF: the time the revert horizon of its watched free ends at the latest (NONE: no cap)
+    private final long[] watchUntil;
+    // per vNF: its last window over the bound (NONE: none yet); line 24 waits the free hold after it
+    private final long[] lastOver;
 
     // per-vNF state in the paper's names
     private final ResourceType[] t;
@@ -87,7 +100,7 @@ public final class LocalLoop {
     private int pendingTrials;
 
     /**
-     * Creates the loop.
+     * Creates the loop (the listing's loop: {@link SlackPolicy#LITERAL}, {@link RaisePolicy#LITERAL}).
      *
      * @param lmaxNs Lmax[i] per vNF, ns
      * @param n window size N
@@ -98,14 +111,15 @@ public final class LocalLoop {
      * @param clock monotonic nanoseconds
      * @param trialTimeoutNanos how long an Algorithm 2 trial waits for the donor's window
      * @param escalationIntervalNanos least time between two escalations of one vNF
-     * @param escalationHoldNanos how long a vNF must have been over its bound in every window
-     *                            before an exhausted local loop escalates it
+     * @param escalationHoldNanos how long a vNF must have been over its bound before it is escalated
      * @param slackPolicy which vNF may give or lend (margins, cool-down after a revert)
+     * @param raise how much an over-bound window adds, and the windows' time cap
      * @throws IllegalArgumentException if a time is out of range
      */
     public LocalLoop(long[] lmaxNs, int n, ResourcePool[] pools, ResourceType initialType,
                      LoopListener listener, LongSupplier clock, long trialTimeoutNanos,
-                     long escalationIntervalNanos, long escalationHoldNanos, SlackPolicy slackPolicy) {
+                     long escalationIntervalNanos, long escalationHoldNanos, SlackPolicy slackPolicy,
+                     RaisePolicy raise) {
         int vnfs = lmaxNs.length;
         if (trialTimeoutNanos <= 0) {
             throw new IllegalArgumentException("trial timeout must be positive, got " + trialTimeoutNanos + " ns");
@@ -136,6 +150,11 @@ public final class LocalLoop {
         this.escalationIntervalNanos = escalationIntervalNanos;
         this.escalationHoldNanos = escalationHoldNanos;
         this.slackPolicy = slackPolicy;
+        this.raise = raise;
+        this.windowStart = new long[vnfs];
+        this.coolEndNanos = new long[vnfs * TYPES];
+        this.watchUntil = new long[vnfs];
+        this.lastOver = new long[vnfs];
         this.coolEnd = new long[vnfs * TYPES];
         this.reverts = new int[vnfs * TYPES];
         this.seen = new long[vnfs];
@@ -167,7 +186,10 @@ public final class LocalLoop {
             waitingOn[i] = -1;
             lastEscalation[i] = NONE;
             holdSince[i] = NONE;
+            watchUntil[i] = NONE;
+            lastOver[i] = NONE;
         }
+        Arrays.fill(coolEndNanos, NONE);
     }
 
     /**
@@ -177,21 +199,42 @@ public final class LocalLoop {
      * @param latencyNs the latency, ns
      */
     public void onSample(int vnf, long latencyNs) {
-        long l95 = windows[vnf].add(latencyNs);
+        LatencyWindow w = windows[vnf];
+        long l95 = w.add(latencyNs);
         if (l95 >= 0) {
             onWindow(vnf, l95);
+            return;
+        }
+        long cap = raise.windowMaxNanos();
+        if (cap > 0) {
+            int c = w.count();
+            if (c == 1) {
+                windowStart[vnf] = clock.getAsLong();
+            } else if ((c & 7) == 0 && c >= raise.minWindowSamples()
+                    && clock.getAsLong() - windowStart[vnf] >= cap) { // the clock read on every 8th sample only
+                onWindow(vnf, w.closeEarly(raise.minWindowSamples()));
+            }
         }
     }
 
     /**
-     * Ends Algorithm 2 trials whose donor sent nothing for the trial timeout.
+     * Closes windows older than the time cap (a vNF whose packets stopped coming) and ends
+     * Algorithm 2 trials whose donor sent nothing for the trial timeout.
      * Call now and then from the loop's thread (e.g. on a capture timeout).
      */
     public void tick() {
+        long now = clock.getAsLong();
+        long cap = raise.windowMaxNanos();
+        if (cap > 0) {
+            for (int k = 0; k < windows.length; k++) {
+                if (windows[k].count() >= raise.minWindowSamples() && now - windowStart[k] >= cap) {
+                    onWindow(k, windows[k].closeEarly(raise.minWindowSamples()));
+                }
+            }
+        }
         if (pendingTrials == 0) {
             return;
         }
-        long now = clock.getAsLong();
         for (int k = 0; k < trialType.length; k++) {
             if (trialType[k] != null && now - trialStart[k] >= trialTimeoutNanos) {
                 endTrial(k, false, -1, "donor sent no window within the trial timeout");
@@ -210,14 +253,20 @@ public final class LocalLoop {
         // every window counts, also those inside a trial: the escalation hold needs an unbroken run
         if (l95 <= lmax[i]) {
             holdSince[i] = NONE;
-        } else if (holdSince[i] == NONE) {
-            holdSince[i] = clock.getAsLong();
+        } else {
+            lastOver[i] = clock.getAsLong();
+            if (holdSince[i] == NONE) {
+                holdSince[i] = lastOver[i];
+            }
         }
         slackRun[i] = slackPolicy.mayFree(tau[i], lmax[i]) ? slackRun[i] + 1 : 0;
         if (trialType[i] != null) {
             // Algorithm 2 lines 3-8: this window belongs to the trial on vNF i
             endTrial(i, l95 > lmax[i], l95, "");
             return;
+        }
+        if (watchLeft[i] > 0 && passed(watchUntil[i], clock.getAsLong())) {
+            watchLeft[i] = 0; // the horizon's time cap passed before its windows did
         }
         if (watchLeft[i] > 0) {
             if (l95 > lmax[i]) {
@@ -240,7 +289,8 @@ public final class LocalLoop {
             ResourcePool pool = pools[type.ordinal()];
             int donor = argmaxSlack(type); // line 8
             if (pool.canAdd(i)) { // line 13
-                add(pool, i, l95, -1); // line 14
+                // line 14: one step, more in proportion to the overshoot when the last window was over too
+                add(pool, i, l95, -1, previous > lmax[i] ? raise.amount(pool, i, l95, lmax[i]) : pool.addAmount(i));
             } else if (donor >= 0 && donor != i && slackPolicy.mayTake(tau[donor], lmax[donor])
                     && trialType[donor] == null
                     && pool.addAmount(i) > 0 && pool.freeAmount(donor) > 0) {
@@ -259,6 +309,8 @@ public final class LocalLoop {
             int donor = argmaxSlack(t[i]); // line 8
             if (donor >= 0 && slackPolicy.mayFree(tau[donor], lmax[donor]) && trialType[donor] == null
                     && slackRun[donor] >= slackPolicy.freeSlackWindows() // stabilisation: slack that persists
+                    // and no free right after a violation: the backlog just drained looks like slack
+                    && (lastOver[donor] == NONE || clock.getAsLong() - lastOver[donor] >= slackPolicy.freeHoldNanos())
                     && waitingOn[donor] < 0
                     && pool.freeAmount(donor) > 0) {
                 startTrial(pool, donor, -1, l95);
@@ -272,7 +324,9 @@ public final class LocalLoop {
      */
     private int argmaxSlack(ResourceType type) {
         int best = -1;
+        long now = clock.getAsLong();
         for (int k = 0; k < tau.length; k++) {
+            expireCooldown(k, type, now);
             if (measured[k] && cooldown(k, type) == 0 && (best < 0 || tau[k] > tau[best])) {
                 best = k;
             }
@@ -288,8 +342,12 @@ public final class LocalLoop {
     }
 
     private boolean add(ResourcePool pool, int i, long l95, int donor) {
+        return add(pool, i, l95, donor, pool.addAmount(i));
+    }
+
+    private boolean add(ResourcePool pool, int i, long l95, int donor, long amount) {
         long from = pool.allocation(i);
-        long to = from + pool.addAmount(i);
+        long to = from + amount;
         try {
             pool.set(i, to);
         } catch (IOException | RuntimeException e) {
@@ -297,7 +355,9 @@ public final class LocalLoop {
                     lmax[i], donor, String.valueOf(e.getMessage())));
             return false;
         }
-        listener.onDecision(new Decision(Action.ADD, i, pool.type(), from, to, l95, lmax[i], donor, ""));
+        listener.onDecision(new Decision(Action.ADD, i, pool.type(), from, to, l95, lmax[i], donor,
+                amount > pool.step() ? (amount + pool.step() - 1) / pool.step() + " steps: L95 "
+                + String.format("%.1f", (double) l95 / lmax[i]) + " x Lmax" : ""));
         if (holdSince[i] != NONE) {
             holdSince[i] = clock.getAsLong(); // still absorbing: the hold starts again
         }
@@ -361,6 +421,8 @@ public final class LocalLoop {
         listener.onDecision(new Decision(Action.FREE_KEPT, donor, type, now + amount, now, l95,
                 lmax[donor], beneficiary, why));
         watchLeft[donor] = slackPolicy.revertHorizonWindows();
+        long horizonCap = slackPolicy.revertHorizonCapNanos();
+        watchUntil[donor] = horizonCap > 0 ? clock.getAsLong() + horizonCap : NONE;
         watchType[donor] = type;
         watchAmount[donor] = amount;
         watchFor[donor] = beneficiary;
@@ -407,6 +469,8 @@ public final class LocalLoop {
     /** A reverted free of a type: no freeing of it from the vNF for a cool-down that grows on reverts in a row. */
     private int startCooldown(int i, ResourceType type) {
         int k = i * TYPES + type.ordinal();
+        long now = clock.getAsLong();
+        expireCooldown(i, type, now);
         int reset = slackPolicy.cooldownResetWindows();
         if (reverts[k] > 0 && seen[i] - coolEnd[k] >= reset) {
             reverts[k] = 0; // a long good stretch since the last cool-down ended
@@ -414,7 +478,22 @@ public final class LocalLoop {
         reverts[k] = Math.min(reverts[k] + 1, 64);
         int windows = slackPolicy.cooldownAfter(reverts[k]);
         coolEnd[k] = seen[i] + windows;
+        long cap = slackPolicy.cooldownCapAfter(reverts[k]);
+        coolEndNanos[k] = cap > 0 ? now + cap : NONE;
         return windows;
+    }
+
+    /** Whether a time cap (NONE: none) has passed; nanoTime may be negative, so no sentinel compares. */
+    private static boolean passed(long until, long now) {
+        return until != NONE && now - until >= 0;
+    }
+
+    /** A cool-down whose time cap passed ends now, in windows too (so the reset counts from here). */
+    private void expireCooldown(int i, ResourceType type, long now) {
+        int k = i * TYPES + type.ordinal();
+        if (coolEnd[k] > seen[i] && passed(coolEndNanos[k], now)) {
+            coolEnd[k] = seen[i];
+        }
     }
 
     /**
@@ -544,7 +623,11 @@ public final class LocalLoop {
      * @return 0 when it may give
      */
     public int cooldown(int vnf, ResourceType type) {
-        return (int) Math.max(0, coolEnd[vnf * TYPES + type.ordinal()] - seen[vnf]);
+        int k = vnf * TYPES + type.ordinal();
+        if (passed(coolEndNanos[k], clock.getAsLong())) {
+            return 0; // its time cap passed
+        }
+        return (int) Math.max(0, coolEnd[k] - seen[vnf]);
     }
 
     /**
@@ -565,7 +648,7 @@ public final class LocalLoop {
      * @return 0 when no free is watched
      */
     public int revertWatch(int vnf) {
-        return watchLeft[vnf];
+        return passed(watchUntil[vnf], clock.getAsLong()) ? 0 : watchLeft[vnf];
     }
 
     /**

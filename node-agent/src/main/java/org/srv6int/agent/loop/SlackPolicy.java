@@ -18,10 +18,12 @@ public final class SlackPolicy {
     public static final SlackPolicy LITERAL = new SlackPolicy(0, 0, 0, 1, 0, 0, 0);
     /**
      * The project's reading: give and lend only above half the bound; a kept free whose donor goes over
-     * its bound within 4 of its windows counts as reverted; no type for 1,000 windows after a revert of
-     * it, doubling on each further revert up to 8,000, back to 1,000 after 16,000 windows without one.
+     * its bound within 4 of its windows (and 2 s) counts as reverted; no type for 1,000 windows (and at
+     * most 10 s) after a revert of it, doubling on each further revert up to 8,000 windows (80 s), back
+     * to the first after 16,000 windows without one.
      */
-    public static final SlackPolicy DEFAULT = new SlackPolicy(0.5, 0.5, 1000, 1, 4, 8000, 16_000);
+    public static final SlackPolicy DEFAULT = new SlackPolicy(0.5, 0.5, 1000, 1, 4, 8000, 16_000)
+            .withTimeCaps(10_000_000_000L, 80_000_000_000L, 2_000_000_000L);
 
     private final double freeFraction;
     private final double takeFraction;
@@ -30,6 +32,12 @@ public final class SlackPolicy {
     private final int revertHorizonWindows;
     private final int maxCooldownWindows;
     private final int cooldownResetWindows;
+    // time caps (0: none): counted in windows alone, a low-rate vNF's cool-down outlasts any run
+    private long cooldownCapNanos;
+    private long maxCooldownCapNanos;
+    private long revertHorizonCapNanos;
+    // line 24 frees nothing from a vNF within this long after its last window over the bound (0: off)
+    private long freeHoldNanos;
 
     /**
      * Creates a policy.
@@ -91,6 +99,84 @@ public final class SlackPolicy {
         this.revertHorizonWindows = revertHorizonWindows;
         this.maxCooldownWindows = maxCooldownWindows;
         this.cooldownResetWindows = cooldownResetWindows;
+    }
+
+    /**
+     * The same policy with time caps on the cool-down and the revert horizon, which otherwise count
+     * the donor's windows only: a window of N packets lasts a second at 1,000 pps, so 1,000 windows
+     * outlast any run. Each ends at its window count or its time, whichever comes first.
+     *
+     * @param cooldownCapNanos cap of a first cool-down, ns (0: none); it doubles with the windows
+     * @param maxCooldownCapNanos cap of the grown cool-down, ns, &gt;= cooldownCapNanos (0: none)
+     * @param revertHorizonCapNanos cap of the revert horizon, ns (0: none)
+     * @return the new policy
+     * @throws IllegalArgumentException if a cap is negative or the caps disagree
+     */
+    public SlackPolicy withTimeCaps(long cooldownCapNanos, long maxCooldownCapNanos, long revertHorizonCapNanos) {
+        if (cooldownCapNanos < 0 || maxCooldownCapNanos < 0 || revertHorizonCapNanos < 0) {
+            throw new IllegalArgumentException("time caps must be >= 0, got " + cooldownCapNanos + ", "
+                    + maxCooldownCapNanos + ", " + revertHorizonCapNanos + " ns");
+        }
+        if ((cooldownCapNanos == 0) != (maxCooldownCapNanos == 0) || maxCooldownCapNanos < cooldownCapNanos) {
+            throw new IllegalArgumentException("maximum cool-down cap (" + maxCooldownCapNanos
+                    + " ns) must be >= the cool-down cap (" + cooldownCapNanos + " ns), both 0 or neither");
+        }
+        SlackPolicy p = new SlackPolicy(freeFraction, takeFraction, cooldownWindows, freeSlackWindows,
+                revertHorizonWindows, maxCooldownWindows, cooldownResetWindows);
+        p.cooldownCapNanos = cooldownCapNanos;
+        p.maxCooldownCapNanos = maxCooldownCapNanos;
+        p.revertHorizonCapNanos = revertHorizonCapNanos;
+        p.freeHoldNanos = freeHoldNanos;
+        return p;
+    }
+
+    /**
+     * The same policy with a free hold: line 24 frees nothing from a vNF within this long after its
+     * last window over the bound, as HPA's scale-down stabilisation follows a scale-up (the windows
+     * right after a raise are served from a just-drained backlog and look like slack).
+     *
+     * @param holdNanos the hold, ns, &gt;= 0 (0: off)
+     * @return the new policy
+     */
+    public SlackPolicy withFreeHold(long holdNanos) {
+        if (holdNanos < 0) {
+            throw new IllegalArgumentException("free hold must be >= 0 ns, got " + holdNanos);
+        }
+        SlackPolicy p = withTimeCaps(cooldownCapNanos, maxCooldownCapNanos, revertHorizonCapNanos);
+        p.freeHoldNanos = holdNanos;
+        return p;
+    }
+
+    /**
+     * The free hold after a window over the bound.
+     *
+     * @return ns, 0 for none
+     */
+    public long freeHoldNanos() {
+        return freeHoldNanos;
+    }
+
+    /**
+     * Time cap of the cool-down of a revert, doubling like {@link #cooldownAfter(int)}.
+     *
+     * @param reverts reverts of the type in a row, counting this one, &gt;= 1
+     * @return ns, 0 for no cap
+     */
+    public long cooldownCapAfter(int reverts) {
+        if (cooldownCapNanos == 0 || cooldownResetWindows == 0) {
+            return cooldownCapNanos;
+        }
+        int shift = Math.min(Math.max(0, reverts - 1), 20);
+        return Math.min(maxCooldownCapNanos, cooldownCapNanos << shift);
+    }
+
+    /**
+     * Time cap of the revert horizon.
+     *
+     * @return ns, 0 for none
+     */
+    public long revertHorizonCapNanos() {
+        return revertHorizonCapNanos;
     }
 
     /**
@@ -197,6 +283,9 @@ public final class SlackPolicy {
         return "free above " + freeFraction + " Lmax after " + freeSlackWindows + " window(s), lend above "
                 + takeFraction + " Lmax, revert horizon " + revertHorizonWindows + " windows, cool-down "
                 + cooldownWindows + " windows doubling to " + maxCooldownWindows + ", reset after "
-                + cooldownResetWindows;
+                + cooldownResetWindows + (cooldownCapNanos > 0 || revertHorizonCapNanos > 0
+                ? ", time caps: cool-down " + cooldownCapNanos / 1_000_000 + " ms doubling to "
+                + maxCooldownCapNanos / 1_000_000 + " ms, horizon " + revertHorizonCapNanos / 1_000_000 + " ms" : "")
+                + (freeHoldNanos > 0 ? ", no free within " + freeHoldNanos / 1_000_000 + " ms of a violation" : "");
     }
 }

@@ -7,6 +7,10 @@ package org.srv6int.agent.window;
  * definition (the sample of rank ceil(0.95 N)), and starts over
  * (Algorithm 1 lines 5-6: "reset the packet counter").
  *
+ * <p>A window can also be closed early by time ({@link #closeEarly}): the loop closes the window
+ * of a vNF whose N samples take longer than its time cap, so a low-rate vNF is judged as often
+ * as a fast one (docs/node-agent.md section 2, "Windows").
+ *
  * <p>Selection runs in place on the window's own array (it is discarded
  * anyway), so the hot path allocates nothing. Not thread-safe: one capture
  * thread feeds a window.
@@ -59,6 +63,22 @@ public final class LatencyWindow {
         }
         count = 0;
         return Selection.select(samples, samples.length, rankIndex);
+    }
+
+    /**
+     * Closes the current window before it is full: its L95 over the samples it has, nearest rank
+     * as for a full window, and starts over.
+     *
+     * @param minSamples fewest samples that make a window, at least 1
+     * @return L95 in ns, or -1 (and nothing changes) when fewer than minSamples are recorded
+     */
+    public long closeEarly(int minSamples) {
+        if (count < Math.max(1, minSamples)) {
+            return -1;
+        }
+        int k = count;
+        count = 0;
+        return Selection.select(samples, k, percentileIndex(k, 95));
     }
 
     /**

@@ -25,6 +25,8 @@ import static org.junit.Assert.fail;
 public class LocalLoopTest {
 
     private static final int N = LatencyWindow.DEFAULT_N;
+    // the project's policy, free hold off (its clock seldom moves; RaiseTest tests the hold)
+    private static final SlackPolicy SLACK = SlackPolicy.DEFAULT.withFreeHold(0);
     private static final long LMAX = 1_000_000; // 1 ms
     private static final long INTERVAL = 1_000_000_000L; // least time between escalations
     private static final long HOLD = 1_000_000_000L; // escalation hold, the agent's default
@@ -78,7 +80,7 @@ public class LocalLoopTest {
     }
 
     private LocalLoop loop(ResourcePool[] pools) {
-        return loop(pools, SlackPolicy.DEFAULT);
+        return loop(pools, SLACK);
     }
 
     private LocalLoop loop(ResourcePool[] pools, SlackPolicy policy) {
@@ -87,7 +89,7 @@ public class LocalLoopTest {
 
     private LocalLoop loop(ResourcePool[] pools, SlackPolicy policy, long holdNanos) {
         return new LocalLoop(fill(LMAX), N, pools, ResourceType.CPU_QUOTA, listener, clock::get,
-                2_000_000_000L, INTERVAL, holdNanos, policy);
+                2_000_000_000L, INTERVAL, holdNanos, policy, RaisePolicy.LITERAL);
     }
 
     /** Feeds one window whose L95 is about {@code level} ns (95 % of samples below it, 5 % at 2x). */
@@ -458,7 +460,7 @@ public class LocalLoopTest {
     private String refused(long trialTimeout, long interval, long hold) {
         try {
             new LocalLoop(fill(LMAX), N, pools(3000, false), ResourceType.CPU_QUOTA, listener, clock::get,
-                    trialTimeout, interval, hold, SlackPolicy.DEFAULT);
+                    trialTimeout, interval, hold, SlackPolicy.DEFAULT, RaisePolicy.LITERAL);
         } catch (IllegalArgumentException e) {
             return e.getMessage();
         }
