@@ -57,10 +57,12 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -91,7 +93,7 @@ public final class LoopRoundScaleBench {
     /** Counts every ConsistentMap call by "map.method". */
     static final class CountingStorage extends InMemoryStorageService {
         final Map<String, AtomicLong> ops = new ConcurrentHashMap<>();
-        final List<AtomixConsistentMap<?, ?>> built = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<AtomixConsistentMap<?, ?>> built = new CopyOnWriteArrayList<>();
         private final StorageService inner;
 
         CountingStorage(StorageService inner) {
@@ -157,7 +159,7 @@ public final class LoopRoundScaleBench {
     static boolean servedLocally(String mapOp) {
         int dot = mapOp.lastIndexOf('.');
         return AtomixStorageService.LOCAL_COPIES.contains(mapOp.substring(0, dot))
-                && java.util.Set.of("values", "entrySet", "keySet", "get", "containsKey", "size", "isEmpty")
+                && Set.of("values", "entrySet", "keySet", "get", "containsKey", "size", "isEmpty")
                 .contains(mapOp.substring(dot + 1));
     }
 
@@ -262,7 +264,7 @@ public final class LoopRoundScaleBench {
         // -Dbench.localCopies=none: every read through Raft (the figures before the local copies)
         boolean copies = !"none".equals(System.getProperty("bench.localCopies"));
         CountingStorage storage = new CountingStorage(
-                copies ? new AtomixStorageService(node) : new AtomixStorageService(node, java.util.Set.of()));
+                copies ? new AtomixStorageService(node) : new AtomixStorageService(node, Set.of()));
         InMemoryCoreService core = new InMemoryCoreService();
         InMemoryTopologyService topology = new InMemoryTopologyService();
         AppAssembly app = AppAssembly.builder().storage(storage).events(new InMemoryEventDeliveryService())

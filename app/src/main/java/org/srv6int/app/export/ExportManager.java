@@ -68,8 +68,30 @@ public class ExportManager implements ExportService {
     private volatile KafkaExport kafka;
     private volatile OtlpExport otlp;
 
+    /** Creates the component for OSGi Declarative Services, which sets its references. */
+    public ExportManager() {
+    }
+
+    /**
+     * Creates the component with its references, for a host without OSGi; windows are bound with
+     * {@link #bindWindows}.
+     *
+     * @param registry netcfg registry (the {@code export} section)
+     * @param core     core service (the app id)
+     * @param cluster  this instance's cluster view
+     * @param metrics  the app's metrics, or null
+     */
+    public ExportManager(NetworkConfigRegistry registry, CoreService core, ClusterService cluster,
+                         AppMetricsService metrics) {
+        this.registry = registry;
+        this.coreService = core;
+        this.clusterService = cluster;
+        this.metrics = metrics;
+    }
+
+    /** Opens the netcfg section and starts the exports it configures. */
     @Activate
-    protected void activate() {
+    public void activate() {
         config = new AppConfigSection<>(registry, coreService.registerApplication(Srv6IntConfigService.APP_NAME),
                                         ExportConfig.class, ExportConfig.KEY, ExportConfig::new, this::reconfigure);
         config.open();
@@ -77,8 +99,9 @@ public class ExportManager implements ExportService {
         log.info("Started");
     }
 
+    /** Stops the exports and closes the netcfg section. */
     @Deactivate
-    protected void deactivate() {
+    public void deactivate() {
         config.close();
         apply(ExportSettings.OFF);
         log.info("Stopped");

@@ -89,12 +89,46 @@ public class AppMetricsManager implements AppMetricsService {
         this.inventory = inventory;
         this.loop = loop;
     }
+
+    /**
+     * Creates the component with all its references, for a host without OSGi that also serves
+     * its endpoint ({@code activate()} reads netcfg); the optional export is bound with
+     * {@link #bindExport}.
+     *
+     * @param sfcService chains
+     * @param inventory  replicas
+     * @param windows    the collector's windows
+     * @param telemetry  the collector's telemetry
+     * @param loop       the global loop
+     * @param registry   netcfg registry (the {@code metrics} section)
+     * @param core       core service (the app id)
+     */
+    public AppMetricsManager(SfcService sfcService, VnfInventoryService inventory, TelemetryWindows windows,
+                             TelemetryService telemetry, GlobalLoopService loop, NetworkConfigRegistry registry,
+                             CoreService core) {
+        this(sfcService, inventory, loop);
+        this.windows = windows;
+        this.telemetry = telemetry;
+        this.registry = registry;
+        this.coreService = core;
+    }
+
+    /**
+     * Binds the optional export whose counters the scrape shows (OSGi binds it by its dynamic
+     * reference; a host without OSGi calls this).
+     *
+     * @param export the export component, null to unbind
+     */
+    public void bindExport(ExportService export) {
+        this.export = export;
+    }
     private AppConfigSection<MetricsConfig> config;
     private MetricsSettings settings = MetricsSettings.DEFAULT;
     private PlainEndpoint plain;
 
+    /** Opens the netcfg section and serves the endpoint it configures. */
     @Activate
-    protected void activate() {
+    public void activate() {
         config = new AppConfigSection<>(registry, coreService.registerApplication(Srv6IntConfigService.APP_NAME),
                                         MetricsConfig.class, MetricsConfig.KEY, MetricsConfig::new, this::reconfigure);
         config.open();
@@ -102,8 +136,9 @@ public class AppMetricsManager implements AppMetricsService {
         log.info("Started");
     }
 
+    /** Closes the netcfg section and the endpoint. */
     @Deactivate
-    protected void deactivate() {
+    public void deactivate() {
         config.close();
         synchronized (this) {
             if (plain != null) {

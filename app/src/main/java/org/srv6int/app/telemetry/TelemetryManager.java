@@ -211,11 +211,12 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
     }
 
     /**
-     * Closes a window now, on the window thread, and waits for it (tests drive windows with it).
+     * Closes a window now, on the window thread, and waits for it (a host that drives windows
+     * itself: tests, and a collector that must have bound its socket before traffic starts).
      *
      * @throws Exception if the window thread is gone or the wait is interrupted
      */
-    void windowNow() throws Exception {
+    public void windowNow() throws Exception {
         executor.submit(this::windowSafely).get(10, TimeUnit.SECONDS);
     }
 

@@ -25,7 +25,6 @@ import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.HopBindings;
 import org.srv6int.app.telemetry.TelemetryEngine;
 import org.srv6int.app.telemetry.TelemetryManager;
-import org.srv6int.app.telemetry.TelemetryManagers;
 import org.srv6int.app.telemetry.TelemetryShards;
 import org.srv6int.app.api.model.TelemetrySnapshot;
 import org.srv6int.app.api.model.VnfWindow;
@@ -160,7 +159,7 @@ public class ThreeInstanceClusterTest {
                     .platform(platform).build();
             assemblies.put(n, a);
             collectors.put(n, a.telemetry());
-            TelemetryManagers.windowNow(a.telemetry()); // the collector binds its socket on the window thread
+            a.telemetry().windowNow(); // the collector binds its socket on the window thread
             loops.put(n, a.loop());
         }
         for (DeviceId d : PaperTestbed.SWITCHES) {
@@ -320,9 +319,9 @@ public class ThreeInstanceClusterTest {
         TelemetrySnapshot single = reference.roll();
 
         // onos-1 leads the loop: it closes its window last and holds everyone's.
-        TelemetryManagers.windowNow(collectors.get(two));
-        TelemetryManagers.windowNow(collectors.get(three));
-        TelemetryManagers.windowNow(collectors.get(one));
+        collectors.get(two).windowNow();
+        collectors.get(three).windowNow();
+        collectors.get(one).windowNow();
         TelemetrySnapshot leader = collectors.get(one).latest().orElseThrow();
         System.out.println("cluster window peers: " + leader.peers());
         assertEquals(3, leader.peers().size());
@@ -376,10 +375,10 @@ public class ThreeInstanceClusterTest {
     private void windows(NodeId leader) throws Exception {
         for (NodeId n : collectors.keySet()) {
             if (!n.equals(leader)) {
-                TelemetryManagers.windowNow(collectors.get(n));
+                collectors.get(n).windowNow();
             }
         }
-        TelemetryManagers.windowNow(collectors.get(leader));
+        collectors.get(leader).windowNow();
     }
 
     private static void say(String line) {

@@ -6,10 +6,8 @@ import org.srv6int.app.testing.FakePorts;
 import org.junit.Before;
 import org.junit.Test;
 import org.onlab.packet.Ip6Address;
-import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.NodeResources;
-import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.api.model.ReplicaState;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfLoopRecord;
@@ -19,18 +17,15 @@ import org.srv6int.app.inventory.ReplicaLifecycle;
 import org.srv6int.app.store.LoopStateStore;
 import org.srv6int.app.store.TestStores;
 import org.srv6int.app.testing.AppHarness;
+import org.srv6int.app.testing.FakeReplicaPlatform;
 import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.testkit.InMemoryFlowRuleService;
 import org.srv6int.testkit.InMemoryGroupService;
 import org.srv6int.testkit.InMemoryStorageService;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -56,39 +51,22 @@ public class LifecycleResumeTest {
     private final LoopParams params = LoopParams.builder().tHatNanos(4 * SEC).cooldownNanos(10 * SEC)
             .demandLatency(LoopParams.DemandLatency.MEASURED).maxReplicas(3).build();
     private AppHarness h;
-    private ReservingPlatform platform;
+    private FakeReplicaPlatform platform;
     private InventoryRouting routing;
-
-    /** Reserves each replica in the inventory before its (held) workload, as the Kubernetes platform does. */
-    private final class ReservingPlatform implements ReplicaPlatform {
-        final Map<String, CompletableFuture<ReplicaInfo>> requests = new LinkedHashMap<>();
-        final List<String> calls = new ArrayList<>();
-
-        @Override
-        public List<NodeResources> nodeFreeResources() {
-            return List.of(new NodeResources("worker1", 4000, 1L << 34), new NodeResources("worker2", 8000, 1L << 34));
-        }
-
-        @Override
-        public synchronized CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node, String requestId) {
-            String name = "sfc-2-vnf0-" + requestId;
-            h.inventory.reserveReplica(vnf, node, name);
-            calls.add(requestId + (requests.containsKey(requestId) ? " again" : ""));
-            return requests.computeIfAbsent(requestId, k -> new CompletableFuture<>());
-        }
-
-        @Override
-        public CompletionStage<Void> deleteReplica(VnfKey vnf, String replicaId) {
-            return CompletableFuture.completedFuture(null);
-        }
-    }
 
     @Before
     public void setUp() {
         h = new AppHarness(storage, new InMemoryFlowRuleService(), new InMemoryGroupService());
         h.nowMs.set(System.currentTimeMillis());
         h.deployFig5();
-        platform = new ReservingPlatform();
+        // each replica is reserved in the inventory before its (held) workload, as the Kubernetes platform does
+        platform = FakeReplicaPlatform.held(new NodeResources("worker1", 4000, 1L << 34),
+                                            new NodeResources("worker2", 8000, 1L << 34))
+                .reserving((vnf, node, requestId) -> {
+                    String name = "sfc-2-vnf0-" + requestId;
+                    h.inventory.reserveReplica(vnf, node, name);
+                    return name;
+                });
         routing = new InventoryRouting(h.inventory, h.pathManager);
     }
 
@@ -116,10 +94,10 @@ public class LifecycleResumeTest {
 
         TestLoop first = new TestLoop(params, clock, platform, routing, store());
         tick(first, 1000, 500_000);
-        for (int i = 0; i < 6 && platform.requests.isEmpty(); i++) {
+        for (int i = 0; i < 6 && platform.requests() == 0; i++) {
             tick(first, 2000, 2_000_000);
         }
-        int requested = platform.requests.size();
+        int requested = platform.requests();
         assertTrue("a scale-out was requested", requested > 0);
         List<VnfReplica> reserved = inState(ReplicaState.PENDING);
         assertEquals(requested, reserved.size());
@@ -143,19 +121,15 @@ public class LifecycleResumeTest {
         // The next leader resumes the same decision: the same requests, the same reservations.
         TestLoop second = new TestLoop(params, clock, platform, routing, store());
         tick(second, 2000, 2_000_000);
-        assertEquals(requested, platform.requests.size());
-        assertEquals(requested, platform.calls.stream().filter(c -> c.endsWith(" again")).count());
+        assertEquals(requested, platform.requests());
+        assertEquals(requested, platform.calls.stream().filter(c -> c.contains(" again on ")).count());
         assertEquals(reserved, inState(ReplicaState.PENDING));
         // The orphaned claim is young (it may be a create in progress): kept for now.
         VnfReplica meanwhile = h.inventory.addReplica(SNORT, "worker2", "meanwhile");
         assertNotEquals(orphan, meanwhile.sid());
         h.inventory.removeReplica(meanwhile.id());
 
-        int i = 0;
-        for (CompletableFuture<ReplicaInfo> f : platform.requests.values()) {
-            VnfReplica r = reserved.get(i++);
-            f.complete(new ReplicaInfo(r.id().name(), r.node(), "10.1.0." + i));
-        }
+        platform.ready(); // each pod Ready under the name its replica was reserved with
         List<VnfReplica> active = inState(ReplicaState.ACTIVE);
         assertEquals(requested + 1, active.size());
         assertTrue(inState(ReplicaState.PENDING).isEmpty());

@@ -186,7 +186,7 @@ public class AppMetricsManagerTest {
                         new Class<?>[] {org.srv6int.app.api.VnfInventoryService.class}, (proxy, m, args) -> {
                             throw new IllegalStateException("store unavailable");
                         });
-        bed.metrics.inventory = broken;
+        bed.metricsReadInventory(broken);
         ParsedExposition p = new ParsedExposition(bed.metrics.scrape());
         assertEquals(1, p.get("srv6int_metrics_read_errors_total{part=\"inventory\"}"), 0);
         assertEquals(0, p.get("srv6int_metrics_read_errors_total{part=\"chains\"}"), 0);
@@ -194,7 +194,7 @@ public class AppMetricsManagerTest {
                      1e-12);
         assertEquals(0, p.count("srv6int_replica_weight"));
         assertEquals("replica counts unknown, not 0", 0, p.count("srv6int_vnf_replicas"));
-        bed.metrics.inventory = bed.app.inventory;
+        bed.metricsReadInventory(null);
         p = new ParsedExposition(bed.metrics.scrape());
         assertEquals(3, p.count("srv6int_replica_weight"));
         assertEquals(1, p.get("srv6int_metrics_read_errors_total{part=\"inventory\"}"), 0);

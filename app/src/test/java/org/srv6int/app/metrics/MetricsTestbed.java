@@ -7,6 +7,7 @@ import org.onosproject.cluster.NodeId;
 import org.onosproject.core.CoreServiceAdapter;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.config.NetworkConfigRegistryAdapter;
+import org.srv6int.app.api.VnfInventoryService;
 import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.assembly.LoopAssembly;
 import org.srv6int.app.config.Srv6DeviceConfig;
@@ -16,7 +17,6 @@ import org.srv6int.app.testing.TestReports;
 import org.srv6int.app.telemetry.HopBinding;
 import org.srv6int.app.telemetry.HopBindings;
 import org.srv6int.app.telemetry.TelemetryManager;
-import org.srv6int.app.telemetry.TelemetryManagers;
 import org.srv6int.app.testing.AppHarness;
 import org.srv6int.app.testing.FakeReplicaPlatform;
 import org.srv6int.testkit.InMemoryFlowRuleService;
@@ -28,6 +28,8 @@ import org.srv6int.testkit.InMemoryClusterService;
 import org.srv6int.testkit.InMemoryLeadershipService;
 import org.srv6int.testkit.InMemoryMastershipService;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -59,6 +61,7 @@ final class MetricsTestbed implements AutoCloseable {
     final FakeReplicaPlatform platform = FakeReplicaPlatform.immediate(
             new NodeResources("worker1", 8000, 16L << 30), new NodeResources("worker2", 8000, 16L << 30));
     private final Srv6Devices devices;
+    private volatile VnfInventoryService metricsInventory;
     private final DatagramChannel sender;
     private long seq; // one sequence per reporter (the egress switch), over all chains
     private int counter;
@@ -95,25 +98,38 @@ final class MetricsTestbed implements AutoCloseable {
         }
         app.deployFig5();
         app.settle();
+        metricsInventory = app.inventory;
         assembly = LoopAssembly.over(app.app)
                 .cluster(new InMemoryLeadershipService(cluster, NODE), new InMemoryClusterService(cluster, NODE))
                 .platform(platform).build();
         collector = assembly.telemetry();
         loop = assembly.loop();
-        TelemetryManagers.windowNow(collector); // the collector binds its socket on the window thread
+        collector.windowNow(); // the collector binds its socket on the window thread
         if (collector.collectorAddress().isEmpty()) {
             throw new IllegalStateException("the collector did not bind its port");
         }
-        metrics = new AppMetricsManager();
-        metrics.sfcService = app.sfcs;
-        metrics.inventory = app.inventory;
-        metrics.windows = collector;
-        metrics.telemetry = collector;
-        metrics.loop = loop;
-        metrics.registry = new NetworkConfigRegistryAdapter();
-        metrics.coreService = new CoreServiceAdapter();
+        VnfInventoryService readInventory = (VnfInventoryService) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {VnfInventoryService.class}, (proxy, m, args) -> {
+                    try {
+                        return m.invoke(metricsInventory, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        metrics = new AppMetricsManager(app.sfcs, readInventory, collector, collector, loop,
+                                        new NetworkConfigRegistryAdapter(), new CoreServiceAdapter());
         metrics.activate();
         sender = DatagramChannel.open().bind(new InetSocketAddress(reportAddress(REPORTER), 0));
+    }
+
+    /**
+     * Points the metrics component's inventory reads at another inventory (a store that fails),
+     * or back at the app's with {@code null}.
+     *
+     * @param inventory inventory the scrape reads, null for the app's
+     */
+    void metricsReadInventory(VnfInventoryService inventory) {
+        metricsInventory = inventory == null ? app.inventory : inventory;
     }
 
     private static String reportAddress(DeviceId d) {

@@ -23,7 +23,6 @@ import org.onosproject.net.config.NetworkConfigRegistryAdapter;
 import org.srv6int.app.export.ExportConfig;
 import org.srv6int.app.export.ExportCounters;
 import org.srv6int.app.export.ExportManager;
-import org.srv6int.app.telemetry.TelemetryManagers;
 import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.testkit.InMemoryClusterService;
 
@@ -78,39 +77,29 @@ public class OtlpExportTest {
         receiver.start();
     }
 
-    /** The exports component as ONOS wires it, its references set here (they are protected). */
-    private final class Exports extends ExportManager {
-        Exports() {
-            coreService = new CoreServiceAdapter() {
-                @Override
-                public ApplicationId registerApplication(String name) {
-                    return PaperTestbed.APP_ID;
-                }
-            };
-            clusterService = new InMemoryClusterService(bed.cluster, NodeId.nodeId("onos-1"));
-            registry = new NetworkConfigRegistryAdapter() {
-                @Override
-                @SuppressWarnings("unchecked")
-                public <S, C extends Config<S>> C getConfig(S subject, Class<C> configClass) {
-                    return configClass == ExportConfig.class ? (C) current : null;
-                }
-            };
-            metrics = bed.metrics;
-        }
-
-        void start() {
-            activate();
-        }
-
-        void stop() {
-            deactivate();
-        }
+    /** The exports component as ONOS wires it, over the testbed's cluster, netcfg and metrics. */
+    private ExportManager exports() {
+        CoreServiceAdapter core = new CoreServiceAdapter() {
+            @Override
+            public ApplicationId registerApplication(String name) {
+                return PaperTestbed.APP_ID;
+            }
+        };
+        NetworkConfigRegistryAdapter registry = new NetworkConfigRegistryAdapter() {
+            @Override
+            @SuppressWarnings("unchecked")
+            public <S, C extends Config<S>> C getConfig(S subject, Class<C> configClass) {
+                return configClass == ExportConfig.class ? (C) current : null;
+            }
+        };
+        return new ExportManager(registry, core, new InMemoryClusterService(bed.cluster, NodeId.nodeId("onos-1")),
+                                 bed.metrics);
     }
 
     @After
     public void tearDown() throws Exception {
         if (export != null) {
-            ((Exports) export).stop();
+            export.deactivate();
         }
         receiver.stop(0);
         bed.close();
@@ -121,10 +110,10 @@ public class OtlpExportTest {
         ExportConfig c = new ExportConfig();
         c.init(PaperTestbed.APP_ID, ExportConfig.KEY, (ObjectNode) mapper.readTree(json), mapper, cfg -> { });
         current = c;
-        Exports x = new Exports();
+        ExportManager x = exports();
         export = x;
-        bed.metrics.export = x;
-        x.start();
+        bed.metrics.bindExport(x);
+        x.activate();
     }
 
     private static void await(BooleanSupplier done, String what) throws InterruptedException {
@@ -167,7 +156,7 @@ public class OtlpExportTest {
             bed.send(1, 50, 300_000, 100);
             bed.send(2, 50, 320_000, 100);
             Thread.sleep(50);
-            TelemetryManagers.windowNow(bed.collector);
+            bed.collector.windowNow();
         }
         start("{\"otlp\": {\"endpoint\": \"http://127.0.0.1:" + receiver.getAddress().getPort()
                           + "/v1/metrics\", \"intervalMs\": 200}}");

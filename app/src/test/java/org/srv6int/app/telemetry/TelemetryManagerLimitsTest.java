@@ -48,7 +48,7 @@ public class TelemetryManagerLimitsTest {
     private static final VnfKey VNF7 = VnfKey.of(SfcId.of(7), 0);
     private static final VnfKey VNF8 = VnfKey.of(SfcId.of(8), 0);
 
-    private final TelemetryManager manager = new TelemetryManager();
+    private TelemetryManager manager;
     private final AtomicReference<Srv6IntAppConfig> app = new AtomicReference<>();
     private int port;
     private boolean active;
@@ -107,7 +107,7 @@ public class TelemetryManagerLimitsTest {
         inventory.registerReplica(r7);
         inventory.registerReplica(r8);
         Map<SfcId, SfcPaths> all = Map.of(SfcId.of(7), paths(SfcId.of(7), r7), SfcId.of(8), paths(SfcId.of(8), r8));
-        manager.configService = new Srv6IntConfigService() {
+        Srv6IntConfigService config = new Srv6IntConfigService() {
             @Override
             public Srv6Devices devices() {
                 return devices;
@@ -118,7 +118,7 @@ public class TelemetryManagerLimitsTest {
                 return Optional.of(app.get());
             }
         };
-        manager.pathService = new SfcPathService() {
+        SfcPathService paths = new SfcPathService() {
             @Override
             public Optional<SfcPaths> getPaths(SfcId sfcId) {
                 return Optional.ofNullable(all.get(sfcId));
@@ -129,11 +129,8 @@ public class TelemetryManagerLimitsTest {
                 return all;
             }
         };
-        manager.inventory = inventory;
-        manager.metrics = new MetricsManager();
-        manager.mastershipService = new MastershipServiceAdapter();
-        manager.clusterService = new ClusterServiceAdapter();
-        manager.summaryStore = TestStores.summaries(new InMemoryStorageService());
+        manager = new TelemetryManager(config, paths, inventory, new MetricsManager(), new MastershipServiceAdapter(),
+                                       new ClusterServiceAdapter(), TestStores.summaries(new InMemoryStorageService()));
         manager.activate();
         active = true;
 

@@ -61,7 +61,9 @@ public class TelemetryManagerTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final MetricsManager metrics = new MetricsManager();
-    private final TelemetryManager manager = new TelemetryManager();
+    private TelemetryManager manager;
+    private Srv6IntConfigService config;
+    private SfcPathService pathService;
     private volatile Map<SfcId, SfcPaths> allPaths;
     private final FakeInventory inventory = new FakeInventory();
     private DatagramChannel switchS4;
@@ -99,7 +101,7 @@ public class TelemetryManagerTest {
                 List.of(DeviceId.deviceId("device:s1"), DeviceId.deviceId("device:s2"),
                         DeviceId.deviceId("device:s4")),
                 List.of(r0.id()), 1)));
-        manager.configService = new Srv6IntConfigService() {
+        config = new Srv6IntConfigService() {
             @Override
             public Srv6Devices devices() {
                 return devices;
@@ -111,7 +113,7 @@ public class TelemetryManagerTest {
             }
         };
         allPaths = Map.of(SFC, paths);
-        manager.pathService = new SfcPathService() {
+        pathService = new SfcPathService() {
             @Override
             public Optional<SfcPaths> getPaths(SfcId sfcId) {
                 return Optional.ofNullable(allPaths.get(sfcId));
@@ -123,11 +125,9 @@ public class TelemetryManagerTest {
             }
         };
         inventory.registerReplica(r0);
-        manager.inventory = inventory;
-        manager.metrics = metrics;
-        manager.mastershipService = new MastershipServiceAdapter();
-        manager.clusterService = new ClusterServiceAdapter();
-        manager.summaryStore = TestStores.summaries(new InMemoryStorageService());
+        manager = new TelemetryManager(config, pathService, inventory, metrics, new MastershipServiceAdapter(),
+                                       new ClusterServiceAdapter(),
+                                       TestStores.summaries(new InMemoryStorageService()));
         manager.activate();
         switchS4 = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
         stranger = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.3", 0));
@@ -176,8 +176,8 @@ public class TelemetryManagerTest {
         Srv6IntAppConfig noAddress = new Srv6IntAppConfig();
         noAddress.init(new DefaultApplicationId(1, Srv6IntConfigService.APP_NAME), Srv6IntAppConfig.KEY,
                        MAPPER.readTree("{\"collector\":{\"port\":" + free + ",\"maxVnfs\":64}}"), MAPPER, null);
-        Srv6Devices devices = manager.configService.devices();
-        Srv6IntConfigService config = new Srv6IntConfigService() {
+        Srv6Devices devices = config.devices();
+        Srv6IntConfigService noAddressConfig = new Srv6IntConfigService() {
             @Override
             public Srv6Devices devices() {
                 return devices;
@@ -189,18 +189,19 @@ public class TelemetryManagerTest {
             }
         };
         manager.deactivate();
-        TelemetryManager other = TelemetryManagers.start(config, manager.pathService, inventory,
-                                                         new MastershipServiceAdapter(), new ClusterServiceAdapter(),
-                                                         TestStores.summaries(new InMemoryStorageService()));
+        TelemetryManager other = new TelemetryManager(noAddressConfig, pathService, inventory, new MetricsManager(),
+                                                      new MastershipServiceAdapter(), new ClusterServiceAdapter(),
+                                                      TestStores.summaries(new InMemoryStorageService()));
+        other.activate();
         try {
-            TelemetryManagers.windowNow(other);
+            other.windowNow();
             assertTrue(other.collectorAddress().isEmpty());
             // nothing listens on the port on any address: a plain bind of the wildcard succeeds
             try (DatagramSocket s = new DatagramSocket(free)) {
                 assertEquals(free, s.getLocalPort());
             }
         } finally {
-            TelemetryManagers.stop(other);
+            other.deactivate();
             manager.activate();
         }
     }

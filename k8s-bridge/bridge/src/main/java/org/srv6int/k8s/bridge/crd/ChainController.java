@@ -27,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -117,13 +116,6 @@ public final class ChainController implements AutoCloseable {
         }
     }
 
-    /** What the controller remembers of an object between syncs (lost with leadership: then it re-reads). */
-    private static final class Seen {
-        String digest;
-        long lastWriteNanos;
-        boolean written;
-    }
-
     private final KubernetesClient client;
     private final boolean ownsClient;
     private final String namespace;
@@ -131,7 +123,7 @@ public final class ChainController implements AutoCloseable {
     private final Settings settings;
     private final WorkQueue<String> queue;
     private final ChainEvents events;
-    private final Map<String, Seen> seen = new ConcurrentHashMap<>();
+    private final StatusPacer pacer;
     private final AtomicLong syncs = new AtomicLong();
     private final AtomicLong syncFailures = new AtomicLong();
     private final AtomicLong statusWrites = new AtomicLong();
@@ -165,6 +157,7 @@ public final class ChainController implements AutoCloseable {
         this.settings = settings;
         this.queue = new WorkQueue<>(settings.baseBackoff, settings.maxBackoff);
         this.events = new ChainEvents(client, instance);
+        this.pacer = new StatusPacer(settings.window, settings.measurementInterval, System::nanoTime);
     }
 
     /**
@@ -335,7 +328,7 @@ public final class ChainController implements AutoCloseable {
         syncs.incrementAndGet();
         GenericKubernetesResource obj = informer.getStore().getByKey(key);
         if (obj == null) {
-            seen.remove(key);
+            pacer.forget(key);
             if (sink.ownedKeys().contains(key) && !sink.orphaned(key)) {
                 queue.addAfter(key, RELEASE_POLL);
             }
@@ -370,7 +363,7 @@ public final class ChainController implements AutoCloseable {
         events.record(chain, new ChainNote(false, "Released", "chain removed from the app and the switches; "
                 + "the garbage collector removes its replica StatefulSets", null));
         patchFinalizers(obj, rest);
-        seen.remove(chain.key());
+        pacer.forget(chain.key());
     }
 
     // Merge patch with the resourceVersion read: a concurrent change is a 409 and the key is retried.
@@ -404,17 +397,8 @@ public final class ChainController implements AutoCloseable {
     private void writeStatus(ChainObject chain, ChainReport report) {
         JsonNode want = normalize(report.status());
         JsonNode have = normalize(chain.status());
-        Seen s = seen.computeIfAbsent(chain.key(), k -> new Seen());
-        if (want.equals(have)) {
-            s.digest = report.digest();
+        if (!pacer.admit(chain.key(), !want.equals(have), report.digest())) {
             return;
-        }
-        long now = System.nanoTime();
-        boolean news = !report.digest().equals(s.digest);
-        long since = now - s.lastWriteNanos;
-        long wait = news ? settings.window.toNanos() : settings.measurementInterval.toNanos();
-        if (s.written && since < wait) {
-            return; // the ticker brings the key back; written once the interval has passed
         }
         ObjectNode op = JSON.createObjectNode();
         op.put("op", "add");
@@ -424,9 +408,7 @@ public final class ChainController implements AutoCloseable {
                 .subresource("status").patch(PatchContext.of(PatchType.JSON), JSON.createArrayNode().add(op)
                         .toString());
         statusWrites.incrementAndGet();
-        s.written = true;
-        s.lastWriteNanos = now;
-        s.digest = report.digest();
+        pacer.wrote(chain.key(), report.digest());
     }
 
     // Both sides through JSON text, so numbers compare by value (an Integer and a Long of 5 are equal).

@@ -27,8 +27,10 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
@@ -41,9 +43,11 @@ import static org.junit.Assert.assertTrue;
  * (k8s-bridge/deploy/bridge-rbac.yaml): a replica StatefulSet the bridge creates for a chain an
  * object declares is owned by that object, and deleting the object runs the finalizer and lets
  * the garbage collector remove the StatefulSet (the sink here removes nothing from the cluster);
- * with 100 objects whose p95 changes every window, the status write rate stays at about one
- * write per chain per 10 s (printed). The sink is an in-memory stand-in for the app (the app's own
- * sink runs in app's ChainCrdEndToEndTest). Runs when {@code srv6int.admin.kubeconfig} is given
+ * with 100 objects whose p95 changes every window, the status write rate stays at most about one
+ * write per chain per 10 s and every chain's status still follows its p95 (the rate and the syncs
+ * printed; their speed is tools/bench-chain-status's figure, the pacing StatusPacerTest's). The
+ * sink is an in-memory stand-in for the app (the app's own sink runs in app's ChainCrdEndToEndTest).
+ * Runs when {@code srv6int.admin.kubeconfig} is given
  * (its directory also holds bridge.kubeconfig); skipped otherwise.
  */
 public class ChainControllerTest {
@@ -57,7 +61,7 @@ public class ChainControllerTest {
     private final Sink sink = new Sink();
 
     /** The app's side, in memory: owns every object it is asked about, reports a jittering p95. */
-    private static final class Sink implements ChainSink {
+    static final class Sink implements ChainSink {
         final Map<String, Integer> owned = new ConcurrentHashMap<>();
         final Set<String> released = ConcurrentHashMap.newKeySet();
         final AtomicLong p95 = new AtomicLong(800_000);
@@ -144,7 +148,7 @@ public class ChainControllerTest {
         admin.apps().statefulSets().inNamespace(NS).withLabel(ReplicaNames.LABEL_CHAIN, "4077").delete();
     }
 
-    private static GenericKubernetesResource object(String name, int id) {
+    static GenericKubernetesResource object(String name, int id) {
         GenericKubernetesResource r = new GenericKubernetesResource();
         r.setApiVersion(ChainController.API_VERSION);
         r.setKind(ChainController.KIND);
@@ -162,6 +166,19 @@ public class ChainControllerTest {
 
     private GenericKubernetesResource get(String name) {
         return admin.genericKubernetesResources(ChainController.CONTEXT).inNamespace(NS).withName(name).get();
+    }
+
+    /** Each test object's stored p95, by name, in one list call. */
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> p95s() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (GenericKubernetesResource r : admin.genericKubernetesResources(ChainController.CONTEXT).inNamespace(NS)
+                .withLabel(LABEL).list().getItems()) {
+            Object status = r.getAdditionalProperties().get("status");
+            Object b = status instanceof Map ? ((Map<String, Object>) status).get("bottleneck") : null;
+            m.put(r.getMetadata().getName(), b instanceof Map ? ((Map<String, Object>) b).get("p95Ns") : null);
+        }
+        return m;
     }
 
     private static void waitUntil(String what, long seconds, BooleanSupplier done) throws InterruptedException {
@@ -233,10 +250,21 @@ public class ChainControllerTest {
                                   + "in %.1f s = %.2f writes per chain per 10 s (%.1f writes/s); counters %s%n",
                           n, writes, syncs, seconds, perChainPer10s, writes / seconds, controller.counters());
         // Each chain's measurement-only change is written once per 10 s; a chain may fall on both ends
-        // of the interval measured (one write each side), hence the 1.5.
+        // of the interval measured (one write each side), hence the 1.5. An upper bound only: how
+        // many syncs a loaded machine manages is a speed (tools/bench-chain-status), not asserted here;
+        // the pacing itself is StatusPacerTest's, on a clock that test moves.
         assertTrue("write rate " + perChainPer10s, perChainPer10s <= 1.5);
-        assertTrue("the status still follows the measurements: " + writes, writes >= n);
-        assertTrue("one sync per chain per window at least: " + syncs, syncs >= n * 10L);
+        // The status still follows the measurements: every chain's p95 is rewritten, however slowly.
+        Map<String, Object> before = p95s();
+        assertEquals(before.keySet(), new HashSet<>(names));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
+        Set<String> stale = new HashSet<>(names);
+        while (!stale.isEmpty()) {
+            assertTrue("not rewritten within 300 s: " + stale, System.nanoTime() < deadline);
+            Thread.sleep(1000); // one list a second: the API server is what is measured, not the test
+            Map<String, Object> now = p95s();
+            stale.removeIf(name -> !Objects.equals(before.get(name), now.get(name)));
+        }
         // Repeats of the same Event count on one Event (client-go's aggregation).
         controller.flushEvents();
         assertTrue(controller.counters().toString(), controller.counters().get("eventsAggregated") > 0
