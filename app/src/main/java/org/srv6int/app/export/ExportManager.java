@@ -89,6 +89,16 @@ public class ExportManager implements ExportService {
         this.metrics = metrics;
     }
 
+    /**
+     * Binds the app's metrics the OTLP export pushes (OSGi binds them by their dynamic reference; a
+     * host without OSGi calls this).
+     *
+     * @param metrics the app's metrics, null to unbind
+     */
+    public void bindMetrics(AppMetricsService metrics) {
+        this.metrics = metrics;
+    }
+
     /** Opens the netcfg section and starts the exports it configures. */
     @Activate
     public void activate() {

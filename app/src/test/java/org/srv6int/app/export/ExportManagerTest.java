@@ -56,21 +56,21 @@ public class ExportManagerTest {
 
     @Before
     public void setUp() {
-        mgr = new ExportManager();
-        mgr.coreService = new CoreServiceAdapter() {
+        CoreServiceAdapter core = new CoreServiceAdapter() {
             @Override
             public ApplicationId registerApplication(String name) {
                 return PaperTestbed.APP_ID;
             }
         };
-        mgr.clusterService = new InMemoryClusterService(new InMemoryCluster(), NodeId.nodeId("onos-1"));
-        mgr.registry = new NetworkConfigRegistryAdapter() {
+        NetworkConfigRegistryAdapter registry = new NetworkConfigRegistryAdapter() {
             @Override
             @SuppressWarnings("unchecked")
             public <S, C extends Config<S>> C getConfig(S subject, Class<C> configClass) {
                 return configClass == ExportConfig.class ? (C) current : null;
             }
         };
+        mgr = new ExportManager(registry, core, new InMemoryClusterService(new InMemoryCluster(),
+                                                                          NodeId.nodeId("onos-1")), null);
         mgr.activate();
         mgr.bindWindows(feed);
     }
@@ -153,7 +153,7 @@ public class ExportManagerTest {
 
     @Test
     public void otlpBadFieldsAreRefusedByNameAndTheRunningPushStays() throws Exception {
-        mgr.metrics = () -> "# HELP a_total a\n# TYPE a_total counter\na_total 1\n";
+        mgr.bindMetrics(() -> "# HELP a_total a\n# TYPE a_total counter\na_total 1\n");
         String endpoint = "http://" + closedPort() + "/v1/metrics";
         current = config("{\"otlp\": {\"endpoint\": \"" + endpoint + "\", \"intervalMs\": 100}}");
         mgr.reconfigure();
@@ -187,10 +187,10 @@ public class ExportManagerTest {
     @Test
     public void aCollectorThatNeverAnswersDropsPushesAndCountsThem() throws Exception {
         AtomicInteger renders = new AtomicInteger();
-        mgr.metrics = () -> {
+        mgr.bindMetrics(() -> {
             renders.incrementAndGet();
             return "# HELP a_total a\n# TYPE a_total counter\na_total 1\n";
-        };
+        });
         // accepts connections (the kernel's backlog) but never reads nor answers
         try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             current = config("{\"otlp\": {\"endpoint\": \"http://127.0.0.1:" + silent.getLocalPort()
