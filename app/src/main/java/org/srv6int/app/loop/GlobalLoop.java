@@ -147,14 +147,33 @@ public final class GlobalLoop {
         for (VnfObservation o : observations) {
             seen.put(o.vnf(), o);
         }
+        // What a round changed is written at its end, all at once (an action writes ahead itself, in step).
+        Set<VnfKey> changed = new LinkedHashSet<>();
         for (VnfObservation o : observations) {
             VnfState s = states.computeIfAbsent(o.vnf(), k -> new VnfState());
             VnfLoopRecord before = store == null ? null : toRecord(s, now, nowMillis);
             step(o, s, now);
             if (store != null && !toRecord(s, now, nowMillis).equals(before)) {
-                save(o.vnf(), s, now, nowMillis);
+                changed.add(o.vnf());
             }
         }
+        saveAll(changed, now, nowMillis);
+    }
+
+    /** Writes the vNFs' current states at once (a later step may have changed one: push-aside). */
+    private void saveAll(Set<VnfKey> vnfs, long now, long nowMillis) {
+        Map<VnfKey, VnfLoopRecord> records = new LinkedHashMap<>();
+        vnfs.stream().filter(states::containsKey).forEach(k -> records.put(k, toRecord(states.get(k), now, nowMillis)));
+        Set<VnfKey> failed = records.keySet();
+        try {
+            failed = records.isEmpty() ? Set.of() : store.putAll(records);
+        } catch (RuntimeException e) {
+            // none known written: each retried below
+        }
+        List<VnfKey> retry = new ArrayList<>(failed);
+        unsaved.removeAll(records.keySet());
+        storeFailures += retry.size();
+        retry.forEach(k -> save(k, states.get(k), now, nowMillis));  // as save retries (unsaved if it fails)
     }
 
     /**
@@ -294,26 +313,12 @@ public final class GlobalLoop {
         return storeFailures;
     }
 
-    private static long toMillis(long tNanos, long now, long nowMillis) {
-        return tNanos == NONE ? 0 : nowMillis - (now - tNanos) / 1_000_000;
-    }
-
     private static long toNanos(long tMillis, long now, long nowMillis) {
         return tMillis == 0 ? NONE : now - (nowMillis - tMillis) * 1_000_000;
     }
 
     private VnfLoopRecord toRecord(VnfState s, long now, long nowMillis) {
-        LoopDecision pending = null;
-        if (s.phase != VnfLoopRecord.Phase.IDLE) {
-            pending = log.decision(s.pendingDecision);
-        }
-        return new VnfLoopRecord(s.rStar, s.lStar, toMillis(s.violationSince, now, nowMillis),
-                                 toMillis(s.lowSince, now, nowMillis), toMillis(s.cooldownUntil, now, nowMillis),
-                                 s.phase, pending, s.phase == VnfLoopRecord.Phase.IDLE ? 0 : s.pendingDecision,
-                                 s.plan, s.drainingReplica,
-                                 s.phase == VnfLoopRecord.Phase.IDLE ? 0 : toMillis(s.drainStart, now, nowMillis),
-                                 toMillis(s.quietSince, now, nowMillis), s.replaceOwed)
-                .withPushAside(s.movingOut, s.movedFor, toMillis(s.pushAsideAt, now, nowMillis));
+        return s.record(s.phase == VnfLoopRecord.Phase.IDLE ? null : log.decision(s.pendingDecision), now, nowMillis);
     }
 
     /** Writes a vNF's state, retrying at once; on failure it is retried at every tick. */

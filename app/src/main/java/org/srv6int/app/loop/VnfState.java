@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.VnfLoopRecord;
 
 import java.util.List;
+
+import static org.srv6int.app.loop.HealthMemory.toMillis;
 
 /** One vNF's state in the global loop: Algorithm 4's, its action in flight, push-aside and replacements owed. */
 final class VnfState {
@@ -38,4 +41,22 @@ final class VnfState {
     String movedFor;
     // This leader's memory: the drain's held delete is counted once.
     boolean deleteHeld;
+
+    /**
+     * This state as the store keeps it (times in wall-clock ms, 0 for none).
+     *
+     * @param pending   the decision in flight, null when idle
+     * @param now       loop clock, ns
+     * @param nowMillis wall clock, ms
+     * @return the record
+     */
+    VnfLoopRecord record(LoopDecision pending, long now, long nowMillis) {
+        boolean idle = phase == VnfLoopRecord.Phase.IDLE;
+        return new VnfLoopRecord(rStar, lStar, toMillis(violationSince, now, nowMillis),
+                                 toMillis(lowSince, now, nowMillis), toMillis(cooldownUntil, now, nowMillis),
+                                 phase, pending, idle ? 0 : pendingDecision, plan, drainingReplica,
+                                 idle ? 0 : toMillis(drainStart, now, nowMillis),
+                                 toMillis(quietSince, now, nowMillis), replaceOwed)
+                .withPushAside(movingOut, movedFor, toMillis(pushAsideAt, now, nowMillis));
+    }
 }

@@ -127,6 +127,11 @@ public class DistributedLoopStateStore implements LoopStateStore {
     }
 
     @Override
+    public Set<VnfReplicaId> putReplicaHealthAll(Map<VnfReplicaId, ReplicaHealthRecord> many) {
+        return ParallelPuts.putAll(health, many);
+    }
+
+    @Override
     public void removeReplicaHealth(VnfReplicaId replica) {
         health.remove(replica);
     }
@@ -153,6 +158,11 @@ public class DistributedLoopStateStore implements LoopStateStore {
     @Override
     public void put(VnfKey vnf, VnfLoopRecord record) {
         records.put(vnf, record);
+    }
+
+    @Override
+    public Set<VnfKey> putAll(Map<VnfKey, VnfLoopRecord> many) {
+        return ParallelPuts.putAll(records, many);
     }
 
     @Override

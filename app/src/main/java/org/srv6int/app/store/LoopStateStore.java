@@ -8,6 +8,7 @@ import org.srv6int.app.api.model.SfcId;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfLoopRecord;
 import org.srv6int.app.api.model.VnfReplicaId;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -35,6 +36,25 @@ public interface LoopStateStore {
      * @param record record
      */
     void put(VnfKey vnf, VnfLoopRecord record);
+
+    /**
+     * Writes many vNFs' records and waits for all (a leader's first round over new chains: one
+     * record each). A store over the network issues them without waiting for each one's answer.
+     *
+     * @param records records by vNF
+     * @return the vNFs whose write failed (written or not: write them again)
+     */
+    default Set<VnfKey> putAll(Map<VnfKey, VnfLoopRecord> records) {
+        Set<VnfKey> failed = new LinkedHashSet<>();
+        records.forEach((k, r) -> {
+            try {
+                put(k, r);
+            } catch (RuntimeException e) {
+                failed.add(k);
+            }
+        });
+        return failed;
+    }
 
     /**
      * Removes a vNF's record (its chain is gone).
@@ -79,6 +99,24 @@ public interface LoopStateStore {
      * @param record  record
      */
     void putReplicaHealth(VnfReplicaId replica, ReplicaHealthRecord record);
+
+    /**
+     * Writes the failure detection's memory of many replicas and waits for all, as {@link #putAll}.
+     *
+     * @param records records by replica
+     * @return the replicas whose write failed (written or not: write them again)
+     */
+    default Set<VnfReplicaId> putReplicaHealthAll(Map<VnfReplicaId, ReplicaHealthRecord> records) {
+        Set<VnfReplicaId> failed = new LinkedHashSet<>();
+        records.forEach((k, r) -> {
+            try {
+                putReplicaHealth(k, r);
+            } catch (RuntimeException e) {
+                failed.add(k);
+            }
+        });
+        return failed;
+    }
 
     /**
      * Removes the failure detection's memory of one replica (it is gone).
