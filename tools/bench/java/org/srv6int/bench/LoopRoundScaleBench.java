@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.bench;
 
+import com.sun.management.ThreadMXBean;
 import org.onlab.packet.Ip6Address;
 import org.onlab.packet.IpPrefix;
 import org.onlab.packet.MacAddress;
@@ -47,6 +48,8 @@ import org.srv6int.testkit.InMemoryStorageService;
 import org.srv6int.testkit.InMemoryTopologyService;
 
 import java.io.File;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.net.ServerSocket;
@@ -85,6 +88,9 @@ public final class LoopRoundScaleBench {
 
     private static final int SWITCHES = 64;
     private static final int VNFS = 4;
+    /** -Dbench.paced=true: one round per 500 ms of real time, as the product runs them (default: back to back). */
+    private static final boolean PACED = Boolean.getBoolean("bench.paced");
+    private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();
     private static final long LMAX = 1_000_000;
 
     private LoopRoundScaleBench() {
@@ -246,6 +252,52 @@ public final class LoopRoundScaleBench {
         System.exit(0);
     }
 
+    private static void pause(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** Collection time of every collector so far (the JVM's own accounting; includes concurrent phases). */
+    private static long gcMillis() {
+        long t = 0;
+        for (GarbageCollectorMXBean b : ManagementFactory.getGarbageCollectorMXBeans()) {
+            t += Math.max(0, b.getCollectionTime());
+        }
+        return t;
+    }
+
+    /** Attributes the slow rounds: which of them had a collection inside, and what a round allocates. */
+    private static void reportGc(long[] ns, long[] gcMs, long[] allocated) {
+        int n = ns.length;
+        List<Long> clean = new ArrayList<>();
+        int withGc = 0;
+        long gcTotal = 0;
+        for (int r = 0; r < n; r++) {
+            if (gcMs[r] > 0) {
+                withGc++;
+                gcTotal += gcMs[r];
+            } else {
+                clean.add(ns[r]);
+            }
+        }
+        long[] alloc = allocated.clone();
+        Arrays.sort(alloc);
+        String cleanP = "none";
+        if (!clean.isEmpty()) {
+            clean.sort(null);
+            cleanP = String.format("p50 %.1f ms, max %.1f ms", clean.get(clean.size() / 2) / 1e6,
+                                   clean.get(clean.size() - 1) / 1e6);
+        }
+        System.out.printf("  rounds %s: %d of %d had a collection inside (%d ms of GC in them); rounds without: "
+                                  + "%s; allocated by the loop thread per round p50 %.1f MB%n",
+                          PACED ? "paced at 500 ms" : "back to back", withGc, n, gcTotal, cleanP,
+                          alloc[n / 2] / 1e6);
+    }
+
     /** A loading write, retried on a store timeout (a Raft election under load); the answer is not needed. */
     private static void retried(Supplier<Boolean> write) {
         for (int i = 0;; i++) {
@@ -330,12 +382,23 @@ public final class LoopRoundScaleBench {
         before = storage.snapshot();
         long fillsBefore = storage.fills();
         long[] ns = new long[rounds];
+        long[] gcMs = new long[rounds];
+        long[] allocated = new long[rounds];
         for (int r = 0; r < rounds; r++) {
             clock.nanos += 500_000_000L;
+            if (PACED) {
+                // the product runs one round per 500 ms window: the JVM has the rest of it to collect
+                pause(500);
+            }
+            long gc0 = gcMillis();
+            long a0 = THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
             long s = System.nanoTime();
             loop.period(window);
             ns[r] = System.nanoTime() - s;
+            allocated[r] = THREADS.getThreadAllocatedBytes(Thread.currentThread().getId()) - a0;
+            gcMs[r] = gcMillis() - gc0;
         }
+        reportGc(ns, gcMs, allocated);
         Map<String, Long> perRun = diff(storage.snapshot(), before);
         Map<String, Long> perRound = new TreeMap<>();
         perRun.forEach((k, v) -> perRound.put(k, Math.round((double) v / rounds)));
