@@ -157,7 +157,8 @@ public class KubernetesReplicaPlatformManagerTest {
             cfg.app = KubernetesMock.appConfig("{\"kubernetes\":" + k8s.kubernetesJson() + "}");
             announce(netcfg);
             assertEquals("worker1", m.nodeFreeResources().get(0).node());
-            ReplicaInfo r = m.createReplica(SNORT, "worker1", "d1-0").toCompletableFuture().get(CALL_SECONDS, TimeUnit.SECONDS);
+            ReplicaInfo r = m.createReplica(SNORT, "worker1", "d1-0").toCompletableFuture()
+                    .get(CALL_SECONDS, TimeUnit.SECONDS);
             assertEquals("sfc-3-vnf0-r0", r.id());
             assertEquals("worker1", r.node());
             try {
