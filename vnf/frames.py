@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """SRv6-INT test frames for the vNFs (stdlib only; layout: docs/wire-format.md).
 
   frames.py gen dpi OUT.pcap                 flows nDPI can classify (DNS, HTTP, NTP, ...) + one unknown

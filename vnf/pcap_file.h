@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Minimal reader of classic pcap files (LINKTYPE_ETHERNET, either byte order). */
 #ifndef PCAP_FILE_H
 #define PCAP_FILE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "srv6.h"
 #include <string.h>
 #include <netinet/in.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* SR-aware parsing of an SRv6-INT frame (docs/wire-format.md sections 1 and 4).
  * Never reads past len; never writes to the frame. */
 #ifndef SRV6_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* srv6-blast: sends the frames of a pcap file out of an interface through an
  * AF_PACKET TPACKET_V2 TX ring, bounded in count and time, optionally paced.
  *   srv6-blast -i IFACE -f FILE.pcap [-c COUNT] [-t SECONDS] [-r PPS] [--vary-flows]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Common inline-forwarding core of the vNFs: AF_PACKET TPACKET_V2 RX and TX rings
  * between two interfaces (or one, hairpin), SR-aware parsing, counters, signals.
  * A vNF is a module: inspect() sees every valid SRv6-INT frame and returns a verdict. */

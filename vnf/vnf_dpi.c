@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* vnf-dpi: classifies every flow of the inner packets with nDPI (libndpi 4.2 API).
  * Flow = inner 5-tuple, both directions together. Each flow is given to nDPI
  * until it is classified (and no extra dissection is possible) or for at most

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* vnf-fuzz: feeds malformed frames (every truncation of each seed frame, random
  * byte flips, bogus SRH / IPv6 / inner lengths, random garbage) to the SR-aware
  * parser and to the DPI and IDS inspection code, in-process, each frame in a

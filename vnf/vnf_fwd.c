@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* vnf-fwd: SR-aware forwarder. Parses IPv6+SRH (counts what does not decode)
  * and forwards every valid SRv6-INT frame unchanged. */
 #include "vnf.h"

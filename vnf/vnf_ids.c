@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* vnf-ids: matches the payload of every inner packet against a rule set with
  * Hyperscan (block mode, one database of all rules). Rule file: one rule a line,
  * `ID:/regex/flags` (flags: i caseless, s dotall, m multiline), '#' comments;

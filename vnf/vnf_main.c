@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Inline AF_PACKET forwarding core shared by vnf-fwd, vnf-dpi and vnf-ids. */
 #include "vnf.h"
 #include <errno.h>

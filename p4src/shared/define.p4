@@ -1,7 +1,7 @@
-// SRv6-INT: constants and types shared by every target (no architecture externs).
+// SPDX-License-Identifier: Apache-2.0
 #ifndef SRV6INT_DEFINE_P4
 #define SRV6INT_DEFINE_P4
-
+// SRv6-INT: constants and types shared by every target (no architecture externs).
 // A segment list has at most MAX_SEGMENTS entries (LastEntry <= 7), see docs/wire-format.md 1.3.
 #define MAX_SEGMENTS 8
 

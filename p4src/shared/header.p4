@@ -1,7 +1,7 @@
-// SRv6-INT: headers and the metadata every target carries (docs/wire-format.md).
+// SPDX-License-Identifier: Apache-2.0
 #ifndef SRV6INT_HEADER_P4
 #define SRV6INT_HEADER_P4
-
+// SRv6-INT: headers and the metadata every target carries (docs/wire-format.md).
 #include "define.p4"
 
 @controller_header("packet_in")

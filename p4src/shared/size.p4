@@ -1,10 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
+#ifndef SRV6INT_SIZE_P4
+#define SRV6INT_SIZE_P4
 // SRv6-INT: every table, register and counter size of the program, for every
 // target (docs/p4-tables.md lists them per table). Java reads ENCAP_BUCKETS as
 // Srv6IntPipelineConstants.ENCAP_BUCKETS (checked against the compiled JSON by
 // the pipeconf tests).
-#ifndef SRV6INT_SIZE_P4
-#define SRV6INT_SIZE_P4
-
 // ---- tables ----
 #define ACL_TABLE_SIZE 256
 #define NDP_REPLY_TABLE_SIZE 1024

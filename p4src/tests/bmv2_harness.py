@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Runs simple_switch_grpc on veth pairs inside a network namespace this test
 creates, and moves the test process into that namespace so scapy and gRPC talk
 to the switch only there (nothing leaves the namespace)."""

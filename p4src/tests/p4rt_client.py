@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Minimal P4Runtime client for the data-plane tests (p4runtime PyPI protobufs)."""
 import queue
 import threading

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Data-plane tests of the SRv6-INT program on BMv2 (simple_switch_grpc).
 
 Each test configures the one switch as a node of the golden vectors' scenario

@@ -1,10 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 // SRv6-INT switch program for BMv2 simple_switch_grpc (v1model): the thin
 // top file. Target-independent controls and definitions are in ../shared/
 // (sizes: shared/size.p4); the v1model ones (registers, hashes) are in
 // include/control/. This file orders them and does what only v1model can:
 // timestamps, clones, recirculation, truncation, ports.
 // Tables, names and widths: docs/p4-tables.md. Wire format: docs/wire-format.md.
-
 #include "include/arch.p4"
 #include "../shared/define.p4"
 #include "../shared/header.p4"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Codec CI step (after `mvn install`, which ran the codec's JUnit tests, fuzzing
 # and the vector regeneration check): independent checks of the golden vectors
 # with scapy and with the Wireshark Lua dissector under tshark, plus a smoke run

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # P4 part: compiled artefacts match p4src/ (fingerprint), Srv6IntConstants.java
 # matches the p4info, and the data-plane tests on BMv2 (they skip, printing why,
 # where simple_switch_grpc is not on PATH).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CI step: the Kubernetes bridge against a real control plane on 127.0.0.1
 # (tools/k8s-testenv: kube-apiserver/controller-manager/scheduler v1.36.3, etcd,
 # kwok nodes worker1/worker2). Builds the control plane on the first run (cached in

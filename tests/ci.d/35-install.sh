@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CI step: docs/install.md is the script. Extracts the Kubernetes steps of the install
 # sequence (the blocks fenced ```sh install-k8s, in order) and runs them as written, as one
 # bash script under `set -euo pipefail`, against a real control plane (tools/k8s-testenv:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Node agent end to end outside Maven: the packaged jar started as a process
 # (tools/node-agent) against a fake worker tree and a pcap replay (both made by
 # the test fixture with the codec's encoders), /metrics scraped over HTTP, the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # SID -> pod wiring on a real Open vSwitch (issue 16 item 2), crossed by traffic.
 # A network namespace stands for the worker: a private ovsdb-server and
 # ovs-vswitchd --disable-system (userspace datapath, no kernel module) with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Browser test of the SRv6-INT ONOS topology overlay's JavaScript: installs the
 # harness's npm packages (angular, playwright-core: exact versions in
 # tests/gui/package.json, neither has dependencies) into tests/gui/node_modules (git-ignored) and runs

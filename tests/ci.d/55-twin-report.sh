@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The testbed twin's report page: runs two short scenarios into one output root (fig8 without
 # vertical scaling; fig9 with all three policies and --repeat 2, which adds the interval plot),
 # then checks out/index.html in Debian's headless Chromium (tests/gui/report.test.mjs: renders,

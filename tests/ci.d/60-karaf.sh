@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs the app's .oar inside a real Apache Karaf 4.2.9 (the Karaf of ONOS 2.7) on Java 11,
 # with ONOS 2.7's own third-party and API bundles and, in place of ONOS's core, the in-memory
 # stand-ins of srv6int-testkit; then checks what only a running OSGi container shows:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The app's and the node agent's metrics against a real Prometheus (Debian's): a source app
 # (MetricsLoadRunner: the app's collector, global loop and exporter on the paper's testbed, INT
 # reports over UDP in real time, SFC 2's Snort pushed over its bound until the loop scales it out)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The app's Kafka export against a real single-node KRaft broker: Maven Central's Kafka 4.1.1
 # jars (resolved by tests/kafka/broker-pom.xml, cached in the local Maven repository) run as a
 # broker and controller in a child JVM on this JDK 17; the app's producer (kafka-clients 4.1.1,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Real vNFs (issue 32 item 1): builds vnf/ (forwarder, nDPI DPI, Hyperscan IDS),
 # fuzzes the SR-aware parser and the DPI/IDS inspection in-process (plain and
 # ASan+UBSan builds), then runs each vNF inline between two veths in a chain of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Headless-Chromium test of the SRv6-INT topology overlay's JavaScript.
 // Serves the repository on 127.0.0.1, opens tests/gui/harness.html (ONOS GUI
 // stand-ins + the overlay loaded through its js.html/css.html), replays the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Headless-Chromium check of the testbed twin's report page (out/index.html, written by
 // tools/twin after every run): opened from disk as a reader would (file://, no server), it
 // renders, every image loads, every linked file exists and nothing is logged as an error.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  Stand-ins for the ONOS legacy GUI services that the SRv6-INT overlay calls,
  for the headless-Chromium test harness (harness.html). Each one keeps the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Independent check of the golden vectors: scapy (not our codec) parses every
 frame and must agree with the vector's JSON on every IPv6 / SRH field, the
 SRv6-INT TLV bytes, the INT metadata, the report header and the flow hash."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The Wireshark Lua dissector (tools/wireshark/srv6int.lua), run by tshark over
 the golden vectors, must show the same SRv6-INT fields as the vectors' JSON. The
 pcap is written here in Python and must equal tools/srv6int-pcap's byte for byte."""

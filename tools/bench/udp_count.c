@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * udp_count: the machine's UDP receive limit: k threads, each on its own SO_REUSEPORT socket of
  * one port, count datagrams with recvmmsg and do nothing else (the baseline of the collector

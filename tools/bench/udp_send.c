@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * udp_send: blasts one INT report payload at a UDP address with sendmmsg, rewriting the
  * report header's Sequence Number (bytes 4..7, big-endian) so every datagram is a new report.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Traffic of the capture benchmark (tools/bench-capture): sends the frames of a
  * pcap file round and round out of IFACE (an AF_PACKET socket, sendmmsg in
  * batches of 64) for SECONDS, as fast as it can, and prints how many it sent.

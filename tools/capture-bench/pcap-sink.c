@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Baseline of the capture benchmark (tools/bench-capture): the least a libpcap
  * reader does. Opens IFACE like the agent's PcapLatencySource.live (snap length
  * 512, non-promiscuous, 100 ms timeout, 8 MiB ring, the same BPF filter), reads frames

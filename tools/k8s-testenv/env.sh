@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared settings for build/start/stop (sourced, not run).
 # Binaries and Go caches live outside the repository so only the first run builds.
 K8S_TESTENV_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

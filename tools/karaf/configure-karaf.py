@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Configures a fresh Apache Karaf 4.2.9 for the Karaf step (tools/karaf/karaf-it).
 
 Usage: configure-karaf.py KARAF_HOME SSH_PORT HTTP_PORT RMI_REGISTRY_PORT RMI_SERVER_PORT

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Helpers of the Karaf step (tools/karaf/karaf-it): what to expect, read from the .oar.
 
   bundles SYSTEM FEATURES_URL < bundle:list -t 0 -s    every bundle of the app's feature ACTIVE

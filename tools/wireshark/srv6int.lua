@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- Wireshark dissector for SRv6-INT (docs/wire-format.md):
 --  * INT reports on UDP port 32766 (report header, then the mirrored frame is
 --    handed to the Ethernet dissector);

@@ -1,7 +1,7 @@
-// ACL: packet-in for the controller (LLDP/BDDP, ARP/NDP if wanted) and drops.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef SRV6INT_ACL_P4
 #define SRV6INT_ACL_P4
-
+// ACL: packet-in for the controller (LLDP/BDDP, ARP/NDP if wanted) and drops.
 #include "../header.p4"
 #include "../size.p4"
 

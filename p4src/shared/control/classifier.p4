@@ -1,7 +1,7 @@
-// H.Encaps.INT, part 1: classify a native packet to a chain.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef SRV6INT_CLASSIFIER_P4
 #define SRV6INT_CLASSIFIER_P4
-
+// H.Encaps.INT, part 1: classify a native packet to a chain.
 #include "../header.p4"
 #include "../size.p4"
 

@@ -1,8 +1,8 @@
-// H.Encaps.INT, part 2: pick one segment list of the chain by the flow's bucket
-// and push IPv6 + SRH + SRv6-INT TLV (docs/wire-format.md 1).
+// SPDX-License-Identifier: Apache-2.0
 #ifndef SRV6INT_ENCAP_P4
 #define SRV6INT_ENCAP_P4
-
+// H.Encaps.INT, part 2: pick one segment list of the chain by the flow's bucket
+// and push IPv6 + SRH + SRv6-INT TLV (docs/wire-format.md 1).
 #include "../header.p4"
 #include "segments.p4"
 #include "../size.p4"

@@ -1,7 +1,7 @@
-// End.T.INT (plain and SFC mode) and End.DT.INT (docs/wire-format.md 2).
+// SPDX-License-Identifier: Apache-2.0
 #ifndef SRV6INT_ENDPOINT_P4
 #define SRV6INT_ENDPOINT_P4
-
+// End.T.INT (plain and SFC mode) and End.DT.INT (docs/wire-format.md 2).
 #include "../header.p4"
 #include "../size.p4"
 #include "segments.p4"

@@ -1,8 +1,8 @@
-// Writes this switch's INT metadata over Segment List[md.int_slot]
-// (docs/wire-format.md 1.5). Runs where queue metadata exists (egress).
+// SPDX-License-Identifier: Apache-2.0
 #ifndef SRV6INT_INT_MD_P4
 #define SRV6INT_INT_MD_P4
-
+// Writes this switch's INT metadata over Segment List[md.int_slot]
+// (docs/wire-format.md 1.5). Runs where queue metadata exists (egress).
 #include "../header.p4"
 #include "segments.p4"
 

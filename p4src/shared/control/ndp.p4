@@ -1,8 +1,8 @@
-// NDP: a Neighbor Solicitation for one of the switch's addresses is answered in
-// the data plane (static entries written from netcfg, no packet-in).
+// SPDX-License-Identifier: Apache-2.0
 #ifndef SRV6INT_NDP_P4
 #define SRV6INT_NDP_P4
-
+// NDP: a Neighbor Solicitation for one of the switch's addresses is answered in
+// the data plane (static entries written from netcfg, no packet-in).
 #include "../header.p4"
 #include "../size.p4"
 

@@ -1,8 +1,8 @@
-// INT report encapsulation: Ethernet | IPv4 | UDP | report header | mirrored
-// frame (docs/wire-format.md 3). The caller truncates the packet to out_len.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef SRV6INT_REPORT_P4
 #define SRV6INT_REPORT_P4
-
+// INT report encapsulation: Ethernet | IPv4 | UDP | report header | mirrored
+// frame (docs/wire-format.md 3). The caller truncates the packet to out_len.
 #include "../header.p4"
 
 control IntReport(inout headers_t hdr, inout local_md_t md,

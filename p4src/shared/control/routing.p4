@@ -1,7 +1,7 @@
-// IPv6 routing of SIDs and prefixes, IPv4 routing of decapsulated/native packets.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef SRV6INT_ROUTING_P4
 #define SRV6INT_ROUTING_P4
-
+// IPv6 routing of SIDs and prefixes, IPv4 routing of decapsulated/native packets.
 #include "../header.p4"
 #include "../size.p4"
 

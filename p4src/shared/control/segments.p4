@@ -1,8 +1,8 @@
-// Runtime-indexed access to Segment List[idx] (0 <= idx < MAX_SEGMENTS), spelled
-// out as constant indices so every target compiles it.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef SRV6INT_SEGMENTS_P4
 #define SRV6INT_SEGMENTS_P4
-
+// Runtime-indexed access to Segment List[idx] (0 <= idx < MAX_SEGMENTS), spelled
+// out as constant indices so every target compiles it.
 #include "../header.p4"
 
 control ReadSegment(in headers_t hdr, in bit<8> idx, out bit<128> value) {

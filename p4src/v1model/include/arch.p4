@@ -1,9 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
+#ifndef SRV6INT_V1MODEL_ARCH_P4
+#define SRV6INT_V1MODEL_ARCH_P4
 // v1model bindings of the few architecture-specific constructs the shared
 // controls in shared/control/ name through macros (a TNA port defines the same macros
 // with DirectCounter / ActionSelector).
-#ifndef SRV6INT_V1MODEL_ARCH_P4
-#define SRV6INT_V1MODEL_ARCH_P4
-
 #include <core.p4>
 #include <v1model.p4>
 #include "../../shared/define.p4"

@@ -1,7 +1,7 @@
-// v1model parser, deparser and checksums.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef SRV6INT_V1MODEL_PARSER_P4
 #define SRV6INT_V1MODEL_PARSER_P4
-
+// v1model parser, deparser and checksums.
 #include "arch.p4"
 #include "../../shared/header.p4"
 

@@ -1,9 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
+#ifndef SRV6INT_V1MODEL_FLOW_COUNTER_P4
+#define SRV6INT_V1MODEL_FLOW_COUNTER_P4
 // Port_Counter: packets per flow at this switch, in FLOW_COUNTER_CELLS cells
 // indexed by the low bits of the flow hash. increment 0 reads only (a packet
 // back from its vNF, or another pass of one arrival, was counted already).
-#ifndef SRV6INT_V1MODEL_FLOW_COUNTER_P4
-#define SRV6INT_V1MODEL_FLOW_COUNTER_P4
-
 #include "../arch.p4"
 #include "../../../shared/header.p4"
 #include "../../../shared/size.p4"

@@ -1,8 +1,8 @@
-// 1-in-k INT sampling per chain: a countdown from the classifier's int_period;
-// md.int_on is set on the packet that reaches 0 (period 0 = never).
+// SPDX-License-Identifier: Apache-2.0
 #ifndef SRV6INT_V1MODEL_INT_SAMPLER_P4
 #define SRV6INT_V1MODEL_INT_SAMPLER_P4
-
+// 1-in-k INT sampling per chain: a countdown from the classifier's int_period;
+// md.int_on is set on the packet that reaches 0 (period 0 = never).
 #include "../arch.p4"
 #include "../../../shared/header.p4"
 #include "../../../shared/size.p4"

@@ -1,11 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
+#ifndef SRV6INT_V1MODEL_LOCAL_SID_PASS_P4
+#define SRV6INT_V1MODEL_LOCAL_SID_PASS_P4
 // Consecutive local SIDs (docs/p4-tables.md "Consecutive local vNFs"): the next
 // segment has no route because SIDs of this switch have none here
 // (RoutingProgrammer routes other switches' SIDs), so it is looked up in my_sid
 // on another pass through the pipeline: a recirculation, bounded by
 // LOCAL_PASS_LIMIT and refused for a segment that loops to the SID just processed.
-#ifndef SRV6INT_V1MODEL_LOCAL_SID_PASS_P4
-#define SRV6INT_V1MODEL_LOCAL_SID_PASS_P4
-
 #include "../arch.p4"
 #include "../../../shared/header.p4"
 #include "../../../shared/size.p4"

@@ -1,8 +1,8 @@
-// Lookup metadata: the (inner) flow's 5-tuple and its CRC-32 hash, read by
-// multipath/bucket selection, the Flow Label and Port_Counter.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef SRV6INT_V1MODEL_LOOKUP_MD_INIT_P4
 #define SRV6INT_V1MODEL_LOOKUP_MD_INIT_P4
-
+// Lookup metadata: the (inner) flow's 5-tuple and its CRC-32 hash, read by
+// multipath/bucket selection, the Flow Label and Port_Counter.
 #include "../arch.p4"
 #include "../../../shared/header.p4"
 

@@ -1,10 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
+#ifndef SRV6INT_V1MODEL_QUEUE_SELECT_P4
+#define SRV6INT_V1MODEL_QUEUE_SELECT_P4
 // Egress queue by traffic class (v1model/simple_switch: queue number =
 // standard_metadata.priority). Only for a switch started with
 // --priority-queues N > qid: simple_switch drops a packet whose priority has no
 // queue. Empty (every packet in queue 0) unless written.
-#ifndef SRV6INT_V1MODEL_QUEUE_SELECT_P4
-#define SRV6INT_V1MODEL_QUEUE_SELECT_P4
-
 #include "../arch.p4"
 #include "../../../shared/header.p4"
 #include "../../../shared/size.p4"

@@ -1,8 +1,8 @@
-// This switch's identity, written once by the app: INT Device_ID, its own SID
-// (End.T.INT's address) and router MAC.
+// SPDX-License-Identifier: Apache-2.0
 #ifndef SRV6INT_V1MODEL_SWITCH_INFO_P4
 #define SRV6INT_V1MODEL_SWITCH_INFO_P4
-
+// This switch's identity, written once by the app: INT Device_ID, its own SID
+// (End.T.INT's address) and router MAC.
 #include "../arch.p4"
 #include "../../../shared/header.p4"
 

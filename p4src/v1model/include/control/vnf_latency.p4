@@ -1,10 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
+#ifndef SRV6INT_V1MODEL_VNF_LATENCY_P4
+#define SRV6INT_V1MODEL_VNF_LATENCY_P4
 // vNF latency stage of End.T.INT (SFC mode): on the way to the vNF, read the
 // vNF's last latency (the TLV's detection result); back from it, latency = now
 // minus the departure time parked in the active segment, and In_Time is
 // restored from there (docs/wire-format.md 2).
-#ifndef SRV6INT_V1MODEL_VNF_LATENCY_P4
-#define SRV6INT_V1MODEL_VNF_LATENCY_P4
-
 #include "../arch.p4"
 #include "../../../shared/header.p4"
 #include "../../../shared/size.p4"

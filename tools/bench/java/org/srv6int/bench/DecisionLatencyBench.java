@@ -2,6 +2,7 @@
 package org.srv6int.bench;
 
 import org.srv6int.app.testing.FakePorts;
+import org.srv6int.app.testing.FakeReplicaPlatform;
 import org.srv6int.app.loop.LoopCore;
 import org.srv6int.app.loop.LoopParams;
 import org.srv6int.app.loop.VnfObservation;
@@ -32,7 +33,7 @@ public final class DecisionLatencyBench {
         Map<String, Long> packets = new HashMap<>();
         for (int i = 0; i < runs; i++) {
             FakePorts.Clock clock = new FakePorts.Clock();
-            FakePorts.Platform platform = new FakePorts.Platform();
+            FakeReplicaPlatform platform = FakeReplicaPlatform.immediate();
             platform.nodes.add(new NodeResources("w1", 4000, 1L << 34));
             platform.nodes.add(new NodeResources("w2", 8000, 1L << 34));
             FakePorts.Routing routing = new FakePorts.Routing("r0");

@@ -2,6 +2,7 @@
 package org.srv6int.bench;
 
 import org.srv6int.app.testing.FakePorts;
+import org.srv6int.app.testing.FakeReplicaPlatform;
 import org.srv6int.app.loop.LoopCore;
 import org.srv6int.app.loop.LoopParams;
 import org.srv6int.app.loop.VnfObservation;
@@ -46,7 +47,7 @@ public class InProcessBench {
     public void setUp() throws Exception {
         engine = BenchSetup.engine(() -> fakeNanos);
         routing = new FakePorts.Routing("r0");
-        FakePorts.Platform platform = new FakePorts.Platform();
+        FakeReplicaPlatform platform = FakeReplicaPlatform.immediate();
         platform.nodes.add(new NodeResources("w1", 4000, 1L << 34));
         // the loop core's round on each window: its observation of the window's one vNF
         loop = LoopCore.builder().clock(new FakePorts.Clock()).platform(platform).routing(routing)

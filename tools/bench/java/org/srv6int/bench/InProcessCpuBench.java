@@ -2,6 +2,7 @@
 package org.srv6int.bench;
 
 import org.srv6int.app.testing.FakePorts;
+import org.srv6int.app.testing.FakeReplicaPlatform;
 import org.srv6int.app.loop.LoopCore;
 import org.srv6int.app.loop.LoopParams;
 import org.srv6int.app.loop.VnfObservation;
@@ -30,7 +31,7 @@ public final class InProcessCpuBench {
         long[] fake = {0};
         TelemetryEngine engine = BenchSetup.engine(() -> fake[0]);
         FakePorts.Routing routing = new FakePorts.Routing("r0");
-        FakePorts.Platform platform = new FakePorts.Platform();
+        FakeReplicaPlatform platform = FakeReplicaPlatform.immediate();
         platform.nodes.add(new NodeResources("w1", 4000, 1L << 34));
         // the loop core's round on each window: its observation of the window's one vNF
         LoopCore loop = LoopCore.builder().clock(new FakePorts.Clock()).platform(platform).routing(routing)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  SRv6-INT SFC topology overlay: "business logic" module.
 

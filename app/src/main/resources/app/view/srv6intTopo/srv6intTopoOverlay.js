@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SRv6-INT SFC topology overlay - client side
 //
 // Binds the overlay's logic (srv6intTopo.js) to the topology view's overlay

@@ -78,6 +78,27 @@ public class Srv6intTopoComponent {
             .topoOverlayFactory(topoOverlayFactory)
             .build();
 
+    /** Creates the component for OSGi, which sets its references. */
+    public Srv6intTopoComponent() {
+    }
+
+    /**
+     * Creates the component with its mandatory references, for a host without OSGi (telemetry and
+     * the global loop left unbound, as the optional references allow); call {@link #activate()}.
+     *
+     * @param uiExtensionService the GUI's extension registry
+     * @param sfcService         chains
+     * @param vnfInventoryService replicas
+     * @param sfcPathService     the chains' paths
+     */
+    public Srv6intTopoComponent(UiExtensionService uiExtensionService, SfcService sfcService,
+                                VnfInventoryService vnfInventoryService, SfcPathService sfcPathService) {
+        this.uiExtensionService = uiExtensionService;
+        this.sfcService = sfcService;
+        this.vnfInventoryService = vnfInventoryService;
+        this.sfcPathService = sfcPathService;
+    }
+
     @Activate
     protected void activate() {
         uiExtensionService.register(extension);

@@ -101,8 +101,7 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform, AgentA
 
     /** How long a removed chain's workloads wait for the switches to drop its entries, ms. */
     static final long CHAIN_RELEASE_TIMEOUT_MS = 30_000;
-    // Tests shorten it.
-    volatile long chainReleaseTimeoutMillis = CHAIN_RELEASE_TIMEOUT_MS;
+    private volatile long chainReleaseTimeoutMillis = CHAIN_RELEASE_TIMEOUT_MS;
     private static final long CHAIN_RELEASE_POLL_MS = 100;
     // Chains whose workloads wait for the switches: the orphan sweep leaves them to that wait.
     private final Set<String> releasing = ConcurrentHashMap.newKeySet();
@@ -164,6 +163,15 @@ public class KubernetesReplicaPlatformManager implements ReplicaPlatform, AgentA
         this.storageService = storageService;
         this.inventory = inventory;
         this.flowRuleService = flowRuleService;
+    }
+
+    /**
+     * Shortens how long a removed chain's workloads wait for the switches (tests).
+     *
+     * @param millis the wait, ms
+     */
+    void chainReleaseTimeout(long millis) {
+        chainReleaseTimeoutMillis = millis;
     }
 
     /** Builds the platform from netcfg and follows its changes. */

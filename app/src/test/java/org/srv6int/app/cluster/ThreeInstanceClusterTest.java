@@ -427,7 +427,7 @@ public class ThreeInstanceClusterTest {
         windows(two);
         assertEquals(add, platform.requests());
         assertEquals(platform.calls.toString(), add, platform.calls.stream().filter(c -> c.contains(" again")).count());
-        say("onos-2 resumed: requests " + platform.calls.subList(add, platform.calls.size()));
+        say("onos-2 resumed: requests " + platform.creates().subList(add, platform.creates().size()));
         platform.ready();
         List<LoopDecision> d2 = loops.get(two).decisions(10);
         assertEquals(d2.toString(), 1, d2.size());
@@ -499,7 +499,7 @@ public class ThreeInstanceClusterTest {
         List<LoopDecision> d2 = loops.get(two).decisions(20);
         assertEquals(d2.toString(), 1, d2.stream().filter(d -> d.action() == LoopDecision.Action.REPLACE).count());
         assertTrue(d2.toString(), d2.stream().noneMatch(d -> d.action() == LoopDecision.Action.REPLICA_DEAD));
-        say("onos-2 requested the replacement once: " + platform.calls.subList(add, platform.calls.size()));
+        say("onos-2 requested the replacement once: " + platform.creates().subList(add, platform.creates().size()));
     }
 
     private void awaitAccepted(NodeId n, long count) throws Exception {

@@ -58,12 +58,9 @@ public class Srv6intTopoComponentTest {
     public void registersOverlayHandlerAndResources() throws Exception {
         GuiTestbed tb = new GuiTestbed().before();
         RecordingUiExtensionService ui = new RecordingUiExtensionService();
-        Srv6intTopoComponent c = new Srv6intTopoComponent();
-        c.uiExtensionService = ui;
-        c.sfcService = tb.app.sfcService;
-        c.vnfInventoryService = tb.app.inventory;
-        c.sfcPathService = tb.app.pathService;
         // telemetry and loop left unbound: optional references
+        Srv6intTopoComponent c = new Srv6intTopoComponent(ui, tb.app.sfcService, tb.app.inventory,
+                tb.app.pathService);
 
         c.activate();
         assertEquals(1, ui.getExtensions().size());

@@ -35,7 +35,7 @@ public class ChainRemovalTest {
                     KubernetesMock.appConfig("{\"kubernetes\":" + k8s.kubernetesJson() + "}"));
             KubernetesReplicaPlatformManager m = KubernetesMock.platform(chains, cfg, new KubernetesMock.Netcfg(),
                                                                          new FakeInventory(), flows);
-            m.chainReleaseTimeoutMillis = 2_000;
+            m.chainReleaseTimeout(2_000);
             try {
                 m.createReplica(VnfKey.of(chain.id(), 0), "worker1", "c1-0").toCompletableFuture()
                         .get(10, TimeUnit.SECONDS);

@@ -228,13 +228,8 @@ public final class KubernetesMock implements AutoCloseable {
     public static KubernetesReplicaPlatformManager platform(SfcService sfcs, FakeConfigService config, Netcfg netcfg,
                                                      org.srv6int.app.api.VnfInventoryService inventory,
                                                      org.onosproject.net.flow.FlowRuleService flows) {
-        KubernetesReplicaPlatformManager m = new KubernetesReplicaPlatformManager();
-        m.flowRuleService = flows;
-        m.sfcService = sfcs;
-        m.configService = config;
-        m.netcfgService = netcfg;
-        m.storageService = new InMemoryStorageService();
-        m.inventory = inventory;
+        KubernetesReplicaPlatformManager m = new KubernetesReplicaPlatformManager(netcfg, config, sfcs,
+                new InMemoryStorageService(), inventory, flows);
         m.activate();
         return m;
     }

@@ -4,6 +4,7 @@ package org.srv6int.app.loop;
 import org.srv6int.app.testing.TestReports;
 
 import org.srv6int.app.testing.FakePorts;
+import org.srv6int.app.testing.FakeReplicaPlatform;
 
 import org.srv6int.app.api.model.NodeResources;
 import org.junit.After;
@@ -133,7 +134,7 @@ public class CollectorToLoopTest {
 
     @Test
     public void violationPersistingPastTHatScalesOutToExactN() throws Exception {
-        FakePorts.Platform platform = new FakePorts.Platform();
+        FakeReplicaPlatform platform = FakeReplicaPlatform.immediate();
         platform.nodes.add(new NodeResources("worker-1", 4000, 8L << 30));
         platform.nodes.add(new NodeResources("worker-2", 8000, 16L << 30));
         platform.nodes.add(new NodeResources("worker-3", 2000, 32L << 30));

@@ -4,6 +4,7 @@ package org.srv6int.app.loop;
 import org.srv6int.app.testing.TestReports;
 
 import org.srv6int.app.testing.FakePorts;
+import org.srv6int.app.testing.FakeReplicaPlatform;
 
 import org.srv6int.app.switchstate.FlowEntries;
 import org.onlab.packet.IpAddress;
@@ -77,7 +78,7 @@ public class FailureHandlingTest {
     private static final VnfKey NDPI = VnfKey.of(PaperTestbed.SFC1, 1);
 
     private final FakePorts.Clock clock = new FakePorts.Clock();
-    final FakePorts.Platform platform = new FakePorts.Platform();
+    final FakeReplicaPlatform platform = FakeReplicaPlatform.immediate();
     private final WindowFeed feed = new WindowFeed();
     private final org.onlab.metrics.MetricsManager metrics = new org.onlab.metrics.MetricsManager();
     private final List<org.onosproject.net.device.DeviceListener> deviceListeners = new ArrayList<>();
@@ -105,7 +106,7 @@ public class FailureHandlingTest {
         h.settle();
         platform.nodes.add(new NodeResources("worker1", 8000, 1L << 34));
         platform.nodes.add(new NodeResources("worker2", 4000, 1L << 34));
-        platform.created = 10;
+        platform.startNamesAfter(10);
         engine = new TelemetryEngine(TelemetryEngine.Limits.DEFAULT, () -> clock.nanos);
         engine.setReporters(Map.of(0x0A000004, 4));
         rebind();
@@ -386,14 +387,14 @@ public class FailureHandlingTest {
 
     @Test
     public void aReplicaToldNotReadyWhileItsCreateIsInFlightIsNotDeadOnceItJoins() {
-        platform.readyAtOnce = false;
+        platform.readyAtOnce(false);
         healthyWindow();
         healthyWindow();
         platform.setReadiness(SNORT, Map.of("w2", false));
         healthyWindow();
         assertEquals(LoopDecision.Outcome.IN_PROGRESS, decisions(LoopDecision.Action.REPLACE).get(0).outcome());
         // The platform sees the replacement's pod, not Ready yet, while its create is in flight: told, not judged.
-        String name = "r" + platform.created;
+        String name = "r" + platform.created();
         platform.setReadiness(SNORT, Map.of("w2", false, name, false));
         assertEquals(1, decisions(LoopDecision.Action.REPLICA_DEAD).size());
         // Ready: told first, then the create (which waits on the same watch) ends and the replica joins.
@@ -414,7 +415,7 @@ public class FailureHandlingTest {
 
     @Test
     public void losingTheLastReplicaIsChainDownWithAClearReasonUntilTheReplacementIsReady() {
-        platform.readyAtOnce = false;
+        platform.readyAtOnce(false);
         healthyWindow();
         healthyWindow();
         platform.setReadiness(NDPI, Map.of("r0", false));

@@ -2,6 +2,7 @@
 package org.srv6int.app.loop;
 
 import org.srv6int.app.testing.FakePorts;
+import org.srv6int.app.testing.FakeReplicaPlatform;
 
 import java.util.Optional;
 import java.util.Set;
@@ -59,7 +60,7 @@ public class GlobalLoopFailoverTest {
             return clock.currentTimeMillis();
         }
     };
-    private final FakePorts.Platform platform = new FakePorts.Platform();
+    private final FakeReplicaPlatform platform = FakeReplicaPlatform.immediate();
     private final FakePorts.Routing routing = new FakePorts.Routing("a");
     private final LoopParams params = LoopParams.builder().tHatNanos(4 * SEC).cooldownNanos(10 * SEC)
             .demandLatency(LoopParams.DemandLatency.MEASURED).build();
@@ -83,7 +84,7 @@ public class GlobalLoopFailoverTest {
     @Test
     public void aScaleOutInterruptedByALeaderFailureIsFinishedExactlyOnce() {
         TestLoop first = new TestLoop(params, clock, platform, routing, store());
-        platform.readyAtOnce = false;
+        platform.readyAtOnce(false);
         tick(first, 1000, 500_000);
         for (int i = 0; i < 6; i++) {
             tick(first, 2000, 2_000_000);
@@ -103,7 +104,7 @@ public class GlobalLoopFailoverTest {
         TestLoop second = new TestLoop(params, otherClock, platform, routing, store());
         tick(second, 2000, 2_000_000);
         assertEquals(7, platform.pendingCreates.size());
-        assertEquals(7, platform.created);
+        assertEquals(7, platform.created());
         assertEquals(7, platform.calls.stream().filter(c -> c.contains(" again (d1-")).count());
         assertTrue(second.busy(vnf));
         for (int i = 2; i < 7; i++) {
@@ -126,13 +127,13 @@ public class GlobalLoopFailoverTest {
         for (int i = 0; i < 5; i++) {
             tick(second, 2000, 2_000_000);
         }
-        assertEquals(7, platform.created);
+        assertEquals(7, platform.created());
     }
 
     @Test
     public void aReplacementOwedWhenTheLeaderDiesIsCreatedExactlyOnceByTheNext() {
         TestLoop first = new TestLoop(params, clock, platform, routing, store());
-        platform.readyAtOnce = false;
+        platform.readyAtOnce(false);
         tick(first, 1000, 500_000);
         for (int i = 0; i < 6; i++) {
             tick(first, 2000, 2_000_000);
@@ -142,7 +143,7 @@ public class GlobalLoopFailoverTest {
         first.onFindings(List.of(new ChainHealth.Finding(ChainHealth.Finding.Kind.REPLICA_DEAD, vnf.sfcId(), vnf,
                                                          "a", "a at sw2/3: pod gone or not Ready (platform)", 0)));
         assertEquals(List.of("drain 3/1 a"), routing.calls);
-        assertEquals(7, platform.created);
+        assertEquals(7, platform.created());
         assertEquals("the debt is in the store before the leader can die", 1, store().records().get(vnf).replaceOwed());
 
         // The leader dies; the scale-out's pods become Ready meanwhile.
@@ -156,7 +157,7 @@ public class GlobalLoopFailoverTest {
         tick(second, 1000, 500_000);
         tick(second, 1000, 500_000);
         assertEquals(7, platform.calls.stream().filter(c -> c.contains(" again (")).count());
-        assertEquals(8, platform.created);
+        assertEquals(8, platform.created());
         LoopDecision replace = second.history().get(second.history().size() - 1);
         assertEquals(LoopDecision.Action.REPLACE, replace.action());
         assertEquals(0, store().records().get(vnf).replaceOwed());
@@ -169,7 +170,7 @@ public class GlobalLoopFailoverTest {
         for (int i = 0; i < 3; i++) {
             tick(third, 1000, 500_000);
         }
-        assertEquals(8, platform.created);
+        assertEquals(8, platform.created());
         assertEquals(routing.calls.toString(), 1, routing.calls.stream().filter(c
                 -> c.startsWith("add 3/1 [p7]")).count());
         assertFalse(third.busy(vnf));
@@ -195,7 +196,7 @@ public class GlobalLoopFailoverTest {
         assertEquals(600_000, second.lStarNanos(vnf));
         // C* = 1200 * 0.6 ms: n = ceil(2000 * 2 ms / 0.72) = 6.
         assertEquals(6.0, second.history().get(0).inputs().get(GlobalLoop.IN_N), 0);
-        assertEquals(5, platform.created);
+        assertEquals(5, platform.created());
         assertEquals(5000, second.history().get(0).inputs().get(LoopDecision.IN_VIOLATION_MS), 0);
     }
 
@@ -329,7 +330,7 @@ public class GlobalLoopFailoverTest {
         assertTrue(loop.storeFailures() >= 3);
         // Next window: the violation still runs, the write goes through, the scale-out starts.
         tick(loop, 2000, 2_000_000);
-        assertEquals(loop.history() + " " + platform.calls, 7, platform.created);
+        assertEquals(loop.history() + " " + platform.calls, 7, platform.created());
         assertEquals(LoopDecision.Outcome.SUCCEEDED, loop.history().get(1).outcome());
     }
 

@@ -6,6 +6,7 @@ import org.srv6int.app.testing.FakeInventory;
 import org.srv6int.app.testing.TestReports;
 
 import org.srv6int.app.testing.FakePorts;
+import org.srv6int.app.testing.FakeReplicaPlatform;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -78,7 +79,7 @@ public class GlobalLoopManagerTest {
     private final FakePorts.Clock clock = new FakePorts.Clock();
     private final FakeLeadership leadership = new FakeLeadership();
     private final FakeInventory inventory = new FakeInventory();
-    private final FakePorts.Platform platform = new FakePorts.Platform();
+    private final FakeReplicaPlatform platform = FakeReplicaPlatform.immediate();
     private final WindowFeed feed = new WindowFeed();
     private final TestReports reports = new TestReports(7, 4, 3);
     private TelemetryEngine engine;

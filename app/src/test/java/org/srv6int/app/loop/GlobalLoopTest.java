@@ -2,6 +2,7 @@
 package org.srv6int.app.loop;
 
 import org.srv6int.app.testing.FakePorts;
+import org.srv6int.app.testing.FakeReplicaPlatform;
 
 import java.util.Optional;
 import org.srv6int.app.api.model.NodeResources;
@@ -33,7 +34,7 @@ public class GlobalLoopTest {
 
     private final VnfKey vnf = VnfKey.of(SfcId.of(3), 1);
     private final FakePorts.Clock clock = new FakePorts.Clock();
-    private final FakePorts.Platform platform = new FakePorts.Platform();
+    private final FakeReplicaPlatform platform = FakeReplicaPlatform.immediate();
     private final FakePorts.Routing routing = new FakePorts.Routing("a");
     // The arithmetic of these cases is the paper's formula as written (C_i = R_i * L_i).
     private final LoopParams params = LoopParams.builder().tHatNanos(4 * SEC).cooldownNanos(10 * SEC)
@@ -170,7 +171,7 @@ public class GlobalLoopTest {
 
     @Test
     public void aDeadReplicaLeavesAtOnceAndItsReplacementWaitsForTheActionInFlight() {
-        platform.readyAtOnce = false;
+        platform.readyAtOnce(false);
         FakePorts.Routing r2 = new FakePorts.Routing("a", "b");
         TestLoop l = new TestLoop(params, clock, platform, r2);
         clock.nanos += SEC;
@@ -216,7 +217,7 @@ public class GlobalLoopTest {
 
     @Test
     public void groupIsUpdatedOnlyOncePodsAreReady() {
-        platform.readyAtOnce = false;
+        platform.readyAtOnce(false);
         tick(1000, 500_000);
         for (int i = 0; i < 6; i++) {
             tick(2000, 2_000_000);

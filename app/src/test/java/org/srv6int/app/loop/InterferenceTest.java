@@ -2,6 +2,7 @@
 package org.srv6int.app.loop;
 
 import org.srv6int.app.testing.FakePorts;
+import org.srv6int.app.testing.FakeReplicaPlatform;
 
 import org.junit.Test;
 import org.srv6int.app.api.model.InterferenceView;
@@ -199,7 +200,7 @@ public class InterferenceTest {
         n.put(VnfKey.of(SfcId.of(2), 0), HEADER_READING, "b", "w2");
         n.cls.put(hot, HEADER_REWRITING);
         FakePorts.Clock clock = new FakePorts.Clock();
-        FakePorts.Platform platform = new FakePorts.Platform();
+        FakeReplicaPlatform platform = FakeReplicaPlatform.immediate();
         platform.nodes.add(new NodeResources("w1", 3000, 1));
         platform.nodes.add(new NodeResources("w2", 2000, 1));
         FakePorts.Routing group = new FakePorts.Routing("h0");

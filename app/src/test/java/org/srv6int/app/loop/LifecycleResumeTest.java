@@ -122,7 +122,7 @@ public class LifecycleResumeTest {
         TestLoop second = new TestLoop(params, clock, platform, routing, store());
         tick(second, 2000, 2_000_000);
         assertEquals(requested, platform.requests());
-        assertEquals(requested, platform.calls.stream().filter(c -> c.contains(" again on ")).count());
+        assertEquals(requested, platform.calls.stream().filter(c -> c.contains(" again (")).count());
         assertEquals(reserved, inState(ReplicaState.PENDING));
         // The orphaned claim is young (it may be a create in progress): kept for now.
         VnfReplica meanwhile = h.inventory.addReplica(SNORT, "worker2", "meanwhile");

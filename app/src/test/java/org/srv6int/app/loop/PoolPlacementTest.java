@@ -2,6 +2,7 @@
 package org.srv6int.app.loop;
 
 import org.srv6int.app.testing.FakePorts;
+import org.srv6int.app.testing.FakeReplicaPlatform;
 
 import org.junit.Test;
 import org.srv6int.app.api.model.LoopDecision;
@@ -39,7 +40,7 @@ public class PoolPlacementTest {
     private final VnfKey vnf = VnfKey.of(SfcId.of(3), 1);
     private final VnfKey other = VnfKey.of(SfcId.of(4), 0);
     private final FakePorts.Clock clock = new FakePorts.Clock();
-    private final FakePorts.Platform platform = new FakePorts.Platform();
+    private final FakeReplicaPlatform platform = FakeReplicaPlatform.immediate();
     private final FakePorts.Routing routing = new FakePorts.Routing("a");
     private final NodePoolManager pools = new NodePoolManager(new InMemoryStorageService(), n -> true,
             clock::currentTimeMillis, NodePoolManager.DEFAULT_MAX_AGE_MS);
@@ -146,7 +147,7 @@ public class PoolPlacementTest {
     @Test
     public void replicasOnTheirWayCountAgainstAReportThatCannotShowThemYet() {
         // Each node's pools hold exactly one replica (equal room: by name).
-        platform.readyAtOnce = false;
+        platform.readyAtOnce(false);
         report("w1", 2000, 3, 25);
         report("w2", 3000, 3, 25);
         violate(vnf, other);

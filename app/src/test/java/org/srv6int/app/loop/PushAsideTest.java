@@ -2,6 +2,7 @@
 package org.srv6int.app.loop;
 
 import org.srv6int.app.testing.FakePorts;
+import org.srv6int.app.testing.FakeReplicaPlatform;
 
 import java.util.Comparator;
 import org.junit.Test;
@@ -41,7 +42,7 @@ public class PushAsideTest {
     private final VnfKey spa = VnfKey.of(sfc, 1);
     private final VnfKey log = VnfKey.of(sfc, 2);
     private final FakePorts.Clock clock = new FakePorts.Clock();
-    private final FakePorts.Platform platform = new FakePorts.Platform();
+    private final FakeReplicaPlatform platform = FakeReplicaPlatform.immediate();
     private final Groups routing = new Groups();
     private final Map<VnfKey, Long> cpu = new HashMap<>(Map.of(cls, 500L, spa, 1000L, log, 500L));
     private final Map<String, Long> packets = new HashMap<>();
@@ -214,7 +215,7 @@ public class PushAsideTest {
                 return clock.currentTimeMillis();
             }
         };
-        platform.readyAtOnce = false;
+        platform.readyAtOnce(false);
         TestLoop first = loop(true, TestStores.loopState(storage), clock);
         step(first, 6);
         assertEquals(List.of("nodeFreeResources", "create " + log + " on w1"), platform.calls);
@@ -225,7 +226,7 @@ public class PushAsideTest {
 
         TestLoop second = loop(true, TestStores.loopState(storage), otherProcess);
         tick(second, 150_000, 500_000);
-        assertEquals(1, platform.created);
+        assertEquals(1, platform.created());
         assertTrue(platform.calls.toString(), platform.calls.get(2).startsWith("create " + log + " on w1 again (d"));
         // Make-before-break as on the first leader: the new replica joins, then the old one drains.
         assertEquals(List.of("add " + log + " r1 on w1", "drain " + log + " log0"), routing.calls);
@@ -247,7 +248,7 @@ public class PushAsideTest {
         assertEquals(List.of("r1"), routing.active(log));
 
         // The analyser violates again within CoCo's timeout: the new leader knows it was pushed aside.
-        platform.readyAtOnce = true;
+        platform.readyAtOnce(true);
         for (int i = 0; i < 12; i++) {
             tick(second, 150_000, 3_000_000);
         }

@@ -111,7 +111,7 @@ public class AppMetricsManagerTest {
                            >= 1);
         assertEquals(0, p.get("srv6int_global_loop_decisions_ended_total{action=\"scale_out\",outcome=\"failed\"}"), 0);
         assertTrue(p.series.keySet().toString(), p.series.keySet().stream().anyMatch(
-                k -> k.startsWith("srv6int_replica_weight{chain=\"2\",vnf=\"0\",replica=\"scaled-")));
+                k -> k.matches("srv6int_replica_weight\\{chain=\"2\",vnf=\"0\",replica=\"r[1-9][0-9]*\".*")));
         // the scale-out's replica was written by the life cycle, edge by edge; nothing was refused
         String edge = "srv6int_replica_transitions_total{step=\"%s\",from=\"%s\",to=\"%s\"}";
         assertTrue(p.get(String.format(edge, "register", "none", "active")) >= 2);

@@ -31,7 +31,10 @@ public abstract class JerseyResourceTest extends JerseyTest {
     }
 
     /**
-     * Sets the services resources get.
+     * Sets the services resources get. ONOS 2.7's {@code BaseResource} reads them from a private
+     * static field with no setter (in OSGi a directory over the OSGi registry); ONOS's own
+     * {@code ResourceTest} (web/api) sets it the same way, so this one reflective write stays, the
+     * only one in the tests.
      *
      * @param directory services
      */
