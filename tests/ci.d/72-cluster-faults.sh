@@ -9,7 +9,7 @@
 # while masterships move. Under a steady write load; nothing accepted is lost, nothing invented
 # (docs/cluster.md section 4). c2 is back since session 15 (the leadership view orders answers by
 # term; SRV6INT_FAULTS_SKIP=c2 still leaves it out).
-# Budget: ~1-3 min on 2 busy cores (all four cases, cluster start included, took 62-75 s in
+# Budget: ~1-3 min on 2 busy cores (all four cases, cluster start included, took 63-80 s in
 # session 15's runs by hand; up to 164 s in session 14's); mvn is bounded by a 600 s timeout
 # inside tools/cluster-faults. Traffic only inside the namespaces and bridge made here (prefix
 # cft-, 10.77.0.0/24), removed on exit.

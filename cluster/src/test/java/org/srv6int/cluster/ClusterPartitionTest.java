@@ -239,7 +239,7 @@ public class ClusterPartitionTest {
 
     @Test
     public void c2FollowerCutOffLeavesTheLeaderInPlaceAndRejoinsOnHeal() throws Exception {
-        // CI's step 72 leaves c2 out (SRV6INT_FAULTS_SKIP=c2) while its open finding stands
+        // SRV6INT_FAULTS_SKIP=c2 leaves c2 out (CI ran it without since session 14; back since session 15)
         assumeTrue("c2 skipped by SRV6INT_FAULTS_SKIP (docs/cluster.md, section 4)",
                    !String.valueOf(System.getenv("SRV6INT_FAULTS_SKIP")).contains("c2"));
         String lead = leader(cluster.ids().get(0));
