@@ -132,6 +132,9 @@ final class MemberProcesses implements AutoCloseable {
         cmd.addAll(OPENS);
         cmd.addAll(List.of("-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                           // each leader change a view learns, with its source (docs/cluster.md, c2)
+                           "-Dorg.slf4j.simpleLogger.log.org.srv6int.cluster.atomix.ElectorView=info",
+                           "-Dorg.slf4j.simpleLogger.showDateTime=true",
                            "-cp", System.getProperty("java.class.path"),
                            "org.srv6int.cluster.member.ClusterMember", "--id", id, "--members", members,
                            "--data", dir.resolve(id).toString(), "--http", hosts.get(id) + ":" + httpPorts.get(id),

@@ -58,6 +58,15 @@ public final class AtomixLeadershipService implements LeadershipService {
         return view.connected();
     }
 
+    /**
+     * The view's periodic reads that failed, and answers it refused as older than the one it had.
+     *
+     * @return {failed reads, refused answers}
+     */
+    public long[] viewCounters() {
+        return new long[] {view.readFailures(), view.staleAnswers()};
+    }
+
     @Override
     public Leadership getLeadership(String topic) {
         return view.leadership(topic);

@@ -13,14 +13,17 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -47,6 +50,11 @@ import java.util.stream.Collectors;
  * (3) evicts from every topic the members the failure detector reports unreachable, as ONOS's
  * LeadershipAdminService.unregister(node) does: a dead or cut-off member's candidacies go within
  * the failure detector's time, not the (longer) Raft session timeout.
+ *
+ * <p>Every answer, whatever its source, goes through {@link LearntLeaderships}: an answer older
+ * than the one learnt (lower term, or the same term to an earlier request) is refused, counted
+ * and logged, so a late read or a replayed event cannot bring back a deposed leader. A periodic
+ * read that fails is counted and logged once per streak (and when reads answer again).
  */
 final class ElectorView {
 
@@ -69,10 +77,15 @@ final class ElectorView {
     private final ScheduledExecutorService refresher;
     private final AtomicBoolean refreshing = new AtomicBoolean();
     private volatile boolean sessionUp = true;
-    private final Map<String, Leadership> known = new ConcurrentHashMap<>();
+    private final LearntLeaderships learnt = new LearntLeaderships();
     private final ExecutorService announcer;
     private final BiConsumer<Leadership, Leadership> announce;
     private volatile boolean connected = true;
+    private final AtomicLong readFailures = new AtomicLong();
+    private final AtomicLong staleAnswers = new AtomicLong();
+    // the current streak of failed reads: its first failure (System.nanoTime, 0: none) and length
+    private final AtomicLong failingSince = new AtomicLong();
+    private final AtomicLong streak = new AtomicLong();
 
     /**
      * Watches an elector.
@@ -104,8 +117,9 @@ final class ElectorView {
             return t;
         });
         elector.addListener(e -> {
+            long stamp = learnt.stamp();
             if (connected) {
-                learn(e.topic(), onos(e.topic(), e.newLeadership()));
+                learn(e.topic(), onos(e.topic(), e.newLeadership()), stamp, "event");
             }
         });
         elector.addStateChangeListener(s -> {
@@ -122,26 +136,57 @@ final class ElectorView {
     }
 
     private void refresh() {
-        check();
-        if (!connected) {
-            return;
+        // an exception out of a scheduled task would cancel every later refresh: never let one out
+        try {
+            check();
+            if (!connected) {
+                return;
+            }
+            evictUnreachable();
+            if (refreshing.compareAndSet(false, true)) {
+                readAll("read").whenComplete((v, e) -> refreshing.set(false));
+            }
+        } catch (RuntimeException e) {
+            refreshing.set(false);
+            failed(e);
         }
-        evictUnreachable();
-        if (!refreshing.compareAndSet(false, true)) {
-            return;
+    }
+
+    // Reads every learnt topic again (and runs again where we are no candidate): done when all
+    // answered, failed or 5 s passed (a later answer is still ordered by LearntLeaderships).
+    private CompletableFuture<?> readAll(String source) {
+        CompletableFuture<?>[] reads = learnt.topics().stream().map(t -> {
+            long stamp = learnt.stamp();
+            return elector.async().getLeadership(t).thenCompose(l -> {
+                answered();
+                Leadership now = onos(t, l);
+                if (connected) {
+                    learn(t, now, stamp, source);
+                }
+                return rerun(t, now);
+            }).whenComplete((v, e) -> {
+                if (e != null) {
+                    failed(e);
+                }
+            });
+        }).toArray(CompletableFuture[]::new);
+        return CompletableFuture.allOf(reads).orTimeout(5, TimeUnit.SECONDS);
+    }
+
+    private void failed(Throwable e) {
+        readFailures.incrementAndGet();
+        streak.incrementAndGet();
+        if (failingSince.compareAndSet(0, System.nanoTime())) {
+            log.warn("{}: a read of the leaderships failed (logged once until one answers): {}", name, e.toString());
         }
-        List<String> topics = List.copyOf(known.keySet());
-        CompletableFuture<?>[] reads = topics.stream()
-                .map(t -> elector.async().getLeadership(t).thenCompose(l -> {
-                    Leadership now = onos(t, l);
-                    if (connected) {
-                        learn(t, now);
-                    }
-                    return rerun(t, now);
-                }))
-                .toArray(CompletableFuture[]::new);
-        CompletableFuture.allOf(reads).orTimeout(5, TimeUnit.SECONDS)
-                .whenComplete((v, e) -> refreshing.set(false));
+    }
+
+    private void answered() {
+        long since = failingSince.getAndSet(0);
+        if (since != 0) {
+            log.warn("{}: reads answer again after {} failed over {} ms", name, streak.getAndSet(0),
+                     (System.nanoTime() - since) / 1_000_000);
+        }
     }
 
     // Evicts, at most one request in flight per member, the unreachable members still candidates
@@ -161,7 +206,7 @@ final class ElectorView {
             if (since == null || now - since < AtomixNode.EVICT_AFTER.toNanos()) {
                 continue;
             }
-            boolean candidate = known.values().stream()
+            boolean candidate = learnt.all().values().stream()
                     .anyMatch(l -> l.candidates().contains(NodeId.nodeId(member)));
             if (candidate && evicting.add(member)) {
                 log.warn("{}: evicting {} from every topic (unreachable for {} ms)", name, member,
@@ -178,7 +223,8 @@ final class ElectorView {
             return CompletableFuture.completedFuture(null);
         }
         log.warn("{}: running again for {} (no longer a candidate)", name, topic);
-        return elector.async().run(topic, local).thenAccept(l -> learn(topic, onos(topic, l)));
+        long stamp = learnt.stamp();
+        return elector.async().run(topic, local).thenAccept(l -> learn(topic, onos(topic, l), stamp, "rerun"));
     }
 
     static Leadership onos(String topic, io.atomix.core.election.Leadership<String> l) {
@@ -190,11 +236,32 @@ final class ElectorView {
         return new Leadership(topic, leader, l.candidates().stream().map(NodeId::nodeId).collect(Collectors.toList()));
     }
 
-    private void learn(String topic, Leadership now) {
-        Leadership before = known.put(topic, now);
-        if (!Objects.equals(before, now)) {
-            announcer.execute(() -> announce.accept(before, now));
+    private void learn(String topic, Leadership now, long stamp, String source) {
+        LearntLeaderships.Offer o = learnt.offer(topic, now, stamp);
+        if (!o.applied) {
+            if (!Objects.equals(o.before, now)) {
+                staleAnswers.incrementAndGet();
+                log.warn("{}: {} refused an older answer for {} ({}): {}, keeping {}", name, source, topic,
+                         o.rejected, who(now), who(o.before));
+            }
+            return;
         }
+        changed(o.before, now, source);
+    }
+
+    private void changed(Leadership before, Leadership now, String source) {
+        if (Objects.equals(before, now)) {
+            return;
+        }
+        if (before != null && !Objects.equals(before.leader(), now.leader())) {
+            log.info("{}: {} {} -> {} ({})", name, now.topic(), who(before), who(now), source);
+        }
+        announcer.execute(() -> announce.accept(before, now));
+    }
+
+    private static String who(Leadership l) {
+        return l == null ? "none" : l.leader() == null ? "no leader " + l.candidates()
+                : l.leader().nodeId() + "/term " + l.leader().term() + " " + l.candidates();
     }
 
     private synchronized void check() {
@@ -205,18 +272,14 @@ final class ElectorView {
         connected = now;
         lostSince.clear();
         if (!now) {
-            for (String topic : known.keySet()) {
-                Leadership l = known.get(topic);
-                learn(topic, new Leadership(topic, null, l == null ? List.of() : l.candidates()));
-            }
+            learnt.blank().forEach(c -> changed(c[0], c[1], "disconnected"));
         } else {
-            announcer.execute(() -> known.keySet().forEach(t -> {
-                try {
-                    learn(t, onos(t, elector.getLeadership(t)));
-                } catch (RuntimeException e) {
-                    // still unreachable: the next state change reads again
-                }
-            }));
+            // read at once, in the background (a read can wait out a partition's election)
+            try {
+                refresher.execute(() -> readAll("reconnect read"));
+            } catch (RejectedExecutionException e) {
+                // closed
+            }
         }
     }
 
@@ -230,22 +293,40 @@ final class ElectorView {
     }
 
     /**
+     * Periodic reads that failed since the start.
+     *
+     * @return count
+     */
+    long readFailures() {
+        return readFailures.get();
+    }
+
+    /**
+     * Answers refused because the view had learnt a newer one (and they differed from it).
+     *
+     * @return count
+     */
+    long staleAnswers() {
+        return staleAnswers.get();
+    }
+
+    /**
      * A topic's leadership: the learnt one, read from the elector the first time.
      *
      * @param topic topic
      * @return leadership (leaderless while disconnected)
      */
     Leadership leadership(String topic) {
-        Leadership l = known.get(topic);
-        if (l != null) {
-            return l;
+        Optional<Leadership> l = learnt.get(topic);
+        if (l.isPresent()) {
+            return l.get();
         }
         if (!connected) {
             return new Leadership(topic, null, List.of());
         }
-        Leadership read = onos(topic, elector.getLeadership(topic));
-        known.putIfAbsent(topic, read);
-        return known.get(topic);
+        long stamp = learnt.stamp();
+        learn(topic, onos(topic, elector.getLeadership(topic)), stamp, "first read");
+        return learnt.get(topic).orElseThrow();
     }
 
     /**
@@ -254,7 +335,7 @@ final class ElectorView {
      * @return topic to leadership
      */
     Map<String, Leadership> all() {
-        return Map.copyOf(known);
+        return learnt.all();
     }
 
     /**
@@ -268,8 +349,9 @@ final class ElectorView {
         if (node.equals(local)) {
             mine.add(topic);
         }
+        long stamp = learnt.stamp();
         Leadership l = onos(topic, elector.run(topic, node));
-        learn(topic, l);
+        learn(topic, l, stamp, "run");
         return l;
     }
 
@@ -284,7 +366,8 @@ final class ElectorView {
             mine.remove(topic);
         }
         elector.withdraw(topic, node);
-        learn(topic, onos(topic, elector.getLeadership(topic)));
+        long stamp = learnt.stamp();
+        learn(topic, onos(topic, elector.getLeadership(topic)), stamp, "withdraw");
     }
 
     /**

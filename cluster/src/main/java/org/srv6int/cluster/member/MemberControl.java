@@ -54,7 +54,8 @@ import java.util.concurrent.Executors;
  * namespace) address, JSON answers:
  * <ul>
  *   <li>{@code GET /status}: id, session connected, the global loop's leader and term as this member
- *       sees them, each device's master, each member's state;</li>
+ *       sees them, its leadership view's failed reads and refused older answers, each device's master,
+ *       each member's state;</li>
  *   <li>{@code POST /probe?key=K&value=V}, {@code GET /probe}: a probe ConsistentMap
  *       ({@code srv6int-cluster-probe}) written and read through this member;</li>
  *   <li>{@code POST /replica?vnf=C/I&name=N&sid=S}: the app's replica store's create (the SID
@@ -264,6 +265,8 @@ final class MemberControl {
         Leadership l = member.leadership().getLeadership(GlobalLoopManager.TOPIC);
         s.put("leader", l.leaderNodeId() == null ? null : l.leaderNodeId().id());
         s.put("term", l.leader() == null ? 0 : l.leader().term());
+        long[] view = member.leadership().viewCounters();
+        s.put("viewReadFailures", view[0]).put("viewStaleAnswers", view[1]);
         ObjectNode masters = s.putObject("masters");
         Map<String, String> byName = new TreeMap<>();
         member.mastership().knownMasters().forEach((d, n) -> byName.put(d.toString(), n == null ? null : n.id()));
