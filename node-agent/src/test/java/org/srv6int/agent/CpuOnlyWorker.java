@@ -61,6 +61,21 @@ final class CpuOnlyWorker {
      * @throws IOException if the setup fails
      */
     static LocalLoop loop(AgentConfig config, Consumer<Decision> onDecision, LongSupplier clock) throws IOException {
+        return loop(config, onDecision, why -> { }, clock);
+    }
+
+    /**
+     * Validates the config, runs the host setup and builds the loop.
+     *
+     * @param config config
+     * @param onDecision receives every decision
+     * @param onThrottleUnread receives every unreadable cpu.stat
+     * @param clock the test's clock, ns
+     * @return loop
+     * @throws IOException if the setup fails
+     */
+    static LocalLoop loop(AgentConfig config, Consumer<Decision> onDecision, Consumer<String> onThrottleUnread,
+                          LongSupplier clock) throws IOException {
         config.validate();
         HostSetup s = new HostSetup(config).run();
         return config.newLoop(s.pools(), new LoopListener() {
@@ -71,6 +86,11 @@ final class CpuOnlyWorker {
             @Override
             public void onDecision(Decision d) {
                 onDecision.accept(d);
+            }
+
+            @Override
+            public void onThrottleUnread(int vnf, String why) {
+                onThrottleUnread.accept(vnf + ": " + why);
             }
 
             @Override

@@ -12,7 +12,6 @@ import org.srv6int.agent.actuate.CgroupVersion;
 import org.srv6int.agent.loop.Decision;
 import org.srv6int.agent.loop.Decision.Action;
 import org.srv6int.agent.loop.LocalLoop;
-import org.srv6int.agent.loop.LoopListener;
 import org.srv6int.agent.loop.RaisePolicy;
 import org.srv6int.agent.loop.ResourceType;
 

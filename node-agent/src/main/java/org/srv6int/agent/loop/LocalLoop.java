@@ -84,6 +84,7 @@ public final class LocalLoop {
     private final long[] trialStart;
     private final int[] waitingOn;
     private final Cooldowns cooldowns;
+    private final ThrottleGate throttle;
     // per vNF: its consecutive windows above the free margin
     private final int[] slackRun;
     // the last kept free of vNF k, watched for the revert horizon: windows left, type, amount, beneficiary
@@ -149,6 +150,7 @@ public final class LocalLoop {
         this.watchUntil = new long[vnfs];
         this.lastOver = new long[vnfs];
         this.cooldowns = new Cooldowns(vnfs, slackPolicy, clock);
+        this.throttle = new ThrottleGate(vnfs, raise.minThrottledShare(), listener);
         this.slackRun = new int[vnfs];
         this.watchLeft = new int[vnfs];
         this.watchType = new ResourceType[vnfs];
@@ -236,6 +238,7 @@ public final class LocalLoop {
         // Algorithm 1 lines 6-7
         tau[i] = lmax[i] - l95;
         cooldowns.window(i); // counts down every cool-down of vNF i
+        throttle.window(i, pools[ResourceType.CPU_QUOTA.ordinal()]);
         listener.onWindow(i, l95, tau[i]);
         long previous = measured[i] ? lastL95[i] : -1;
         lastL95[i] = l95;
@@ -278,7 +281,12 @@ public final class LocalLoop {
             ResourceType type = t[i];
             ResourcePool pool = pools[type.ordinal()];
             int donor = argmaxSlack(type); // line 8
-            if (pool.canAdd(i)) { // line 13
+            String notThrottled = type == ResourceType.CPU_QUOTA && pool.addAmount(i) > 0
+                    ? throttle.notThrottled(i) : null;
+            if (notThrottled != null) { // more quota cannot help: neither add nor borrow
+                listener.onDecision(new Decision(Action.SKIP_NOT_THROTTLED, i, type, pool.allocation(i),
+                        pool.allocation(i), l95, lmax[i], -1, notThrottled));
+            } else if (pool.canAdd(i)) { // line 13
                 // line 14: one step, more in proportion to the overshoot when the last window was over too
                 add(pool, i, l95, -1, previous > lmax[i] ? raise.amount(pool, i, l95, lmax[i]) : pool.addAmount(i));
             } else if (donor >= 0 && donor != i && slackPolicy.mayTake(tau[donor], lmax[donor])
@@ -345,9 +353,11 @@ public final class LocalLoop {
                     lmax[i], donor, String.valueOf(e.getMessage())));
             return false;
         }
+        String throttled = pool.type() == ResourceType.CPU_QUOTA ? throttle.describe(i) : "";
         listener.onDecision(new Decision(Action.ADD, i, pool.type(), from, to, l95, lmax[i], donor,
-                amount > pool.step() ? (amount + pool.step() - 1) / pool.step() + " steps: L95 "
-                + String.format("%.1f", (double) l95 / lmax[i]) + " x Lmax" : ""));
+                (amount > pool.step() ? (amount + pool.step() - 1) / pool.step() + " steps: L95 "
+                + String.format("%.1f", (double) l95 / lmax[i]) + " x Lmax" + (throttled.isEmpty() ? "" : "; ")
+                : "") + throttled));
         if (holdSince[i] != NONE) {
             holdSince[i] = clock.getAsLong(); // still absorbing: the hold starts again
         }
