@@ -205,6 +205,20 @@ public class ThrottleGateTest {
     }
 
     @Test
+    public void aVnfItsQuotaThrottlesIsNotFreedWhateverItsSlack() throws IOException {
+        LocalLoop loop = loop();
+        for (int k = 0; k < 6; k++) {
+            window(loop, LMAX / 10, 1);         // far under its bound, yet throttled in 1 of every 2 periods
+        }
+        // its first window has no baseline (the listing's free); none after it while the quota binds
+        assertEquals(actions().toString(), 1, metrics.decisions(1, Action.FREE));
+        for (int k = 0; k < 6; k++) {
+            window(loop, LMAX / 10, 0);         // the quota no longer binds: its slack is real
+        }
+        assertTrue(actions().toString(), metrics.decisions(1, Action.FREE) >= 2);
+    }
+
+    @Test
     public void aThresholdOutOfRangeIsRefused() {
         config.minThrottledShare = 1.5;
         try {

@@ -291,6 +291,7 @@ public final class LocalLoop {
                 add(pool, i, l95, -1, previous > lmax[i] ? raise.amount(pool, i, l95, lmax[i]) : pool.addAmount(i));
             } else if (donor >= 0 && donor != i && slackPolicy.mayTake(tau[donor], lmax[donor])
                     && trialType[donor] == null
+                    && !(type == ResourceType.CPU_QUOTA && throttle.throttled(donor))
                     && pool.addAmount(i) > 0 && pool.freeAmount(donor) > 0) {
                 startTrial(pool, donor, i, l95); // line 16; lines 17-18 when it ends
             } else {
@@ -310,6 +311,7 @@ public final class LocalLoop {
                     // and no free right after a violation: the backlog just drained looks like slack
                     && (lastOver[donor] == NONE || clock.getAsLong() - lastOver[donor] >= slackPolicy.freeHoldNanos())
                     && waitingOn[donor] < 0
+                    && !(t[i] == ResourceType.CPU_QUOTA && throttle.throttled(donor)) // its quota binds: no slack
                     && pool.freeAmount(donor) > 0) {
                 startTrial(pool, donor, -1, l95);
             }

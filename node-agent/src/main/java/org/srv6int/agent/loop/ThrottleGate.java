@@ -88,6 +88,15 @@ final class ThrottleGate {
     }
 
     /**
+     * Whether vNF i's quota throttled it in its last two windows (then it has no CPU to give, whatever its slack).
+     *
+     * @return false without a signal
+     */
+    boolean throttled(int i) {
+        return periods[i] > 0 && (double) throttled[i] / periods[i] >= minShare;
+    }
+
+    /**
      * The share behind a raise, for the decision log.
      *
      * @return e.g. "throttled 3 of 4 periods", or "" without a signal
