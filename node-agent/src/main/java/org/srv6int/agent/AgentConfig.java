@@ -114,6 +114,11 @@ public final class AgentConfig {
     public long freeHoldMs = 0;
     /** Most steps one over-bound window adds, in proportion to L95 over Lmax (1: the listing's one step). */
     public int maxRaiseSteps = RaisePolicy.DEFAULT.maxSteps();
+    /**
+     * CPU quota is raised for a vNF over its bound only if its quota throttled it in at least this share of its
+     * periods in its last two windows (cgroup cpu.stat; 0: always, the listing).
+     */
+    public double minThrottledShare = 0.1;
     /** A window closes after this long even if short of windowSize samples, ms (0: by count only). */
     public long windowMaxMs = RaisePolicy.DEFAULT.windowMaxNanos() / 1_000_000;
     /** Capture buffer snap length, bytes (must hold Ethernet + IPv6 + the SRH). */
@@ -364,7 +369,7 @@ public final class AgentConfig {
         try {
             raisePolicy();
         } catch (IllegalArgumentException e) {
-            throw new IOException("raise (maxRaiseSteps, windowMaxMs): " + e.getMessage(), e);
+            throw new IOException("raise (maxRaiseSteps, windowMaxMs, minThrottledShare): " + e.getMessage(), e);
         }
         if (numa == null) {
             throw new IOException("numa must be an object, not null");
@@ -477,6 +482,7 @@ public final class AgentConfig {
         c.revertHorizonMs = revertHorizonMs;
         c.freeHoldMs = freeHoldMs;
         c.maxRaiseSteps = maxRaiseSteps;
+        c.minThrottledShare = minThrottledShare;
         c.windowMaxMs = windowMaxMs;
         c.snapLength = snapLength;
         c.pinToNicNode = pinToNicNode;
@@ -545,7 +551,7 @@ public final class AgentConfig {
      * @throws IllegalArgumentException if a value is out of range
      */
     public RaisePolicy raisePolicy() {
-        return new RaisePolicy(maxRaiseSteps, TimeUnit.MILLISECONDS.toNanos(windowMaxMs), 20);
+        return new RaisePolicy(maxRaiseSteps, TimeUnit.MILLISECONDS.toNanos(windowMaxMs), 20, minThrottledShare);
     }
 
     /**

@@ -316,6 +316,11 @@ public final class NodeAgent implements AutoCloseable, FrameSink {
             }
 
             @Override
+            public void onThrottleUnread(int vnf, String why) {
+                g.metrics.countThrottleUnread(vnf);
+            }
+
+            @Override
             public void onEscalation(int vnf, long l95Ns, long lmaxNs, int triedMask) {
                 if (app == null) {
                     return;

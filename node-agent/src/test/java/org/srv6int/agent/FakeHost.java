@@ -323,6 +323,25 @@ public final class FakeHost {
     }
 
     /**
+     * The cpu.stat of a cgroup in the hierarchy's format (v1: {@code throttled_time} ns; v2: usage and
+     * {@code throttled_usec}), with these period counts.
+     *
+     * @param relative path under the hierarchy's root
+     * @param periods nr_periods
+     * @param throttled nr_throttled
+     * @return this
+     */
+    public FakeHost cpuStat(String relative, long periods, long throttled) {
+        String dir = cpuDir(relative);
+        if (version == CgroupVersion.V2) {
+            return file(dir + "/cpu.stat", "usage_usec 123456\nuser_usec 100000\nsystem_usec 23456\nnr_periods "
+                    + periods + "\nnr_throttled " + throttled + "\nthrottled_usec " + throttled * 20_000 + "\n");
+        }
+        return file(dir + "/cpu.stat", "nr_periods " + periods + "\nnr_throttled " + throttled + "\nthrottled_time "
+                + throttled * 20_000_000L + "\n");
+    }
+
+    /**
      * A cpuset file of a cgroup.
      *
      * @param relative path under the hierarchy's root

@@ -12,7 +12,6 @@ import org.srv6int.agent.actuate.CgroupVersion;
 import org.srv6int.agent.loop.Decision;
 import org.srv6int.agent.loop.Decision.Action;
 import org.srv6int.agent.loop.LocalLoop;
-import org.srv6int.agent.loop.LoopListener;
 import org.srv6int.agent.loop.RaisePolicy;
 import org.srv6int.agent.loop.ResourceType;
 
@@ -64,41 +63,11 @@ public class RaiseTest {
     @Before
     public void setUp() throws IOException {
         host = FakeHost.worker(tmp.getRoot().toPath(), version);
-        config = HostSetupTest.config(host.root());
-        config.windowSize = 20;
-        AgentConfig.ResourceSettings cpu = new AgentConfig.ResourceSettings();
-        cpu.step = 100L;
-        cpu.budget = 4000L;
-        cpu.floor = 100L;
-        cpu.ceiling = 2000L;
-        config.resources.put(ResourceType.CPU_QUOTA, cpu);
-        for (ResourceType t : List.of(ResourceType.LLC, ResourceType.MEMORY_BANDWIDTH, ResourceType.CPU_FREQUENCY)) {
-            AgentConfig.ResourceSettings off = new AgentConfig.ResourceSettings();
-            off.enabled = false;
-            config.resources.put(t, off);
-        }
-        for (AgentConfig.Vnf v : config.vnfs) {
-            v.initial.put(ResourceType.CPU_QUOTA, 1000L);
-        }
+        config = CpuOnlyWorker.config(host, 20);
     }
 
     private LocalLoop loop() throws IOException {
-        config.validate();
-        HostSetup s = new HostSetup(config).run();
-        return config.newLoop(s.pools(), new LoopListener() {
-            @Override
-            public void onWindow(int vnf, long l95Ns, long slackNs) {
-            }
-
-            @Override
-            public void onDecision(Decision d) {
-                decisions.add(d);
-            }
-
-            @Override
-            public void onEscalation(int vnf, long l95Ns, long lmaxNs, int triedMask) {
-            }
-        }, () -> now);
+        return CpuOnlyWorker.loop(config, decisions::add, () -> now);
     }
 
     /** One full window of snort (vNF 1) at {@code level}, then 100 ms pass. */
@@ -111,16 +80,11 @@ public class RaiseTest {
 
     /** The quota of snort in its cgroup's files, millicores. */
     private long snortQuota() {
-        String[] f = host.cpuMax(HostSetupTest.CG_B).split(" ");
-        return Long.parseLong(f[0]) * 1000 / Long.parseLong(f[1]);
+        return CpuOnlyWorker.snortQuota(host);
     }
 
     private List<Action> actions() {
-        List<Action> a = new ArrayList<>();
-        for (Decision d : decisions) {
-            a.add(d.action());
-        }
-        return a;
+        return CpuOnlyWorker.actions(decisions);
     }
 
     @Test

@@ -96,6 +96,16 @@ public final class ContainerCgroup {
     }
 
     /**
+     * The CPU controller's statistics, the same name on both hierarchies ({@code nr_periods},
+     * {@code nr_throttled} on both; {@code throttled_time} ns on v1, {@code throttled_usec} on v2).
+     *
+     * @return {@code cpu.stat}
+     */
+    public Path cpuStatFile() {
+        return dir.resolve("cpu.stat");
+    }
+
+    /**
      * The v1 period file.
      *
      * @return {@code cpu.cfs_period_us}

@@ -118,6 +118,35 @@ public final class CpuQuotaActuator implements ResourceActuator {
         }
     }
 
+    /**
+     * {@code nr_periods} and {@code nr_throttled} of the vNF's {@code cpu.stat} (the same keys on v1 and v2).
+     */
+    @Override
+    public long[] throttling(int vnf) throws IOException {
+        Path f = cgroups.get(vnf).cpuStatFile();
+        long periods = -1;
+        long throttled = -1;
+        for (String line : HostFiles.read(f).split("\n")) {
+            String[] kv = line.trim().split("\\s+");
+            if (kv.length != 2) {
+                continue;
+            }
+            try {
+                if ("nr_periods".equals(kv[0])) {
+                    periods = Long.parseLong(kv[1]);
+                } else if ("nr_throttled".equals(kv[0])) {
+                    throttled = Long.parseLong(kv[1]);
+                }
+            } catch (NumberFormatException e) {
+                throw new IOException(f + ": malformed " + kv[0], e);
+            }
+        }
+        if (periods < 0 || throttled < 0) {
+            throw new IOException(f + ": no nr_periods/nr_throttled");
+        }
+        return new long[] {periods, throttled};
+    }
+
     /** A v1 number; a vanished cgroup says so as a failed write does. */
     private static long readLong(Path file) throws IOException {
         try {

@@ -34,7 +34,12 @@ public final class Decision {
          * Taken back from a vNF because a pod of the node the loop does not manage was promised it
          * (its request, scheduled while the vNFs held more than the rest); not part of the paper.
          */
-        RECLAIM
+        RECLAIM,
+        /**
+         * Not in the paper: the vNF was over its bound but its CPU quota did not throttle it in its last
+         * windows, so a raise of the quota would not help; nothing added.
+         */
+        SKIP_NOT_THROTTLED
     }
 
     private final Action action;

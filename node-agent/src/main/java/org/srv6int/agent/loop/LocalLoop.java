@@ -46,8 +46,7 @@ import java.util.function.LongSupplier;
  */
 public final class LocalLoop {
 
-    private static final int TYPES = ResourceType.all().length;
-    private static final long NONE = Long.MIN_VALUE;
+    private static final long NONE = Cooldowns.NONE;
 
     private final int n;
     private final long[] lmax;
@@ -63,8 +62,6 @@ public final class LocalLoop {
     private final RaisePolicy raise;
     // per vNF: when its current window's first sample came (windows closed by time)
     private final long[] windowStart;
-    // per vNF x type: the time the freeing cool-down ends at the latest (NONE: no cap)
-    private final long[] coolEndNanos;
     // per vNF: the time the revert horizon of its watched free ends at the latest (NONE: no cap)
     private final long[] watchUntil;
     // per vNF: its last window over the bound (NONE: none yet); line 24 waits the free hold after it
@@ -86,11 +83,9 @@ public final class LocalLoop {
     private final int[] trialFor;
     private final long[] trialStart;
     private final int[] waitingOn;
-    // per vNF x type: the window count at which the freeing cool-down ends, and reverts in a row
-    private final long[] coolEnd;
-    private final int[] reverts;
-    // per vNF: its windows so far, its consecutive windows above the free margin
-    private final long[] seen;
+    private final Cooldowns cooldowns;
+    private final ThrottleGate throttle;
+    // per vNF: its consecutive windows above the free margin
     private final int[] slackRun;
     // the last kept free of vNF k, watched for the revert horizon: windows left, type, amount, beneficiary
     private final int[] watchLeft;
@@ -152,12 +147,10 @@ public final class LocalLoop {
         this.slackPolicy = slackPolicy;
         this.raise = raise;
         this.windowStart = new long[vnfs];
-        this.coolEndNanos = new long[vnfs * TYPES];
         this.watchUntil = new long[vnfs];
         this.lastOver = new long[vnfs];
-        this.coolEnd = new long[vnfs * TYPES];
-        this.reverts = new int[vnfs * TYPES];
-        this.seen = new long[vnfs];
+        this.cooldowns = new Cooldowns(vnfs, slackPolicy, clock);
+        this.throttle = new ThrottleGate(vnfs, raise.minThrottledShare(), listener);
         this.slackRun = new int[vnfs];
         this.watchLeft = new int[vnfs];
         this.watchType = new ResourceType[vnfs];
@@ -189,7 +182,6 @@ public final class LocalLoop {
             watchUntil[i] = NONE;
             lastOver[i] = NONE;
         }
-        Arrays.fill(coolEndNanos, NONE);
     }
 
     /**
@@ -245,7 +237,8 @@ public final class LocalLoop {
     private void onWindow(int i, long l95) {
         // Algorithm 1 lines 6-7
         tau[i] = lmax[i] - l95;
-        seen[i]++; // counts down every cool-down of vNF i
+        cooldowns.window(i); // counts down every cool-down of vNF i
+        throttle.window(i, pools[ResourceType.CPU_QUOTA.ordinal()]);
         listener.onWindow(i, l95, tau[i]);
         long previous = measured[i] ? lastL95[i] : -1;
         lastL95[i] = l95;
@@ -265,7 +258,7 @@ public final class LocalLoop {
             endTrial(i, l95 > lmax[i], l95, "");
             return;
         }
-        if (watchLeft[i] > 0 && passed(watchUntil[i], clock.getAsLong())) {
+        if (watchLeft[i] > 0 && Cooldowns.passed(watchUntil[i], clock.getAsLong())) {
             watchLeft[i] = 0; // the horizon's time cap passed before its windows did
         }
         if (watchLeft[i] > 0) {
@@ -288,11 +281,17 @@ public final class LocalLoop {
             ResourceType type = t[i];
             ResourcePool pool = pools[type.ordinal()];
             int donor = argmaxSlack(type); // line 8
-            if (pool.canAdd(i)) { // line 13
+            String notThrottled = type == ResourceType.CPU_QUOTA && pool.addAmount(i) > 0
+                    ? throttle.notThrottled(i) : null;
+            if (notThrottled != null) { // more quota cannot help: neither add nor borrow
+                listener.onDecision(new Decision(Action.SKIP_NOT_THROTTLED, i, type, pool.allocation(i),
+                        pool.allocation(i), l95, lmax[i], -1, notThrottled));
+            } else if (pool.canAdd(i)) { // line 13
                 // line 14: one step, more in proportion to the overshoot when the last window was over too
                 add(pool, i, l95, -1, previous > lmax[i] ? raise.amount(pool, i, l95, lmax[i]) : pool.addAmount(i));
             } else if (donor >= 0 && donor != i && slackPolicy.mayTake(tau[donor], lmax[donor])
                     && trialType[donor] == null
+                    && !(type == ResourceType.CPU_QUOTA && throttle.throttled(donor))
                     && pool.addAmount(i) > 0 && pool.freeAmount(donor) > 0) {
                 startTrial(pool, donor, i, l95); // line 16; lines 17-18 when it ends
             } else {
@@ -312,6 +311,7 @@ public final class LocalLoop {
                     // and no free right after a violation: the backlog just drained looks like slack
                     && (lastOver[donor] == NONE || clock.getAsLong() - lastOver[donor] >= slackPolicy.freeHoldNanos())
                     && waitingOn[donor] < 0
+                    && !(t[i] == ResourceType.CPU_QUOTA && throttle.throttled(donor)) // its quota binds: no slack
                     && pool.freeAmount(donor) > 0) {
                 startTrial(pool, donor, -1, l95);
             }
@@ -326,7 +326,7 @@ public final class LocalLoop {
         int best = -1;
         long now = clock.getAsLong();
         for (int k = 0; k < tau.length; k++) {
-            expireCooldown(k, type, now);
+            cooldowns.expire(k, type, now);
             if (measured[k] && cooldown(k, type) == 0 && (best < 0 || tau[k] > tau[best])) {
                 best = k;
             }
@@ -355,9 +355,11 @@ public final class LocalLoop {
                     lmax[i], donor, String.valueOf(e.getMessage())));
             return false;
         }
+        String throttled = pool.type() == ResourceType.CPU_QUOTA ? throttle.describe(i) : "";
         listener.onDecision(new Decision(Action.ADD, i, pool.type(), from, to, l95, lmax[i], donor,
-                amount > pool.step() ? (amount + pool.step() - 1) / pool.step() + " steps: L95 "
-                + String.format("%.1f", (double) l95 / lmax[i]) + " x Lmax" : ""));
+                (amount > pool.step() ? (amount + pool.step() - 1) / pool.step() + " steps: L95 "
+                + String.format("%.1f", (double) l95 / lmax[i]) + " x Lmax" + (throttled.isEmpty() ? "" : "; ")
+                : "") + throttled));
         if (holdSince[i] != NONE) {
             holdSince[i] = clock.getAsLong(); // still absorbing: the hold starts again
         }
@@ -404,7 +406,7 @@ public final class LocalLoop {
             waitingOn[beneficiary] = -1;
         }
         if (broke) {
-            startCooldown(donor, type); // nothing of it to spare
+            cooldowns.start(donor, type); // nothing of it to spare
             long from = pool.allocation(donor);
             try {
                 pool.set(donor, from + amount); // Algorithm 2 line 6
@@ -456,7 +458,7 @@ public final class LocalLoop {
                 back = 0;
             }
         }
-        int windows = startCooldown(i, type);
+        int windows = cooldowns.start(i, type);
         listener.onDecision(new Decision(Action.REVERT_LATE, i, type, from, from + back, l95, lmax[i],
                 watchFor[i], "L95 above Lmax " + after + " window(s) after a kept free; cool-down " + windows
                 + " windows"));
@@ -464,36 +466,6 @@ public final class LocalLoop {
             holdSince[i] = clock.getAsLong(); // given something: the escalation hold starts again
         }
         return back > 0;
-    }
-
-    /** A reverted free of a type: no freeing of it from the vNF for a cool-down that grows on reverts in a row. */
-    private int startCooldown(int i, ResourceType type) {
-        int k = i * TYPES + type.ordinal();
-        long now = clock.getAsLong();
-        expireCooldown(i, type, now);
-        int reset = slackPolicy.cooldownResetWindows();
-        if (reverts[k] > 0 && seen[i] - coolEnd[k] >= reset) {
-            reverts[k] = 0; // a long good stretch since the last cool-down ended
-        }
-        reverts[k] = Math.min(reverts[k] + 1, 64);
-        int windows = slackPolicy.cooldownAfter(reverts[k]);
-        coolEnd[k] = seen[i] + windows;
-        long cap = slackPolicy.cooldownCapAfter(reverts[k]);
-        coolEndNanos[k] = cap > 0 ? now + cap : NONE;
-        return windows;
-    }
-
-    /** Whether a time cap (NONE: none) has passed; nanoTime may be negative, so no sentinel compares. */
-    private static boolean passed(long until, long now) {
-        return until != NONE && now - until >= 0;
-    }
-
-    /** A cool-down whose time cap passed ends now, in windows too (so the reset counts from here). */
-    private void expireCooldown(int i, ResourceType type, long now) {
-        int k = i * TYPES + type.ordinal();
-        if (coolEnd[k] > seen[i] && passed(coolEndNanos[k], now)) {
-            coolEnd[k] = seen[i];
-        }
     }
 
     /**
@@ -623,11 +595,7 @@ public final class LocalLoop {
      * @return 0 when it may give
      */
     public int cooldown(int vnf, ResourceType type) {
-        int k = vnf * TYPES + type.ordinal();
-        if (passed(coolEndNanos[k], clock.getAsLong())) {
-            return 0; // its time cap passed
-        }
-        return (int) Math.max(0, coolEnd[k] - seen[vnf]);
+        return cooldowns.left(vnf, type);
     }
 
     /**
@@ -638,7 +606,7 @@ public final class LocalLoop {
      * @return count
      */
     public int revertsInARow(int vnf, ResourceType type) {
-        return reverts[vnf * TYPES + type.ordinal()];
+        return cooldowns.revertsInARow(vnf, type);
     }
 
     /**
@@ -648,7 +616,7 @@ public final class LocalLoop {
      * @return 0 when no free is watched
      */
     public int revertWatch(int vnf) {
-        return passed(watchUntil[vnf], clock.getAsLong()) ? 0 : watchLeft[vnf];
+        return Cooldowns.passed(watchUntil[vnf], clock.getAsLong()) ? 0 : watchLeft[vnf];
     }
 
     /**

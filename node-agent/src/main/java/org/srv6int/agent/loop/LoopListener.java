@@ -33,6 +33,15 @@ public interface LoopListener {
      */
     void onEscalation(int vnf, long l95Ns, long lmaxNs, int triedMask);
 
+    /**
+     * The vNF's CPU throttling counters could not be read at a window; the loop raised as the listing does.
+     *
+     * @param vnf index
+     * @param why the error
+     */
+    default void onThrottleUnread(int vnf, String why) {
+    }
+
     /** A listener that ignores everything. */
     LoopListener NONE = new LoopListener() {
         @Override

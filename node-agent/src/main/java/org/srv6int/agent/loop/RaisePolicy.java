@@ -38,6 +38,7 @@ public final class RaisePolicy {
     private final int maxSteps;
     private final long windowMaxNanos;
     private final int minWindowSamples;
+    private final double minThrottledShare;
 
     /**
      * Creates a policy.
@@ -47,6 +48,23 @@ public final class RaisePolicy {
      * @param minWindowSamples fewest samples a window closed by time must hold, &gt;= 1
      */
     public RaisePolicy(int maxSteps, long windowMaxNanos, int minWindowSamples) {
+        this(maxSteps, windowMaxNanos, minWindowSamples, 0);
+    }
+
+    /**
+     * Creates a policy that raises CPU quota only for a vNF its quota throttled ({@link ThrottleGate}).
+     *
+     * @param maxSteps most steps one over-bound window adds, &gt;= 1 (1: the listing's fixed step)
+     * @param windowMaxNanos a window closes after this long even if short of N samples, &gt;= 0 (0: never)
+     * @param minWindowSamples fewest samples a window closed by time must hold, &gt;= 1
+     * @param minThrottledShare least share of its quota periods a vNF over its bound must have been throttled
+     *                          in for a raise of its CPU quota, in [0, 1] (0: raise regardless, the listing)
+     */
+    public RaisePolicy(int maxSteps, long windowMaxNanos, int minWindowSamples, double minThrottledShare) {
+        if (!(minThrottledShare >= 0 && minThrottledShare <= 1)) {
+            throw new IllegalArgumentException("least throttled share must be in [0, 1], got " + minThrottledShare);
+        }
+        this.minThrottledShare = minThrottledShare;
         if (maxSteps < 1) {
             throw new IllegalArgumentException("maximum raise must be >= 1 step, got " + maxSteps);
         }
@@ -122,6 +140,15 @@ public final class RaisePolicy {
     }
 
     /**
+     * Least share of its quota periods an over-bound vNF must have been throttled in for a raise of its CPU quota.
+     *
+     * @return share, 0 when off
+     */
+    public double minThrottledShare() {
+        return minThrottledShare;
+    }
+
+    /**
      * Fewest samples of a window closed by time.
      *
      * @return count
@@ -134,6 +161,7 @@ public final class RaisePolicy {
     public String toString() {
         return "raise up to " + maxSteps + " step(s) in proportion to L95 over Lmax, windows of N samples"
                 + (windowMaxNanos > 0 ? " or " + windowMaxNanos / 1_000_000 + " ms (>= " + minWindowSamples
-                + " samples)" : "");
+                + " samples)" : "") + (minThrottledShare > 0 ? ", CPU quota raised only when throttled in >= "
+                + Math.round(minThrottledShare * 100) + " % of its periods" : "");
     }
 }

@@ -35,4 +35,17 @@ public interface ResourceActuator {
      * @throws IOException if the host refused the write; the old allocation then stands
      */
     void write(int vnf, long value, long[] allocations) throws IOException;
+
+    /**
+     * Whether the allocation held the vNF back: the kernel's cumulative count of the vNF's
+     * enforcement periods and of those in which it was throttled (cgroup {@code cpu.stat}
+     * {@code nr_periods}, {@code nr_throttled}). Only a CPU quota has this signal.
+     *
+     * @param vnf vNF index
+     * @return {periods, throttled periods}, or null if this actuator has no such signal
+     * @throws IOException if the host has the signal but it cannot be read
+     */
+    default long[] throttling(int vnf) throws IOException {
+        return null;
+    }
 }

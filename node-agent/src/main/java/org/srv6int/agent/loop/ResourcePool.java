@@ -136,6 +136,17 @@ public final class ResourcePool {
     }
 
     /**
+     * The actuator's throttling counters of a vNF ({@link ResourceActuator#throttling}).
+     *
+     * @param vnf index
+     * @return {periods, throttled periods}, or null if the type has no such signal
+     * @throws IOException if the host has the signal but it cannot be read
+     */
+    public long[] throttling(int vnf) throws IOException {
+        return actuator.throttling(vnf);
+    }
+
+    /**
      * Allocation of a vNF.
      *
      * @param vnf index

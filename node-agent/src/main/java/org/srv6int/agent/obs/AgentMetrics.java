@@ -50,6 +50,8 @@ public final class AgentMetrics {
     private final AtomicLongArray escalations;
     /** Per vNF x type x {trial, horizon}: reverted frees. */
     private final AtomicLongArray freesReverted;
+    /** Per vNF: windows whose cpu.stat could not be read (the loop raised regardless). */
+    private final AtomicLongArray throttleUnread;
     /** Per vNF x type: windows left in the freeing cool-down. */
     private final AtomicLongArray cooldown;
     /** Namespace and name of each vNF's pod (null entries: not a pod), set before the first scrape. */
@@ -95,6 +97,7 @@ public final class AgentMetrics {
         this.available = new AtomicLongArray(TYPES.length);
         this.freesReverted = new AtomicLongArray(n * TYPES.length * 2);
         this.cooldown = new AtomicLongArray(n * TYPES.length);
+        this.throttleUnread = new AtomicLongArray(n);
         this.pods = new String[n][];
         for (int i = 0; i < n; i++) {
             l95.set(i, -1);
@@ -170,6 +173,25 @@ public final class AgentMetrics {
                 && d.action() != Decision.Action.NO_RESOURCE) {
             allocation(d.vnf(), d.resource(), d.to());
         }
+    }
+
+    /**
+     * Counts a window whose CPU throttling counters (cpu.stat) could not be read.
+     *
+     * @param vnf index
+     */
+    public void countThrottleUnread(int vnf) {
+        inc(throttleUnread, vnf);
+    }
+
+    /**
+     * Windows of a vNF whose cpu.stat could not be read.
+     *
+     * @param vnf index
+     * @return count
+     */
+    public long throttleUnread(int vnf) {
+        return throttleUnread.get(vnf);
     }
 
     /**
@@ -360,6 +382,12 @@ public final class AgentMetrics {
                         .append(a.name().toLowerCase(Locale.ROOT)).append("\"} ")
                         .append(decisions.get(i * ACTIONS.length + a.ordinal())).append('\n');
             }
+        }
+        header(sb, "srv6int_local_loop_cpu_stat_unread_total", "counter",
+                "windows whose cpu.stat (throttling) could not be read; CPU quota was raised without it");
+        for (int i = 0; i < n; i++) {
+            sb.append("srv6int_local_loop_cpu_stat_unread_total{").append(replicaLabels(i)).append("} ")
+                    .append(throttleUnread.get(i)).append('\n');
         }
         header(sb, "srv6int_local_loop_frees_reverted_total", "counter",
                 "Algorithm 2 frees reverted: by the trial's window (after=trial) or by a window over the bound "

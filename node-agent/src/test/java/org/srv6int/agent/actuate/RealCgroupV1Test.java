@@ -103,9 +103,11 @@ public class RealCgroupV1Test {
             quota.write(0, 200, new long[] {200});
             assertEquals(200, quota.read(0));
             assertEquals("20000", HostFiles.read(cg.quotaFile()));
-            long throttledBefore = throttled(cg);
+            long[] before = quota.throttling(0); // cpu.stat through the actuator, as the loop reads it
             double low = usage(pid);
-            long throttledLow = throttled(cg) - throttledBefore;
+            long[] after = quota.throttling(0);
+            long throttledLow = after[1] - before[1];
+            long periodsLow = after[0] - before[0];
             quota.write(0, 800, new long[] {800});
             assertEquals(800, quota.read(0));
             double high = 0;
@@ -117,6 +119,9 @@ public class RealCgroupV1Test {
                     WINDOW_MS, high);
             assertTrue("at 200m the loop got " + low + " core", low <= 0.3);
             assertTrue("at 200m the kernel throttled " + throttledLow + " periods", throttledLow >= 5);
+            // a busy loop at 200m runs out of quota in every period it runs in: the loop's signal to raise
+            assertTrue("at 200m throttled " + throttledLow + " of " + periodsLow + " periods",
+                    periodsLow >= throttledLow && throttledLow * 2 >= periodsLow);
             assertTrue("at 800m the loop got " + high + " core (200m: " + low + ")", high >= 0.45 && high >= low + 0.2);
 
             // v1 refuses a child's quota above an ancestor's (v2 would take it and cap): a pod's limit
@@ -191,16 +196,6 @@ public class RealCgroupV1Test {
         String stat = HostFiles.read(Path.of("/proc/" + pid + "/stat"));
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L;
-    }
-
-    private static long throttled(ContainerCgroup cg) throws IOException {
-        for (String line : HostFiles.read(cg.dir().resolve("cpu.stat")).split("\n")) {
-            String[] kv = line.trim().split("\\s+");
-            if (kv.length == 2 && "nr_throttled".equals(kv[0])) {
-                return Long.parseLong(kv[1]);
-            }
-        }
-        throw new IOException(cg.dir() + "/cpu.stat: no nr_throttled");
     }
 
     private static String status(long pid, String key) throws IOException {

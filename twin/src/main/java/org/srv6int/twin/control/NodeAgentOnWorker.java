@@ -155,6 +155,9 @@ public final class NodeAgentOnWorker implements Fabric.DetectionSink {
         c.decisionLog = "";
         c.escalationUrl = "";
         c.cpuPeriodUs = SimulatedWorker.PERIOD_US;
+        // the worker's files have no cpu.stat (the model does not count throttled periods): raise CPU quota
+        // as the listing does, explicitly, rather than count every window as an unreadable cpu.stat
+        c.minThrottledShare = 0;
         for (ResourceType t : TYPES) {
             Resource r = Resource.values()[t.ordinal()];
             double u = UNIT[t.ordinal()];
