@@ -10,6 +10,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -55,6 +57,7 @@ import java.util.stream.Collectors;
 public final class KubernetesMock implements AutoCloseable {
     static final String NS = "srv6int-sfc";
     static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final int ADMIN_REQUEST_TIMEOUT_MS = 60_000;
 
     final KubernetesMockServer server;
     final NamespacedKubernetesClient admin;
@@ -80,7 +83,15 @@ public final class KubernetesMock implements AutoCloseable {
         server = new KubernetesMockServer(new Context(), web, responses,
                                           new KubernetesMixedDispatcher(responses), false);
         server.init(InetAddress.getByName("127.0.0.1"), 0);
-        admin = server.createClient();
+        // The test's own client (kubelet stand-in, set-up and clean-up) waits out the mock's stall
+        // of up to 30 s while it closes a stopped platform's watch (see settle): a clean-up delete
+        // right after a platform's deactivate timed out at the default 10 s on 2 loaded cores. The
+        // product's client keeps its own bounds.
+        Config adminConfig;
+        try (NamespacedKubernetesClient c = server.createClient()) {
+            adminConfig = new ConfigBuilder(c.getConfiguration()).withRequestTimeout(ADMIN_REQUEST_TIMEOUT_MS).build();
+        }
+        admin = server.createClient(b -> b.withConfig(adminConfig));
         tokenFile = Files.createTempFile("srv6int-token", ".txt");
         Files.write(tokenFile, "test-token\n".getBytes(StandardCharsets.UTF_8));
         kubelet.scheduleWithFixedDelay(this::runPods, 20, 20, TimeUnit.MILLISECONDS);
