@@ -8,11 +8,7 @@ import org.onlab.packet.MacAddress;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
-import org.onosproject.store.service.AsyncConsistentMap;
-import org.onosproject.store.service.ConsistentMap;
-import org.onosproject.store.service.ConsistentMapBuilder;
 import org.onosproject.store.service.StorageException;
-import org.onosproject.store.service.StorageService;
 import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.api.model.ChainWindow;
 import org.srv6int.app.api.model.CollectorCounters;
@@ -39,19 +35,17 @@ import org.srv6int.cluster.atomix.AtomixConsistentMap;
 import org.srv6int.cluster.atomix.AtomixMastershipService;
 import org.srv6int.cluster.atomix.AtomixNode;
 import org.srv6int.cluster.atomix.AtomixStorageService;
+import org.srv6int.testkit.CountingStorageService;
 import org.srv6int.testkit.InMemoryCoreService;
 import org.srv6int.testkit.InMemoryEventDeliveryService;
 import org.srv6int.testkit.InMemoryFlowRuleService;
 import org.srv6int.testkit.InMemoryGroupService;
 import org.srv6int.testkit.InMemoryNetworkConfigRegistry;
-import org.srv6int.testkit.InMemoryStorageService;
 import org.srv6int.testkit.InMemoryTopologyService;
 
 import java.io.File;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -64,9 +58,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -96,69 +88,9 @@ public final class LoopRoundScaleBench {
     private LoopRoundScaleBench() {
     }
 
-    /** Counts every ConsistentMap call by "map.method". */
-    static final class CountingStorage extends InMemoryStorageService {
-        final Map<String, AtomicLong> ops = new ConcurrentHashMap<>();
-        final List<AtomixConsistentMap<?, ?>> built = new CopyOnWriteArrayList<>();
-        private final StorageService inner;
-
-        CountingStorage(StorageService inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        @SuppressWarnings("unchecked")
-        public <K, V> ConsistentMapBuilder<K, V> consistentMapBuilder() {
-            return new ConsistentMapBuilder<>() {
-                @Override
-                public ConsistentMap<K, V> build() {
-                    ConsistentMap<K, V> m = inner.<K, V>consistentMapBuilder().withName(name())
-                            .withSerializer(serializer()).build();
-                    String n = name();
-                    if (m instanceof AtomixConsistentMap) {
-                        built.add((AtomixConsistentMap<?, ?>) m);
-                    }
-                    return (ConsistentMap<K, V>) Proxy.newProxyInstance(
-                            ConsistentMap.class.getClassLoader(), new Class<?>[]{ConsistentMap.class},
-                            (p, method, args) -> {
-                                ops.computeIfAbsent(n + "." + method.getName(), k -> new AtomicLong())
-                                        .incrementAndGet();
-                                try {
-                                    return method.invoke(m, args);
-                                } catch (InvocationTargetException e) {
-                                    throw e.getCause();
-                                }
-                            });
-                }
-
-                @Override
-                public AsyncConsistentMap<K, V> buildAsyncMap() {
-                    throw new UnsupportedOperationException();
-                }
-            };
-        }
-
-        /** Fills of the local copies from Raft so far (a read served by a filled copy makes no Raft call). */
-        long fills() {
-            return built.stream().mapToLong(AtomixConsistentMap::localCopyFills).sum();
-        }
-
-        Map<String, Long> snapshot() {
-            Map<String, Long> s = new TreeMap<>();
-            ops.forEach((k, v) -> s.put(k, v.get()));
-            return s;
-        }
-    }
-
-    static Map<String, Long> diff(Map<String, Long> after, Map<String, Long> before) {
-        Map<String, Long> d = new TreeMap<>();
-        after.forEach((k, v) -> {
-            long x = v - before.getOrDefault(k, 0L);
-            if (x != 0) {
-                d.put(k, x);
-            }
-        });
-        return d;
+    /** Fills of the local copies from Raft so far (a read served by a filled copy makes no Raft call). */
+    private static long fills(List<AtomixConsistentMap<?, ?>> built) {
+        return built.stream().mapToLong(AtomixConsistentMap::localCopyFills).sum();
     }
 
     /** A read ("map.op") of a map with a local copy: no Raft call once the copy is filled. */
@@ -315,8 +247,13 @@ public final class LoopRoundScaleBench {
     private static void run(AtomixNode node, int chains, int rounds) {
         // -Dbench.localCopies=none: every read through Raft (the figures before the local copies)
         boolean copies = !"none".equals(System.getProperty("bench.localCopies"));
-        CountingStorage storage = new CountingStorage(
-                copies ? new AtomixStorageService(node) : new AtomixStorageService(node, Set.of()));
+        List<AtomixConsistentMap<?, ?>> built = new CopyOnWriteArrayList<>();
+        CountingStorageService storage = new CountingStorageService(
+                copies ? new AtomixStorageService(node) : new AtomixStorageService(node, Set.of()), m -> {
+                    if (m instanceof AtomixConsistentMap) {
+                        built.add((AtomixConsistentMap<?, ?>) m);
+                    }
+                });
         InMemoryCoreService core = new InMemoryCoreService();
         InMemoryTopologyService topology = new InMemoryTopologyService();
         AppAssembly app = AppAssembly.builder().storage(storage).events(new InMemoryEventDeliveryService())
@@ -374,13 +311,13 @@ public final class LoopRoundScaleBench {
         long f0 = System.nanoTime();
         loop.period(window);
         long firstMs = (System.nanoTime() - f0) / 1_000_000;
-        Map<String, Long> firstOps = diff(storage.snapshot(), before);
+        Map<String, Long> firstOps = CountingStorageService.diff(storage.snapshot(), before);
         for (int i = 0; i < 3; i++) {
             clock.nanos += 500_000_000L;
             loop.period(window);
         }
         before = storage.snapshot();
-        long fillsBefore = storage.fills();
+        long fillsBefore = fills(built);
         long[] ns = new long[rounds];
         long[] gcMs = new long[rounds];
         long[] allocated = new long[rounds];
@@ -399,7 +336,7 @@ public final class LoopRoundScaleBench {
             gcMs[r] = gcMillis() - gc0;
         }
         reportGc(ns, gcMs, allocated);
-        Map<String, Long> perRun = diff(storage.snapshot(), before);
+        Map<String, Long> perRun = CountingStorageService.diff(storage.snapshot(), before);
         Map<String, Long> perRound = new TreeMap<>();
         perRun.forEach((k, v) -> perRound.put(k, Math.round((double) v / rounds)));
         Arrays.sort(ns);
@@ -414,7 +351,7 @@ public final class LoopRoundScaleBench {
                 .mapToLong(Map.Entry::getValue).sum();
         System.out.printf("  local copies %s: Raft calls/round %.1f (local-copy reads count none; copies refilled %d "
                                   + "times in the %d rounds)%n", copies ? "on" : "off", (double) raftPerRun / rounds,
-                          storage.fills() - fillsBefore, rounds);
+                          fills(built) - fillsBefore, rounds);
         System.out.println("  first round by map.op: " + firstOps);
 
         // One decision: the first chain's vNF 0 violates for t-hat (4 s = 8 windows), then the loop decides.
@@ -432,7 +369,7 @@ public final class LoopRoundScaleBench {
             loop.period(hotWindow);
             hotRounds++;
         }
-        Map<String, Long> hotOps = diff(storage.snapshot(), b2);
+        Map<String, Long> hotOps = CountingStorageService.diff(storage.snapshot(), b2);
         int steadyRounds = hotRounds;
         Map<String, Long> decisionOps = new TreeMap<>();
         hotOps.forEach((k, v) -> {

@@ -8,9 +8,6 @@ import org.onlab.packet.MacAddress;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
-import org.onosproject.store.service.AsyncConsistentMap;
-import org.onosproject.store.service.ConsistentMap;
-import org.onosproject.store.service.ConsistentMapBuilder;
 import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.api.model.ChainWindow;
 import org.srv6int.app.api.model.CollectorCounters;
@@ -28,26 +25,21 @@ import org.srv6int.app.api.model.VnfSpec;
 import org.srv6int.app.api.model.VnfWindow;
 import org.srv6int.app.assembly.AppAssembly;
 import org.srv6int.app.store.DistributedEscalationStore;
+import org.srv6int.testkit.CountingStorageService;
 import org.srv6int.testkit.InMemoryCoreService;
 import org.srv6int.testkit.InMemoryEventDeliveryService;
 import org.srv6int.testkit.InMemoryFlowRuleService;
 import org.srv6int.testkit.InMemoryGroupService;
 import org.srv6int.testkit.InMemoryMastershipService;
 import org.srv6int.testkit.InMemoryNetworkConfigRegistry;
-import org.srv6int.testkit.InMemoryStorageService;
 import org.srv6int.testkit.InMemoryTopologyService;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
@@ -68,56 +60,11 @@ public class FirstRoundWritesTest {
                                                      "compute", "computeIf", "computeIfAbsent", "computeIfPresent",
                                                      "clear");
 
-    /** Counts every ConsistentMap call by "map.method" over the testkit's in-memory maps. */
-    private static final class CountingStorage extends InMemoryStorageService {
-        final Map<String, AtomicLong> ops = new ConcurrentHashMap<>();
-
-        @Override
-        @SuppressWarnings("unchecked")
-        public <K, V> ConsistentMapBuilder<K, V> consistentMapBuilder() {
-            ConsistentMapBuilder<K, V> inner = super.consistentMapBuilder();
-            return new ConsistentMapBuilder<>() {
-                @Override
-                public ConsistentMap<K, V> build() {
-                    ConsistentMap<K, V> m = inner.withName(name()).withSerializer(serializer()).build();
-                    String n = name();
-                    return (ConsistentMap<K, V>) Proxy.newProxyInstance(
-                            ConsistentMap.class.getClassLoader(), new Class<?>[]{ConsistentMap.class},
-                            (p, method, args) -> {
-                                ops.computeIfAbsent(n + "." + method.getName(), k -> new AtomicLong())
-                                        .incrementAndGet();
-                                try {
-                                    return method.invoke(m, args);
-                                } catch (InvocationTargetException e) {
-                                    throw e.getCause();
-                                }
-                            });
-                }
-
-                @Override
-                public AsyncConsistentMap<K, V> buildAsyncMap() {
-                    throw new UnsupportedOperationException();
-                }
-            };
-        }
-
-        /** Writes since the snapshot, by "map.method". */
-        Map<String, Long> writesSince(Map<String, Long> before) {
-            Map<String, Long> d = new TreeMap<>();
-            ops.forEach((k, v) -> {
-                long x = v.get() - before.getOrDefault(k, 0L);
-                if (x != 0 && WRITES.contains(k.substring(k.lastIndexOf('.') + 1))) {
-                    d.put(k, x);
-                }
-            });
-            return d;
-        }
-
-        Map<String, Long> snapshot() {
-            Map<String, Long> s = new TreeMap<>();
-            ops.forEach((k, v) -> s.put(k, v.get()));
-            return s;
-        }
+    /** Writes between two snapshots of the storage's calls, by "map.method". */
+    private static Map<String, Long> writesSince(CountingStorageService storage, Map<String, Long> before) {
+        Map<String, Long> d = CountingStorageService.diff(storage.snapshot(), before);
+        d.keySet().removeIf(k -> !WRITES.contains(k.substring(k.lastIndexOf('.') + 1)));
+        return d;
     }
 
     /** A loop clock: one wall clock, each leader its own monotonic origin. */
@@ -159,7 +106,7 @@ public class FirstRoundWritesTest {
 
     @Test
     public void newLeaderOverAnUnchangedStoreWritesNothing() {
-        CountingStorage storage = new CountingStorage();
+        CountingStorageService storage = new CountingStorageService();
         InMemoryCoreService core = new InMemoryCoreService();
         InMemoryTopologyService topology = new InMemoryTopologyService();
         AppAssembly app = AppAssembly.builder().storage(storage).events(new InMemoryEventDeliveryService())
@@ -205,13 +152,13 @@ public class FirstRoundWritesTest {
         int n = CHAINS * VNFS;
         assertEquals("the first leader writes each vNF's and replica's first record once",
                      Map.of("srv6int-loop-state.put", (long) n, "srv6int-loop-health.put", (long) n),
-                     storage.writesSince(before));
+                     writesSince(storage, before));
         assertEquals(n, app.loopState().records().size());
         assertEquals(n, app.loopState().replicaHealth().size());
         before = storage.snapshot();
         round(first, window);
         round(first, window);
-        assertEquals("a steady round writes nothing", Map.of(), storage.writesSince(before));
+        assertEquals("a steady round writes nothing", Map.of(), writesSince(storage, before));
         first.setLeader(false);
 
         var records = app.loopState().records();
@@ -220,12 +167,12 @@ public class FirstRoundWritesTest {
         LoopCore second = leader(app, escalations, new Clock(-77_000_000_123L), "m2");
         before = storage.snapshot();
         round(second, window);
-        assertEquals("a new leader over an unchanged store writes nothing", Map.of(), storage.writesSince(before));
-        assertTrue("the new leader read the records", storage.ops.get("srv6int-loop-state.entrySet").get() >= 2);
+        assertEquals("a new leader over an unchanged store writes nothing", Map.of(), writesSince(storage, before));
+        assertTrue("the new leader read the records", storage.snapshot().get("srv6int-loop-state.entrySet") >= 2);
         assertEquals(records, app.loopState().records());
         assertEquals(health, app.loopState().replicaHealth());
         round(second, window);
-        assertEquals("nor in its next round", Map.of(), storage.writesSince(before));
+        assertEquals("nor in its next round", Map.of(), writesSince(storage, before));
         second.setLeader(false);
     }
 

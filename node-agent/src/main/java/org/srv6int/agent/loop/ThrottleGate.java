@@ -77,10 +77,7 @@ final class ThrottleGate {
      * @return the reason, or null if it may help (throttled, or no signal)
      */
     String notThrottled(int i) {
-        if (periods[i] < 0) {
-            return null;
-        }
-        if (periods[i] > 0 && (double) throttled[i] / periods[i] >= minShare) {
+        if (periods[i] < 0 || throttled(i)) {
             return null;
         }
         return "not throttled: " + throttled[i] + " of " + periods[i] + " quota periods in its last two windows"
