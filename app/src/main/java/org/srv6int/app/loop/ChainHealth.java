@@ -62,6 +62,8 @@ public final class ChainHealth {
         final Boolean podReady;
         final boolean portUp;
         final boolean draining;
+        // The health memory's key, read several times a round.
+        private final String key;
 
         /**
          * Creates the view of one replica.
@@ -117,10 +119,11 @@ public final class ChainHealth {
             this.sidPackets = sidPackets;
             this.podReady = podReady;
             this.portUp = portUp;
+            this.key = vnf + "/" + id;
         }
 
         String key() {
-            return vnf + "/" + id;
+            return key;
         }
     }
 

@@ -17,6 +17,7 @@ import org.srv6int.app.api.model.TelemetrySnapshot;
 import org.srv6int.app.api.model.VnfWindow;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -149,12 +150,13 @@ public final class InventoryRouting implements ChainRouting {
                 carrying.computeIfAbsent(r.vnf(), x -> new ArrayList<>()).add(r.id().name());
             }
         }
+        // sorted once here, not streamed per vNF (the observation keeps its own copy)
+        carrying.values().forEach(Collections::sort);
         for (Sfc sfc : chains) {
             for (int i = 0; i < sfc.vnfs().size(); i++) {
                 VnfKey k = VnfKey.of(sfc.id(), i);
                 VnfWindow w = windows.get(k);
-                List<String> active = carrying.getOrDefault(k, List.of()).stream().sorted()
-                        .collect(Collectors.toList());
+                List<String> active = carrying.getOrDefault(k, List.of());
                 out.add(w == null
                         ? new VnfObservation(k, sfc.vnfs().get(i).lmaxNanos(), 0, 0, 0, active, Map.of())
                         : new VnfObservation(k, sfc.vnfs().get(i).lmaxNanos(), w.ratePps(), w.p95Nanos(),

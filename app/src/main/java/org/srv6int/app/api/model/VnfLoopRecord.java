@@ -139,6 +139,11 @@ public final class VnfLoopRecord {
      * @return record
      */
     public VnfLoopRecord withPushAside(String movingOut, String movedFor, long pushAsideAtMillis) {
+        // Records are immutable: no push-aside on either side (most vNFs, every round) needs no copy.
+        if (Objects.equals(movingOut, this.movingOut) && Objects.equals(movedFor, this.movedFor)
+                && pushAsideAtMillis == this.pushAsideAtMillis) {
+            return this;
+        }
         return new VnfLoopRecord(this, movingOut, movedFor, pushAsideAtMillis);
     }
 

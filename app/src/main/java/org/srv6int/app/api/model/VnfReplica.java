@@ -8,7 +8,6 @@ import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 
-import java.util.Objects;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
@@ -222,7 +221,17 @@ public final class VnfReplica {
 
     @Override
     public int hashCode() {
-        return Objects.hash(id, node, deviceId, port, sid, mac, state, weight, numaNode);
+        // Objects.hash(id, node, deviceId, port, sid, mac, state, weight, numaNode)'s value, without its
+        // array and boxing (every field is non-null: the constructor checks).
+        int h = 31 + id.hashCode();
+        h = 31 * h + node.hashCode();
+        h = 31 * h + deviceId.hashCode();
+        h = 31 * h + port.hashCode();
+        h = 31 * h + sid.hashCode();
+        h = 31 * h + mac.hashCode();
+        h = 31 * h + state.hashCode();
+        h = 31 * h + weight;
+        return 31 * h + numaNode;
     }
 
     @Override

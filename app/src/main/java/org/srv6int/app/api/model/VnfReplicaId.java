@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.api.model;
 
-import java.util.Objects;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static com.google.common.base.Preconditions.checkNotNull;
@@ -87,7 +86,8 @@ public final class VnfReplicaId implements Comparable<VnfReplicaId> {
 
     @Override
     public int hashCode() {
-        return Objects.hash(vnf, name);
+        // Objects.hash(vnf, name)'s value, without its array: hashed for every replica every round.
+        return 31 * (31 + vnf.hashCode()) + name.hashCode();
     }
 
     @Override
