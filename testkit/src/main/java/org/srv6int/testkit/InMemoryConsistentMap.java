@@ -4,7 +4,6 @@ package org.srv6int.testkit;
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 import org.onosproject.store.primitives.ConsistentMapBackedJavaMap;
-import org.onosproject.store.service.ConsistentMap;
 import org.onosproject.store.service.ConsistentMapException;
 import org.onosproject.store.service.DistributedPrimitive;
 import org.onosproject.store.service.MapEvent;
@@ -26,7 +25,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.function.BiFunction;
-import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -44,7 +42,7 @@ import java.util.stream.Collectors;
  * @param <K> key type
  * @param <V> value type
  */
-public final class InMemoryConsistentMap<K, V> implements ConsistentMap<K, V> {
+public final class InMemoryConsistentMap<K, V> extends ComputeIfConsistentMap<K, V> {
 
     private static final Logger LOG = LoggerFactory.getLogger(InMemoryConsistentMap.class);
 
@@ -316,21 +314,6 @@ public final class InMemoryConsistentMap<K, V> implements ConsistentMap<K, V> {
         }
         announce(c);
         return result;
-    }
-
-    @Override
-    public Versioned<V> computeIfAbsent(K key, Function<? super K, ? extends V> mappingFunction) {
-        return computeIf(key, Objects::isNull, (k, v) -> mappingFunction.apply(k));
-    }
-
-    @Override
-    public Versioned<V> computeIfPresent(K key, BiFunction<? super K, ? super V, ? extends V> remappingFunction) {
-        return computeIf(key, Objects::nonNull, remappingFunction);
-    }
-
-    @Override
-    public Versioned<V> compute(K key, BiFunction<? super K, ? super V, ? extends V> remappingFunction) {
-        return computeIf(key, v -> true, remappingFunction);
     }
 
     @Override

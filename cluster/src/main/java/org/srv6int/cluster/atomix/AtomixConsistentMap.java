@@ -14,6 +14,7 @@ import org.onosproject.store.service.MapEventListener;
 import org.onosproject.store.service.Serializer;
 import org.onosproject.store.service.StorageException;
 import org.onosproject.store.service.Versioned;
+import org.srv6int.testkit.ComputeIfConsistentMap;
 
 import java.util.AbstractMap;
 import java.util.Base64;
@@ -27,7 +28,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.BiFunction;
-import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -44,7 +44,7 @@ import java.util.stream.Collectors;
  * @param <K> key type
  * @param <V> value type
  */
-public final class AtomixConsistentMap<K, V> implements ConsistentMap<K, V> {
+public final class AtomixConsistentMap<K, V> extends ComputeIfConsistentMap<K, V> {
 
     /** How often a compute retries a lost compare-and-set before giving up. */
     static final int COMPUTE_RETRIES = 16;
@@ -274,21 +274,6 @@ public final class AtomixConsistentMap<K, V> implements ConsistentMap<K, V> {
             }
         }
         throw new ConsistentMapException.ConcurrentModification();
-    }
-
-    @Override
-    public Versioned<V> computeIfAbsent(K key, Function<? super K, ? extends V> mappingFunction) {
-        return computeIf(key, Objects::isNull, (k, v) -> mappingFunction.apply(k));
-    }
-
-    @Override
-    public Versioned<V> computeIfPresent(K key, BiFunction<? super K, ? super V, ? extends V> remappingFunction) {
-        return computeIf(key, Objects::nonNull, remappingFunction);
-    }
-
-    @Override
-    public Versioned<V> compute(K key, BiFunction<? super K, ? super V, ? extends V> remappingFunction) {
-        return computeIf(key, v -> true, remappingFunction);
     }
 
     @Override
