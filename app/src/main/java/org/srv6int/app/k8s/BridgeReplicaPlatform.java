@@ -48,6 +48,10 @@ import java.util.regex.Pattern;
 public final class BridgeReplicaPlatform implements ReplicaPlatform {
 
     private static final Pattern INDEX = Pattern.compile("-r(\\d+)$");
+    // A give-back's store call can time out while the cluster elects (Atomix: 5 s a request); a
+    // reservation left PENDING would be taken for a parked replica by the failure detection.
+    static final int GIVE_BACK_ATTEMPTS = 3;
+    static final long GIVE_BACK_PAUSE_MS = 500;
 
     private final VnfReplicaManager bridge;
     private final Function<VnfKey, ReplicaRequest.Builder> template;
@@ -176,13 +180,31 @@ public final class BridgeReplicaPlatform implements ReplicaPlatform {
 
     // A replica that never became Ready must not keep a SID or a pod: the loop records the failure.
     private void giveBack(VnfKey vnf, int k, String name, RuntimeException cause) {
-        try {
-            // A replica that carries traffic already (an earlier create of this request) stays.
-            if (identities.release(vnf, name)) {
-                bridge.removeReplica(chainId(vnf), vnf.index(), k);
+        for (int attempt = 1; attempt <= GIVE_BACK_ATTEMPTS; attempt++) {
+            try {
+                // A replica that carries traffic already (an earlier create of this request) stays.
+                if (identities.release(vnf, name)) {
+                    bridge.removeReplica(chainId(vnf), vnf.index(), k);
+                }
+                return;
+            } catch (RuntimeException e) {
+                // a retry after a released reservation finds none (false) and leaves the workload to
+                // the orphan clean-up; each failure is kept on the create's own
+                cause.addSuppressed(e);
             }
-        } catch (RuntimeException e) {
-            cause.addSuppressed(e);
+            if (attempt < GIVE_BACK_ATTEMPTS && !pause()) {
+                return;
+            }
+        }
+    }
+
+    private static boolean pause() {
+        try {
+            Thread.sleep(GIVE_BACK_PAUSE_MS);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 

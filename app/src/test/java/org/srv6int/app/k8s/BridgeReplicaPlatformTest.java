@@ -225,6 +225,41 @@ public class BridgeReplicaPlatformTest {
         assertTrue(bridge.replicas.isEmpty());
     }
 
+    /** A give-back whose store call fails (a cluster electing) is retried: no SID and no workload stay. */
+    @Test
+    public void aGiveBackThatFailsIsRetried() {
+        bridge.neverReady = true;
+        List<String> releases = new ArrayList<>();
+        ReplicaIdentities flaky = new ReplicaIdentities() {
+            @Override
+            public org.srv6int.app.api.model.VnfReplica reserve(VnfKey vnf, String node, String replicaName) {
+                return identities.reserve(vnf, node, replicaName);
+            }
+
+            @Override
+            public boolean release(VnfKey vnf, String replicaName) {
+                releases.add(replicaName);
+                if (releases.size() == 1) {
+                    throw new IllegalStateException("request timed out");
+                }
+                return identities.release(vnf, replicaName);
+            }
+        };
+        try {
+            new BridgeReplicaPlatform(bridge, v -> ReplicaRequest.builder().vnfType("snort").image("snort:3"),
+                                      Duration.ofSeconds(60), Runnable::run, ledger, flaky)
+                    .createReplica(VNF, "w2", "d1-0").toCompletableFuture().join();
+            fail("expected a failure");
+        } catch (CompletionException e) {
+            // the create's own failure, with the give-back's on it
+            assertTrue(e.getCause() instanceof BridgeException);
+            assertEquals(1, e.getCause().getSuppressed().length);
+        }
+        assertEquals(List.of("sfc-2-vnf1-r0", "sfc-2-vnf1-r0"), releases);
+        assertTrue(inventory.replicas().isEmpty());
+        assertTrue(bridge.replicas.isEmpty());
+    }
+
     @Test
     public void aFailedRetryKeepsAReplicaThatCarriesTraffic() {
         platform.createReplica(VNF, "w2", "d1-0").toCompletableFuture().join();
