@@ -177,10 +177,12 @@ final class MemberControl {
         out.put("lastRoundMillis", st.lastEvaluationMillis());
         ArrayNode ds = out.putArray("decisions");
         for (LoopDecision d : loop.decisions(50)) {
-            ds.addObject().put("timeMillis", d.timeMillis()).put("vnf", d.vnf().toString())
+            ObjectNode o = ds.addObject().put("timeMillis", d.timeMillis()).put("vnf", d.vnf().toString())
                     .put("action", d.action().toString()).put("outcome", String.valueOf(d.outcome()))
                     .put("before", d.replicasBefore()).put("after", d.replicasAfter())
                     .put("detail", d.detail());
+            // what the loop decided on (R_i, L_i, C_i, C*_i, n, ...): a test can tell the count it asked for
+            d.inputs().forEach(o.putObject("inputs")::put);
         }
         return out;
     }
