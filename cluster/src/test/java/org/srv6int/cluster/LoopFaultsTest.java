@@ -74,8 +74,11 @@ import static org.junit.Assert.assertTrue;
  * wiped; last, the leader halts between a SID claim and the replica's store (the member's test-only
  * fault point, {@code SRV6INT_FAULTPOINT}; last: its third Snort replica is scaled in afterwards).
  * After each: the chains and replicas are the expected set through every live
- * member, one StatefulSet per replica the bridge made (no orphan), every SID claim held by a
- * replica (no leak), the decision in flight ended once. Figures are printed ("loopfaults:" lines).
+ * member — exactly the registered {@code r0} and the bridge's {@code sfc-2-vnf0-r0..r(k-1)}, k as
+ * the scale-out decisions asked (their n and target checked against their recorded inputs) —,
+ * exactly one StatefulSet per replica the bridge made (none for {@code r0}, no orphan), every SID
+ * claim held by a replica (no leak), the decision in flight ended once. Figures are printed
+ * ("loopfaults:" lines).
  * Runs when {@code srv6int.kubeconfig} names the bridge's kubeconfig (tests/ci.d/30-k8s.sh),
  * else skipped.
  */

@@ -70,8 +70,8 @@ import java.util.concurrent.Executors;
  *       {@code POST /register?vnf=C/I&name=N&node=W&device=D&port=P&sid=S&mac=M}: an ACTIVE replica
  *       into the inventory;</li>
  *   <li>{@code GET /loop}: whether this member's loop leads, its last round (wall clock) and its
- *       decisions; {@code GET /collector}: the INT collector's address and counters;
- *       {@code GET /inventory}: replicas (node, state, SID) and SID claims.</li>
+ *       decisions with the inputs each was made on; {@code GET /collector}: the INT collector's
+ *       address and counters; {@code GET /inventory}: replicas (node, state, SID) and SID claims.</li>
  * </ul>
  * A store failure answers 503 with the error, so the driver counts it as a refused write.
  */
