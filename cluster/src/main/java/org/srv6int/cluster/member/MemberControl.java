@@ -70,8 +70,8 @@ import java.util.concurrent.Executors;
  *       {@code POST /register?vnf=C/I&name=N&node=W&device=D&port=P&sid=S&mac=M}: an ACTIVE replica
  *       into the inventory;</li>
  *   <li>{@code GET /loop}: whether this member's loop leads, its last round (wall clock) and its
- *       decisions; {@code GET /collector}: the INT collector's address and counters;
- *       {@code GET /inventory}: replicas (node, state, SID) and SID claims.</li>
+ *       decisions with the inputs each was made on; {@code GET /collector}: the INT collector's
+ *       address and counters; {@code GET /inventory}: replicas (node, state, SID) and SID claims.</li>
  * </ul>
  * A store failure answers 503 with the error, so the driver counts it as a refused write.
  */
@@ -177,10 +177,12 @@ final class MemberControl {
         out.put("lastRoundMillis", st.lastEvaluationMillis());
         ArrayNode ds = out.putArray("decisions");
         for (LoopDecision d : loop.decisions(50)) {
-            ds.addObject().put("timeMillis", d.timeMillis()).put("vnf", d.vnf().toString())
+            ObjectNode o = ds.addObject().put("timeMillis", d.timeMillis()).put("vnf", d.vnf().toString())
                     .put("action", d.action().toString()).put("outcome", String.valueOf(d.outcome()))
                     .put("before", d.replicasBefore()).put("after", d.replicasAfter())
                     .put("detail", d.detail());
+            // what the loop decided on (R_i, L_i, C_i, C*_i, n, ...): a test can tell the count it asked for
+            d.inputs().forEach(o.putObject("inputs")::put);
         }
         return out;
     }
