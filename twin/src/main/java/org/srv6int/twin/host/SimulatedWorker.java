@@ -28,8 +28,9 @@ import org.srv6int.twin.model.VnfInstance;
  * limit, {@code cpu.stat} counted by the model's {@link CfsPeriods}, cpuset files,
  * {@code cgroup.threads}), its resctrl group ({@code schemata} with {@code L3} and {@code MB} lines)
  * and the cpufreq files of its cores; and it applies what is written there to the vNF model
- * ({@link #readBack()}), as the kernel applies a cgroup or schemata write. Paths come from the node agent's own classes ({@link CgroupLocator},
- * {@link Resctrl}, {@link CpuFrequencyActuator}), so the agent finds them as on a real worker.
+ * ({@link #readBack()}), as the kernel applies a cgroup or schemata write. Paths come from the
+ * node agent's own classes ({@link CgroupLocator}, {@link Resctrl}, {@link CpuFrequencyActuator}),
+ * so the agent finds them as on a real worker.
  *
  * <p>Layout choices (docs/twin.md section 2): one NUMA node (0) holds the NIC {@value #IFACE};
  * each pod is pinned to its own {@value #CPUS_PER_POD} logical CPUs of that node, because
