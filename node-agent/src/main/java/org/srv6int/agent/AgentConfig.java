@@ -551,7 +551,9 @@ public final class AgentConfig {
      * @throws IllegalArgumentException if a value is out of range
      */
     public RaisePolicy raisePolicy() {
-        return new RaisePolicy(maxRaiseSteps, TimeUnit.MILLISECONDS.toNanos(windowMaxMs), 20, minThrottledShare);
+        // the throttled share over at least two quota periods: cpu.stat moves only when a period ends
+        return new RaisePolicy(maxRaiseSteps, TimeUnit.MILLISECONDS.toNanos(windowMaxMs), 20, minThrottledShare,
+                2 * TimeUnit.MICROSECONDS.toNanos(cpuPeriodUs));
     }
 
     /**

@@ -2,12 +2,7 @@
 package org.srv6int.agent;
 
 import org.junit.Before;
-import org.junit.Rule;
 import org.junit.Test;
-import org.junit.rules.TemporaryFolder;
-import org.junit.runner.RunWith;
-import org.junit.runners.Parameterized;
-import org.junit.runners.Parameterized.Parameters;
 import org.srv6int.agent.actuate.CgroupVersion;
 import org.srv6int.agent.loop.Decision;
 import org.srv6int.agent.loop.Decision.Action;
@@ -29,26 +24,11 @@ import static org.junit.Assert.assertTrue;
  * {@link AgentConfig#newLoop} on the pools of {@link HostSetup}, the quota read back from
  * cpu.max (v2) or cpu.cfs_quota_us (v1). CPU quota only, step 100 millicores, N = 20.
  */
-@RunWith(Parameterized.class)
-public class FreeRevertTest {
-
-    /**
-     * The hierarchies.
-     *
-     * @return v1, v2
-     */
-    @Parameters(name = "cgroup {0}")
-    public static List<CgroupVersion> versions() {
-        return List.of(CgroupVersion.V2, CgroupVersion.V1);
-    }
+public class FreeRevertTest extends BothHierarchies {
 
     private static final long LMAX = 1_000_000;
     private static final int N = 20;
 
-    @Rule
-    public TemporaryFolder tmp = new TemporaryFolder();
-
-    private final CgroupVersion version;
     private final List<Decision> decisions = new ArrayList<>();
     private FakeHost host;
     private AgentConfig config;
@@ -56,12 +36,12 @@ public class FreeRevertTest {
     private long now;
 
     public FreeRevertTest(CgroupVersion version) {
-        this.version = version;
+        super(version);
     }
 
     @Before
     public void setUp() throws IOException {
-        host = FakeHost.worker(tmp.getRoot().toPath(), version);
+        host = worker();
         config = CpuOnlyWorker.config(host, N);
         // small numbers so that growth and reset fit in a test
         config.donorCooldownWindows = 5;

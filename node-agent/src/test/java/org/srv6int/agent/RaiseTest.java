@@ -2,12 +2,7 @@
 package org.srv6int.agent;
 
 import org.junit.Before;
-import org.junit.Rule;
 import org.junit.Test;
-import org.junit.rules.TemporaryFolder;
-import org.junit.runner.RunWith;
-import org.junit.runners.Parameterized;
-import org.junit.runners.Parameterized.Parameters;
 import org.srv6int.agent.actuate.CgroupVersion;
 import org.srv6int.agent.loop.Decision;
 import org.srv6int.agent.loop.Decision.Action;
@@ -31,38 +26,23 @@ import static org.junit.Assert.fail;
  * cpu.max (v2) or cpu.cfs_quota_us (v1). CPU quota only, step 100 millicores, start 1000, ceiling
  * 2000. The clock is the test's: every sample and window says how much time it takes.
  */
-@RunWith(Parameterized.class)
-public class RaiseTest {
-
-    /**
-     * The hierarchies.
-     *
-     * @return v1, v2
-     */
-    @Parameters(name = "cgroup {0}")
-    public static List<CgroupVersion> versions() {
-        return List.of(CgroupVersion.V2, CgroupVersion.V1);
-    }
+public class RaiseTest extends BothHierarchies {
 
     private static final long LMAX = 1_000_000;
     private static final long MS = 1_000_000;
 
-    @Rule
-    public TemporaryFolder tmp = new TemporaryFolder();
-
-    private final CgroupVersion version;
     private final List<Decision> decisions = new ArrayList<>();
     private FakeHost host;
     private AgentConfig config;
     private long now;
 
     public RaiseTest(CgroupVersion version) {
-        this.version = version;
+        super(version);
     }
 
     @Before
     public void setUp() throws IOException {
-        host = FakeHost.worker(tmp.getRoot().toPath(), version);
+        host = worker();
         config = CpuOnlyWorker.config(host, 20);
     }
 

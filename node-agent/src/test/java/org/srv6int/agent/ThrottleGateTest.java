@@ -2,12 +2,7 @@
 package org.srv6int.agent;
 
 import org.junit.Before;
-import org.junit.Rule;
 import org.junit.Test;
-import org.junit.rules.TemporaryFolder;
-import org.junit.runner.RunWith;
-import org.junit.runners.Parameterized;
-import org.junit.runners.Parameterized.Parameters;
 import org.srv6int.agent.actuate.CgroupVersion;
 import org.srv6int.agent.loop.Decision;
 import org.srv6int.agent.loop.Decision.Action;
@@ -30,26 +25,11 @@ import static org.junit.Assert.fail;
  * {@code nr_throttled}), on the fake worker's tree of each hierarchy. Snort (vNF 1) at 1000 mc, step 100,
  * ceiling 2000; the cgroup's cpu.stat is set before each window closes.
  */
-@RunWith(Parameterized.class)
-public class ThrottleGateTest {
-
-    /**
-     * The hierarchies.
-     *
-     * @return v1, v2
-     */
-    @Parameters(name = "cgroup {0}")
-    public static List<CgroupVersion> versions() {
-        return List.of(CgroupVersion.V2, CgroupVersion.V1);
-    }
+public class ThrottleGateTest extends BothHierarchies {
 
     private static final long LMAX = 1_000_000;
     private static final int N = 20;
 
-    @Rule
-    public TemporaryFolder tmp = new TemporaryFolder();
-
-    private final CgroupVersion version;
     private final List<Decision> decisions = new ArrayList<>();
     private final List<String> unread = new ArrayList<>();
     private FakeHost host;
@@ -60,12 +40,12 @@ public class ThrottleGateTest {
     private long throttled;
 
     public ThrottleGateTest(CgroupVersion version) {
-        this.version = version;
+        super(version);
     }
 
     @Before
     public void setUp() throws IOException {
-        host = FakeHost.worker(tmp.getRoot().toPath(), version);
+        host = worker();
         config = CpuOnlyWorker.config(host, N);
         metrics = new AgentMetrics(List.of("fwd", "snort"), List.of("1", "2"), List.of("1", "1"),
                 new long[] {LMAX, LMAX});
@@ -87,6 +67,24 @@ public class ThrottleGateTest {
             loop.onSample(1, level);
         }
         now += 200_000_000L;
+    }
+
+    /**
+     * 250 ms of 5 ms windows of snort just within its bound, a 100 ms quota period ending every 20 of them
+     * (throttled or not), then one more window at {@code level} in which no period ends.
+     */
+    private void shortWindows(LocalLoop loop, boolean throttledPeriods, long level) {
+        for (int w = 1; w <= 51; w++) {
+            if (w % 20 == 0) {
+                periods++;
+                throttled += throttledPeriods ? 1 : 0;
+            }
+            host.cpuStat(HostSetupTest.CG_B, periods, throttled);
+            for (int k = 0; k < N; k++) {
+                loop.onSample(1, w == 51 ? level : 3 * LMAX / 5);
+            }
+            now += 5_000_000L;
+        }
     }
 
     /** The actions but line 11's rotations (with CPU quota the only type, T[i] rotates back to it). */
@@ -132,6 +130,25 @@ public class ThrottleGateTest {
         assertEquals(Action.ADD, last().action());
         assertEquals(1100, CpuOnlyWorker.snortQuota(host));
         assertEquals("no free from a vNF whose own window was over", 0, metrics.decisions(1, Action.FREE));
+    }
+
+    @Test
+    public void windowsShorterThanAPeriodAreJudgedOverTwoPeriods() throws IOException {
+        assertEquals(100_000, config.cpuPeriodUs);
+        LocalLoop loop = loop();
+        shortWindows(loop, true, 2 * LMAX);    // its last two windows saw no period end: the last 200 ms did
+        assertEquals(List.of(Action.ADD), actions());
+        assertTrue(last().detail(), last().detail().matches(".*throttled [1-3] of [1-3] periods.*"));
+    }
+
+    @Test
+    public void windowsShorterThanAPeriodWithoutThrottlingAreNotRaised() throws IOException {
+        LocalLoop loop = loop();
+        shortWindows(loop, false, 2 * LMAX);
+        assertEquals(List.of(Action.SKIP_NOT_THROTTLED), actions());
+        assertTrue(last().detail(),
+                last().detail().contains("quota periods in its last two windows (at least 200 ms)"));
+        assertTrue(last().detail(), !last().detail().contains(" 0 of 0 "));
     }
 
     @Test

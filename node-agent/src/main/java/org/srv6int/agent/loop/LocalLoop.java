@@ -150,7 +150,7 @@ public final class LocalLoop {
         this.watchUntil = new long[vnfs];
         this.lastOver = new long[vnfs];
         this.cooldowns = new Cooldowns(vnfs, slackPolicy, clock);
-        this.throttle = new ThrottleGate(vnfs, raise.minThrottledShare(), listener);
+        this.throttle = new ThrottleGate(vnfs, raise.minThrottledShare(), raise.throttleSpanNanos(), clock, listener);
         this.slackRun = new int[vnfs];
         this.watchLeft = new int[vnfs];
         this.watchType = new ResourceType[vnfs];

@@ -39,6 +39,7 @@ public final class RaisePolicy {
     private final long windowMaxNanos;
     private final int minWindowSamples;
     private final double minThrottledShare;
+    private final long throttleSpanNanos;
 
     /**
      * Creates a policy.
@@ -61,10 +62,32 @@ public final class RaisePolicy {
      *                          in for a raise of its CPU quota, in [0, 1] (0: raise regardless, the listing)
      */
     public RaisePolicy(int maxSteps, long windowMaxNanos, int minWindowSamples, double minThrottledShare) {
+        this(maxSteps, windowMaxNanos, minWindowSamples, minThrottledShare, 0);
+    }
+
+    /**
+     * Creates a policy that raises CPU quota only for a vNF its quota throttled, judged over at least a
+     * given time ({@link ThrottleGate}: the kernel moves the counters only at the end of a quota period,
+     * so windows shorter than a period say nothing about it).
+     *
+     * @param maxSteps most steps one over-bound window adds, &gt;= 1 (1: the listing's fixed step)
+     * @param windowMaxNanos a window closes after this long even if short of N samples, &gt;= 0 (0: never)
+     * @param minWindowSamples fewest samples a window closed by time must hold, &gt;= 1
+     * @param minThrottledShare least share of its quota periods a vNF over its bound must have been throttled
+     *                          in for a raise of its CPU quota, in [0, 1] (0: raise regardless, the listing)
+     * @param throttleSpanNanos least time the share covers, &gt;= 0 (e.g. two quota periods; 0: the last two
+     *                          windows however short)
+     */
+    public RaisePolicy(int maxSteps, long windowMaxNanos, int minWindowSamples, double minThrottledShare,
+                       long throttleSpanNanos) {
         if (!(minThrottledShare >= 0 && minThrottledShare <= 1)) {
             throw new IllegalArgumentException("least throttled share must be in [0, 1], got " + minThrottledShare);
         }
+        if (throttleSpanNanos < 0) {
+            throw new IllegalArgumentException("throttle span must be >= 0, got " + throttleSpanNanos);
+        }
         this.minThrottledShare = minThrottledShare;
+        this.throttleSpanNanos = throttleSpanNanos;
         if (maxSteps < 1) {
             throw new IllegalArgumentException("maximum raise must be >= 1 step, got " + maxSteps);
         }
@@ -149,6 +172,16 @@ public final class RaisePolicy {
     }
 
     /**
+     * Least time the throttled share covers (the share is over the last two windows, or back this far if they
+     * are shorter).
+     *
+     * @return nanoseconds, 0: the last two windows
+     */
+    public long throttleSpanNanos() {
+        return throttleSpanNanos;
+    }
+
+    /**
      * Fewest samples of a window closed by time.
      *
      * @return count
@@ -162,6 +195,7 @@ public final class RaisePolicy {
         return "raise up to " + maxSteps + " step(s) in proportion to L95 over Lmax, windows of N samples"
                 + (windowMaxNanos > 0 ? " or " + windowMaxNanos / 1_000_000 + " ms (>= " + minWindowSamples
                 + " samples)" : "") + (minThrottledShare > 0 ? ", CPU quota raised only when throttled in >= "
-                + Math.round(minThrottledShare * 100) + " % of its periods" : "");
+                + Math.round(minThrottledShare * 100) + " % of its periods" + (throttleSpanNanos > 0 ? " over >= "
+                + throttleSpanNanos / 1_000_000 + " ms" : "") : "");
     }
 }

@@ -2,16 +2,24 @@
 package org.srv6int.agent.loop;
 
 import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * Whether more CPU quota can help a vNF over its bound: only if the quota held it back. At
  * every window of a vNF the gate reads the quota's throttling counters (cgroup {@code cpu.stat},
  * {@link ResourcePool#throttling}) and keeps the share of the vNF's enforcement periods it was
  * throttled in over its last two windows (a window's latencies include packets queued in the one
- * before). A vNF over its bound with a share under {@link RaisePolicy#minThrottledShare()} was
- * waiting for a core, for the data path or for a neighbour, not for its quota: Algorithm 1 does
- * not raise it (docs/node-agent.md section 2, "Raise only when throttled").
+ * before), or over {@link RaisePolicy#throttleSpanNanos()} if they are shorter: the kernel counts
+ * a period only when it ends, so two windows of a few milliseconds (a fast vNF, N samples) mostly
+ * see no period at all, which says nothing; over the span, no period means the vNF was idle. A
+ * vNF over its bound with a share under {@link RaisePolicy#minThrottledShare()} was waiting for
+ * a core, for the data path or for a neighbour, not for its quota: Algorithm 1 does not raise it
+ * (docs/node-agent.md section 2, "Raise only when throttled").
  *
  * <p>Without the signal (the gate off, an actuator without counters, the vNF's first window)
  * nothing changes: the listing's raise. An unreadable {@code cpu.stat} does the same and is
@@ -22,21 +30,24 @@ import java.util.Arrays;
 final class ThrottleGate {
 
     private final double minShare;
+    private final long spanNanos;
+    private final LongSupplier clock;
     private final LoopListener listener;
-    // per vNF: counters at its last two windows' ends, {periods, throttled} each; reads so far (0-2)
-    private final long[][] last;
-    private final long[][] before;
-    private final int[] reads;
-    // per vNF: throttled periods and periods over its last two windows (-1: no signal)
+    // per vNF: its reads, oldest first, {time ns, periods, throttled}; as far back as the share needs
+    private final List<ArrayDeque<long[]>> reads;
+    // per vNF: throttled periods and periods over its last two windows, or its span (-1: no signal)
     private final long[] throttled;
     private final long[] periods;
 
-    ThrottleGate(int vnfs, double minShare, LoopListener listener) {
+    ThrottleGate(int vnfs, double minShare, long spanNanos, LongSupplier clock, LoopListener listener) {
         this.minShare = minShare;
+        this.spanNanos = spanNanos;
+        this.clock = clock;
         this.listener = listener;
-        this.last = new long[vnfs][];
-        this.before = new long[vnfs][];
-        this.reads = new int[vnfs];
+        this.reads = new ArrayList<>(vnfs);
+        for (int i = 0; i < vnfs; i++) {
+            reads.add(new ArrayDeque<>());
+        }
         this.throttled = new long[vnfs];
         this.periods = new long[vnfs];
         Arrays.fill(periods, -1);
@@ -48,27 +59,53 @@ final class ThrottleGate {
         if (minShare <= 0 || cpu == null) {
             return;
         }
-        long[] now;
+        ArrayDeque<long[]> past = reads.get(i);
+        long[] c;
         try {
-            now = cpu.throttling(i);
+            c = cpu.throttling(i);
         } catch (IOException | RuntimeException e) {
-            reads[i] = 0; // no baseline across a gap
+            past.clear(); // no baseline across a gap
             listener.onThrottleUnread(i, String.valueOf(e.getMessage()));
             return;
         }
-        if (now == null) {
+        if (c == null) {
             return;
         }
-        long[] base = reads[i] >= 2 ? before[i] : last[i];
-        if (base != null && reads[i] > 0 && now[0] >= base[0] && now[1] >= base[1]) {
-            periods[i] = now[0] - base[0];
-            throttled[i] = Math.min(now[1] - base[1], periods[i]);
-        } else {
-            reads[i] = 0; // first read, or the counters went back (a new cgroup)
+        long[] now = {clock.getAsLong(), c[0], c[1]};
+        long[] last = past.peekLast();
+        if (last != null && (now[1] < last[1] || now[2] < last[2])) {
+            past.clear(); // the counters went back (a new cgroup)
         }
-        before[i] = last[i];
-        last[i] = now;
-        reads[i] = Math.min(reads[i] + 1, 2);
+        past.addLast(now);
+        while (past.size() > 3 && spanCovered(second(past), now)) {
+            past.removeFirst(); // older than the span needs
+        }
+        // the base: two windows back, or further back until the share covers the span (or the oldest read)
+        Iterator<long[]> back = past.descendingIterator();
+        back.next();
+        long[] base = null;
+        for (int k = 1; back.hasNext(); k++) {
+            base = back.next();
+            if (k >= 2 && spanCovered(base, now)) {
+                break;
+            }
+        }
+        if (base == null || now[1] == base[1] && !spanCovered(base, now)) {
+            return; // the first read, or no period ended in too short a time to call the vNF idle: no signal
+        }
+        periods[i] = now[1] - base[1];
+        throttled[i] = Math.min(now[2] - base[2], periods[i]);
+    }
+
+    /** The read after the oldest kept. */
+    private static long[] second(ArrayDeque<long[]> past) {
+        Iterator<long[]> it = past.iterator();
+        it.next();
+        return it.next();
+    }
+
+    private boolean spanCovered(long[] base, long[] now) {
+        return now[0] - base[0] >= spanNanos;
     }
 
     /**
@@ -81,6 +118,7 @@ final class ThrottleGate {
             return null;
         }
         return "not throttled: " + throttled[i] + " of " + periods[i] + " quota periods in its last two windows"
+                + (spanNanos > 0 ? " (at least " + spanNanos / 1_000_000 + " ms)" : "")
                 + " (under " + Math.round(minShare * 100) + " %): the violation is not its quota";
     }
 

@@ -17,6 +17,7 @@ import org.srv6int.agent.actuate.CpuFrequencyActuator;
 import org.srv6int.agent.actuate.HostFiles;
 import org.srv6int.agent.actuate.Resctrl;
 import org.srv6int.twin.model.Allocation;
+import org.srv6int.twin.model.CfsPeriods;
 import org.srv6int.twin.model.Host;
 import org.srv6int.twin.model.Resource;
 import org.srv6int.twin.model.VnfInstance;
@@ -24,11 +25,12 @@ import org.srv6int.twin.model.VnfInstance;
 /**
  * One worker's kernel files under a root directory, playing the parts of the kubelet and the
  * kernel: when a pod starts it creates the container's cgroup ({@code cpu.max} = the pod's CPU
- * limit, cpuset files, {@code cgroup.threads}), its resctrl group ({@code schemata} with
- * {@code L3} and {@code MB} lines) and the cpufreq files of its cores; and it applies what is
- * written there to the vNF model ({@link #readBack()}), as the kernel applies a cgroup or
- * schemata write. Paths come from the node agent's own classes ({@link CgroupLocator},
- * {@link Resctrl}, {@link CpuFrequencyActuator}), so the agent finds them as on a real worker.
+ * limit, {@code cpu.stat} counted by the model's {@link CfsPeriods}, cpuset files,
+ * {@code cgroup.threads}), its resctrl group ({@code schemata} with {@code L3} and {@code MB} lines)
+ * and the cpufreq files of its cores; and it applies what is written there to the vNF model
+ * ({@link #readBack()}), as the kernel applies a cgroup or schemata write. Paths come from the
+ * node agent's own classes ({@link CgroupLocator}, {@link Resctrl}, {@link CpuFrequencyActuator}),
+ * so the agent finds them as on a real worker.
  *
  * <p>Layout choices (docs/twin.md section 2): one NUMA node (0) holds the NIC {@value #IFACE};
  * each pod is pinned to its own {@value #CPUS_PER_POD} logical CPUs of that node, because
@@ -61,6 +63,9 @@ public final class SimulatedWorker {
         final Path cgroup;
         final Path schemata;
         final Path maxFreq;
+        // the cpu.stat counters last written (-1: none yet)
+        long statPeriods = -1;
+        long statThrottled = -1;
 
         Pod(VnfInstance instance, String name, int index, HostFiles files) {
             this.instance = instance;
@@ -161,19 +166,20 @@ public final class SimulatedWorker {
 
     /**
      * Creates the files of pods the model started since the last call (the kubelet starting
-     * the container with the pod's limits).
+     * the container with the pod's limits) and forgets pods the model deleted (a scale-in: the
+     * kubelet removes the container; its cores go to the next pod).
      *
-     * @return true if a pod was added
+     * @return true if a pod was added or removed
      */
     public boolean sync() {
-        boolean added = false;
+        boolean changed = pods.keySet().removeIf(i -> host.instance(i.id()) != i);
         for (VnfInstance i : host.instances()) {
             if (!pods.containsKey(i)) {
                 startPod(i);
-                added = true;
+                changed = true;
             }
         }
-        return added;
+        return changed;
     }
 
     private void startPod(VnfInstance i) {
@@ -181,11 +187,16 @@ public final class SimulatedWorker {
             throw new IllegalStateException(host.name() + ": more than " + MAX_PODS + " pods");
         }
         String name = i.id().replace('@', '.').replace('#', '-');
-        Pod p = new Pod(i, name, pods.size(), files);
+        int index = 0; // the first cores no pod holds
+        while (index < MAX_PODS && holds(index)) {
+            index++;
+        }
+        Pod p = new Pod(i, name, index, files);
         Allocation a = i.allocation();
         String cg = CgroupLocator.CGROUP_ROOT + "/" + CgroupLocator.candidates(p.uid, p.containerId).get(0);
         file(cg + "/cpu.max", quota(a.get(Resource.CPU_QUOTA)) + " " + PERIOD_US);
         file(cg + "/cpu.weight", "100");
+        file(cg + "/cpu.stat", i.cfs().cpuStat());
         file(cg + "/cpuset.cpus", "");
         file(cg + "/cpuset.cpus.effective", p.cpus());
         file(cg + "/cpuset.mems", "");
@@ -211,6 +222,15 @@ public final class SimulatedWorker {
             file(dir + "scaling_driver", "intel_pstate");
         }
         pods.put(i, p);
+    }
+
+    private boolean holds(int index) {
+        for (Pod q : pods.values()) {
+            if (q.firstCpu == index * CPUS_PER_POD) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static long quota(double cores) {
@@ -254,6 +274,26 @@ public final class SimulatedWorker {
         if (sync() || dirty) {
             readBack();
         }
+        writeCpuStat();
+    }
+
+    /**
+     * The kernel's side of {@code cpu.stat}: writes a pod's counters when a period of its model
+     * ({@link VnfInstance#cfs()}) moved them, so the agent reads what the kernel would show.
+     */
+    private void writeCpuStat() {
+        for (Pod p : pods.values()) {
+            CfsPeriods c = p.instance.cfs();
+            if (c.periods() != p.statPeriods || c.throttled() != p.statThrottled) {
+                p.statPeriods = c.periods();
+                p.statThrottled = c.throttled();
+                try {
+                    HostFiles.write(p.cgroup.resolve("cpu.stat"), c.cpuStat());
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }
     }
 
     /**
@@ -265,7 +305,9 @@ public final class SimulatedWorker {
         for (Pod p : pods.values()) {
             Allocation a = p.instance.allocation();
             try {
-                a.set(Resource.CPU_QUOTA, cpuMaxCores(p.cgroup.resolve("cpu.max")));
+                Path cpuMax = p.cgroup.resolve("cpu.max");
+                a.set(Resource.CPU_QUOTA, cpuMaxCores(cpuMax));
+                p.instance.cfs().period(Long.parseLong(HostFiles.read(cpuMax).split("\\s+")[1]) / 1e6);
                 Map<Integer, String> l3 = Resctrl.readLine(p.schemata, "L3");
                 a.set(Resource.LLC_WAYS, Long.bitCount(Long.parseLong(l3.values().iterator().next(), 16)));
                 Map<Integer, String> mb = Resctrl.readLine(p.schemata, "MB");

@@ -30,6 +30,7 @@ public final class VnfInstance {
     private double serviceUs;
     private double samplesCarry;
     private int sizeBytes = 1024;
+    private final CfsPeriods cfs = new CfsPeriods();
 
     VnfInstance(String id, String vnf, VnfType type, Host host, Allocation allocation, Allocation request,
                 double readyAtS) {
@@ -84,6 +85,7 @@ public final class VnfInstance {
     public void restart(double untilS) {
         downUntilS = untilS;
         queue = 0;
+        cfs.reset();
     }
 
     /** True while the pod is restarting. */
@@ -123,6 +125,11 @@ public final class VnfInstance {
         return muPps;
     }
 
+    /** The CFS bandwidth accounting of the pod's cgroup (what its {@code cpu.stat} shows). */
+    public CfsPeriods cfs() {
+        return cfs;
+    }
+
     /** Queue depth, packets. */
     public double queue() {
         return queue;
@@ -157,12 +164,14 @@ public final class VnfInstance {
             q = 0;
         }
         double served = queue + in - drops - q;
+        double backlog = queue;
         queue = q;
         servedPps = served / dtS;
         dropFraction = in > 0 ? drops / in : 0;
         if (busyCores > 0 && in > 0) {
             busyCores = Math.min(allocation.get(Resource.CPU_QUOTA), served / dtS / perCore);
         }
+        cfs.tick(backlog, in, muPps * dtS, busyCores, dtS);
     }
 
     /** Number of latency samples (packets back from the vNF) this tick, with carry. */

@@ -10,9 +10,13 @@ import java.nio.file.Path;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
+import java.util.List;
 import org.srv6int.agent.actuate.CgroupLocator;
+import org.srv6int.agent.actuate.ContainerCgroup;
+import org.srv6int.agent.actuate.CpuQuotaActuator;
 import org.srv6int.agent.actuate.HostFiles;
 import org.srv6int.twin.model.Allocation;
+import org.srv6int.twin.model.CfsPeriods;
 import org.srv6int.twin.model.Host;
 import org.srv6int.twin.model.Resource;
 import org.srv6int.twin.model.VnfInstance;
@@ -100,5 +104,53 @@ public class SimulatedWorkerTest {
             assertTrue(e.getMessage(), e.getMessage().contains("vnf2.worker2")
                     && e.getMessage().contains("no L3 line"));
         }
+    }
+
+    @Test
+    public void cpuStatShowsTheModelsThrottledPeriodsToTheAgentsActuator() throws Exception {
+        Host h = new Host("worker1", "sw2");
+        VnfInstance snort = h.addInstance("vnf3", VnfType.SNORT, new Allocation(4.5, 4, 40, 2100), 0);
+        SimulatedWorker w = new SimulatedWorker(h, tmp.getRoot().toPath());
+        HostFiles files = new HostFiles(w.root());
+        SimulatedWorker.Pod p = w.pods().get(0);
+        Path cg = new CgroupLocator(files).locate(p.uid(), p.containerId()).dir();
+        CpuQuotaActuator quota = new CpuQuotaActuator(List.of(ContainerCgroup.v2(cg)), SimulatedWorker.PERIOD_US);
+        assertEquals(0, quota.throttling(0)[0]);
+        CfsPeriods cfs = snort.cfs();
+        for (int k = 0; k < 100; k++) { // one 100 ms period, twice the work its quota serves
+            cfs.tick(0, 10, 5, 4.5, 0.001);
+        }
+        w.apply();
+        long[] stat = quota.throttling(0);
+        assertEquals(1, stat[0]);
+        assertEquals(1, stat[1]);
+        // the agent writes a 50 ms period: the model's periods follow the file
+        HostFiles.write(cg.resolve("cpu.max"), "200000 50000");
+        w.markDirty();
+        w.apply();
+        for (int k = 0; k < 100; k++) { // two periods, the second under its quota
+            cfs.tick(0, k < 50 ? 10 : 1, 5, 4, 0.001);
+        }
+        w.apply();
+        stat = quota.throttling(0);
+        assertEquals(3, stat[0]);
+        assertEquals(2, stat[1]);
+    }
+
+    @Test
+    public void aDeletedPodLeavesTheWorkerAndItsCoresGoToTheNextPod() {
+        Host h = new Host("worker1", "sw2");
+        h.addInstance("vnf3", VnfType.SNORT, new Allocation(1, 2, 20, 2100), 0);
+        VnfInstance fwd = h.addInstance("vnf1", VnfType.FWD, new Allocation(0.5, 1, 10, 1500), 0);
+        SimulatedWorker w = new SimulatedWorker(h, tmp.getRoot().toPath());
+        assertEquals(2, w.pods().size());
+        assertTrue(h.removeInstance(h.instances().get(0).id()));
+        assertTrue("a scale-in is a change", w.sync());
+        assertEquals(1, w.pods().size());
+        assertEquals(fwd, w.pods().get(0).instance());
+        h.addInstance("vnf3", VnfType.SNORT, new Allocation(1, 2, 20, 2100), 0);
+        assertTrue(w.sync());
+        assertEquals("the freed cores", "0-9", w.pods().get(1).cpus());
+        assertEquals("10-19", w.pods().get(0).cpus());
     }
 }
