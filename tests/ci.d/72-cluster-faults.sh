@@ -13,7 +13,7 @@
 # doubled, no SID leaked, no orphan StatefulSet (docs/cluster.md section 4).
 # SRV6INT_FAULTS_SKIP=c2 still leaves c2 out.
 # Budget: ~2-4 min on 2 busy cores (control plane start ~10 s and all four cases with the loop,
-# cluster start included: 111-135 s in session 16's passing runs at load average 7-12, was 63-80 s
+# cluster start included: 111-150 s in session 16's passing runs at load average 7-12, was 63-80 s
 # without the loop; a failing case can wait out its 90 s bound); mvn is bounded by a 600 s
 # timeout inside tools/cluster-faults. Traffic only inside the namespaces and
 # bridge made here (prefix cft-, 10.77.0.0/24), removed on exit; the control plane is stopped.

@@ -575,7 +575,7 @@ public class ClusterPartitionTest {
         }
         return "loop: Snort replicas " + snort.size() + " (" + snortBefore + " before), StatefulSets "
                 + rig.statefulSets().size() + ", lost 0, doubled 0, SIDs leaked 0, orphan StatefulSets 0; INT reports "
-                + "accepted/sent " + IntReportSender.acceptedOverSent(w0, w1, cluster.ids(), 0.5);
+                + "accepted/sent " + IntReportSender.acceptedOverSent(w0, w1, cluster.ids(), 0.3);
     }
 
     @Test
