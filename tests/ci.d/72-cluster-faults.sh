@@ -6,13 +6,17 @@
 # tools/cluster-faults: c1 the leader cut off from the other two (iptables) and healed; c2 a
 # follower cut off (a minority) and healed; c3 20 % random loss between members while device
 # masterships move; c4 40 +- 20 ms delay each way (a relay of ours: no netem here) and 10 % loss
-# while masterships move. Under a steady write load; nothing accepted is lost, nothing invented
-# (docs/cluster.md section 4). c2 is back since session 15 (the leadership view orders answers by
-# term; SRV6INT_FAULTS_SKIP=c2 still leaves it out).
-# Budget: ~1-3 min on 2 busy cores (all four cases, cluster start included, took 63-80 s in
-# session 15's runs by hand; up to 164 s in session 14's); mvn is bounded by a 600 s timeout
-# inside tools/cluster-faults. Traffic only inside the namespaces and bridge made here (prefix
-# cft-, 10.77.0.0/24), removed on exit.
+# while masterships move. Under a steady write load and with the app's closed loop on every
+# member (since session 16): INT reports into all three collectors over the bridge, the
+# Kubernetes bridge against tools/k8s-testenv started on the bridge's address, c1 and c2 with a
+# scale-out in flight at the fault; nothing accepted is lost, the decision ends once, no replica
+# doubled, no SID leaked, no orphan StatefulSet (docs/cluster.md section 4).
+# SRV6INT_FAULTS_SKIP=c2 still leaves c2 out.
+# Budget: ~2-4 min on 2 busy cores (control plane start ~10 s and all four cases with the loop,
+# cluster start included: 111-150 s in session 16's passing runs at load average 7-12, was 63-80 s
+# without the loop; a failing case can wait out its 90 s bound); mvn is bounded by a 600 s
+# timeout inside tools/cluster-faults. Traffic only inside the namespaces and
+# bridge made here (prefix cft-, 10.77.0.0/24), removed on exit; the control plane is stopped.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 SRV6INT_FAULTS_PREFIX=${SRV6INT_FAULTS_PREFIX:-cft} CASES=${CASES:-c*} exec tools/cluster-faults

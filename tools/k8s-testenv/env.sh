@@ -10,6 +10,9 @@ K8S_BIN=${SRV6INT_K8S_BIN:-$K8S_CACHE/bin-$K8S_BUILD_KEY}
 # Runtime state (certificates, etcd data, logs, PIDs, kubeconfigs).
 K8S_RUN=${SRV6INT_K8S_RUN:-$K8S_CACHE/run}
 K8S_APISERVER_PORT=${SRV6INT_K8S_APISERVER_PORT:-16443}
+# The address kube-apiserver binds and every kubeconfig names: loopback unless a test needs it
+# reachable from network namespaces it made (tools/cluster-faults: its bridge's address).
+K8S_ADDRESS=${SRV6INT_K8S_ADDRESS:-127.0.0.1}
 K8S_ETCD_PORT=${SRV6INT_K8S_ETCD_PORT:-12379}
 K8S_ETCD_PEER_PORT=${SRV6INT_K8S_ETCD_PEER_PORT:-12380}
 # Where kwok takes its stages from: config (kwok-stages.yaml via --config) or crd (the

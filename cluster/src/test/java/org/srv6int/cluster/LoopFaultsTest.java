@@ -3,58 +3,33 @@ package org.srv6int.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import org.junit.AfterClass;
 import org.junit.Assume;
 import org.junit.BeforeClass;
 import org.junit.FixMethodOrder;
 import org.junit.Test;
 import org.junit.runners.MethodSorters;
-import org.onosproject.codec.CodecContext;
-import org.onosproject.codec.JsonCodec;
 import org.onosproject.net.DeviceId;
 import org.srv6int.app.api.model.LoopDecision;
-import org.srv6int.app.api.model.VnfKey;
-import org.srv6int.app.api.model.VnfReplica;
-import org.srv6int.app.config.Srv6DeviceConfig;
 import org.srv6int.app.loop.GlobalLoop;
 import org.srv6int.app.loop.LoopParams;
-import org.srv6int.app.rest.SfcCodec;
-import org.srv6int.app.telemetry.HopBinding;
-import org.srv6int.app.telemetry.HopBindings;
-import org.srv6int.app.testing.AppHarness;
 import org.srv6int.app.testing.PaperTestbed;
-import org.srv6int.app.testing.TestReports;
 import org.srv6int.k8s.bridge.ReplicaNames;
 
 import java.io.File;
-import java.io.InputStream;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.DatagramChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -85,18 +60,12 @@ import static org.junit.Assert.assertTrue;
 @FixMethodOrder(MethodSorters.NAME_ASCENDING)
 public class LoopFaultsTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String NS = "srv6int-sfc";
-    private static final String CHAIN = PaperTestbed.SFC2.toString();
-    private static final VnfKey SNORT = VnfKey.of(PaperTestbed.SFC2, 0);
+    private static final ObjectMapper JSON = LoopRig.JSON;
     private static final Duration FORM = Duration.ofMinutes(3);
-    // liveness bounds only: the figures are printed
-    private static final Duration BOUND = Duration.ofSeconds(90);
     private static final long POD_READY_DELAY_MS = 10_000;
     private static final long VIOLATING_NS = 2_000_000;
     // inside Lmax (1 ms) and above the low-load bound: neither a scale-out nor a scale-in
     private static final long STEADY_NS = 600_000;
-    private static final String STAGE_API = "kwok.x-k8s.io/v1alpha1";
     private static final String ARM_FILE = "sid-claim-fault.arm";
     // FaultPoint.HALT_STATUS: the member halted at the fault point, not some other way
     private static final int FAULT_HALT_STATUS = 86;
@@ -105,9 +74,8 @@ public class LoopFaultsTest {
 
     private static Path dir;
     private static MemberProcesses cluster;
-    private static KubernetesClient admin;
-    private static Object stageDelayBefore;
-    private static Sender sender;
+    private static LoopRig rig;
+    private static IntReportSender sender;
 
     @BeforeClass
     public static void start() throws Exception {
@@ -118,81 +86,32 @@ public class LoopFaultsTest {
             Assume.assumeTrue(false);
         }
         File bridgeKc = new File(kc).getAbsoluteFile();
-        admin = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(
-                new File(bridgeKc.getParentFile(), "admin.kubeconfig")))
-                .withHttpClientFactory(new VertxHttpClientFactory()).build();
-        try (InputStream in = Files.newInputStream(new File("../k8s-bridge/deploy/bridge-rbac.yaml").toPath())) {
-            admin.load(in).forceConflicts().serverSideApply();
-        }
-        deleteChainObjects();
-        GenericKubernetesResource stage = admin.genericKubernetesResources(STAGE_API, "Stage").withName("pod-ready")
-                .get();
-        assertNotNull("kwok's pod-ready Stage on the API server (start the testenv with SRV6INT_K8S_KWOK_STAGES=crd)",
-                      stage);
-        stageDelayBefore = stage.get("spec", "delay", "durationMilliseconds");
-        setPodReadyDelay(POD_READY_DELAY_MS);
-
         dir = Files.createTempDirectory("clo-loop");
         String devices = PaperTestbed.SWITCHES.stream().map(DeviceId::toString).collect(Collectors.joining(","));
         cluster = new MemberProcesses(dir, 3, devices);
+        rig = new LoopRig(cluster, bridgeKc, POD_READY_DELAY_MS);
         // the member's test-only fault point (FaultPoint): armed by case d1 creating the file
         cluster.env("SRV6INT_FAULTPOINT", "halt-after-sid-claim:" + dir.resolve(ARM_FILE));
         Path netcfg = dir.resolve("netcfg.json");
-        Files.writeString(netcfg, JSON.writeValueAsString(netcfg(bridgeKc)));
-        String links = "of:0000000000000001/2-of:0000000000000002/1,of:0000000000000002/2-of:0000000000000003/1,"
-                + "of:0000000000000003/2-of:0000000000000004/1";
-        Map<String, Integer> intPorts = new TreeMap<>();
+        Files.writeString(netcfg, JSON.writeValueAsString(LoopRig.netcfg(bridgeKc, "127.0.0.1",
+                                                                         LoopFaultsTest::reportAddress)));
+        Map<String, InetSocketAddress> collectors = new TreeMap<>();
         for (String id : cluster.ids()) {
             int port;
             try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
                 port = s.getLocalPort();
             }
-            intPorts.put(id, port);
+            collectors.put(id, new InetSocketAddress("127.0.0.1", port));
             cluster.args(id, List.of("--netcfg", netcfg.toString(), "--int-port", String.valueOf(port),
-                                     "--links", links));
+                                     "--links", LoopRig.LINKS));
             cluster.start(id);
         }
         for (String id : cluster.ids()) {
             assertNotNull(id + " did not form:\n" + cluster.log(id), cluster.awaitStatus(
                     id, s -> s.path("leader").isTextual() && s.path("masters").size() == 4, FORM));
         }
-        // one switch per member (SW4 too, to the leader): every collector gets reports
-        String leader = cluster.status("m1").path("leader").asText();
-        List<String> order = new ArrayList<>(cluster.ids());
-        order.remove(leader);
-        order.add(0, leader);
-        for (int i = 0; i < 4; i++) {
-            DeviceId d = PaperTestbed.SWITCHES.get(3 - i);
-            String to = order.get(i % 3);
-            assertNotNull("move " + d + " to " + to,
-                          cluster.call(leader, "POST", "/master?device=" + d + "&node=" + to));
-        }
-        String sfcs;
-        for (var sfc : List.of(PaperTestbed.sfc1(), PaperTestbed.sfc2())) {
-            sfcs = JSON.writeValueAsString(new SfcCodec().encode(sfc, new CodecContext() {
-                @Override
-                public ObjectMapper mapper() {
-                    return JSON;
-                }
-
-                @Override
-                public <T> JsonCodec<T> codec(Class<T> entityClass) {
-                    throw new UnsupportedOperationException();
-                }
-
-                @Override
-                public <T> T getService(Class<T> serviceClass) {
-                    throw new UnsupportedOperationException();
-                }
-            }));
-            assertNotNull("chain " + sfc.id(), cluster.call(leader, "POST", "/sfc", sfcs));
-        }
-        for (VnfReplica r : PaperTestbed.initialReplicas()) {
-            assertNotNull("replica " + r.id(), cluster.call(leader, "POST", "/register?vnf=" + r.vnf() + "&name="
-                    + r.id().name() + "&node=" + r.node() + "&device=" + r.deviceId() + "&port=" + r.port().toLong()
-                    + "&sid=" + r.sid() + "&mac=" + r.mac()));
-        }
-        sender = new Sender(intPorts);
+        LoopRig.deployChains(cluster);
+        sender = new IntReportSender(cluster, collectors, LoopFaultsTest::reportAddress, VIOLATING_NS);
         sender.start();
     }
 
@@ -204,205 +123,30 @@ public class LoopFaultsTest {
         if (cluster != null) {
             cluster.close();
         }
-        if (admin != null) {
-            if (stageDelayBefore != null) {
-                setPodReadyDelay(((Number) stageDelayBefore).longValue());
-            } else {
-                admin.genericKubernetesResources(STAGE_API, "Stage").withName("pod-ready")
-                        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"delay\":null}}");
-            }
-            deleteChainObjects();
-            admin.close();
+        if (rig != null) {
+            rig.close();
         }
-    }
-
-    private static void setPodReadyDelay(long millis) {
-        admin.genericKubernetesResources(STAGE_API, "Stage").withName("pod-ready")
-                .patch(PatchContext.of(PatchType.JSON_MERGE),
-                       "{\"spec\":{\"delay\":{\"durationMilliseconds\":" + millis + "}}}");
-    }
-
-    private static void deleteChainObjects() {
-        admin.apps().statefulSets().inNamespace(NS).withLabel(ReplicaNames.LABEL_CHAIN, CHAIN).delete();
-    }
-
-    private static JsonNode netcfg(File bridgeKc) {
-        ObjectNode net = PaperTestbed.netcfg().deepCopy();
-        ObjectNode app = (ObjectNode) net.get("apps").get("org.srv6int.app").get("srv6int");
-        ((ObjectNode) app.get("collector")).put("address", "127.0.0.1").put("threads", 1);
-        ((ObjectNode) app.get("loop")).put("evaluationPeriodMs", 500).put("tHatMs", 1500)
-                .put("demandLatency", "measured").put("replicaSilenceMs", 0);
-        ObjectNode k8s = app.putObject("kubernetes");
-        k8s.put("kubeconfig", bridgeKc.toString()).put("namespace", NS).put("readyTimeoutMs", 60_000);
-        ObjectNode snort = k8s.putObject("vnfTypes").putObject("snort");
-        snort.put("image", "registry.local/snort:2.9");
-        snort.putObject("requests").put("cpu", "1").put("memory", "1Gi");
-        snort.putObject("limits").put("cpu", "1").put("memory", "1Gi");
-        for (DeviceId d : PaperTestbed.SWITCHES) {
-            ((ObjectNode) net.get("devices").get(d.toString()).get("srv6int")).put("reportAddress", reportAddress(d))
-                    .put("collectorPort", 10);
-        }
-        return net;
     }
 
     private static String reportAddress(DeviceId d) {
         return "127.0.0." + (10 + PaperTestbed.SWITCHES.indexOf(d) + 1);
     }
 
-    /**
-     * The four switches' INT reports of SFC 2, 50 per second each, to the collector of the switch's
-     * master as the live members last told (a switch re-pointed when its master moves); counts
-     * what it sent to each member.
-     */
-    private static final class Sender extends Thread {
-        private final Map<String, Integer> ports;
-        private final Map<String, AtomicLong> sent = new ConcurrentHashMap<>();
-        private final Map<DeviceId, String> masters = new ConcurrentHashMap<>();
-        private final Map<DeviceId, Long> seqs = new HashMap<>();
-        private final Map<DeviceId, DatagramChannel> switches = new HashMap<>();
-        private final Map<Integer, HopBinding> hops = new TreeMap<>();
-        private volatile long latencyNs = VIOLATING_NS;
-        private volatile boolean running = true;
-        // held while the test reads sent and accepted counts together
-        private final Object quiet = new Object();
-        private final AppHarness local = new AppHarness();
-
-        Sender(Map<String, Integer> ports) throws Exception {
-            super("clo-int-sender");
-            setDaemon(true);
-            this.ports = ports;
-            ports.keySet().forEach(id -> sent.put(id, new AtomicLong()));
-            // the hop layout of SFC 2 as every member computes it from the same chains and netcfg
-            local.deployFig5();
-            local.settle();
-            for (HopBinding b : HopBindings.of(local.pathManager.getAllPaths().values(), local.inventory::getReplica,
-                                               d -> PaperTestbed.devices().get(d).map(Srv6DeviceConfig::intDeviceId))) {
-                if (b.chainTag() == PaperTestbed.SFC2.tag()) {
-                    hops.putIfAbsent(b.hop(), b);
-                }
-            }
-            for (DeviceId d : PaperTestbed.SWITCHES) {
-                switches.put(d, DatagramChannel.open().bind(new InetSocketAddress(reportAddress(d), 0)));
-            }
-            refreshMasters();
-        }
-
-        void refreshMasters() {
-            for (String id : cluster.ids()) {
-                if (!cluster.alive(id)) {
-                    continue;
-                }
-                JsonNode s = cluster.status(id);
-                if (s != null && s.path("connected").asBoolean(true)) {
-                    for (Iterator<Map.Entry<String, JsonNode>> it = s.path("masters").fields(); it.hasNext();) {
-                        Map.Entry<String, JsonNode> e = it.next();
-                        if (e.getValue().isTextual()) {
-                            masters.put(DeviceId.deviceId(e.getKey()), e.getValue().asText());
-                        }
-                    }
-                    return;
-                }
-            }
-        }
-
-        @Override
-        public void run() {
-            int hopCount = ((TreeMap<Integer, HopBinding>) hops).lastKey() + 2;
-            long lastRefresh = 0;
-            while (running) {
-                try {
-                    if (System.nanoTime() - lastRefresh > 200_000_000L) {
-                        refreshMasters();
-                        lastRefresh = System.nanoTime();
-                    }
-                    synchronized (quiet) {
-                        sendRound(hopCount);
-                    }
-                    Thread.sleep(20);
-                } catch (InterruptedException e) {
-                    return;
-                } catch (Exception e) {
-                    System.out.println("loopfaults: sender: " + e);
-                }
-            }
-        }
-
-        private void sendRound(int hopCount) throws Exception {
-            for (DeviceId d : PaperTestbed.SWITCHES) {
-                String to = masters.get(d);
-                if (to == null) {
-                    continue;
-                }
-                int dev = PaperTestbed.devices().get(d).map(Srv6DeviceConfig::intDeviceId).orElseThrow();
-                TestReports enc = new TestReports(PaperTestbed.SFC2.tag(), dev, hopCount);
-                long seq = seqs.getOrDefault(d, 0L);
-                int counter = (int) ((seq * 10) & 0xFFFF);
-                TestReports.Hop[] h = new TestReports.Hop[hopCount];
-                for (int k = 0; k < hopCount; k++) {
-                    HopBinding b = hops.get(k);
-                    long lat = b == null ? 0 : latencyNs;
-                    int hd = k == 0 ? 1 : b == null ? 4 : b.deviceId();
-                    h[k] = new TestReports.Hop(hd, 0, 1_000L * k + lat, lat, counter);
-                }
-                byte[] p = enc.payload(seq, h);
-                seqs.put(d, seq + 1);
-                switches.get(d).send(ByteBuffer.wrap(p), new InetSocketAddress("127.0.0.1", ports.get(to)));
-                sent.get(to).incrementAndGet();
-            }
-        }
-
-        /**
-         * Sent and accepted counts per member read together: sending held until the datagrams in
-         * flight are counted. A member that does not answer: -1 accepted.
-         */
-        Map<String, long[]> counts() throws InterruptedException {
-            synchronized (quiet) {
-                Thread.sleep(300);
-                Map<String, long[]> m = new TreeMap<>();
-                for (String id : cluster.ids()) {
-                    m.put(id, new long[] {sent.get(id).get(), cluster.alive(id) ? accepted(id) : -1});
-                }
-                return m;
-            }
-        }
-
-        void stopSending() throws Exception {
-            running = false;
-            interrupt();
-            join(5000);
-            for (DatagramChannel c : switches.values()) {
-                c.close();
-            }
-        }
-
-    }
-
     private static long accepted(String id) {
-        JsonNode c = cluster.call(id, "GET", "/collector");
-        return c == null ? -1 : c.path("counters").path("reportsAccepted").asLong();
+        return IntReportSender.accepted(cluster, id);
     }
 
     private static String leaderSeenBy(String id) {
-        JsonNode s = cluster.status(id);
-        return s == null || !s.path("leader").isTextual() ? null : s.path("leader").asText();
+        return rig.leaderSeenBy(id);
     }
 
     private static JsonNode await(String what, Supplier<JsonNode> poll) throws InterruptedException {
         return await(what, poll, () -> "");
     }
 
-    // state: what the failure message shows of where things stood
     private static JsonNode await(String what, Supplier<JsonNode> poll, Supplier<String> state)
             throws InterruptedException {
-        long end = System.nanoTime() + BOUND.toNanos();
-        while (System.nanoTime() < end) {
-            JsonNode n = poll.get();
-            if (n != null) {
-                return n;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("not within " + BOUND.toSeconds() + " s: " + what + state.get());
+        return LoopRig.await(what, poll, state);
     }
 
     // A decision not ending as expected: the leader's decisions, the inventory, the StatefulSets
@@ -413,62 +157,28 @@ public class LoopFaultsTest {
     }
 
     private static List<JsonNode> decisions(String id, String action) {
-        JsonNode l = cluster.call(id, "GET", "/loop");
-        List<JsonNode> out = new ArrayList<>();
-        if (l != null) {
-            l.path("decisions").forEach(d -> {
-                if (d.path("action").asText().equals(action) && d.path("vnf").asText().equals(SNORT.toString())) {
-                    out.add(d);
-                }
-            });
-        }
-        return out;
+        return rig.decisions(id, action);
     }
 
     private static List<StatefulSet> statefulSets() {
-        return admin.apps().statefulSets().inNamespace(NS).withLabel(ReplicaNames.LABEL_CHAIN, CHAIN).list()
-                .getItems();
+        return rig.statefulSets();
     }
 
-    /** Replicas, SIDs and StatefulSets as every live member and the API server see them. */
     private static Set<String> checkReplicasSidsAndWorkloads(int expectSnort) {
-        Set<String> views = new TreeSet<>();
-        Set<String> snort = null;
-        for (String id : cluster.ids()) {
-            if (!cluster.alive(id)) {
-                continue;
-            }
-            JsonNode inv = cluster.call(id, "GET", "/inventory");
-            assertNotNull(id + " inventory", inv);
-            views.add(inv.path("replicas").toString());
-            Set<String> sids = new TreeSet<>();
-            Set<String> s = new TreeSet<>();
-            inv.path("replicas").fields().forEachRemaining(e -> {
-                assertTrue("SID held twice: " + inv, sids.add(e.getValue().path("sid").asText()));
-                if (e.getKey().startsWith(SNORT.toString() + "/")) {
-                    s.add(e.getKey());
-                }
-            });
-            Map<String, String> claims = new TreeMap<>();
-            inv.path("sidClaims").fields().forEachRemaining(e -> claims.put(e.getKey(), e.getValue().asText()));
-            assertEquals("every SID claim held by a replica (no leak) through " + id, sids, claims.keySet());
-            snort = s;
-        }
-        assertEquals("one inventory through every member: " + views, 1, views.size());
-        assertNotNull(snort);
+        Set<String> snort = rig.checkReplicasSidsAndWorkloads(expectSnort);
         // Exactly these: the registered one(s) of PaperTestbed (made by no bridge: no StatefulSet) and the
         // bridge's sfc-2-vnf0-r0, -r1, ... (the platform takes the smallest index free; nothing is scaled
         // in during the cases): a replica made twice would show as one index more, a lost one as a gap
         Set<String> registered = new TreeSet<>();
-        PaperTestbed.initialReplicas().stream().filter(r -> r.vnf().equals(SNORT))
+        PaperTestbed.initialReplicas().stream().filter(r -> r.vnf().equals(LoopRig.SNORT))
                 .forEach(r -> registered.add(r.id().name()));
         Set<String> bridged = new TreeSet<>();
         for (int k = 0; k < expectSnort - registered.size(); k++) {
-            bridged.add(ReplicaNames.replicaName(CHAIN, SNORT.index(), k));
+            bridged.add(ReplicaNames.replicaName(LoopRig.CHAIN, LoopRig.SNORT.index(), k));
         }
         Set<String> expected = new TreeSet<>();
-        registered.forEach(n -> expected.add(SNORT + "/" + n));
-        bridged.forEach(n -> expected.add(SNORT + "/" + n));
+        registered.forEach(n -> expected.add(LoopRig.SNORT + "/" + n));
+        bridged.forEach(n -> expected.add(LoopRig.SNORT + "/" + n));
         assertEquals("Snort replicas", expected, snort);
         Set<String> sts = statefulSets().stream().map(x -> x.getMetadata().getName())
                 .collect(Collectors.toCollection(TreeSet::new));
@@ -722,15 +432,7 @@ public class LoopFaultsTest {
     }
 
     private static int currentSnort() {
-        String any = cluster.ids().stream().filter(cluster::alive).findFirst().orElseThrow();
-        JsonNode inv = cluster.call(any, "GET", "/inventory");
-        int n = 0;
-        for (Iterator<String> it = inv.path("replicas").fieldNames(); it.hasNext();) {
-            if (it.next().startsWith(SNORT.toString() + "/")) {
-                n++;
-            }
-        }
-        return n;
+        return rig.currentSnort();
     }
 
     private static void say(String s) {

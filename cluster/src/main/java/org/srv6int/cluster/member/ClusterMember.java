@@ -47,7 +47,8 @@ import java.util.stream.Collectors;
  * interface ({@link MemberControl}). It runs the app's closed loop as {@link LoopAssembly} builds
  * it: the INT collector, the cluster-wide telemetry summaries, the Kubernetes replica platform and
  * the global loop, acting while it leads. Given a netcfg ({@code --netcfg}) the collector listens
- * on 127.0.0.1 at {@code --int-port} (netcfg's {@code collector.instances.<id>}) and the platform
+ * on {@code --int-address} (127.0.0.1 unless given; a member in a network namespace of its own
+ * gives its namespace's address) at {@code --int-port} (netcfg's {@code collector.instances.<id>}) and the platform
  * is the real bridge against the API server of netcfg's {@code kubernetes} section; without one,
  * the app's defaults: no collector socket, windows every 500 ms, no platform configured.
  *
@@ -76,11 +77,13 @@ public final class ClusterMember {
      * @param data    this member's data directory
      * @param devices devices it runs for the mastership of
      * @param netcfg  the netcfg document (app config and devices), null to run the stores only
-     * @param intPort UDP port of this member's INT collector on 127.0.0.1 (with a netcfg)
+     * @param intAddress address of this member's INT collector (with a netcfg): 127.0.0.1, or its
+     *                   namespace's address
+     * @param intPort UDP port of this member's INT collector (with a netcfg)
      * @param links   the fabric's links (paths; no switch connects to tell them)
      */
     ClusterMember(String id, Map<String, String> members, File data, List<DeviceId> devices, JsonNode netcfg,
-                  int intPort, List<Link> links) {
+                  String intAddress, int intPort, List<Link> links) {
         node = new AtomixNode(id, members, data).start(Duration.ofMinutes(2));
         storage = new AtomixStorageService(node);
         leadership = new AtomixLeadershipService(node);
@@ -101,11 +104,11 @@ public final class ClusterMember {
                 .netcfg(registry, core)
                 .build();
         if (netcfg != null) {
-            // This member's collector: 127.0.0.1 at the port it was given.
+            // This member's collector: the address and port it was given.
             ObjectNode doc = netcfg.deepCopy();
             ObjectNode collector = (ObjectNode) doc.with("apps").with(Srv6IntConfigService.APP_NAME)
                     .with(Srv6IntAppConfig.KEY).with("collector");
-            collector.with("instances").putObject(id).put("address", "127.0.0.1").put("port", intPort);
+            collector.with("instances").putObject(id).put("address", intAddress).put("port", intPort);
             AppAssembly.applyNetcfg(core, registry, doc);
         }
         mastership.runFor(devices);
@@ -183,7 +186,7 @@ public final class ClusterMember {
             if (!opts.containsKey(required)) {
                 System.err.println("usage: ClusterMember --id ID --members id@host:port,... --data DIR "
                                            + "--http host:port [--devices of:1,of:2] [--netcfg FILE --int-port P "
-                                           + "--links of:1/2-of:2/1,...]");
+                                           + "[--int-address A] --links of:1/2-of:2/1,...]");
                 System.exit(2);
             }
         }
@@ -197,7 +200,8 @@ public final class ClusterMember {
             throw new IllegalArgumentException("--netcfg needs --int-port (the member's INT collector port)");
         }
         ClusterMember m = new ClusterMember(opts.get("id"), AtomixNode.parseMembers(opts.get("members")),
-                                            new File(opts.get("data")), devices, netcfg, intPort,
+                                            new File(opts.get("data")), devices, netcfg,
+                                            opts.getOrDefault("int-address", "127.0.0.1"), intPort,
                                             links(opts.get("links")));
         MemberControl control = new MemberControl(m, new InetSocketAddress(http[0], Integer.parseInt(http[1])));
         control.start();
