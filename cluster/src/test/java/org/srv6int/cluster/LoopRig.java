@@ -13,11 +13,11 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import org.onosproject.codec.CodecContext;
-import org.onosproject.codec.JsonCodec;
 import org.onosproject.net.DeviceId;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfReplica;
 import org.srv6int.app.rest.SfcCodec;
+import org.srv6int.app.testing.MapperCodecContext;
 import org.srv6int.app.testing.PaperTestbed;
 import org.srv6int.k8s.bridge.ReplicaNames;
 
@@ -155,22 +155,7 @@ final class LoopRig implements AutoCloseable {
             assertNotNull("move " + d + " to " + to,
                           cluster.call(leader, "POST", "/master?device=" + d + "&node=" + to));
         }
-        CodecContext ctx = new CodecContext() {
-            @Override
-            public ObjectMapper mapper() {
-                return JSON;
-            }
-
-            @Override
-            public <T> JsonCodec<T> codec(Class<T> entityClass) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public <T> T getService(Class<T> serviceClass) {
-                throw new UnsupportedOperationException();
-            }
-        };
+        CodecContext ctx = new MapperCodecContext(JSON);
         for (var sfc : List.of(PaperTestbed.sfc1(), PaperTestbed.sfc2())) {
             String json = JSON.writeValueAsString(new SfcCodec().encode(sfc, ctx));
             assertNotNull("chain " + sfc.id(), cluster.call(leader, "POST", "/sfc", json));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.crd;
 
+import org.srv6int.app.testing.MapperCodecContext;
 import org.srv6int.app.testing.KubernetesTestEnv;
 import org.srv6int.app.testing.KubernetesTestEnv.LeaderHere;
 import org.srv6int.app.testing.KubernetesTestEnv.LocalCluster;
@@ -17,8 +18,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
-import org.onosproject.codec.CodecContext;
-import org.onosproject.codec.JsonCodec;
 import org.onosproject.cluster.ClusterServiceAdapter;
 import org.srv6int.app.api.SfcException;
 import org.srv6int.app.api.TelemetryWindows;
@@ -178,22 +177,7 @@ public class ChainCrdEndToEndTest {
 
     /** A chain's spec as the REST takes it (the same codec writes it). */
     private static ObjectNode spec(org.srv6int.app.api.model.Sfc sfc) {
-        return new SfcCodec().encode(sfc, new CodecContext() {
-            @Override
-            public ObjectMapper mapper() {
-                return JSON;
-            }
-
-            @Override
-            public <T> JsonCodec<T> codec(Class<T> entityClass) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public <T> T getService(Class<T> serviceClass) {
-                throw new UnsupportedOperationException();
-            }
-        });
+        return new SfcCodec().encode(sfc, new MapperCodecContext(JSON));
     }
 
     @SuppressWarnings("unchecked")
