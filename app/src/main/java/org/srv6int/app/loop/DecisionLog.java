@@ -67,6 +67,17 @@ final class DecisionLog {
         return out;
     }
 
+    /**
+     * Why an action failed, for its decision's outcome: the exception's message, or its type when it
+     * has none (a store timeout without a message left "group update failed: null").
+     *
+     * @param e the failure
+     * @return the reason
+     */
+    static String reason(Throwable e) {
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    }
+
     private static boolean isEscalation(Entry e) {
         return e.decision == null || e.decision.action() == LoopDecision.Action.ESCALATION;
     }

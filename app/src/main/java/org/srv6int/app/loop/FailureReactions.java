@@ -73,7 +73,7 @@ final class FailureReactions {
                         detail += "; weight 0";
                     } catch (RuntimeException e) {
                         outcome = LoopDecision.Outcome.FAILED;
-                        detail += "; taking it out of the group failed: " + e.getMessage();
+                        detail += "; taking it out of the group failed: " + DecisionLog.reason(e);
                     }
                     break;
                 case REPLICA_RETURNED:
@@ -86,7 +86,7 @@ final class FailureReactions {
                         loop.routing.restoreReplica(f.vnf(), f.replica());
                     } catch (RuntimeException e) {
                         outcome = LoopDecision.Outcome.FAILED;
-                        detail += "; putting it back failed: " + e.getMessage();
+                        detail += "; putting it back failed: " + DecisionLog.reason(e);
                     }
                     break;
                 case CHAIN_DOWN:

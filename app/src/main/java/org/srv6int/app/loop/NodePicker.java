@@ -110,7 +110,8 @@ final class NodePicker {
             where = List.copyOf(loop.routing.placeReplicas(vnf, nodes, add));
         } catch (RuntimeException e) {
             s.cooldownUntil = now + loop.params.cooldownNanos();
-            loop.log.finish(d.id, LoopDecision.Outcome.FAILED, now, "placement failed: " + e.getMessage() + note);
+            loop.log.finish(d.id, LoopDecision.Outcome.FAILED, now,
+                            "placement failed: " + DecisionLog.reason(e) + note);
             return null;
         }
         if (where.size() != add) {

@@ -151,7 +151,7 @@ final class ReplicaActions {
                     }
                 } catch (RuntimeException e) {
                     ok = false;
-                    outcome = plan + "; group update failed: " + e.getMessage();
+                    outcome = plan + "; group update failed: " + DecisionLog.reason(e);
                 }
             } else {
                 outcome = plan + "; no replica became ready";
@@ -176,7 +176,7 @@ final class ReplicaActions {
                         return;
                     } catch (RuntimeException e) {
                         ok = false;
-                        outcome += "; draining " + s.movingOut + " failed: " + e.getMessage();
+                        outcome += "; draining " + s.movingOut + " failed: " + DecisionLog.reason(e);
                     }
                 }
                 s.movingOut = null;
@@ -221,7 +221,8 @@ final class ReplicaActions {
             s.phase = VnfLoopRecord.Phase.IDLE;
             s.drainingReplica = null;
             s.cooldownUntil = now + loop.params.cooldownNanos();
-            loop.log.finish(d.id, LoopDecision.Outcome.FAILED, now, "drain " + victim + " failed: " + e.getMessage());
+            loop.log.finish(d.id, LoopDecision.Outcome.FAILED, now,
+                            "drain " + victim + " failed: " + DecisionLog.reason(e));
             loop.save(o.vnf(), s);
             return;
         }
@@ -351,7 +352,7 @@ final class ReplicaActions {
                 loop.routing.removeReplica(vnf, replica);
             } catch (RuntimeException e) {
                 o = LoopDecision.Outcome.FAILED;
-                outcome += "; inventory update failed: " + e.getMessage();
+                outcome += "; inventory update failed: " + DecisionLog.reason(e);
             }
             loop.log.finish(decision, o, now, outcome);
             if (s != null) {
