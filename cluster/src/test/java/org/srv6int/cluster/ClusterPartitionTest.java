@@ -35,6 +35,7 @@ import java.util.stream.Collectors;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 import static org.junit.Assume.assumeTrue;
 
 /**
@@ -167,6 +168,19 @@ public class ClusterPartitionTest {
     private static String viewLog(String id) {
         return cluster.log(id).lines().filter(l -> l.contains("leadership-events"))
                 .collect(Collectors.joining("\n"));
+    }
+
+    // what each member shows of the device masters, and its mastership view's log (why a move did not hold)
+    private static String mastershipViews() {
+        StringBuilder b = new StringBuilder();
+        for (String id : cluster.ids()) {
+            JsonNode s = cluster.status(id);
+            b.append("\n").append(id).append(": ").append(s == null ? "no answer" : s.path("masters")).append('\n')
+                    .append(cluster.log(id).lines()
+                                    .filter(l -> l.contains("mastership-events") || l.contains("evicting"))
+                                    .collect(Collectors.joining("\n")));
+        }
+        return b.toString();
     }
 
     private static String leader(String id) {
@@ -553,7 +567,10 @@ public class ClusterPartitionTest {
                 }
                 return true;
             }, t0);
-            assertEquals("every member sees the moves " + want + ": " + agreed, 3, agreed.size());
+            if (agreed.size() != 3) {
+                fail("every member sees the moves " + want + " (round " + round + "), seen by " + agreed
+                             + mastershipViews());
+            }
             convergeMs.add(agreed.values().stream().mapToLong(Long::longValue).max().orElse(0));
         }
         return refusedMoves;
