@@ -18,7 +18,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 /**
@@ -61,6 +64,13 @@ public final class AtomixNode {
     private final int members;
     private final Atomix atomix;
     private final ProxyProtocol protocol;
+    private final EvictionQuorum evictionQuorum;
+    private final AtomicLong badReports = new AtomicLong();
+    private final ScheduledExecutorService reporter = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "unreachable-reports");
+        t.setDaemon(true);
+        return t;
+    });
 
     /**
      * Builds (does not start) a member.
@@ -76,6 +86,7 @@ public final class AtomixNode {
         this.id = id;
         this.members = members.size();
         this.peers = members.keySet().stream().filter(m -> !m.equals(id)).collect(Collectors.toSet());
+        this.evictionQuorum = new EvictionQuorum(id, members.size());
         List<Node> nodes = members.entrySet().stream()
                 .map(e -> Node.builder().withId(e.getKey()).withAddress(e.getValue()).build())
                 .collect(Collectors.toList());
@@ -141,14 +152,38 @@ public final class AtomixNode {
     public AtomixNode start(Duration timeout) {
         try {
             atomix.start().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            atomix.getCommunicationService().<byte[]>subscribe(
+                    EvictionQuorum.SUBJECT, b -> b, this::heard, reporter)
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("member " + id + " could not join the cluster in " + timeout, e);
         }
+        reporter.scheduleWithFixedDelay(this::report, 0, EvictionQuorum.REPORT_EVERY_MS, TimeUnit.MILLISECONDS);
         return this;
+    }
+
+    // Tells the others whom this member holds unreachable (every time, an empty set included: a
+    // peer's vote lapses when its reports stop or stop naming the member).
+    private void report() {
+        try {
+            atomix.getCommunicationService().broadcast(EvictionQuorum.SUBJECT,
+                                                       EvictionQuorum.encode(id, unreachable(EVICT_AFTER)), b -> b);
+        } catch (RuntimeException e) {
+            // an exception out of a scheduled task would cancel every later report: a lost report is a lost vote
+        }
+    }
+
+    private void heard(byte[] report) {
+        try {
+            evictionQuorum.heard(report, System.nanoTime());
+        } catch (IllegalArgumentException e) {
+            badReports.incrementAndGet();
+        }
     }
 
     /** Leaves the cluster (graceful stop). */
     public void stop() {
+        reporter.shutdownNow();
         atomix.stop().join();
     }
 
@@ -187,12 +222,22 @@ public final class AtomixNode {
     }
 
     /**
-     * The members whose candidacies the others evict: unreachable for {@link #EVICT_AFTER}.
+     * The members whose candidacies the others evict: unreachable for {@link #EVICT_AFTER}, as this
+     * member and a majority of all members agree ({@link EvictionQuorum}).
      *
      * @return their ids
      */
     public Set<String> unreachableMembers() {
-        return unreachable(EVICT_AFTER);
+        return evictionQuorum.agreed(unreachable(EVICT_AFTER), System.nanoTime());
+    }
+
+    /**
+     * Unreachable-members reports from peers that could not be read (counted, not thrown).
+     *
+     * @return count
+     */
+    public long unreadableReports() {
+        return badReports.get();
     }
 
     /**

@@ -47,9 +47,10 @@ import java.util.stream.Collectors;
  * session talks to, and come late when that server is the one cut off; (2) runs again for every
  * topic this member runs for but is no candidate of any more (its session expired while it was
  * cut off, or the majority evicted it), as ONOS re-runs its topics when its session is restored;
- * (3) evicts from every topic the members the failure detector reports unreachable, as ONOS's
- * LeadershipAdminService.unregister(node) does: a dead or cut-off member's candidacies go within
- * the failure detector's time, not the (longer) Raft session timeout.
+ * (3) evicts from every topic the members the failure detector reports unreachable and a majority
+ * of members agrees are ({@link EvictionQuorum}), as ONOS's LeadershipAdminService.unregister(node)
+ * does: a dead or cut-off member's candidacies go within the failure detector's time, not the
+ * (longer) Raft session timeout.
  *
  * <p>Every answer, whatever its source, goes through {@link LearntLeaderships}: an answer older
  * than the one learnt (lower term, or the same term to an earlier request) is refused, counted
@@ -209,7 +210,7 @@ final class ElectorView {
             boolean candidate = learnt.all().values().stream()
                     .anyMatch(l -> l.candidates().contains(NodeId.nodeId(member)));
             if (candidate && evicting.add(member)) {
-                log.warn("{}: evicting {} from every topic (unreachable for {} ms)", name, member,
+                log.warn("{}: evicting {} from every topic (unreachable for {} ms, a majority agrees)", name, member,
                          AtomixNode.EVICT_AFTER.toMillis());
                 elector.async().evict(member).orTimeout(5, TimeUnit.SECONDS)
                         .whenComplete((v, e) -> evicting.remove(member));

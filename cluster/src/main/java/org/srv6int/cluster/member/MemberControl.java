@@ -269,6 +269,7 @@ final class MemberControl {
         s.put("term", l.leader() == null ? 0 : l.leader().term());
         long[] view = member.leadership().viewCounters();
         s.put("viewReadFailures", view[0]).put("viewStaleAnswers", view[1]);
+        s.put("unreadableUnreachableReports", member.node().unreadableReports());
         ObjectNode masters = s.putObject("masters");
         Map<String, String> byName = new TreeMap<>();
         member.mastership().knownMasters().forEach((d, n) -> byName.put(d.toString(), n == null ? null : n.id()));

@@ -305,9 +305,11 @@ public final class SimulatedWorker {
         for (Pod p : pods.values()) {
             Allocation a = p.instance.allocation();
             try {
-                Path cpuMax = p.cgroup.resolve("cpu.max");
-                a.set(Resource.CPU_QUOTA, cpuMaxCores(cpuMax));
-                p.instance.cfs().period(Long.parseLong(HostFiles.read(cpuMax).split("\\s+")[1]) / 1e6);
+                String[] cpuMax = cpuMax(p.cgroup.resolve("cpu.max"));
+                long period = Long.parseLong(cpuMax[1]);
+                a.set(Resource.CPU_QUOTA, "max".equals(cpuMax[0]) ? CPUS_PER_POD
+                        : (double) Long.parseLong(cpuMax[0]) / period);
+                p.instance.cfs().period(period / 1e6);
                 Map<Integer, String> l3 = Resctrl.readLine(p.schemata, "L3");
                 a.set(Resource.LLC_WAYS, Long.bitCount(Long.parseLong(l3.values().iterator().next(), 16)));
                 Map<Integer, String> mb = Resctrl.readLine(p.schemata, "MB");
@@ -320,14 +322,13 @@ public final class SimulatedWorker {
         }
     }
 
-    /** cpu.max "$QUOTA $PERIOD" as cores; "max" is every core the pod is pinned to. */
-    private static double cpuMaxCores(Path f) throws IOException {
+    /** cpu.max "$QUOTA $PERIOD" ("max": every core the pod is pinned to), read once. */
+    private static String[] cpuMax(Path f) throws IOException {
         String[] parts = HostFiles.read(f).split("\\s+");
         if (parts.length != 2) {
             throw new IOException(f + ": expected '$MAX $PERIOD'");
         }
-        long period = Long.parseLong(parts[1]);
-        return "max".equals(parts[0]) ? CPUS_PER_POD : (double) Long.parseLong(parts[0]) / period;
+        return parts;
     }
 
     private void file(String hostPath, String value) {
