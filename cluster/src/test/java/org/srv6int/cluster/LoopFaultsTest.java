@@ -414,7 +414,11 @@ public class LoopFaultsTest {
         double servingS = (System.nanoTime() - t0) / 1e9;
         // a switch moved to it: its collector takes the reports
         DeviceId d = PaperTestbed.SW2;
-        assertNotNull(cluster.call(leader, "POST", "/master?device=" + d + "&node=" + victim));
+        // moved once the restarted member runs for it again (a move to a non-candidate is refused)
+        await(d + " moved to " + victim, () -> {
+            JsonNode r = cluster.call(leader, "POST", "/master?device=" + d + "&node=" + victim);
+            return r != null && r.path("moved").asBoolean() ? r : null;
+        }, () -> "; its status: " + cluster.status(victim));
         long a0 = accepted(victim);
         long t1 = System.nanoTime();
         await("reports accepted at the restarted member", () -> {
