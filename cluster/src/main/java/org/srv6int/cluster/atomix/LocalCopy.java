@@ -81,12 +81,14 @@ final class LocalCopy<K, V> {
      * CONNECTED after anything else, EXPIRED and CLOSED drop it.
      */
     void state(PrimitiveState now) {
-        PrimitiveState before = state;
-        state = now;
-        boolean keep = now == PrimitiveState.SUSPENDED
-                || now == PrimitiveState.CONNECTED && before == PrimitiveState.CONNECTED;
-        if (!keep) {
-            drop();
+        synchronized (lock) {
+            PrimitiveState before = state;
+            state = now;
+            boolean keep = now == PrimitiveState.SUSPENDED
+                    || now == PrimitiveState.CONNECTED && before == PrimitiveState.CONNECTED;
+            if (!keep) {
+                drop();
+            }
         }
     }
 
