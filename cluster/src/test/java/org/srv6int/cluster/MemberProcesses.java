@@ -134,6 +134,8 @@ final class MemberProcesses implements AutoCloseable {
                            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                            // each leader change a view learns, with its source (docs/cluster.md, c2)
                            "-Dorg.slf4j.simpleLogger.log.org.srv6int.cluster.atomix.ElectorView=info",
+                           // when a map's session is suspended and how many reads its local copy served
+                           "-Dorg.slf4j.simpleLogger.log.org.srv6int.cluster.atomix.AtomixConsistentMap=info",
                            "-Dorg.slf4j.simpleLogger.showDateTime=true",
                            "-cp", System.getProperty("java.class.path"),
                            "org.srv6int.cluster.member.ClusterMember", "--id", id, "--members", members,

@@ -124,6 +124,7 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
     private CollectorBindings bindings = new CollectorBindings();
     private long periodMillis;
     private ScheduledExecutorService executor;
+    private SummaryPublisher publisher;
     private MetricsComponent metricsComponent;
     private MetricsFeature metricsFeature;
     private volatile TelemetrySnapshot latest;
@@ -168,6 +169,7 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
     /** Binds the collector (on the window thread) and starts closing windows. */
     @Activate
     public void activate() {
+        publisher = new SummaryPublisher("srv6int-telemetry-summary");
         engineLimits = limits(configService.appConfig());
         engine = new TelemetryShards(1, engineLimits, System::nanoTime);
         bindings = new CollectorBindings();
@@ -185,6 +187,7 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
     public void deactivate() {
         mastershipService.removeListener(mastershipListener);
         executor.shutdownNow();
+        publisher.close();
         try {
             summaryStore.withdraw(localNode());
         } catch (RuntimeException e) {
@@ -427,6 +430,9 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
         Map<String, Long> m = counterMap(engine.counters());
         m.put("clusterSummaryBytes", (long) engine.summaryBytes());
         m.put("clusterExchangeFailures", engine.exchangeFailures());
+        m.put("clusterSummaryPublishLate", publisher.late());
+        m.put("clusterSummaryPublishSkipped", publisher.skipped());
+        m.put("clusterSummaryPublishFailures", publisher.failed());
         m.put("clusterSummariesRejected", engine.summariesRejected());
         return m;
     }
@@ -455,8 +461,9 @@ public class TelemetryManager implements TelemetryService, TelemetryWindows {
 
         @Override
         public List<byte[]> exchange(byte[] local) {
-            // A failed write is retried by the next period's, which replaces it anyway.
-            summaryStore.publish(localNode(), local);
+            // A failed write is retried by the next period's, which replaces it anyway; a slow one
+            // (a Raft partition electing its leader) does not hold the window (SummaryPublisher).
+            publisher.publish(() -> summaryStore.publish(localNode(), local), periodMillis);
             return new ArrayList<>(summaryStore.summaries().values());
         }
     };

@@ -14,6 +14,8 @@ import org.onosproject.store.service.MapEventListener;
 import org.onosproject.store.service.Serializer;
 import org.onosproject.store.service.StorageException;
 import org.onosproject.store.service.Versioned;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.srv6int.testkit.ComputeIfConsistentMap;
 
 import java.util.AbstractMap;
@@ -28,6 +30,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.BiFunction;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -48,6 +51,8 @@ public final class AtomixConsistentMap<K, V> extends ComputeIfConsistentMap<K, V
 
     /** How often a compute retries a lost compare-and-set before giving up. */
     static final int COMPUTE_RETRIES = 16;
+
+    private static final Logger log = LoggerFactory.getLogger(AtomixConsistentMap.class);
 
     private final String name;
     private final AtomicMap<String, byte[]> map;
@@ -79,17 +84,38 @@ public final class AtomixConsistentMap<K, V> extends ComputeIfConsistentMap<K, V
      */
     public AtomixConsistentMap(String name, AtomicMap<String, byte[]> map, Serializer serializer,
                                boolean localCopy) {
+        this(name, map, serializer, localCopy, () -> false);
+    }
+
+    /**
+     * A view of an Atomix map through an ONOS serializer, its reads optionally served from a local
+     * copy kept current by the map's events, which also serves them while the map's session is
+     * suspended and this member reaches a majority ({@link LocalCopy}).
+     *
+     * @param name       primitive name
+     * @param map        the Atomix map (text keys, byte values)
+     * @param serializer the ONOS serializer the app built the map with
+     * @param localCopy  whether reads come from a listener-fed local copy
+     * @param majority   whether this member reaches a majority of the members now
+     */
+    public AtomixConsistentMap(String name, AtomicMap<String, byte[]> map, Serializer serializer,
+                               boolean localCopy, BooleanSupplier majority) {
         this.name = name;
         this.map = map;
         this.serializer = Objects.requireNonNull(serializer, "a consistent map needs a serializer");
         if (localCopy) {
-            copy = new LocalCopy<>(this::decodeKey, this::view);
+            copy = new LocalCopy<>(this::decodeKey, this::view, majority);
             // in the session's order, on its thread: the copy sees events before later answers
             call(() -> {
                 map.addListener(copy::event, Runnable::run);
                 return null;
             });
-            map.addStateChangeListener(copy::state);
+            map.addStateChangeListener(s -> {
+                // a suspension's reads from the copy are counted; the log shows when it began and ended
+                log.info("map {}: session {}, {} reads from its local copy while suspended so far", name, s,
+                         copy.suspendedReads());
+                copy.state(s);
+            });
         } else {
             copy = null;
         }
@@ -102,6 +128,15 @@ public final class AtomixConsistentMap<K, V> extends ComputeIfConsistentMap<K, V
      */
     public long localCopyFills() {
         return copy == null ? 0 : copy.fills();
+    }
+
+    /**
+     * How many reads this view's local copy served while the map's session was suspended (0 without one).
+     *
+     * @return reads
+     */
+    public long localCopySuspendedReads() {
+        return copy == null ? 0 : copy.suspendedReads();
     }
 
     /** The local copy, or null (tests). */

@@ -11,6 +11,7 @@ import org.srv6int.testkit.InMemoryStorageService;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 
 /**
  * ONOS's storage service over an Atomix cluster: a consistent map is an Atomix {@link AtomicMap} of
@@ -23,15 +24,20 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class AtomixStorageService extends InMemoryStorageService {
 
     /**
-     * The maps read from a local copy by default: the chains and the replicas, which every loop
-     * round reads in full (twice each) on the leader and which change only when a chain or a
-     * replica does. The loop-state maps are read in full only on a leader's first round, and the
-     * paused and escalation queues are small; they go through Raft.
+     * The maps read from a local copy by default: every map read in full on each evaluation
+     * window — the chains and the replicas (twice each on the leader), the paused chains, the
+     * queued escalations and the members' telemetry summaries (every member, every window) — so
+     * that a steady window and loop round make no Raft read and do not wait while one partition
+     * re-elects its Raft leader ({@link LocalCopy}). The loop-state records are read in full only
+     * on a leader's first round; they go through Raft.
      */
-    public static final Set<String> LOCAL_COPIES = Set.of("srv6int-sfcs", "srv6int-replicas");
+    public static final Set<String> LOCAL_COPIES = Set.of("srv6int-sfcs", "srv6int-replicas",
+                                                          "srv6int-loop-paused", "srv6int-loop-escalations",
+                                                          "srv6int-telemetry-summaries");
 
     private final AtomixNode node;
     private final Set<String> localCopies;
+    private final BooleanSupplier majority;
     private final Map<String, AtomicMap<String, byte[]>> maps = new ConcurrentHashMap<>();
 
     /**
@@ -50,8 +56,20 @@ public final class AtomixStorageService extends InMemoryStorageService {
      * @param localCopies names of the maps whose reads come from a listener-fed local copy
      */
     public AtomixStorageService(AtomixNode node, Set<String> localCopies) {
+        this(node, localCopies, node::hasQuorum);
+    }
+
+    /**
+     * Storage on a member, with how it tells whether it reaches a majority (tests).
+     *
+     * @param node        the started member
+     * @param localCopies names of the maps whose reads come from a listener-fed local copy
+     * @param majority    whether this member reaches a majority of the members now
+     */
+    AtomixStorageService(AtomixNode node, Set<String> localCopies, BooleanSupplier majority) {
         this.node = node;
         this.localCopies = Set.copyOf(localCopies);
+        this.majority = majority;
     }
 
     /**
@@ -76,7 +94,7 @@ public final class AtomixStorageService extends InMemoryStorageService {
                     throw new IllegalStateException("a consistent map needs a name");
                 }
                 return new AtomixConsistentMap<>(name(), atomicMap(name()), serializer(),
-                                                 localCopies.contains(name()) || relaxedReadConsistency());
+                                                 localCopies.contains(name()) || relaxedReadConsistency(), majority);
             }
 
             @Override

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -20,9 +21,16 @@ import java.util.function.Supplier;
  * answer to the write that caused them: so a member's own write also puts the key's value read
  * through Raft after it into the copy (it reads its own writes). An event or write applies only if
  * its version (the Raft index) is newer than the copy's, so events queued while the fill ran cannot
- * roll it back. The copy is dropped when the session leaves CONNECTED (suspended, expired, closed:
- * events may have been missed) and on a lost compare-and-set; until the session is CONNECTED again
- * reads go through Raft (and fail while it is unreachable), and the next read refills the copy.
+ * roll it back. A <em>suspended</em> session (one partition's Raft leader unreachable: the partition
+ * elects a new one, and Atomix's client waits out a 5 s request timeout per server it tries) keeps
+ * the copy while this member still reaches a majority of the members: a live Raft session keeps
+ * every event until the client acknowledges it and sends it again to the reconnected client, in
+ * order, so the copy only lags, and the loop's rounds on the leader do not wait on one
+ * partition's re-election (docs/cluster.md section 4). A suspended member that reaches no majority
+ * (it is the one cut off) drops the copy and reads through Raft, failing while it is unreachable.
+ * The copy is also dropped when the session comes back CONNECTED after a suspension (Atomix
+ * reports an expired session that it recovered as SUSPENDED then CONNECTED: its events in between
+ * are lost), when it expires or closes, and on a lost compare-and-set; the next read refills it.
  * Writes never touch it: they go through Raft with their version checks, so a read from a stale
  * copy can only fail a compare-and-set, never lose an update.
  *
@@ -41,13 +49,20 @@ final class LocalCopy<K, V> {
     private List<AtomicMapEvent<String, byte[]>> pending;
     /** Bumped by every drop; a fill that saw another generation does not install. Guarded by lock. */
     private long generation;
-    private volatile boolean connected = true;
+    /** The map's session state as Atomix last reported it. */
+    private volatile PrimitiveState state = PrimitiveState.CONNECTED;
+    /** Whether this member reaches a majority of the members (its failure detector). */
+    private final BooleanSupplier majority;
     private long fills;
+    /** Reads served from the copy while the session was suspended. Guarded by lock. */
+    private long suspendedReads;
 
     LocalCopy(Function<String, K> decodeKey,
-              Function<io.atomix.utils.time.Versioned<byte[]>, Versioned<V>> decode) {
+              Function<io.atomix.utils.time.Versioned<byte[]>, Versioned<V>> decode,
+              BooleanSupplier majority) {
         this.decodeKey = decodeKey;
         this.decode = decode;
+        this.majority = majority;
     }
 
     /** The map's change event (the listener runs on Atomix's event thread, in log order). */
@@ -61,11 +76,19 @@ final class LocalCopy<K, V> {
         }
     }
 
-    /** The session's state: anything but CONNECTED drops the copy. */
-    void state(PrimitiveState state) {
-        connected = state == PrimitiveState.CONNECTED;
-        if (!connected) {
-            drop();
+    /**
+     * The session's state: SUSPENDED keeps the copy (served while this member reaches a majority);
+     * CONNECTED after anything else, EXPIRED and CLOSED drop it.
+     */
+    void state(PrimitiveState now) {
+        synchronized (lock) {
+            PrimitiveState before = state;
+            state = now;
+            boolean keep = now == PrimitiveState.SUSPENDED
+                    || now == PrimitiveState.CONNECTED && before == PrimitiveState.CONNECTED;
+            if (!keep) {
+                drop();
+            }
         }
     }
 
@@ -82,6 +105,13 @@ final class LocalCopy<K, V> {
     long fills() {
         synchronized (lock) {
             return fills;
+        }
+    }
+
+    /** How many reads the copy served while the session was suspended (tests, the member's log). */
+    long suspendedReads() {
+        synchronized (lock) {
+            return suspendedReads;
         }
     }
 
@@ -123,7 +153,8 @@ final class LocalCopy<K, V> {
 
     /**
      * The whole map: the copy, filled first if there is none; through Raft alone (not kept) while
-     * the session is not connected or a drop came during the fill.
+     * the session is not connected or a drop came during the fill. While the session is suspended
+     * an existing copy is served if this member reaches a majority, else dropped.
      *
      * @param readAll a full read through Raft
      * @return encoded key -> entry: the live copy (events change it; iterate it weakly consistent
@@ -131,12 +162,28 @@ final class LocalCopy<K, V> {
      */
     Map<String, Map.Entry<K, Versioned<V>>> all(
             Supplier<List<Map.Entry<String, io.atomix.utils.time.Versioned<byte[]>>>> readAll) {
+        PrimitiveState now = state;
+        if (now == PrimitiveState.SUSPENDED) {
+            // one partition re-elects: the copy lags at most by that partition's events, which its
+            // session delivers on reconnect; a member cut off from the majority must not serve it
+            boolean served = majority.getAsBoolean();
+            synchronized (lock) {
+                if (entries != null && served && state == PrimitiveState.SUSPENDED) {
+                    suspendedReads++;
+                    return entries;
+                }
+            }
+            if (!served) {
+                drop();
+            }
+            return decodeAll(readAll.get());
+        }
         synchronized (lock) {
             if (entries != null) {
                 return entries;
             }
         }
-        if (!connected) {
+        if (now != PrimitiveState.CONNECTED) {
             return decodeAll(readAll.get());
         }
         synchronized (fillLock) {
@@ -158,7 +205,7 @@ final class LocalCopy<K, V> {
                 throw e;
             }
             synchronized (lock) {
-                if (generation == gen && pending != null && connected) {
+                if (generation == gen && pending != null && state == PrimitiveState.CONNECTED) {
                     for (AtomicMapEvent<String, byte[]> e : pending) {
                         apply(read, e);
                     }

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.Assert.assertEquals;
@@ -80,8 +81,13 @@ public class LocalCopyTest {
     }
 
     private static AtomixConsistentMap<String, Integer> map(int member, String name, boolean copy) {
+        return map(member, name, copy, NODES.get(member)::hasQuorum);
+    }
+
+    private static AtomixConsistentMap<String, Integer> map(int member, String name, boolean copy,
+                                                            BooleanSupplier majority) {
         return (AtomixConsistentMap<String, Integer>) new AtomixStorageService(
-                NODES.get(member), copy ? Set.of(name) : Set.of()).<String, Integer>consistentMapBuilder()
+                NODES.get(member), copy ? Set.of(name) : Set.of(), majority).<String, Integer>consistentMapBuilder()
                 .withName(name).withSerializer(SERIALIZER).build();
     }
 
@@ -133,8 +139,10 @@ public class LocalCopyTest {
     }
 
     @Test
-    public void t2ASuspendedSessionDropsTheCopyAndReadsGoThroughRaftUntilConnected() throws Exception {
-        AtomixConsistentMap<String, Integer> reader = map(0, "rou-t2", true);
+    public void t2ASuspendedSessionOnAMemberWithoutAMajorityDropsTheCopyAndReadsGoThroughRaftUntilConnected()
+            throws Exception {
+        AtomicBoolean majority = new AtomicBoolean(false);
+        AtomixConsistentMap<String, Integer> reader = map(0, "rou-t2", true, majority::get);
         AtomixConsistentMap<String, Integer> writer = map(1, "rou-t2", false);
         writer.put("a", 1);
         assertEquals(Integer.valueOf(1), reader.get("a").value());
@@ -142,15 +150,56 @@ public class LocalCopyTest {
         // what Atomix reports on a partition (the session cannot reach its partition's leader)
         reader.localCopy().state(PrimitiveState.SUSPENDED);
         writer.put("a", 2);
-        // no copy while suspended: each read goes through Raft (linearizable), none is kept
+        // cut off from the majority: no copy, each read goes through Raft (linearizable), none is kept
         assertEquals(Integer.valueOf(2), reader.get("a").value());
         writer.put("a", 3);
         assertEquals(Integer.valueOf(3), reader.get("a").value());
-        assertEquals(fills, reader.localCopyFills());
-        reader.localCopy().state(PrimitiveState.CONNECTED);
+        // the majority back while still suspended: the dropped copy is not served again
+        majority.set(true);
         writer.put("a", 4);
         assertEquals(Integer.valueOf(4), reader.get("a").value());
+        assertEquals(fills, reader.localCopyFills());
+        assertEquals(0, reader.localCopySuspendedReads());
+        reader.localCopy().state(PrimitiveState.CONNECTED);
+        writer.put("a", 5);
+        assertEquals(Integer.valueOf(5), reader.get("a").value());
         assertEquals("refilled once after the reconnect", fills + 1, reader.localCopyFills());
+    }
+
+    @Test
+    public void t2bASuspendedSessionOnAMemberWithAMajorityServesTheCopyKeptByEventsAndRefillsOnReconnect()
+            throws Exception {
+        AtomicBoolean majority = new AtomicBoolean(true);
+        AtomixConsistentMap<String, Integer> reader = map(0, "rou-t2b", true, majority::get);
+        AtomixConsistentMap<String, Integer> writer = map(1, "rou-t2b", false);
+        writer.put("a", 1);
+        assertEquals(Integer.valueOf(1), reader.get("a").value());
+        long fills = reader.localCopyFills();
+        // one partition re-elects: the leader's loop reads its copy instead of waiting on Raft
+        reader.localCopy().state(PrimitiveState.SUSPENDED);
+        writer.put("a", 2);
+        writer.put("b", 7);
+        await("the suspended copy follows events",
+              () -> Integer.valueOf(2).equals(reader.get("a").value()) && reader.get("b") != null);
+        assertEquals("served from the copy, not refilled", fills, reader.localCopyFills());
+        assertTrue("reads counted while suspended", reader.localCopySuspendedReads() > 0);
+        // the reconnect may follow an expired session (Atomix reports SUSPENDED, then CONNECTED
+        // with a new session, its events in between lost): the copy is refilled from Raft
+        reader.localCopy().state(PrimitiveState.CONNECTED);
+        long served = reader.localCopySuspendedReads();
+        assertEquals(contents(writer), contents(reader));
+        assertEquals("refilled once after the reconnect", fills + 1, reader.localCopyFills());
+        assertEquals("no suspended reads once connected", served, reader.localCopySuspendedReads());
+        // losing the majority during a suspension drops the copy at the next read
+        reader.localCopy().state(PrimitiveState.SUSPENDED);
+        assertEquals(Integer.valueOf(2), reader.get("a").value());
+        majority.set(false);
+        writer.put("a", 3);
+        assertEquals("through Raft once cut off", Integer.valueOf(3), reader.get("a").value());
+        reader.localCopy().state(PrimitiveState.EXPIRED);
+        reader.localCopy().state(PrimitiveState.CONNECTED);
+        assertEquals(Integer.valueOf(3), reader.get("a").value());
+        assertEquals(fills + 2, reader.localCopyFills());
     }
 
     @Test
