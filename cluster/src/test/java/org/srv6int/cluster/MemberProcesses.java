@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,9 +19,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -94,10 +99,86 @@ final class MemberProcesses implements AutoCloseable {
         return namespaces.get(id);
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
+    /**
+     * Loopback members' ports are picked from here, below the kernel's ephemeral range
+     * ({@code net.ipv4.ip_local_port_range}, 32768-60999 by default) and clear of the control
+     * planes' fixed ports (tools/k8s-testenv: 12379, 12380, 16443; helpers' blocks from 22379):
+     * a port found free by binding 0 is an ephemeral one, which any outgoing connection of this
+     * busy machine (the Kubernetes clients', the members' own) could take before the member bound
+     * it, or while a killed member was down (session 16: a member failed with {@code BindException}).
+     */
+    static final int PORTS_FROM = 17_000;
+    static final int PORTS_TO = 22_000;
+    private static final Random PICK = new Random();
+
+    private final Set<Integer> picked = new HashSet<>();
+    // once a member has been started, every member's ports are in some member's --members: fixed
+    private boolean launched;
+
+    /** A port free for TCP and UDP on loopback, from {@link #PORTS_FROM} up, none picked twice. */
+    int freePort() throws IOException {
+        int to = Math.min(PORTS_TO, ephemeralLow());
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = PORTS_FROM + PICK.nextInt(Math.max(1, to - PORTS_FROM));
+            if (!picked.contains(port) && free(port)) {
+                picked.add(port);
+                return port;
+            }
         }
+        throw new IOException("no free port in " + PORTS_FROM + "-" + to + " after 200 picks");
+    }
+
+    private static int ephemeralLow() {
+        try {
+            // read by lines: Files.readString gave "3" of this procfs file (size 0) on JDK 17
+            return Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0)
+                                            .trim().split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 32_768; // the kernel's default
+        }
+    }
+
+    /** Whether nothing holds the port on loopback, TCP (Atomix, HTTP) nor UDP (an INT collector). */
+    static boolean free(int port) {
+        try (ServerSocket t = new ServerSocket(port, 1, InetAddress.getLoopbackAddress());
+             DatagramSocket u = new DatagramSocket(port, InetAddress.getLoopbackAddress())) {
+            return t.getLocalPort() == port && u.getLocalPort() == port;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Before the first member starts: any loopback port picked at construction and taken since is
+     * picked anew (the narrow window left is a JVM's start, and only to a process binding that very
+     * port); called by {@link #start} and, for its test, directly.
+     *
+     * @return the ports picked anew
+     */
+    List<Integer> repickTakenPorts() throws IOException {
+        List<Integer> taken = new ArrayList<>();
+        if (launched || !namespaces.isEmpty()) {
+            return taken;
+        }
+        for (Map<String, Integer> ports : List.of(raftPorts, httpPorts)) {
+            for (Map.Entry<String, Integer> e : ports.entrySet()) {
+                if (!free(e.getValue())) {
+                    taken.add(e.getValue());
+                    e.setValue(freePort());
+                }
+            }
+        }
+        return taken;
+    }
+
+    /** A member's Atomix port. */
+    int raftPort(String id) {
+        return raftPorts.get(id);
+    }
+
+    /** A member's HTTP control port. */
+    int httpPort(String id) {
+        return httpPorts.get(id);
     }
 
     List<String> ids() {
@@ -122,6 +203,8 @@ final class MemberProcesses implements AutoCloseable {
 
     /** Starts a member (its data directory kept unless wiped first). */
     void start(String id) throws IOException {
+        repickTakenPorts();
+        launched = true;
         String members = ids.stream().map(m -> m + "@" + hosts.get(m) + ":" + raftPorts.get(m))
                 .collect(Collectors.joining(","));
         List<String> cmd = new ArrayList<>();
