@@ -372,14 +372,18 @@ final class ElectorView {
     }
 
     /**
-     * Makes a candidate the leader.
+     * Makes a candidate the leader, and its first candidate, as ONOS's mastership store sets a
+     * master (makeTopCandidate, then transferLeadership): Atomix 3.1.9's anoint leaves the
+     * candidate list as it was, and the next candidate to run (a member running again after an
+     * eviction or an expired session) makes the list's head the leader again, undoing the move
+     * (c3's rounds of moves that no member showed).
      *
      * @param topic topic
      * @param node  candidate
      * @return true if it leads now
      */
     boolean anoint(String topic, String node) {
-        return elector.anoint(topic, node);
+        return elector.promote(topic, node) && elector.anoint(topic, node);
     }
 
     /** Stops announcing. */

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.srv6int.cluster.atomix;
+
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+import org.onosproject.cluster.NodeId;
+import org.onosproject.net.DeviceId;
+
+import java.io.File;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/**
+ * Device mastership on three real Atomix members in this JVM: a moved master stays master when
+ * another candidate runs again (Atomix 3.1.9's anoint alone left the candidate list as it was, and
+ * the next run made its head the master again).
+ */
+public class AtomixMastershipServiceTest {
+
+    private static final Duration FORM = Duration.ofMinutes(3);
+    private static final long DEADLINE_MS = 60_000;
+    private static final DeviceId DEVICE = DeviceId.deviceId("of:00000000000000aa");
+
+    private static final Map<String, String> MEMBERS = new LinkedHashMap<>();
+    private static final List<AtomixNode> NODES = new ArrayList<>();
+    private static final List<AtomixMastershipService> SERVICES = new ArrayList<>();
+
+    @BeforeClass
+    public static void startCluster() throws Exception {
+        File dir = Files.createTempDirectory("rou-mastership").toFile();
+        for (int i = 1; i <= 3; i++) {
+            try (ServerSocket s = new ServerSocket(0)) {
+                MEMBERS.put("m" + i, "127.0.0.1:" + s.getLocalPort());
+            }
+        }
+        List<Thread> starts = new ArrayList<>();
+        for (String id : MEMBERS.keySet()) {
+            AtomixNode n = new AtomixNode(id, MEMBERS, new File(dir, id));
+            NODES.add(n);
+            Thread t = new Thread(() -> n.start(FORM));
+            t.start();
+            starts.add(t);
+        }
+        for (Thread t : starts) {
+            t.join();
+        }
+        for (AtomixNode n : NODES) {
+            SERVICES.add(new AtomixMastershipService(n));
+        }
+    }
+
+    @AfterClass
+    public static void stopCluster() {
+        SERVICES.forEach(AtomixMastershipService::close);
+        for (AtomixNode n : NODES) {
+            try {
+                n.stop();
+            } catch (RuntimeException e) {
+                // stopped already
+            }
+        }
+    }
+
+    private static void await(String what, BooleanSupplier done) throws InterruptedException {
+        long end = System.currentTimeMillis() + DEADLINE_MS;
+        while (!done.getAsBoolean()) {
+            if (System.currentTimeMillis() > end) {
+                fail(what + " not within " + DEADLINE_MS + " ms");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static boolean allSee(String master) {
+        return SERVICES.stream().allMatch(s -> NodeId.nodeId(master).equals(s.getMasterFor(DEVICE)));
+    }
+
+    @Test
+    public void aMovedMasterStaysMasterWhenAnotherCandidateRunsAgain() throws Exception {
+        for (AtomixMastershipService s : SERVICES) {
+            s.runFor(List.of(DEVICE)); // m1 first: master m1, candidates m1, m2, m3
+        }
+        await("every member sees m1 master", () -> allSee("m1"));
+        assertTrue("moved", SERVICES.get(0).moveMastership(DEVICE, NodeId.nodeId("m3")));
+        await("every member sees m3 master", () -> allSee("m3"));
+        // m2 runs again (withdraws, then runs): a new registration at the list's end
+        SERVICES.get(1).relinquishMastership(DEVICE).get();
+        await("m2 a candidate again", () -> SERVICES.stream().allMatch(
+                s -> s.getNodesFor(DEVICE).backups().contains(NodeId.nodeId("m2"))));
+        Thread.sleep(1000); // the events of any change the run made have arrived
+        for (AtomixMastershipService s : SERVICES) {
+            assertEquals("the moved master stays after another candidate ran again", NodeId.nodeId("m3"),
+                         s.getMasterFor(DEVICE));
+        }
+    }
+}
