@@ -251,10 +251,33 @@ final class LoopRig implements AutoCloseable {
         return snort;
     }
 
-    /** Snort's replicas in the inventory as the first live member reads it. */
+    /**
+     * Snort's replicas in the inventory as a live member reads it: the first that answers, polled
+     * up to {@link #BOUND} (under c3's loss or c4's delay one member's read can outlast the
+     * driver's 6 s call; seen in CI as a null inventory).
+     */
     int currentSnort() {
-        String any = cluster.ids().stream().filter(cluster::alive).findFirst().orElseThrow();
-        JsonNode inv = cluster.call(any, "GET", "/inventory");
+        JsonNode inv = null;
+        long end = System.nanoTime() + BOUND.toNanos();
+        while (inv == null) {
+            for (String id : cluster.ids()) {
+                if (inv == null && cluster.alive(id)) {
+                    inv = cluster.call(id, "GET", "/inventory");
+                }
+            }
+            if (inv == null) {
+                if (System.nanoTime() > end) {
+                    throw new AssertionError("no live member answered an inventory read within "
+                                                     + BOUND.toSeconds() + " s");
+                }
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
         int n = 0;
         for (Iterator<String> it = inv.path("replicas").fieldNames(); it.hasNext();) {
             if (it.next().startsWith(SNORT.toString() + "/")) {
