@@ -172,6 +172,19 @@ public class ClusterPartitionTest {
                 .collect(Collectors.joining("\n"));
     }
 
+    // where each member's loop stood when a wait ran out: its leader and term, its Snort scale-outs, its
+    // leadership view's log (why a decision did not end where it was looked for)
+    private static String loopStates() {
+        StringBuilder b = new StringBuilder();
+        for (String id : cluster.ids()) {
+            JsonNode s = cluster.status(id);
+            b.append("\n").append(id).append(": leader ").append(s == null ? "no answer" : s.path("leader"))
+                    .append(" term ").append(s == null ? "-" : s.path("term")).append(", scale-outs ")
+                    .append(rig.decisions(id, "SCALE_OUT")).append('\n').append(viewLog(id));
+        }
+        return b.toString();
+    }
+
     // what each member shows of the device masters, and its mastership view's log (why a move did not hold)
     private static String mastershipViews() {
         StringBuilder b = new StringBuilder();
@@ -380,15 +393,14 @@ public class ClusterPartitionTest {
     private static JsonNode finishedOnce(String by, JsonNode inFlight, boolean mustSucceed)
             throws InterruptedException {
         long time = inFlight.path("timeMillis").asLong();
-        JsonNode done = LoopRig.await("the scale-out decided at " + time + " ended on " + by + " (decisions: "
-                                              + rig.decisions(by, "SCALE_OUT") + ")", () -> {
+        JsonNode done = LoopRig.await("the scale-out decided at " + time + " ended on " + by, () -> {
             for (JsonNode d : rig.decisions(by, "SCALE_OUT")) {
                 if (d.path("timeMillis").asLong() == time && !d.path("outcome").asText().equals("IN_PROGRESS")) {
                     return d;
                 }
             }
             return null;
-        });
+        }, ClusterPartitionTest::loopStates);
         if (mustSucceed) {
             assertEquals("the scale-out in flight at the fault ended: " + done, "SUCCEEDED",
                          done.path("outcome").asText());
