@@ -7,14 +7,8 @@ import org.junit.Test;
 import org.onosproject.cluster.NodeId;
 import org.onosproject.net.DeviceId;
 
-import java.io.File;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.Assert.assertEquals;
@@ -28,34 +22,16 @@ import static org.junit.Assert.fail;
  */
 public class AtomixMastershipServiceTest {
 
-    private static final Duration FORM = Duration.ofMinutes(3);
     private static final long DEADLINE_MS = 60_000;
     private static final DeviceId DEVICE = DeviceId.deviceId("of:00000000000000aa");
 
-    private static final Map<String, String> MEMBERS = new LinkedHashMap<>();
-    private static final List<AtomixNode> NODES = new ArrayList<>();
+    private static InJvmMembers cluster;
     private static final List<AtomixMastershipService> SERVICES = new ArrayList<>();
 
     @BeforeClass
     public static void startCluster() throws Exception {
-        File dir = Files.createTempDirectory("rou-mastership").toFile();
-        for (int i = 1; i <= 3; i++) {
-            try (ServerSocket s = new ServerSocket(0)) {
-                MEMBERS.put("m" + i, "127.0.0.1:" + s.getLocalPort());
-            }
-        }
-        List<Thread> starts = new ArrayList<>();
-        for (String id : MEMBERS.keySet()) {
-            AtomixNode n = new AtomixNode(id, MEMBERS, new File(dir, id));
-            NODES.add(n);
-            Thread t = new Thread(() -> n.start(FORM));
-            t.start();
-            starts.add(t);
-        }
-        for (Thread t : starts) {
-            t.join();
-        }
-        for (AtomixNode n : NODES) {
+        cluster = InJvmMembers.start("rou-mastership");
+        for (AtomixNode n : cluster.nodes) {
             SERVICES.add(new AtomixMastershipService(n));
         }
     }
@@ -63,13 +39,7 @@ public class AtomixMastershipServiceTest {
     @AfterClass
     public static void stopCluster() {
         SERVICES.forEach(AtomixMastershipService::close);
-        for (AtomixNode n : NODES) {
-            try {
-                n.stop();
-            } catch (RuntimeException e) {
-                // stopped already
-            }
-        }
+        cluster.stop();
     }
 
     private static void await(String what, BooleanSupplier done) throws InterruptedException {

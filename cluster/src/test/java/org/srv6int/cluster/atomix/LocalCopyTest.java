@@ -13,12 +13,6 @@ import org.onosproject.store.service.Serializer;
 import org.onosproject.store.service.Versioned;
 
 import java.io.File;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -40,55 +34,30 @@ import static org.junit.Assert.fail;
 @FixMethodOrder(MethodSorters.NAME_ASCENDING)
 public class LocalCopyTest {
 
-    private static final Duration FORM = Duration.ofMinutes(3);
     private static final long DEADLINE_MS = 60_000;
     private static final Serializer SERIALIZER = Serializer.using(KryoNamespaces.BASIC);
 
-    private static final Map<String, String> MEMBERS = new LinkedHashMap<>();
-    private static final List<AtomixNode> NODES = new ArrayList<>();
-    private static File dir;
+    private static InJvmMembers cluster;
 
     @BeforeClass
     public static void startCluster() throws Exception {
-        dir = Files.createTempDirectory("rou-localcopy").toFile();
-        for (int i = 1; i <= 3; i++) {
-            try (ServerSocket s = new ServerSocket(0)) {
-                MEMBERS.put("m" + i, "127.0.0.1:" + s.getLocalPort());
-            }
-        }
-        List<Thread> starts = new ArrayList<>();
-        for (String id : MEMBERS.keySet()) {
-            AtomixNode n = new AtomixNode(id, MEMBERS, new File(dir, id));
-            NODES.add(n);
-            Thread t = new Thread(() -> n.start(FORM));
-            t.start();
-            starts.add(t);
-        }
-        for (Thread t : starts) {
-            t.join();
-        }
+        cluster = InJvmMembers.start("rou-localcopy");
     }
 
     @AfterClass
     public static void stopCluster() {
-        for (AtomixNode n : NODES) {
-            try {
-                n.stop();
-            } catch (RuntimeException e) {
-                // stopped already
-            }
-        }
+        cluster.stop();
     }
 
     private static AtomixConsistentMap<String, Integer> map(int member, String name, boolean copy) {
-        return map(member, name, copy, NODES.get(member)::hasQuorum);
+        return map(member, name, copy, cluster.nodes.get(member)::hasQuorum);
     }
 
     private static AtomixConsistentMap<String, Integer> map(int member, String name, boolean copy,
                                                             BooleanSupplier majority) {
         return (AtomixConsistentMap<String, Integer>) new AtomixStorageService(
-                NODES.get(member), copy ? Set.of(name) : Set.of(), majority).<String, Integer>consistentMapBuilder()
-                .withName(name).withSerializer(SERIALIZER).build();
+                cluster.nodes.get(member), copy ? Set.of(name) : Set.of(), majority)
+                .<String, Integer>consistentMapBuilder().withName(name).withSerializer(SERIALIZER).build();
     }
 
     // value and version (the Raft index); a creation time is the reading member's clock
@@ -227,12 +196,12 @@ public class LocalCopyTest {
         writer.put("before", 1);
         AtomixConsistentMap<String, Integer> old = map(2, "rou-t4", true);
         assertEquals(Integer.valueOf(1), old.get("before").value());
-        NODES.get(2).stop();
+        cluster.nodes.get(2).stop();
         writer.put("before", 2);
         writer.put("during", 3);
-        AtomixNode restarted = new AtomixNode("m3", MEMBERS, new File(dir, "m3"));
-        NODES.set(2, restarted);
-        restarted.start(FORM);
+        AtomixNode restarted = new AtomixNode("m3", cluster.members, new File(cluster.dir, "m3"));
+        cluster.nodes.set(2, restarted);
+        restarted.start(InJvmMembers.FORM);
         AtomixConsistentMap<String, Integer> fresh = map(2, "rou-t4", true);
         assertNotNull(fresh.get("during"));
         assertEquals(Integer.valueOf(2), fresh.get("before").value());
