@@ -178,9 +178,22 @@ public class ClusterPartitionTest {
         StringBuilder b = new StringBuilder();
         for (String id : cluster.ids()) {
             JsonNode s = cluster.status(id);
+            JsonNode l = cluster.call(id, "GET", "/loop");
             b.append("\n").append(id).append(": leader ").append(s == null ? "no answer" : s.path("leader"))
-                    .append(" term ").append(s == null ? "-" : s.path("term")).append(", scale-outs ")
+                    .append(" term ").append(s == null ? "-" : s.path("term")).append(", loop leading ")
+                    .append(l == null ? "no answer" : l.path("leading")).append(" last round ")
+                    .append(l == null ? "-" : l.path("lastRoundMillis")).append(" (now ")
+                    .append(System.currentTimeMillis()).append("), decisions ")
+                    .append(l == null ? "-" : l.path("decisions").size()).append(", scale-outs ")
                     .append(rig.decisions(id, "SCALE_OUT")).append('\n').append(viewLog(id));
+            if (s != null && id.equals(s.path("leader").asText())) {
+                b.append("\n").append(id).append("'s threads (it names itself leader):");
+                JsonNode t = cluster.call(id, "GET", "/threads");
+                if (t != null) {
+                    t.fields().forEachRemaining(f -> b.append("\n").append(f.getKey()).append(' ')
+                            .append(f.getValue().asText()));
+                }
+            }
         }
         return b.toString();
     }

@@ -71,7 +71,8 @@ import java.util.concurrent.Executors;
  *       into the inventory;</li>
  *   <li>{@code GET /loop}: whether this member's loop leads, its last round (wall clock) and its
  *       decisions with the inputs each was made on; {@code GET /collector}: the INT collector's
- *       address and counters; {@code GET /inventory}: replicas (node, state, SID) and SID claims.</li>
+ *       address and counters; {@code GET /inventory}: replicas (node, state, SID) and SID claims;
+ *       {@code GET /threads}: the stacks of the threads running our code or Atomix's.</li>
  * </ul>
  * A store failure answers 503 with the error, so the driver counts it as a refused write.
  */
@@ -103,6 +104,8 @@ final class MemberControl {
         server.createContext("/chain", x -> answer(x, () -> addChain(query(x))));
         server.createContext("/escalation", x -> answer(x, () -> escalate(query(x))));
         server.createContext("/escalations", x -> answer(x, this::escalations));
+        // what the member's own threads are doing (a wait that ran out in a test prints it: CI keeps no logs)
+        server.createContext("/threads", x -> answer(x, MemberControl::threads));
     }
 
     private LoopAssembly loopAssembly() {
@@ -184,6 +187,23 @@ final class MemberControl {
             // what the loop decided on (R_i, L_i, C_i, C*_i, n, ...): a test can tell the count it asked for
             d.inputs().forEach(o.putObject("inputs")::put);
         }
+        return out;
+    }
+
+    // the stacks of the threads that run our code or Atomix's (the JDK's idle workers left out)
+    private static ObjectNode threads() {
+        ObjectNode out = JSON.createObjectNode();
+        Thread.getAllStackTraces().forEach((t, stack) -> {
+            StringBuilder b = new StringBuilder().append(t.getState());
+            boolean ours = false;
+            for (StackTraceElement e : stack) {
+                ours |= e.getClassName().startsWith("org.srv6int") || e.getClassName().startsWith("io.atomix");
+                b.append("\n  at ").append(e);
+            }
+            if (ours) {
+                out.put(t.getName() + " #" + t.getId(), b.toString());
+            }
+        });
         return out;
     }
 
