@@ -219,6 +219,8 @@ final class MemberProcesses implements AutoCloseable {
                            "-Dorg.slf4j.simpleLogger.log.org.srv6int.cluster.atomix.ElectorView=info",
                            // when a map's session is suspended and how many reads its local copy served
                            "-Dorg.slf4j.simpleLogger.log.org.srv6int.cluster.atomix.AtomixConsistentMap=info",
+                           // the loop's leadership changes and decisions (what a new leader resumed)
+                           "-Dorg.slf4j.simpleLogger.log.org.srv6int.app.loop=info",
                            "-Dorg.slf4j.simpleLogger.showDateTime=true",
                            "-cp", System.getProperty("java.class.path"),
                            "org.srv6int.cluster.member.ClusterMember", "--id", id, "--members", members,

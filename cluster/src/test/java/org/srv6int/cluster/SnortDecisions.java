@@ -199,7 +199,13 @@ final class SnortDecisions {
                     .append(l == null ? "-" : l.path("decisions").size()).append(", scale-outs ")
                     .append(rig.decisions(id, "SCALE_OUT")).append('\n').append(viewLog(id));
             if (s != null && id.equals(s.path("leader").asText())) {
-                b.append("\n").append(id).append("'s threads (it names itself leader):");
+                b.append("\n").append(id).append("'s decisions (it names itself leader):");
+                if (l != null) {
+                    l.path("decisions").forEach(d -> b.append("\n").append(d.path("timeMillis")).append(' ')
+                            .append(d.path("vnf").asText()).append(' ').append(d.path("action").asText()).append(' ')
+                            .append(d.path("outcome").asText()).append(' ').append(d.path("detail").asText()));
+                }
+                b.append("\n").append(id).append("'s threads:");
                 JsonNode t = cluster.call(id, "GET", "/threads");
                 if (t != null) {
                     t.fields().forEachRemaining(f -> b.append("\n").append(f.getKey()).append(' ')

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.VnfKey;
+import org.srv6int.app.api.model.VnfLoopRecord;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -30,6 +33,9 @@ final class DecisionLog {
             this.decision = decision;
         }
     }
+
+    // Each decision, its resumption by a new leader and its end: an operator's record of the loop.
+    private static final Logger LOG = LoggerFactory.getLogger(DecisionLog.class);
 
     private final LoopParams params;
     private final LoopClock clock;
@@ -88,6 +94,11 @@ final class DecisionLog {
      */
     void add(Entry e, boolean escalation) {
         history.addLast(e);
+        if (e.decision != null) {
+            LoopDecision d = e.decision;
+            LOG.info("Decision {} at {}: {} {} {} -> {} {} ({})", e.id, d.timeMillis(), d.action(), d.vnf(),
+                     d.replicasBefore(), d.replicasAfter(), d.outcome(), d.detail());
+        }
         if (escalation) {
             escalationRecords++;
         }
@@ -103,9 +114,22 @@ final class DecisionLog {
         }
     }
 
+    /** Logs what a new leader read back from the store: the vNF records, and those in flight. */
+    static void readBack(Map<VnfKey, VnfLoopRecord> records) {
+        List<String> inFlight = new ArrayList<>();
+        records.forEach((k, r) -> {
+            if (r.phase() != VnfLoopRecord.Phase.IDLE) {
+                inFlight.add(k + " " + r.phase() + " decision " + r.decisionId());
+            }
+        });
+        LOG.info("Loop state read from the store: {} vNF record(s), in flight {}", records.size(), inFlight);
+    }
+
     /** A record a previous leader left in flight, read back from the store (not bounded here). */
     void restored(Entry e) {
         history.addLast(e);
+        LOG.info("Decision {} at {} resumed from the store: {} {} ({})", e.id, e.decision.timeMillis(),
+                 e.decision.action(), e.decision.vnf(), e.decision.detail());
     }
 
     /** Counts a decision made (an action the loop took). */
@@ -138,9 +162,11 @@ final class DecisionLog {
                                               d.replicasAfter(), outcome, detail);
                 e.finishedNanos = now;
                 ended[endedSlot(d.action(), outcome)]++;
+                LOG.info("Decision {} ended {}: {}", id, outcome, detail);
                 return;
             }
         }
+        LOG.info("Decision {} ended {} out of the history: {}", id, outcome, detail);
     }
 
     long decisionsMade(LoopDecision.Action action) {

@@ -44,7 +44,6 @@ import java.util.function.Predicate;
  * clock milliseconds in the store (the monotonic clock is per process).
  */
 public final class GlobalLoop {
-
     /** Decision input: R*, largest per-replica rate within the bound, packets/s. */
     public static final String IN_R_STAR = "R*_i";
     /** Decision input: L*, longest tail latency within the bound, ns. */
@@ -352,6 +351,7 @@ public final class GlobalLoop {
         }
         restored = true;
         orphansToCheck = true;
+        DecisionLog.readBack(records);
         for (Map.Entry<VnfKey, VnfLoopRecord> e : records.entrySet()) {
             VnfLoopRecord r = e.getValue();
             VnfState s = new VnfState();
