@@ -255,6 +255,9 @@ public final class ChainHealth {
     private long flaps;
     private LoopStateStore store;
     private boolean loaded;
+    // cleared without the lock when this instance stops leading: a round blocked on the store
+    // (holding the lock) writes nothing once it resumes
+    private volatile boolean writing = true;
     private long storeFailures;
 
     /**
@@ -345,7 +348,7 @@ public final class ChainHealth {
             }
         });
         replicas.keySet().retainAll(liveReplicas);
-        if (store != null && loaded) {
+        if (store != null && loaded && writing) {
             storeFailures += HealthMemory.write(store, chains, replicas, gone, chainsGone, now,
                                                 clock.currentTimeMillis());
         }
@@ -363,9 +366,15 @@ public final class ChainHealth {
         loaded = false;
     }
 
-    /** Reads the store again at the next round: another leader may have written since. */
+    /** Reads the store again at the next round (another leader may have written since), and writes again. */
     public synchronized void reload() {
         loaded = false;
+        writing = true;
+    }
+
+    /** Writes nothing more to the store until {@link #reload}: this instance no longer leads (not locked). */
+    public void stopWriting() {
+        writing = false;
     }
 
     /**

@@ -91,6 +91,8 @@ public final class LoopCore implements GlobalLoopService {
     private volatile GlobalLoop loop;
     private volatile LoopSettings loopSettings;
     private volatile boolean leading;
+    // serialises leadership changes (this core's own lock may be held by a round for seconds)
+    private final Object leaderChange = new Object();
     private volatile long lastEvaluationMillis;
     private volatile TelemetrySnapshot lastWindow;
 
@@ -164,7 +166,10 @@ public final class LoopCore implements GlobalLoopService {
                 return;
             }
         }
-        GlobalLoop l = loop(set);
+        GlobalLoop l = leadingLoop(set);
+        if (l == null) {
+            return;
+        }
         consumeQueued(set);
         checkHealth(l, window, false, set);
         List<VnfObservation> obs = new ArrayList<>(observations.apply(window));
@@ -200,7 +205,10 @@ public final class LoopCore implements GlobalLoopService {
             pendingEvents.add(what);
         }
         try {
-            checkHealth(loop(set), lastWindow, true, set);
+            GlobalLoop l = leadingLoop(set);
+            if (l != null) {
+                checkHealth(l, lastWindow, true, set);
+            }
         } catch (RuntimeException ex) {
             log.warn("Failure detection after {} failed: {}", what, ex.getMessage());
         }
@@ -216,7 +224,10 @@ public final class LoopCore implements GlobalLoopService {
             return;
         }
         try {
-            checkHealth(loop(set), lastWindow, true, set);
+            GlobalLoop l = leadingLoop(set);
+            if (l != null) {
+                checkHealth(l, lastWindow, true, set);
+            }
         } catch (RuntimeException ex) {
             log.warn("Failure detection after a readiness change failed: {}", ex.getMessage());
         }
@@ -242,7 +253,12 @@ public final class LoopCore implements GlobalLoopService {
             if (!set.enabled()) {
                 throw new IllegalStateException("the global loop is disabled in netcfg (loop.enabled)");
             }
-            return loop(set);
+            GlobalLoop l = leadingLoop(set);
+            if (l == null) {
+                throw new IllegalStateException("this instance no longer runs the global loop; the leader is "
+                        + leaderName.get());
+            }
+            return l;
         });
         log.info("Escalation from {} for {}: {}", e.node(), e.vnf(), d.detail());
         return d;
@@ -335,33 +351,66 @@ public final class LoopCore implements GlobalLoopService {
      * @param now whether this instance leads
      * @return whether that changed anything
      */
-    public synchronized boolean setLeader(boolean now) {
-        if (now == leading) {
-            return false;
-        }
-        GlobalLoop old = loop;
-        if (old != null && store != null) {
-            // without a store its actions in flight finish where they started
-            old.close();
-        }
-        loop = null;
-        if (queued != null) {
-            queued.forget();
-        }
-        if (now) {
-            // Another leader may have written since this instance last led.
-            if (health != null) {
-                health.reload();
+    public boolean setLeader(boolean now) {
+        // Not behind this core's lock: a round's failure detection blocked on the store holds it
+        // for seconds, and a leader cut off from the majority must stop at once (seen: a cut-off
+        // leader kept its loop 8 s after its view went leaderless, ended a scale-out meanwhile,
+        // and that write landed after the heal, before the new leader could read the store)
+        synchronized (leaderChange) {
+            if (now == leading) {
+                return false;
             }
-            interference.lead();
+            if (!now) {
+                // first: a round that builds its loop meanwhile checks it again (leadingLoop)
+                leading = false;
+                if (health != null) {
+                    health.stopWriting();
+                }
+            }
+            GlobalLoop old = loop;
+            if (old != null && store != null) {
+                // without a store its actions in flight finish where they started
+                old.close();
+            }
+            loop = null;
+            if (queued != null) {
+                queued.forget();
+            }
+            if (now) {
+                // Another leader may have written since this instance last led.
+                if (health != null) {
+                    health.reload();
+                }
+                interference.lead();
+                leading = true;
+            }
+            return true;
         }
-        leading = now;
-        return true;
     }
 
     /** @return whether this core leads */
     public boolean leading() {
         return leading;
+    }
+
+    /**
+     * The loop to act with, or null once this core no longer leads: checked again once built, so
+     * that a round begun as leader acts with no loop the step-down missed (seen: a loop built and
+     * restored from the store 70 ms after "Global loop stops").
+     */
+    private synchronized GlobalLoop leadingLoop(LoopSettings set) {
+        if (!leading) {
+            return null;
+        }
+        GlobalLoop l = loop(set);
+        if (!leading) {
+            // stepped down while it was built (setLeader does not take this lock)
+            if (store != null) {
+                l.close();
+            }
+            return null;
+        }
+        return l;
     }
 
     /**

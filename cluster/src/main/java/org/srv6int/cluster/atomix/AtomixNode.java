@@ -3,6 +3,7 @@ package org.srv6int.cluster.atomix;
 
 import io.atomix.cluster.Node;
 import io.atomix.cluster.discovery.BootstrapDiscoveryProvider;
+import io.atomix.cluster.protocol.HeartbeatMembershipProtocol;
 import io.atomix.core.Atomix;
 import io.atomix.protocols.raft.MultiRaftProtocol;
 import io.atomix.protocols.raft.ReadConsistency;
@@ -54,6 +55,11 @@ public final class AtomixNode {
     /** Retries of a failed operation (a timeout under loss, a partition between leaders), as ONOS's. */
     public static final int MAX_RETRIES = 5;
 
+    /**
+     * How often a member sends every other its heartbeat; a heartbeat that fails marks the peer
+     * unreachable until the next one answers (Atomix's HeartbeatMembershipProtocol).
+     */
+    public static final Duration HEARTBEAT_INTERVAL = Duration.ofMillis(250);
     /** How long a majority must have been unreachable before this member reads itself cut off. */
     public static final Duration QUORUM_LOST_AFTER = Duration.ofSeconds(1);
     /** How long a member must have been unreachable before the others evict its candidacies. */
@@ -96,9 +102,11 @@ public final class AtomixNode {
                 .withClusterId("srv6int")
                 .withMemberId(id)
                 .withAddress(members.get(id))
-                .withMembershipProvider(BootstrapDiscoveryProvider.builder()
-                                                .withNodes(nodes)
-                                                .withHeartbeatInterval(Duration.ofMillis(250))
+                .withMembershipProvider(BootstrapDiscoveryProvider.builder().withNodes(nodes).build())
+                // The failure detector is the membership protocol's: the discovery provider's own
+                // heartbeat settings are ignored in 3.1.9, which left its defaults (1 s heartbeats)
+                .withMembershipProtocol(HeartbeatMembershipProtocol.builder()
+                                                .withHeartbeatInterval(HEARTBEAT_INTERVAL)
                                                 .withFailureTimeout(Duration.ofSeconds(2))
                                                 .build())
                 .withManagementGroup(RaftPartitionGroup.builder("system")
