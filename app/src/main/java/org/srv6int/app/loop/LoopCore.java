@@ -489,8 +489,9 @@ public final class LoopCore implements GlobalLoopService {
     }
 
     /**
-     * The failure counters: the detection's, re-routes, and the scale-in's waits for the switches
-     * (these restart from 0 with the loop, as its decisions do).
+     * The failure counters: the detection's, re-routes, the scale-in's waits for the switches and
+     * the reservations no create owned, joined or given back (these restart from 0 with the loop, as
+     * its decisions do).
      *
      * @return counter name to value
      */
@@ -503,6 +504,13 @@ public final class LoopCore implements GlobalLoopService {
         GlobalLoop g = loop;
         c.put("drainDeletesHeld", g == null ? 0 : g.deletesHeld());
         c.put("drainsGivenUp", g == null ? 0 : g.releasesGivenUp());
+        if (g != null) {
+            // reservations no create owned: joined once Ready, or given back (docs/cluster.md, issue 33)
+            synchronized (g) {
+                c.put("reservationsJoined", g.reservations.joined);
+                c.put("reservationsGivenBack", g.reservations.givenBack);
+            }
+        }
         return c;
     }
 
