@@ -131,7 +131,8 @@ public final class InventoryRouting implements ChainRouting {
         Map<VnfKey, List<ReplicaInfo>> out = new HashMap<>();
         for (VnfReplica r : inventory.getReplicas()) {
             if (r.state() == ReplicaState.PENDING) {
-                out.computeIfAbsent(r.vnf(), k -> new ArrayList<>()).add(new ReplicaInfo(r.id().name(), r.node(), null));
+                out.computeIfAbsent(r.vnf(), k -> new ArrayList<>())
+                        .add(new ReplicaInfo(r.id().name(), r.node(), null));
             }
         }
         return out;
