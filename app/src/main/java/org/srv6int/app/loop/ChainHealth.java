@@ -466,8 +466,9 @@ public final class ChainHealth {
         }
         int shift = Math.min(MAX_HOLD_SHIFT, Math.max(0, m.deaths.size() - 1));
         long hold = returnHoldNanos << shift;
-        // A reservation (neither parked, in the group nor draining: PENDING) returns only once its pod
-        // is reported Ready; unknown readiness is not enough for a workload that may never have run.
+        // A replica neither parked, in the group nor draining (PENDING, or its workload being deleted)
+        // returns only once its pod is reported Ready: unknown readiness is not enough for a
+        // reservation whose workload may never have run.
         boolean reservation = !r.parked && !r.inGroup && !r.draining;
         boolean healthy = (reservation ? Boolean.TRUE.equals(r.podReady) : !Boolean.FALSE.equals(r.podReady))
                 && r.portUp;
