@@ -60,7 +60,9 @@ public final class LoopCore implements GlobalLoopService {
     /** Names of the failure counters, as in {@link #failureCounters()}. */
     public static final List<String> FAILURE_COUNTERS = List.of("chainDowns", "chainsDownNow", "replicaDeaths",
                                                                 "replicaReturns", "replicaFlaps", "reroutes",
-                                                                "drainDeletesHeld", "drainsGivenUp");
+                                                                "drainDeletesHeld", "drainsGivenUp",
+                                                                "reservationsJoined", "reservationsGivenBack",
+                                                                "reservationStepsFailed");
 
     private final Logger log = LoggerFactory.getLogger(getClass());
 
@@ -490,8 +492,8 @@ public final class LoopCore implements GlobalLoopService {
 
     /**
      * The failure counters: the detection's, re-routes, the scale-in's waits for the switches and
-     * the reservations no create owned, joined or given back (these restart from 0 with the loop, as
-     * its decisions do).
+     * the reservations no create owned, joined or given back, and their steps that failed (retried)
+     * (these restart from 0 with the loop, as its decisions do).
      *
      * @return counter name to value
      */
@@ -509,6 +511,7 @@ public final class LoopCore implements GlobalLoopService {
             synchronized (g) {
                 c.put("reservationsJoined", g.reservations.joined);
                 c.put("reservationsGivenBack", g.reservations.givenBack);
+                c.put("reservationStepsFailed", g.reservations.failures);
             }
         }
         return c;

@@ -126,6 +126,7 @@ public class ReservationsTest {
         }
         assertEquals((long) requested, (long) loop.core().failureCounters().get("reservationsGivenBack"));
         assertEquals(0L, (long) loop.core().failureCounters().get("reservationsJoined"));
+        assertEquals((long) requested, (long) loop.core().failureCounters().get("reservationStepsFailed"));
     }
 
     @Test
@@ -166,6 +167,7 @@ public class ReservationsTest {
         assertEquals(requested + 1, active.size());
         assertTrue(active.stream().allMatch(VnfReplica::carriesTraffic));
         assertEquals((long) requested, (long) loop.core().failureCounters().get("reservationsJoined"));
+        assertEquals(0L, (long) loop.core().failureCounters().get("reservationStepsFailed"));
         assertTrue(platform.calls.stream().noneMatch(c -> c.startsWith("delete ")));
     }
 
