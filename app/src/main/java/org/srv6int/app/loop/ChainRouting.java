@@ -5,6 +5,7 @@ import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.api.model.VnfKey;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The loop's port towards the chain's multipath group (the app's vNF inventory and flow
@@ -89,5 +90,28 @@ public interface ChainRouting {
      */
     default int releaseOrphanSids() {
         return 0;
+    }
+
+    /**
+     * The reservations the inventory holds (PENDING replicas: a workload being made, or one a
+     * create left when it failed and its give-back failed too, or whose group update failed).
+     *
+     * @return by vNF, each reservation's name and node (no pod address); none by default
+     */
+    default Map<VnfKey, List<ReplicaInfo>> reservations() {
+        return Map.of();
+    }
+
+    /**
+     * Gives back a reservation whose workload is not coming: its record and SID claim go; a replica
+     * that joined the group meanwhile stays.
+     *
+     * @param vnf       vNF
+     * @param replicaId replica id
+     * @return true if it was given back or is gone, false if it joined meanwhile
+     * @throws UnsupportedOperationException if this routing keeps no reservations (the default)
+     */
+    default boolean releaseReservation(VnfKey vnf, String replicaId) {
+        throw new UnsupportedOperationException("this routing keeps no reservations");
     }
 }

@@ -67,6 +67,7 @@ public final class GlobalLoop {
     final FailureReactions reactions = new FailureReactions(this);
     final NodePicker picker = new NodePicker(this);
     final PushAsideStep pushAside = new PushAsideStep(this);
+    final Reservations reservations = new Reservations(this);
     private final Set<VnfKey> unsaved = new LinkedHashSet<>();
     private long nextId = 1;
     volatile Predicate<String> nodeUsable = n -> true;
@@ -144,6 +145,7 @@ public final class GlobalLoop {
                 releaseOrphanSids();
             }
         }
+        reservations.reclaim(now);
         seen.clear();
         for (VnfObservation o : observations) {
             seen.put(o.vnf(), o);
@@ -670,7 +672,6 @@ public final class GlobalLoop {
         log.made(a);
         return e;
     }
-
 
     /**
      * Carries out what the failure detection found (docs/failures.md): a dead replica leaves the

@@ -116,4 +116,19 @@ public final class InterferenceAwareRouting implements ChainRouting {
     public void restoreReplica(VnfKey vnf, String replicaId) {
         inner.restoreReplica(vnf, replicaId);
     }
+
+    @Override
+    public int releaseOrphanSids() {
+        return inner.releaseOrphanSids();
+    }
+
+    @Override
+    public Map<VnfKey, List<ReplicaInfo>> reservations() {
+        return inner.reservations();
+    }
+
+    @Override
+    public boolean releaseReservation(VnfKey vnf, String replicaId) {
+        return inner.releaseReservation(vnf, replicaId);
+    }
 }

@@ -6,6 +6,7 @@ import java.util.TreeMap;
 import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.api.PlacementService;
+import org.srv6int.app.api.SfcException;
 import org.srv6int.app.api.model.ReplicaState;
 import org.srv6int.app.api.model.Sfc;
 import org.srv6int.app.api.SfcService;
@@ -123,6 +124,37 @@ public final class InventoryRouting implements ChainRouting {
     @Override
     public int releaseOrphanSids() {
         return inventory.releaseOrphanSids();
+    }
+
+    @Override
+    public Map<VnfKey, List<ReplicaInfo>> reservations() {
+        Map<VnfKey, List<ReplicaInfo>> out = new HashMap<>();
+        for (VnfReplica r : inventory.getReplicas()) {
+            if (r.state() == ReplicaState.PENDING) {
+                out.computeIfAbsent(r.vnf(), k -> new ArrayList<>())
+                        .add(new ReplicaInfo(r.id().name(), r.node(), null));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public boolean releaseReservation(VnfKey vnf, String replicaId) {
+        VnfReplicaId id = VnfReplicaId.of(vnf, replicaId);
+        Optional<VnfReplica> have = inventory.getReplica(id);
+        if (have.isPresent() && have.get().state() != ReplicaState.PENDING) {
+            return false;
+        }
+        try {
+            inventory.releaseReservation(id);
+            return true;
+        } catch (SfcException e) {
+            // it left PENDING (joined) between the read and the release
+            if (e.reason() != SfcException.Reason.CONFLICT) {
+                throw e;
+            }
+            return false;
+        }
     }
 
     /**

@@ -60,7 +60,9 @@ public final class LoopCore implements GlobalLoopService {
     /** Names of the failure counters, as in {@link #failureCounters()}. */
     public static final List<String> FAILURE_COUNTERS = List.of("chainDowns", "chainsDownNow", "replicaDeaths",
                                                                 "replicaReturns", "replicaFlaps", "reroutes",
-                                                                "drainDeletesHeld", "drainsGivenUp");
+                                                                "drainDeletesHeld", "drainsGivenUp",
+                                                                "reservationsJoined", "reservationsGivenBack",
+                                                                "reservationStepsFailed");
 
     private final Logger log = LoggerFactory.getLogger(getClass());
 
@@ -538,7 +540,8 @@ public final class LoopCore implements GlobalLoopService {
     }
 
     /**
-     * The failure counters: the detection's, re-routes, and the scale-in's waits for the switches
+     * The failure counters: the detection's, re-routes, the scale-in's waits for the switches and
+     * the reservations no create owned, joined or given back, and their steps that failed (retried)
      * (these restart from 0 with the loop, as its decisions do).
      *
      * @return counter name to value
@@ -552,6 +555,14 @@ public final class LoopCore implements GlobalLoopService {
         GlobalLoop g = loop;
         c.put("drainDeletesHeld", g == null ? 0 : g.deletesHeld());
         c.put("drainsGivenUp", g == null ? 0 : g.releasesGivenUp());
+        if (g != null) {
+            // reservations no create owned: joined once Ready, or given back (docs/cluster.md, issue 33)
+            synchronized (g) {
+                c.put("reservationsJoined", g.reservations.joined);
+                c.put("reservationsGivenBack", g.reservations.givenBack);
+                c.put("reservationStepsFailed", g.reservations.failures);
+            }
+        }
         return c;
     }
 

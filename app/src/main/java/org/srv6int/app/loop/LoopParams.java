@@ -35,6 +35,7 @@ public final class LoopParams {
     private final long drainQuietNanos;
     private final long drainTimeoutNanos;
     private final long releaseTimeoutNanos;
+    private final long reservationTimeoutNanos;
     private final int maxReplicas;
     private final long minSamples;
     private final int historySize;
@@ -51,6 +52,7 @@ public final class LoopParams {
         this.drainQuietNanos = b.drainQuietNanos;
         this.drainTimeoutNanos = b.drainTimeoutNanos;
         this.releaseTimeoutNanos = b.releaseTimeoutNanos;
+        this.reservationTimeoutNanos = b.reservationTimeoutNanos;
         this.maxReplicas = b.maxReplicas;
         this.minSamples = b.minSamples;
         this.historySize = b.historySize;
@@ -69,7 +71,8 @@ public final class LoopParams {
         return tHatNanos == p.tHatNanos && cooldownNanos == p.cooldownNanos
                 && Double.compare(scaleInFraction, p.scaleInFraction) == 0 && scaleInHoldNanos == p.scaleInHoldNanos
                 && drainQuietNanos == p.drainQuietNanos && drainTimeoutNanos == p.drainTimeoutNanos
-                && releaseTimeoutNanos == p.releaseTimeoutNanos && maxReplicas == p.maxReplicas
+                && releaseTimeoutNanos == p.releaseTimeoutNanos && reservationTimeoutNanos == p.reservationTimeoutNanos
+                && maxReplicas == p.maxReplicas
                 && minSamples == p.minSamples && historySize == p.historySize && demandLatency == p.demandLatency
                 && pushAside == p.pushAside && Double.compare(pushAsideMinSlack, p.pushAsideMinSlack) == 0
                 && pushAsideTimeoutNanos == p.pushAsideTimeoutNanos;
@@ -78,8 +81,8 @@ public final class LoopParams {
     @Override
     public int hashCode() {
         return Objects.hash(tHatNanos, cooldownNanos, scaleInFraction, scaleInHoldNanos, drainQuietNanos,
-                            drainTimeoutNanos, releaseTimeoutNanos, maxReplicas, minSamples, historySize,
-                            demandLatency, pushAside, pushAsideMinSlack, pushAsideTimeoutNanos);
+                            drainTimeoutNanos, releaseTimeoutNanos, reservationTimeoutNanos, maxReplicas, minSamples,
+                            historySize, demandLatency, pushAside, pushAsideMinSlack, pushAsideTimeoutNanos);
     }
 
     /**
@@ -129,6 +132,16 @@ public final class LoopParams {
      */
     public long releaseTimeoutNanos() {
         return releaseTimeoutNanos;
+    }
+
+    /**
+     * @return how long a reservation (a PENDING replica) that no create in flight owns may stay
+     *         before the loop gives it back (its workload never became Ready, or its create's
+     *         give-back failed). Default 150 s: the Kubernetes platform's default ready timeout
+     *         (120 s) plus a margin. ns
+     */
+    public long reservationTimeoutNanos() {
+        return reservationTimeoutNanos;
     }
 
     /** @return largest replica count of one vNF */
@@ -184,6 +197,7 @@ public final class LoopParams {
         private long drainQuietNanos = TimeUnit.SECONDS.toNanos(2);
         private long drainTimeoutNanos = TimeUnit.SECONDS.toNanos(60);
         private long releaseTimeoutNanos = TimeUnit.SECONDS.toNanos(90);
+        private long reservationTimeoutNanos = TimeUnit.SECONDS.toNanos(150);
         private int maxReplicas = 8;
         private long minSamples = 1;
         private int historySize = 256;
@@ -282,6 +296,17 @@ public final class LoopParams {
          */
         public Builder releaseTimeoutNanos(long v) {
             releaseTimeoutNanos = positive(v, "release timeout");
+            return this;
+        }
+
+        /**
+         * Sets how long a reservation no create in flight owns may stay before it is given back.
+         *
+         * @param v ns, &gt; 0
+         * @return this
+         */
+        public Builder reservationTimeoutNanos(long v) {
+            reservationTimeoutNanos = positive(v, "reservation timeout");
             return this;
         }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.app.loop;
 
+import org.srv6int.app.config.KubernetesSettings;
 import org.srv6int.app.config.Srv6IntAppConfig;
 
 import java.util.Objects;
@@ -21,6 +22,12 @@ public final class LoopSettings {
      * drained replica's pod waits for the switches at most the drain deadline plus this.
      */
     public static final long RELEASE_GRACE_MS = 30_000;
+
+    /**
+     * Time after the platform's ready timeout before a reservation no create owns is given back,
+     * ms: the create's own give-back (a few store calls) ends within it when the store answers.
+     */
+    public static final long RESERVATION_GRACE_MS = 30_000;
 
     private final boolean enabled;
     private final LoopParams params;
@@ -56,7 +63,8 @@ public final class LoopSettings {
     /**
      * The settings netcfg gives the loop (the app's {@code loop} section; defaults without one):
      * enabled, t̂, the demand's latency, push-aside, interference awareness, the release timeout
-     * (drain deadline plus {@link #RELEASE_GRACE_MS}), silences and return hold.
+     * (drain deadline plus {@link #RELEASE_GRACE_MS}), the reservation timeout (the Kubernetes
+     * section's ready timeout plus {@link #RESERVATION_GRACE_MS}), silences and return hold.
      *
      * @param config the app's netcfg, empty if none
      * @return settings
@@ -66,10 +74,14 @@ public final class LoopSettings {
         boolean tail = config.map(Srv6IntAppConfig::demandFromHealthyTail).orElse(true);
         long release = config.map(Srv6IntAppConfig::drainDeadlineMillis)
                 .orElse(Srv6IntAppConfig.DEFAULT_DRAIN_DEADLINE_MS) + RELEASE_GRACE_MS;
+        // A reservation outlives its create by at most the platform's ready timeout and the give-back.
+        long reservation = config.flatMap(Srv6IntAppConfig::kubernetes).map(KubernetesSettings::readyTimeoutMillis)
+                .orElse(KubernetesSettings.DEFAULT_READY_TIMEOUT_MS) + RESERVATION_GRACE_MS;
         LoopParams p = LoopParams.builder().tHatNanos(TimeUnit.MILLISECONDS.toNanos(tHat))
                 .demandLatency(tail ? LoopParams.DemandLatency.HEALTHY_TAIL : LoopParams.DemandLatency.MEASURED)
                 .pushAside(config.map(Srv6IntAppConfig::pushAside).orElse(false))
-                .releaseTimeoutNanos(TimeUnit.MILLISECONDS.toNanos(release)).build();
+                .releaseTimeoutNanos(TimeUnit.MILLISECONDS.toNanos(release))
+                .reservationTimeoutNanos(TimeUnit.MILLISECONDS.toNanos(reservation)).build();
         return of(p).enabled(config.map(Srv6IntAppConfig::loopEnabled).orElse(true))
                 .interferenceAware(config.map(Srv6IntAppConfig::interferenceAware).orElse(false))
                 .detection(config);

@@ -134,7 +134,9 @@ final class ReplicaActions {
                 } catch (RuntimeException e) {
                     if (firstError == null) {
                         Throwable c = e.getCause() != null ? e.getCause() : e;
-                        firstError = c.getClass().getSimpleName() + ": " + c.getMessage();
+                        // "Timeout", not "Timeout: null" (store timeouts carry no message)
+                        firstError = c.getClass().getSimpleName()
+                                + (c.getMessage() == null ? "" : ": " + c.getMessage());
                     }
                 }
             }

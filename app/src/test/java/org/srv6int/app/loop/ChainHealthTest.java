@@ -49,8 +49,12 @@ public class ChainHealthTest {
     private boolean drainingB;
     private int lists = 2;
     private boolean counterReadable = true;
-    /** Replica d of vNF 1, absent unless set: "reserved" (PENDING weight 0) or "active". */
+    /**
+     * Replica d of vNF 1, absent unless set: "reserved" (PENDING weight 0, passed as parked, as the
+     * detection's inputs did before session 18), "pending" (a reservation, not parked) or "active".
+     */
     private String d;
+    private Boolean readyD = true;
     private boolean creatingV1;
     private long pktsD;
 
@@ -67,8 +71,8 @@ public class ChainHealthTest {
                                                    true));
         if (d != null) {
             boolean active = "active".equals(d) && !health.isDead(V1, "d");
-            rs.add(new ChainHealth.ReplicaSeen(V1, "d", "sw3/5", active, !active, creatingV1, pktsD,
-                                               OptionalLong.empty(), true, true));
+            rs.add(new ChainHealth.ReplicaSeen(V1, "d", "sw3/5", active, !active && !"pending".equals(d), creatingV1,
+                                               pktsD, OptionalLong.empty(), readyD, true));
         }
         return health.observe(List.of(new ChainHealth.ChainSeen(
                 SFC, "sw1", 2, counterReadable ? OptionalLong.of(classified) : OptionalLong.empty(), reports, lists,
@@ -307,6 +311,27 @@ public class ChainHealthTest {
         creatingV1 = false;
         window();
         assertTrue(health.isDead(V1, "d"));
+    }
+
+    @Test
+    public void aReservationWithADeadMemoReturnsOnlyOnceItsPodIsReportedReady() {
+        healthy();
+        window();
+        // taken for a parked replica (as before session 18): dead, no finding
+        d = "reserved";
+        window();
+        assertTrue(health.isDead(V1, "d"));
+        // it is a reservation whose pod's readiness is unknown, its port up: not back, past the 5 s hold
+        d = "pending";
+        readyD = null;
+        for (int i = 0; i < 20; i++) {
+            healthy();
+            assertEquals(List.of(), window());
+        }
+        readyD = true;
+        List<ChainHealth.Finding> f = window();
+        assertEquals(1, f.size());
+        assertEquals(ChainHealth.Finding.Kind.REPLICA_RETURNED, f.get(0).kind());
     }
 
     /** A new leader: another process (its own monotonic clock, the same wall clock), the same store. */
