@@ -145,6 +145,8 @@ public final class AppMetrics {
         {"chainDowns", "chain_down"}, {"replicaDeaths", "replica_death"}, {"replicaReturns", "replica_return"},
         {"replicaFlaps", "replica_flap"}, {"reroutes", "reroute"},
         {"drainDeletesHeld", "drain_delete_held"}, {"drainsGivenUp", "drain_given_up"},
+        {"reservationsJoined", "reservation_joined"}, {"reservationsGivenBack", "reservation_given_back"},
+        {"reservationStepsFailed", "reservation_step_failed"},
     };
 
     private static String[] chainLabels(SfcId c, String... extra) {

@@ -435,6 +435,8 @@ public class FailureHandlingTest {
         assertTrue(text.contains("srv6int_chain_dead_replicas{chain=\"2\"} 0"));
         assertTrue(text.contains("srv6int_global_loop_failures_total{event=\"chain_down\"} 1"));
         assertTrue(text.contains("srv6int_global_loop_failures_total{event=\"replica_death\"} 1"));
+        // the reservation sweep's counters too (none to sweep here)
+        assertTrue(text.contains("srv6int_global_loop_failures_total{event=\"reservation_given_back\"} 0"));
         // Another instance (not the leader) answers from the store: SFC 1 DOWN, nDPI's r0 dead.
         GlobalLoopManager other = otherInstance();
         try {

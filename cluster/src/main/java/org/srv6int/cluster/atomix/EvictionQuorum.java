@@ -28,6 +28,14 @@ final class EvictionQuorum {
     /** How long a report counts: four reports, so one or two lost ones do not withdraw a vote. */
     static final long REPORT_FRESH_MS = 4 * REPORT_EVERY_MS;
 
+    /**
+     * How long a peer that has reported may go silent before this member holds it unreachable,
+     * whatever Atomix's detector says: four reports. Atomix 3.1.9 marks a peer unreachable only
+     * when a heartbeat request times out, and its messaging's timeout (up to 5 s) made that 3.5-5 s
+     * after a cut; the reports, sent every 250 ms anyway, tell it within a second.
+     */
+    static final long SILENT_AFTER_MS = REPORT_FRESH_MS;
+
     private final String local;
     private final int members;
     private final Map<String, Report> reports = new ConcurrentHashMap<>();
@@ -84,6 +92,23 @@ final class EvictionQuorum {
                 out.add(suspect);
             }
         }
+        return out;
+    }
+
+    /**
+     * The peers that reported before and have been silent for more than {@link #SILENT_AFTER_MS}
+     * (a peer never heard from is left to Atomix's detector: no member is silent at its start).
+     *
+     * @param nowNanos now (System.nanoTime)
+     * @return their ids
+     */
+    Set<String> silent(long nowNanos) {
+        Set<String> out = new TreeSet<>();
+        reports.forEach((peer, r) -> {
+            if (nowNanos - r.atNanos > SILENT_AFTER_MS * 1_000_000) {
+                out.add(peer);
+            }
+        });
         return out;
     }
 

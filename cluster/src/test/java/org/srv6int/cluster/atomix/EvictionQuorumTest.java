@@ -69,4 +69,18 @@ public class EvictionQuorumTest {
             assertTrue(e.getMessage(), e.getMessage().contains("m3,m1"));
         }
     }
+
+    @Test
+    public void aPeerWhoseReportsStopIsSilentAfterASecondAndOneNeverHeardIsNot() {
+        EvictionQuorum q = new EvictionQuorum("m1", 3);
+        assertEquals("no member is silent before it first reports", Set.of(), q.silent(10_000 * MS));
+        q.heard("m2", Set.of(), 0);
+        q.heard("m3", Set.of(), 0);
+        assertEquals(Set.of(), q.silent(EvictionQuorum.SILENT_AFTER_MS * MS));
+        q.heard("m3", Set.of(), 900 * MS);
+        assertEquals("m2 silent for more than a second", Set.of("m2"),
+                     q.silent((EvictionQuorum.SILENT_AFTER_MS + 1) * MS));
+        q.heard("m2", Set.of(), 1_100 * MS);
+        assertEquals("heard again", Set.of(), q.silent(1_200 * MS));
+    }
 }
