@@ -8,7 +8,6 @@ import org.onlab.packet.MacAddress;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
-import org.srv6int.app.api.ReplicaPlatform;
 import org.srv6int.app.api.model.ChainState;
 import org.srv6int.app.api.model.ChainWindow;
 import org.srv6int.app.api.model.CollectorCounters;
@@ -16,7 +15,6 @@ import org.srv6int.app.api.model.FlowClassifier;
 import org.srv6int.app.api.model.LearnedInterference;
 import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.api.model.ReplicaHealthRecord;
-import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.api.model.ReplicaState;
 import org.srv6int.app.api.model.Sfc;
 import org.srv6int.app.api.model.SfcId;
@@ -29,6 +27,7 @@ import org.srv6int.app.api.model.VnfSpec;
 import org.srv6int.app.api.model.VnfWindow;
 import org.srv6int.app.assembly.AppAssembly;
 import org.srv6int.app.store.LoopStateStore;
+import org.srv6int.app.testing.FakeReplicaPlatform;
 import org.srv6int.testkit.InMemoryCoreService;
 import org.srv6int.testkit.InMemoryEventDeliveryService;
 import org.srv6int.testkit.InMemoryFlowRuleService;
@@ -42,8 +41,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -161,23 +158,6 @@ public class StepDownTest {
         }
     }
 
-    private static final ReplicaPlatform NO_PODS = new ReplicaPlatform() {
-        @Override
-        public List<NodeResources> nodeFreeResources() {
-            return List.of(new NodeResources("w0", 64_000, 1L << 36));
-        }
-
-        @Override
-        public CompletionStage<ReplicaInfo> createReplica(VnfKey vnf, String node, String requestId) {
-            return CompletableFuture.failedFuture(new IllegalStateException("test: no pods"));
-        }
-
-        @Override
-        public CompletionStage<Void> deleteReplica(VnfKey vnf, String replicaId) {
-            return CompletableFuture.completedFuture(null);
-        }
-    };
-
     private static final VnfKey VNF = VnfKey.of(SfcId.of(100), 0);
     // one chain of one vNF under its bound: a leader's first round writes the vNF's first record
     private static final TelemetrySnapshot WINDOW = new TelemetrySnapshot(
@@ -211,7 +191,8 @@ public class StepDownTest {
                 .build();
         addChain(app);
         BlockingStore store = new BlockingStore(app.loopState());
-        LoopCore loop = LoopCore.builder().platform(NO_PODS)
+        LoopCore loop = LoopCore.builder()
+                .platform(FakeReplicaPlatform.held(new NodeResources("w0", 64_000, 1L << 36)))
                 .routing(new InventoryRouting(app.inventory(), app.paths())).store(store)
                 .services(app.sfcs(), app.inventory()).detection(new DetectionInputs(app.inventory()))
                 .leading(true).build();
