@@ -15,6 +15,7 @@ import org.onosproject.core.Version;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -22,8 +23,9 @@ import java.util.stream.Collectors;
 
 /**
  * ONOS's cluster service over Atomix's membership: the nodes are the Atomix members (node id =
- * member id), ACTIVE while reachable (Atomix's failure detector: heartbeats every 250 ms, failed
- * after 2 s without), INACTIVE otherwise.
+ * member id), ACTIVE while reachable (Atomix's failure detector, and the member's own unreachable-
+ * members reports: a peer silent for 1 s is unreachable, {@link AtomixNode#unreachable}), INACTIVE
+ * otherwise. Events come from Atomix's membership only.
  */
 public final class AtomixClusterService implements ClusterService {
 
@@ -98,7 +100,8 @@ public final class AtomixClusterService implements ClusterService {
         if (m == null) {
             return null;
         }
-        return m.isReachable() && m.isActive() ? ControllerNode.State.ACTIVE : ControllerNode.State.INACTIVE;
+        boolean reachable = m.isReachable() && !node.unreachable(Duration.ZERO).contains(nodeId.id());
+        return reachable && m.isActive() ? ControllerNode.State.ACTIVE : ControllerNode.State.INACTIVE;
     }
 
     @Override

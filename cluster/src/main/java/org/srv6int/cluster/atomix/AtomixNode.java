@@ -212,8 +212,9 @@ public final class AtomixNode {
     }
 
     /**
-     * The members Atomix's failure detector has reported unreachable (or removed) for at least a
-     * while without a break.
+     * The members Atomix's failure detector has reported unreachable (or removed), or whose
+     * unreachable-members reports have stopped for {@link EvictionQuorum#SILENT_AFTER_MS}, for at
+     * least a while without a break.
      *
      * @param atLeast how long
      * @return their ids
