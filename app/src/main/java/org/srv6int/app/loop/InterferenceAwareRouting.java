@@ -2,7 +2,6 @@
 package org.srv6int.app.loop;
 
 import org.srv6int.app.api.model.NodeResources;
-import org.srv6int.app.api.model.ReplicaInfo;
 import org.srv6int.app.api.model.VnfClass;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.placement.InterferenceMatrix;
@@ -22,12 +21,11 @@ import java.util.TreeMap;
  * the {@link InterferenceMatrix}) go on to the placement, which picks among them as before; if
  * none of those fits, the placement sees every candidate. Everything else is the inner routing's.
  */
-public final class InterferenceAwareRouting implements ChainRouting {
+public final class InterferenceAwareRouting extends ForwardingChainRouting {
 
     /** Scores this close count as equal (the placement's own preference decides). */
     static final double TIE = 1e-6;
 
-    private final ChainRouting inner;
     private final InterferenceMatrix matrix;
     private final NodeResidents residents;
     private volatile String note = "";
@@ -40,7 +38,7 @@ public final class InterferenceAwareRouting implements ChainRouting {
      * @param residents classes on each node
      */
     public InterferenceAwareRouting(ChainRouting inner, InterferenceMatrix matrix, NodeResidents residents) {
-        this.inner = Objects.requireNonNull(inner, "inner routing is null");
+        super(inner);
         this.matrix = Objects.requireNonNull(matrix, "matrix is null");
         this.residents = Objects.requireNonNull(residents, "residents are null");
     }
@@ -50,7 +48,7 @@ public final class InterferenceAwareRouting implements ChainRouting {
         Optional<VnfClass> cls = residents.classOf(vnf);
         if (cls.isEmpty()) {
             note = "; interference-aware: type of " + vnf + " has no class, placement as usual";
-            return inner.placeReplicas(vnf, candidates, count);
+            return inner().placeReplicas(vnf, candidates, count);
         }
         Map<String, List<VnfClass>> on = new HashMap<>();
         residents.classesByNode().forEach((n, cs) -> on.put(n, new ArrayList<>(cs)));
@@ -72,9 +70,9 @@ public final class InterferenceAwareRouting implements ChainRouting {
             }
             String pick;
             try {
-                pick = inner.placeReplicas(vnf, least, 1).get(0);
+                pick = inner().placeReplicas(vnf, least, 1).get(0);
             } catch (IllegalStateException e) {
-                pick = inner.placeReplicas(vnf, candidates, 1).get(0);
+                pick = inner().placeReplicas(vnf, candidates, 1).get(0);
             }
             on.computeIfAbsent(pick, k -> new ArrayList<>()).add(cls.get());
             out.add(pick);
@@ -90,45 +88,5 @@ public final class InterferenceAwareRouting implements ChainRouting {
     @Override
     public String placementNote() {
         return note;
-    }
-
-    @Override
-    public void addReplicas(VnfKey vnf, List<ReplicaInfo> replicas) {
-        inner.addReplicas(vnf, replicas);
-    }
-
-    @Override
-    public void drainReplica(VnfKey vnf, String replicaId) {
-        inner.drainReplica(vnf, replicaId);
-    }
-
-    @Override
-    public void removeReplica(VnfKey vnf, String replicaId) {
-        inner.removeReplica(vnf, replicaId);
-    }
-
-    @Override
-    public void failReplica(VnfKey vnf, String replicaId) {
-        inner.failReplica(vnf, replicaId);
-    }
-
-    @Override
-    public void restoreReplica(VnfKey vnf, String replicaId) {
-        inner.restoreReplica(vnf, replicaId);
-    }
-
-    @Override
-    public int releaseOrphanSids() {
-        return inner.releaseOrphanSids();
-    }
-
-    @Override
-    public Map<VnfKey, List<ReplicaInfo>> reservations() {
-        return inner.reservations();
-    }
-
-    @Override
-    public boolean releaseReservation(VnfKey vnf, String replicaId) {
-        return inner.releaseReservation(vnf, replicaId);
     }
 }
