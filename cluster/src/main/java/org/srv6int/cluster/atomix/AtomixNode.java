@@ -30,7 +30,7 @@ import java.util.stream.Collectors;
  * Raft voter of a management group ({@code system}, one partition) and of the data group
  * ({@link #GROUP}, {@link #PARTITIONS} partitions of all members), found through a fixed member
  * list (bootstrap discovery), data on disk under the member's directory. Atomix's Raft election
- * timeout is fixed at 2.5 s (heartbeat 250 ms) in this release.
+ * timeout is fixed at 2.5 s (Raft heartbeat 250 ms) in this release.
  */
 public final class AtomixNode {
 
