@@ -72,7 +72,8 @@ public final class ChainHealth {
          * @param id         replica name
          * @param where      where it hangs off ("device/port"), for messages
          * @param inGroup    whether it is in the multipath group (ACTIVE, weight &gt; 0)
-         * @param parked     whether it is out of the group as a dead replica (DEAD)
+         * @param parked     whether it is out of the group as a dead replica (DEAD, or PENDING weight 0 as
+         *                   an earlier version stored a dead one)
          * @param creating   whether a create of its vNF is in flight and the replica may be the one
          *                   reserved for it (PENDING; never for a DEAD one)
          * @param intPackets packets the window's INT reports counted through it
@@ -93,7 +94,8 @@ public final class ChainHealth {
          * @param id         replica name
          * @param where      where it hangs off ("device/port"), for messages
          * @param inGroup    whether it is in the multipath group (ACTIVE, weight &gt; 0)
-         * @param parked     whether it is out of the group as a dead replica (DEAD)
+         * @param parked     whether it is out of the group as a dead replica (DEAD, or PENDING weight 0 as
+         *                   an earlier version stored a dead one)
          * @param creating   whether a create of its vNF is in flight
          * @param intPackets packets the window's INT reports counted through it
          * @param sidPackets its my_sid entry's packet counter on its switch, empty if unreadable
@@ -475,12 +477,7 @@ public final class ChainHealth {
         }
         int shift = Math.min(MAX_HOLD_SHIFT, Math.max(0, m.deaths.size() - 1));
         long hold = returnHoldNanos << shift;
-        // A replica neither parked, in the group nor draining (PENDING, or its workload being deleted)
-        // returns only once its pod is reported Ready: unknown readiness is not enough for a
-        // reservation whose workload may never have run.
-        boolean reservation = !r.parked && !r.inGroup && !r.draining;
-        boolean healthy = (reservation ? Boolean.TRUE.equals(r.podReady) : !Boolean.FALSE.equals(r.podReady))
-                && r.portUp;
+        boolean healthy = !Boolean.FALSE.equals(r.podReady) && r.portUp;
         if (healthy && now - m.deadSince >= hold) {
             m.dirty = true;
             m.dead = false;

@@ -313,26 +313,6 @@ public class ChainHealthTest {
         assertTrue(health.isDead(V1, "d"));
     }
 
-    @Test
-    public void aReservationWithADeadMemoReturnsOnlyOnceItsPodIsReportedReady() {
-        healthy();
-        window();
-        // taken for a parked replica (as before session 18): dead, no finding
-        d = "reserved";
-        window();
-        assertTrue(health.isDead(V1, "d"));
-        // it is a reservation whose pod's readiness is unknown, its port up: not back, past the 5 s hold
-        d = "pending";
-        readyD = null;
-        for (int i = 0; i < 20; i++) {
-            healthy();
-            assertEquals(List.of(), window());
-        }
-        readyD = true;
-        List<ChainHealth.Finding> f = window();
-        assertEquals(1, f.size());
-        assertEquals(ChainHealth.Finding.Kind.REPLICA_RETURNED, f.get(0).kind());
-    }
 
     /** A new leader: another process (its own monotonic clock, the same wall clock), the same store. */
     private ChainHealth newLeader(org.srv6int.app.store.LoopStateStore store, long processOffsetNanos) {

@@ -171,35 +171,6 @@ public class ReservationsTest {
         assertTrue(platform.calls.stream().noneMatch(c -> c.startsWith("delete ")));
     }
 
-    @Test
-    public void theFailureDetectionDoesNotPutANeverReadyReservationInTheGroup() {
-        // A reservation a failed create left (its give-back failed), no create in flight; its
-        // pod's readiness unknown, its switch port up: what the detection took for a parked replica.
-        VnfReplica r4 = h.inventory.reserveReplica(SNORT, "worker2", "sfc-2-vnf0-r4");
-        LoopCore core = LoopCore.builder().params(params).clock(clock).platform(platform).routing(routing)
-                .services(h.sfcs, h.inventory)
-                .detection(new DetectionInputs(h.inventory).readiness(
-                        (vnf, id) -> platform.replicaReadiness(vnf).map(m -> m.get(id)).orElse(null)))
-                .build();
-        // Past the failure detection's return hold (5 s), short of the reservation timeout (20 s).
-        for (int i = 0; i < 15; i++) {
-            clock.nanos += SEC;
-            core.period(null);
-        }
-        assertEquals(ReplicaState.PENDING, h.inventory.getReplica(r4.id()).orElseThrow().state());
-        assertTrue(core.history().toString(), core.history().stream().noneMatch(
-                d -> d.action() == LoopDecision.Action.REPLICA_RETURNED
-                        || d.action() == LoopDecision.Action.REPLICA_DEAD));
-        assertEquals(0L, (long) core.failureCounters().get("replicaReturns"));
-        // It is the reclaim's: given back once the timeout is over.
-        for (int i = 0; i < 6; i++) {
-            clock.nanos += SEC;
-            core.period(null);
-        }
-        assertFalse(h.inventory.getReplica(r4.id()).isPresent());
-        assertFalse(sidsClaimed().contains(r4.sid()));
-        assertTrue(platform.calls.contains("delete " + SNORT + " sfc-2-vnf0-r4"));
-    }
 
     @Test
     public void interferenceAwareRoutingPassesReservationsAndOrphanClaimsOn() {
