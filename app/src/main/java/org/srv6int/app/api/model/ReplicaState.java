@@ -7,9 +7,10 @@ package org.srv6int.app.api.model;
  *
  * <p>Stored in the replica store by ordinal (Kryo): a new state is appended, never inserted, so
  * records stored by an earlier version read as they were written. Records written before
- * {@link #DEAD} existed hold a dead replica as PENDING with weight 0; such a record is read as a
- * reservation: with no create of its vNF in flight the loop joins it once its workload is Ready,
- * or gives it back after the reservation timeout.
+ * {@link #DEAD} existed hold a dead replica as PENDING with weight 0; the failure detection of a
+ * new leader reads such a record as dead unless a create of its vNF is in flight, and its FAIL
+ * step stores it as DEAD from then on (the loop's reservation sweep also gives it back once the
+ * reservation timeout has passed without its workload Ready).
  */
 public enum ReplicaState {
     /** Reserved: its name, SID and switch port are taken, its workload is being made; weight 0. */
