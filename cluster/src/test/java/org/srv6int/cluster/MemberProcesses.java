@@ -221,12 +221,19 @@ final class MemberProcesses implements AutoCloseable {
                            "-Dorg.slf4j.simpleLogger.log.org.srv6int.cluster.atomix.AtomixConsistentMap=info",
                            // the loop's leadership changes and decisions (what a new leader resumed)
                            "-Dorg.slf4j.simpleLogger.log.org.srv6int.app.loop=info",
+                           // each Raft session a member's replica expires, with its primitive (c2)
+                           "-Dorg.slf4j.simpleLogger.log.io.atomix.protocols.raft.service.RaftServiceContext=debug",
                            "-Dorg.slf4j.simpleLogger.showDateTime=true",
                            "-cp", System.getProperty("java.class.path"),
                            "org.srv6int.cluster.member.ClusterMember", "--id", id, "--members", members,
                            "--data", dir.resolve(id).toString(), "--http", hosts.get(id) + ":" + httpPorts.get(id),
                            "--devices", devices));
         cmd.addAll(extraArgs.getOrDefault(id, List.of()));
+        // a shorter session makes c2's expiries (LeaderHeartbeat) frequent enough to compare runs
+        String sessionMs = System.getenv("SRV6INT_SESSION_TIMEOUT_MS");
+        if (sessionMs != null) {
+            cmd.addAll(List.of("--session-timeout-ms", sessionMs));
+        }
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().putAll(env);
         Process p = pb

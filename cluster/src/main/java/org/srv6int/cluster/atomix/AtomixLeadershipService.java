@@ -59,12 +59,14 @@ public final class AtomixLeadershipService implements LeadershipService {
     }
 
     /**
-     * The view's periodic reads that failed, and answers it refused as older than the one it had.
+     * The view's periodic reads that failed, answers it refused as older than the one it had, and
+     * its leader's heartbeats sent and failed.
      *
-     * @return {failed reads, refused answers}
+     * @return {failed reads, refused answers, heartbeats sent, heartbeats failed}
      */
     public long[] viewCounters() {
-        return new long[] {view.readFailures(), view.staleAnswers()};
+        long[] beats = view.heartbeats();
+        return new long[] {view.readFailures(), view.staleAnswers(), beats[0], beats[1]};
     }
 
     @Override

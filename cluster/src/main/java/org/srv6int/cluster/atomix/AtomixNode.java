@@ -42,14 +42,14 @@ public final class AtomixNode {
     public static final Duration ELECTION_TIMEOUT = Duration.ofMillis(2500);
 
     /**
-     * Longest a member's Raft session lives without a keep-alive: eight election timeouts. A
-     * partition whose Raft leader is cut off or dead needs one randomised election (2.5-5 s), and
-     * a client whose request to the lost leader timed out (Atomix's fixed 5 s) picks its next
-     * server at random among all members, the lost one included: two timeouts in a row (one run
-     * in three) outlived four election timeouts, and the session expired with every candidacy of
-     * its member (a leader's included: a needless leader change, seen in c2). A dead or cut-off
-     * member's candidacies do not wait for its session: the majority evicts them within the
-     * failure detector's time ({@link EvictionQuorum}).
+     * Longest a member's Raft session lives without a keep-alive or a command, by default: eight
+     * election timeouts. A longer session does not outlast a partition's re-election any better:
+     * Atomix 3.1.9's client sends its next keep-alive {@code timeout - 2.5 s} after the last, and
+     * after a failed one (a partition without a Raft leader yet) as long again, so its slack is
+     * 2.5 s whatever the timeout, less than one request timeout (5 s) at a cut-off Raft leader.
+     * What keeps a leader's candidacies is {@link LeaderHeartbeat} (c2's leadership moves in
+     * sessions 17 and 18). A dead or cut-off member's candidacies do not wait for its session:
+     * the majority evicts them within the failure detector's time ({@link EvictionQuorum}).
      */
     public static final Duration SESSION_TIMEOUT = ELECTION_TIMEOUT.multipliedBy(8);
     /** Retries of a failed operation (a timeout under loss, a partition between leaders), as ONOS's. */
@@ -91,6 +91,24 @@ public final class AtomixNode {
      * @param dataDir where this member keeps its Raft logs and snapshots
      */
     public AtomixNode(String id, Map<String, String> members, File dataDir) {
+        this(id, members, dataDir, SESSION_TIMEOUT);
+    }
+
+    /**
+     * Builds (does not start) a member whose Raft sessions live the given time without a
+     * keep-alive.
+     *
+     * @param id             this member's id (also its ONOS node id)
+     * @param members        every member's id and host:port, this one's included, in a fixed order
+     * @param dataDir        where this member keeps its Raft logs and snapshots
+     * @param sessionTimeout its sessions' timeout, at least {@link #ELECTION_TIMEOUT}
+     */
+    public AtomixNode(String id, Map<String, String> members, File dataDir, Duration sessionTimeout) {
+        if (sessionTimeout.compareTo(ELECTION_TIMEOUT) < 0) {
+            throw new IllegalArgumentException("session timeout " + sessionTimeout.toMillis()
+                                                       + " ms is shorter than the Raft election timeout "
+                                                       + ELECTION_TIMEOUT.toMillis() + " ms");
+        }
         if (!members.containsKey(id)) {
             throw new IllegalArgumentException("member " + id + " is not in the member list " + members.keySet());
         }
@@ -132,7 +150,7 @@ public final class AtomixNode {
                 .withRecoveryStrategy(Recovery.RECOVER)
                 .withMaxRetries(MAX_RETRIES)
                 .withMinTimeout(Duration.ofMillis(250))
-                .withMaxTimeout(SESSION_TIMEOUT)
+                .withMaxTimeout(sessionTimeout)
                 .build();
     }
 

@@ -50,7 +50,9 @@ import java.util.stream.Collectors;
  * (3) evicts from every topic the members the failure detector reports unreachable and a majority
  * of members agrees are ({@link EvictionQuorum}), as ONOS's LeadershipAdminService.unregister(node)
  * does: a dead or cut-off member's candidacies go within the failure detector's time, not the
- * (longer) Raft session timeout.
+ * (longer) Raft session timeout; (4) beats, every {@link LeaderHeartbeat#EVERY_MS}, each topic
+ * this member leads, which keeps its sessions alive where Atomix's keep-alives alone let them
+ * expire while a follower member is cut off.
  *
  * <p>Every answer, whatever its source, goes through {@link LearntLeaderships}: an answer older
  * than the one learnt (lower term, or the same term to an earlier request) is refused, counted
@@ -87,6 +89,7 @@ final class ElectorView {
     // the current streak of failed reads: its first failure (System.nanoTime, 0: none) and length
     private final AtomicLong failingSince = new AtomicLong();
     private final AtomicLong streak = new AtomicLong();
+    private final LeaderHeartbeat heartbeat;
 
     /**
      * Watches an elector.
@@ -112,6 +115,7 @@ final class ElectorView {
         this.unreachable = unreachable;
         this.unreachableNow = unreachableNow;
         this.announce = announce;
+        this.heartbeat = new LeaderHeartbeat(name, this::beat);
         this.announcer = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -144,6 +148,7 @@ final class ElectorView {
                 return;
             }
             evictUnreachable();
+            heartbeat.tick(System.nanoTime(), ledTopics());
             if (refreshing.compareAndSet(false, true)) {
                 readAll("read").whenComplete((v, e) -> refreshing.set(false));
             }
@@ -216,6 +221,24 @@ final class ElectorView {
                         .whenComplete((v, e) -> evicting.remove(member));
             }
         }
+    }
+
+    // The topics of ours this member leads, as learnt.
+    private List<String> ledTopics() {
+        NodeId me = NodeId.nodeId(local);
+        return learnt.all().values().stream()
+                .filter(l -> l.leader() != null && me.equals(l.leader().nodeId()) && mine.contains(l.topic()))
+                .map(Leadership::topic).collect(Collectors.toList());
+    }
+
+    // A run for a topic we are a candidate of: a command that changes nothing but our session.
+    private CompletableFuture<?> beat(String topic) {
+        long stamp = learnt.stamp();
+        return elector.async().run(topic, local).thenAccept(l -> {
+            if (connected) {
+                learn(topic, onos(topic, l), stamp, "heartbeat");
+            }
+        });
     }
 
     // Runs again for a topic of ours we are no candidate of (expired session, evicted).
@@ -309,6 +332,15 @@ final class ElectorView {
      */
     long staleAnswers() {
         return staleAnswers.get();
+    }
+
+    /**
+     * Leader's heartbeats sent, and those that failed or timed out.
+     *
+     * @return {sent, failed}
+     */
+    long[] heartbeats() {
+        return new long[] {heartbeat.sent(), heartbeat.failures()};
     }
 
     /**

@@ -57,7 +57,7 @@ import java.util.stream.Collectors;
  * assembled here; the app's components are the same classes either way.
  *
  * <p>Usage: {@code ClusterMember --id ID --members id@host:port,... --data DIR --http host:port
- * [--devices of:1,of:2]}. Prints {@code READY <id>} on standard output once it serves.
+ * [--devices of:1,of:2] [--session-timeout-ms MS]}. Prints {@code READY <id>} on standard output once it serves.
  */
 public final class ClusterMember {
 
@@ -72,9 +72,7 @@ public final class ClusterMember {
     /**
      * Starts the member.
      *
-     * @param id      member id (the ONOS node id)
-     * @param members every member's id and Raft address
-     * @param data    this member's data directory
+     * @param node    this member's Atomix node, not started yet
      * @param devices devices it runs for the mastership of
      * @param netcfg  the netcfg document (app config and devices), null to run the stores only
      * @param intAddress address of this member's INT collector (with a netcfg): 127.0.0.1, or its
@@ -82,9 +80,9 @@ public final class ClusterMember {
      * @param intPort UDP port of this member's INT collector (with a netcfg)
      * @param links   the fabric's links (paths; no switch connects to tell them)
      */
-    ClusterMember(String id, Map<String, String> members, File data, List<DeviceId> devices, JsonNode netcfg,
+    ClusterMember(AtomixNode node, List<DeviceId> devices, JsonNode netcfg,
                   String intAddress, int intPort, List<Link> links) {
-        node = new AtomixNode(id, members, data).start(Duration.ofMinutes(2));
+        this.node = node.start(Duration.ofMinutes(2));
         storage = new AtomixStorageService(node);
         leadership = new AtomixLeadershipService(node);
         mastership = new AtomixMastershipService(node);
@@ -108,7 +106,7 @@ public final class ClusterMember {
             ObjectNode doc = netcfg.deepCopy();
             ObjectNode collector = (ObjectNode) doc.with("apps").with(Srv6IntConfigService.APP_NAME)
                     .with(Srv6IntAppConfig.KEY).with("collector");
-            collector.with("instances").putObject(id).put("address", intAddress).put("port", intPort);
+            collector.with("instances").putObject(node.id()).put("address", intAddress).put("port", intPort);
             AppAssembly.applyNetcfg(core, registry, doc);
         }
         mastership.runFor(devices);
@@ -168,6 +166,19 @@ public final class ClusterMember {
         return out;
     }
 
+    private static long positive(String option, String value) {
+        try {
+            long v = Long.parseLong(value);
+            if (v > 0) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("--" + option + " must be a positive number of milliseconds, got '"
+                                                   + value + "'");
+    }
+
     /**
      * Starts a member.
      *
@@ -185,7 +196,8 @@ public final class ClusterMember {
         for (String required : List.of("id", "members", "data", "http")) {
             if (!opts.containsKey(required)) {
                 System.err.println("usage: ClusterMember --id ID --members id@host:port,... --data DIR "
-                                           + "--http host:port [--devices of:1,of:2] [--netcfg FILE --int-port P "
+                                           + "--http host:port [--devices of:1,of:2] [--session-timeout-ms MS] "
+                                           + "[--netcfg FILE --int-port P "
                                            + "[--int-address A] --links of:1/2-of:2/1,...]");
                 System.exit(2);
             }
@@ -199,8 +211,12 @@ public final class ClusterMember {
         if (netcfg != null && intPort <= 0) {
             throw new IllegalArgumentException("--netcfg needs --int-port (the member's INT collector port)");
         }
-        ClusterMember m = new ClusterMember(opts.get("id"), AtomixNode.parseMembers(opts.get("members")),
-                                            new File(opts.get("data")), devices, netcfg,
+        Duration sessionTimeout = opts.containsKey("session-timeout-ms")
+                ? Duration.ofMillis(positive("session-timeout-ms", opts.get("session-timeout-ms")))
+                : AtomixNode.SESSION_TIMEOUT;
+        AtomixNode node = new AtomixNode(opts.get("id"), AtomixNode.parseMembers(opts.get("members")),
+                                         new File(opts.get("data")), sessionTimeout);
+        ClusterMember m = new ClusterMember(node, devices, netcfg,
                                             opts.getOrDefault("int-address", "127.0.0.1"), intPort,
                                             links(opts.get("links")));
         MemberControl control = new MemberControl(m, new InetSocketAddress(http[0], Integer.parseInt(http[1])));

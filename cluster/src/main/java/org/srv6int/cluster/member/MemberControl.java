@@ -289,6 +289,7 @@ final class MemberControl {
         s.put("term", l.leader() == null ? 0 : l.leader().term());
         long[] view = member.leadership().viewCounters();
         s.put("viewReadFailures", view[0]).put("viewStaleAnswers", view[1]);
+        s.put("leaderHeartbeats", view[2]).put("leaderHeartbeatsFailed", view[3]);
         s.put("unreadableUnreachableReports", member.node().unreadableReports());
         ObjectNode masters = s.putObject("masters");
         Map<String, String> byName = new TreeMap<>();
