@@ -45,11 +45,13 @@ public final class AtomixNode {
      * Longest a member's Raft session lives without a keep-alive or a command, by default: eight
      * election timeouts. A longer session does not outlast a partition's re-election any better:
      * Atomix 3.1.9's client sends its next keep-alive {@code timeout - 2.5 s} after the last, and
-     * after a failed one (a partition without a Raft leader yet) as long again, so its slack is
-     * 2.5 s whatever the timeout, less than one request timeout (5 s) at a cut-off Raft leader.
-     * What keeps a leader's candidacies is {@link LeaderHeartbeat} (c2's leadership moves in
-     * sessions 17 and 18). A dead or cut-off member's candidacies do not wait for its session:
-     * the majority evicts them within the failure detector's time ({@link EvictionQuorum}).
+     * after a failed one (a partition without a Raft leader yet) as long again, while the servers
+     * count from the last keep-alive or the new Raft leader's first entry: a keep-alive failed
+     * within 2.5 s before that entry, then a first try that waits out the 5 s request timeout at
+     * the cut-off Raft leader, expire the session whatever its timeout. What keeps a leader's
+     * candidacies is {@link LeaderHeartbeat} (c2's leadership moves in sessions 17 and 18). A dead
+     * or cut-off member's candidacies do not wait for its session: the majority evicts them within
+     * the failure detector's time ({@link EvictionQuorum}).
      */
     public static final Duration SESSION_TIMEOUT = ELECTION_TIMEOUT.multipliedBy(8);
     /** Retries of a failed operation (a timeout under loss, a partition between leaders), as ONOS's. */

@@ -20,11 +20,13 @@ import java.util.function.Function;
  *
  * <p>Why the keep-alives alone are not enough (Atomix 3.1.9, {@code RaftSessionManager}): after a
  * keep-alive fails, the next comes only {@code session timeout - 2.5 s} after the failed one, and
- * its first try can wait out the 5 s request timeout at a cut-off Raft leader, whatever the
- * session timeout. So when a <em>follower</em> member that leads a Raft partition is cut off, the
- * leader's session in that partition can expire once the partition has a new Raft leader, its
- * candidacies go, and the leadership moves (c2, session 17 and 18). Commands are sent every
- * {@link #EVERY_MS} and retried at once on another member, so one lands well inside the timeout.
+ * its first try can wait out the 5 s request timeout at a cut-off Raft leader; the servers count
+ * from the last keep-alive or the partition's new Raft leader's first entry, so a keep-alive that
+ * failed within 2.5 s before that entry lets the session expire, whatever its timeout. So when a
+ * <em>follower</em> member that leads a Raft partition is cut off, the leader's session in that
+ * partition can expire once the partition has a new Raft leader, its candidacies go, and the
+ * leadership moves (c2, session 17 and 18). Commands are sent every {@link #EVERY_MS} and retried
+ * at once on another member, so one lands well inside the timeout.
  */
 final class LeaderHeartbeat {
 
