@@ -16,6 +16,7 @@ import org.onosproject.codec.CodecContext;
 import org.onosproject.net.DeviceId;
 import org.srv6int.app.api.model.VnfKey;
 import org.srv6int.app.api.model.VnfReplica;
+import org.srv6int.app.inventory.ReplicaLifecycle;
 import org.srv6int.app.rest.SfcCodec;
 import org.srv6int.app.testing.MapperCodecContext;
 import org.srv6int.app.testing.PaperTestbed;
@@ -210,6 +211,30 @@ final class LoopRig implements AutoCloseable {
                 .getItems();
     }
 
+    // A member's inventory once every SID claim is held by a replica, or as it is after the bound:
+    // a decision that FAILED after a claim (a record's write lost between members) leaves a claim
+    // the leader gives back only once it is older than a create takes (ReplicaLifecycle's grace).
+    private JsonNode settledInventory(String id) {
+        long end = System.nanoTime() + 2 * ReplicaLifecycle.ORPHAN_GRACE_MILLIS * 1_000_000L;
+        while (true) {
+            JsonNode inv = cluster.call(id, "GET", "/inventory");
+            assertNotNull(id + " inventory", inv);
+            Set<String> held = new TreeSet<>();
+            inv.path("replicas").forEach(r -> held.add(r.path("sid").asText()));
+            Set<String> claimed = new TreeSet<>();
+            inv.path("sidClaims").fieldNames().forEachRemaining(claimed::add);
+            if (held.equals(claimed) || System.nanoTime() > end) {
+                return inv;
+            }
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return inv;
+            }
+        }
+    }
+
     /** Replicas, SIDs and StatefulSets as every live member and the API server see them. */
     Set<String> checkReplicasSidsAndWorkloads(int expectSnort) {
         return checkReplicasSidsAndWorkloads(expectSnort, cluster.ids());
@@ -223,8 +248,7 @@ final class LoopRig implements AutoCloseable {
             if (!cluster.alive(id)) {
                 continue;
             }
-            JsonNode inv = cluster.call(id, "GET", "/inventory");
-            assertNotNull(id + " inventory", inv);
+            JsonNode inv = settledInventory(id);
             views.add(inv.path("replicas").toString());
             Set<String> sids = new TreeSet<>();
             Set<String> s = new TreeSet<>();

@@ -177,6 +177,15 @@ final class DecisionLog {
         return ended[endedSlot(action, outcome)];
     }
 
+    /** Decisions that ended FAILED, of every action. */
+    long failedEnds() {
+        long n = 0;
+        for (LoopDecision.Action a : LoopDecision.Action.values()) {
+            n += ended[endedSlot(a, LoopDecision.Outcome.FAILED)];
+        }
+        return n;
+    }
+
     private static int endedSlot(LoopDecision.Action action, LoopDecision.Outcome outcome) {
         return action.ordinal() * LoopDecision.Outcome.values().length + outcome.ordinal();
     }

@@ -77,8 +77,6 @@ public final class GlobalLoop {
     // This round's observations: push-aside reads the neighbours' slack from them.
     final Map<VnfKey, VnfObservation> seen = new HashMap<>();
     boolean restored;
-    // SID claims a previous leader may have left without a replica: checked from the resume on.
-    boolean orphansToCheck;
     // What the last pickNodes said about the pools, for its decision's detail.
     String pickNote = "";
     // Set without the loop's lock: a leader that lost the majority stops at once, even while a round
@@ -141,9 +139,7 @@ public final class GlobalLoop {
                     save(k, s, now, nowMillis);
                 }
             }
-            if (orphansToCheck) {
-                releaseOrphanSids();
-            }
+            reservations.releaseOrphanSids();
         }
         reservations.reclaim(now);
         seen.clear();
@@ -354,7 +350,7 @@ public final class GlobalLoop {
             return false;
         }
         restored = true;
-        orphansToCheck = true;
+        reservations.checkOrphansFromNowOn();
         DecisionLog.readBack(records);
         for (Map.Entry<VnfKey, VnfLoopRecord> e : records.entrySet()) {
             VnfLoopRecord r = e.getValue();
@@ -383,15 +379,6 @@ public final class GlobalLoop {
             actions.resume(e.getKey(), s, r);
         }
         return true;
-    }
-
-    // Until no claim is left too young to tell from a create in progress; a failed read retries.
-    private void releaseOrphanSids() {
-        try {
-            orphansToCheck = routing.releaseOrphanSids() > 0;
-        } catch (RuntimeException e) {
-            storeFailures++;
-        }
     }
 
     /** A new decision id: from the store (unique in the cluster) or local; -1: no id, no action. */

@@ -27,6 +27,12 @@ import java.util.concurrent.CompletionStage;
  * that saw it unowned: a store may date records by the read) is given back, its workload deleted
  * and then its record and SID claim. A step that fails is retried at the next round. The records
  * change only through {@link ChainRouting} (the replica life cycle); runs under the loop's lock.
+ *
+ * <p>The same leftovers without a record: SID claims held by no replica, left by a previous leader
+ * that died between a claim and its record, or by a decision of ours that FAILED (a create whose
+ * record's write was lost between members after its claim, a removal whose claim's release failed).
+ * From the resume, and from each failed decision on, the rounds ask the life cycle to give back
+ * those older than a create takes, until none is left too young to tell from a create in progress.
  */
 final class Reservations {
 
@@ -38,9 +44,33 @@ final class Reservations {
     long joined;
     long givenBack;
     long failures;
+    private boolean orphansToCheck;
+    private long failedEndsSeen;
 
     Reservations(GlobalLoop loop) {
         this.loop = loop;
+    }
+
+    /** Checks for orphaned SID claims from the next round on (a resume: a previous leader's). */
+    void checkOrphansFromNowOn() {
+        orphansToCheck = true;
+    }
+
+    /** One round's check of orphaned SID claims, while there may be some; a failed read retries. */
+    void releaseOrphanSids() {
+        long failed = loop.log.failedEnds();
+        if (failed != failedEndsSeen) {
+            failedEndsSeen = failed;
+            orphansToCheck = true;
+        }
+        if (!orphansToCheck) {
+            return;
+        }
+        try {
+            orphansToCheck = loop.routing.releaseOrphanSids() > 0;
+        } catch (RuntimeException e) {
+            loop.storeFailures++;
+        }
     }
 
     /** One round: every unowned reservation joins (Ready), waits, or is given back (timed out). */

@@ -6,6 +6,7 @@ import org.srv6int.app.testing.FakePorts;
 import org.junit.Before;
 import org.junit.Test;
 import org.onlab.packet.Ip6Address;
+import org.onosproject.store.service.StorageException;
 import org.srv6int.app.api.model.LoopDecision;
 import org.srv6int.app.api.model.NodeResources;
 import org.srv6int.app.api.model.ReplicaState;
@@ -147,5 +148,34 @@ public class LifecycleResumeTest {
         assertEquals(1, h.inventory.lifecycle().sidsReleased());
         assertEquals(orphan, h.inventory.addReplica(SNORT, "worker2", "after").sid());
         assertFalse(h.inventory.getReplica(ghost).isPresent());
+    }
+
+    @Test
+    public void aCreateThatFailedAfterItsSidClaimHasTheClaimGivenBackWithoutALeaderChange() {
+        TestLoop loop = new TestLoop(params, clock, platform, routing, store());
+        tick(loop, 1000, 500_000);
+        for (int i = 0; i < 6 && platform.requests() == 0; i++) {
+            tick(loop, 2000, 2_000_000);
+        }
+        assertTrue("a scale-out was requested", platform.requests() > 0);
+
+        // A create of the scale-out claimed a SID, then its record's write failed (c4's "Connection
+        // reset by peer" between members): the claim stays, held by no record, and the create fails.
+        VnfReplica probe = h.inventory.addReplica(SNORT, "worker2", "probe");
+        Ip6Address claimed = probe.sid();
+        h.inventory.removeReplica(probe.id());
+        VnfReplicaId lost = VnfReplicaId.of(SNORT, "sfc-2-vnf0-lost");
+        TestStores.claimSidAndDie(storage, claimed, lost);
+        platform.pendingCreates.forEach(f -> f.completeExceptionally(
+                new StorageException("Connection reset by peer")));
+        assertEquals(LoopDecision.Outcome.FAILED, loop.history().get(0).outcome());
+
+        // Young, it may be a create in progress: kept. Past the grace, the same leader gives it back.
+        tick(loop, 1000, 500_000);
+        assertTrue(TestStores.replicas(storage).sidsInUse().contains(claimed));
+        h.nowMs.addAndGet(ReplicaLifecycle.ORPHAN_GRACE_MILLIS + 1);
+        tick(loop, 1000, 500_000);
+        assertEquals(1, h.inventory.lifecycle().sidsReleased());
+        assertFalse(claimed + " still claimed", TestStores.replicas(storage).sidsInUse().contains(claimed));
     }
 }
