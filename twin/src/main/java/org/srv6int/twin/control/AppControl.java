@@ -411,6 +411,13 @@ public final class AppControl {
      * The app's inventory routing, then the model: a Ready replica the loop adds becomes a pod
      * on its node's simulated host (with the vNF's template allocation), a removed one goes; the
      * switches are reprogrammed and the model re-routed after each change.
+     *
+     * <p>It passes on no reservations (the interface's default: none), so the loop's reservation
+     * sweep has nothing to do here: no platform of the twin reserves a PENDING replica
+     * ({@link SimulatedPlatform} leaves the inventory alone; {@code --k8s real} builds the app's
+     * BridgeReplicaPlatform without identities), and a replica enters the inventory only when the
+     * loop adds it Ready (ACTIVE). Forward {@code reservations()} and {@code releaseReservation}
+     * if one ever does.
      */
     private final class ModelRouting implements ChainRouting {
         private final ChainRouting inventory;
