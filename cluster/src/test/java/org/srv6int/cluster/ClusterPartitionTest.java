@@ -336,6 +336,7 @@ public class ClusterPartitionTest {
         int snortBefore = snort.atRest();
         JsonNode inFlight = snort.scaleOutInFlight(List.of(lead));
         IntReportSender.Window w0 = sender.window();
+        JsonNode beatsBefore = cluster.status(lead);
         long cutAt = System.currentTimeMillis();
         long t0 = System.nanoTime();
         net.cutOff(follower);
@@ -380,12 +381,18 @@ public class ClusterPartitionTest {
                                    + "leaked 0, orphan StatefulSets 0; INT reports accepted/sent from the cut to "
                                    + "after the heal: " + reports);
         JsonNode fs = cluster.status(follower);
+        JsonNode beatsAfter = cluster.status(lead);
         System.out.println("cluster: follower " + follower + " cut off: leader " + lead + " kept term " + term
                                    + ", saw it inactive after " + gone.get(lead) + " ms; healed: back after "
                                    + back.get(follower) + " ms; writes accepted/sent " + w.counts()
                                    + "; lost 0, invented 0, refused but stored " + unknown
                                    + "; its leadership view: failed reads " + fs.path("viewReadFailures")
-                                   + ", older answers refused " + fs.path("viewStaleAnswers"));
+                                   + ", older answers refused " + fs.path("viewStaleAnswers")
+                                   + "; the leader's heartbeats from the cut to after the heal: sent "
+                                   + (beatsAfter.path("leaderHeartbeats").asLong()
+                                           - beatsBefore.path("leaderHeartbeats").asLong())
+                                   + ", failed " + (beatsAfter.path("leaderHeartbeatsFailed").asLong()
+                                           - beatsBefore.path("leaderHeartbeatsFailed").asLong()));
     }
 
     /**

@@ -9,11 +9,9 @@ import org.onosproject.net.DeviceId;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
-import static org.junit.Assert.fail;
 
 /**
  * Device mastership on three real Atomix members in this JVM: a moved master stays master when
@@ -22,7 +20,6 @@ import static org.junit.Assert.fail;
  */
 public class AtomixMastershipServiceTest {
 
-    private static final long DEADLINE_MS = 60_000;
     private static final DeviceId DEVICE = DeviceId.deviceId("of:00000000000000aa");
 
     private static InJvmMembers cluster;
@@ -42,16 +39,6 @@ public class AtomixMastershipServiceTest {
         cluster.stop();
     }
 
-    private static void await(String what, BooleanSupplier done) throws InterruptedException {
-        long end = System.currentTimeMillis() + DEADLINE_MS;
-        while (!done.getAsBoolean()) {
-            if (System.currentTimeMillis() > end) {
-                fail(what + " not within " + DEADLINE_MS + " ms");
-            }
-            Thread.sleep(50);
-        }
-    }
-
     private static boolean allSee(String master) {
         return SERVICES.stream().allMatch(s -> NodeId.nodeId(master).equals(s.getMasterFor(DEVICE)));
     }
@@ -61,12 +48,12 @@ public class AtomixMastershipServiceTest {
         for (AtomixMastershipService s : SERVICES) {
             s.runFor(List.of(DEVICE)); // m1 first: master m1, candidates m1, m2, m3
         }
-        await("every member sees m1 master", () -> allSee("m1"));
+        InJvmMembers.await("every member sees m1 master", () -> allSee("m1"));
         assertTrue("moved", SERVICES.get(0).moveMastership(DEVICE, NodeId.nodeId("m3")));
-        await("every member sees m3 master", () -> allSee("m3"));
+        InJvmMembers.await("every member sees m3 master", () -> allSee("m3"));
         // m2 runs again (withdraws, then runs): a new registration at the list's end
         SERVICES.get(1).relinquishMastership(DEVICE).get();
-        await("m2 a candidate again", () -> SERVICES.stream().allMatch(
+        InJvmMembers.await("m2 a candidate again", () -> SERVICES.stream().allMatch(
                 s -> s.getNodesFor(DEVICE).backups().contains(NodeId.nodeId("m2"))));
         Thread.sleep(1000); // the events of any change the run made have arrived
         for (AtomixMastershipService s : SERVICES) {

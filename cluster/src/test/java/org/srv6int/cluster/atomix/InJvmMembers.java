@@ -9,12 +9,18 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.Assert.fail;
 
 /** Three real Atomix members in this JVM on loopback ports: the in-JVM tests' cluster. */
 final class InJvmMembers {
 
     /** How long the members may take to form (a loaded CI machine). */
     static final Duration FORM = Duration.ofMinutes(3);
+
+    /** How long a test waits for a state the members must reach. */
+    static final long DEADLINE_MS = 60_000;
 
     /** Member ids to host:port, m1..m3. */
     final Map<String, String> members = new LinkedHashMap<>();
@@ -63,6 +69,23 @@ final class InJvmMembers {
             } catch (RuntimeException e) {
                 // stopped already
             }
+        }
+    }
+
+    /**
+     * Waits until a state the members must reach holds, polling; fails after {@link #DEADLINE_MS}.
+     *
+     * @param what what is awaited, for the failure
+     * @param done the state
+     * @throws InterruptedException if interrupted
+     */
+    static void await(String what, BooleanSupplier done) throws InterruptedException {
+        long end = System.currentTimeMillis() + DEADLINE_MS;
+        while (!done.getAsBoolean()) {
+            if (System.currentTimeMillis() > end) {
+                fail(what + " not within " + DEADLINE_MS + " ms");
+            }
+            Thread.sleep(50);
         }
     }
 }

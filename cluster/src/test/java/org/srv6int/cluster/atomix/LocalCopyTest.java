@@ -24,7 +24,6 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
-import static org.junit.Assert.fail;
 
 /**
  * The listener-fed local copy ({@link LocalCopy}) on three real Atomix members in this JVM: member
@@ -34,7 +33,6 @@ import static org.junit.Assert.fail;
 @FixMethodOrder(MethodSorters.NAME_ASCENDING)
 public class LocalCopyTest {
 
-    private static final long DEADLINE_MS = 60_000;
     private static final Serializer SERIALIZER = Serializer.using(KryoNamespaces.BASIC);
 
     private static InJvmMembers cluster;
@@ -67,16 +65,6 @@ public class LocalCopyTest {
         return out;
     }
 
-    private static void await(String what, BooleanSupplier done) throws InterruptedException {
-        long end = System.currentTimeMillis() + DEADLINE_MS;
-        while (!done.getAsBoolean()) {
-            if (System.currentTimeMillis() > end) {
-                fail(what + " not within " + DEADLINE_MS + " ms");
-            }
-            Thread.sleep(50);
-        }
-    }
-
     @Test
     public void t1EventsKeepTheCopyCurrentInOrderAndAMemberReadsItsOwnWrites() throws Exception {
         AtomixConsistentMap<String, Integer> reader = map(0, "rou-t1", true);
@@ -95,7 +83,7 @@ public class LocalCopyTest {
             }
         }
         Map<String, String> raft = contents(writer);
-        await("m1's copy equal to the map in Raft " + raft, () -> raft.equals(contents(reader)));
+        InJvmMembers.await("m1's copy equal to the map in Raft " + raft, () -> raft.equals(contents(reader)));
         assertEquals("the copy was kept by events, not refilled", 1, reader.localCopyFills());
         // own writes: the session delivers a write's event before the write's answer
         for (int i = 0; i < 50; i++) {
@@ -148,7 +136,7 @@ public class LocalCopyTest {
         reader.localCopy().state(PrimitiveState.SUSPENDED);
         writer.put("a", 2);
         writer.put("b", 7);
-        await("the suspended copy follows events",
+        InJvmMembers.await("the suspended copy follows events",
               () -> Integer.valueOf(2).equals(reader.get("a").value()) && reader.get("b") != null);
         assertEquals("served from the copy, not refilled", fills, reader.localCopyFills());
         assertTrue("reads counted while suspended", reader.localCopySuspendedReads() > 0);
@@ -186,7 +174,7 @@ public class LocalCopyTest {
         assertEquals(Integer.valueOf(2), again.value());
         assertTrue(reader.replace("x", again.version(), 20));
         assertEquals(Integer.valueOf(20), writer.get("x").value());
-        await("m1's copy sees its own compare-and-set",
+        InJvmMembers.await("m1's copy sees its own compare-and-set",
               () -> Integer.valueOf(20).equals(reader.get("x").value()));
     }
 
@@ -207,7 +195,7 @@ public class LocalCopyTest {
         assertEquals(Integer.valueOf(2), fresh.get("before").value());
         assertEquals(contents(writer), contents(fresh));
         writer.put("after", 4);
-        await("the rejoined member's copy follows events",
+        InJvmMembers.await("the rejoined member's copy follows events",
               () -> fresh.get("after") != null && fresh.get("after").value() == 4);
     }
 }
