@@ -12,6 +12,7 @@ import org.srv6int.app.testing.TestReports;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.DatagramChannel;
 import java.util.Collection;
 import java.util.HashMap;
@@ -137,7 +138,8 @@ final class IntReportSender extends Thread {
                     sendRound(hopCount);
                 }
                 Thread.sleep(20);
-            } catch (InterruptedException e) {
+            } catch (InterruptedException | ClosedByInterruptException e) {
+                // stopped: an interrupt in the middle of a send closes the channel instead
                 return;
             } catch (Exception e) {
                 System.out.println("loopfaults: sender: " + e);
