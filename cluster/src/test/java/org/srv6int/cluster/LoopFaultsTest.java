@@ -36,6 +36,7 @@ import java.util.stream.Collectors;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 /**
  * The app's closed loop on a real cluster: three {@code ClusterMember} JVMs over Atomix, each
@@ -298,7 +299,13 @@ public class LoopFaultsTest {
                           POD_READY_DELAY_MS / 1000, snort, statefulSets().size(), perInstance));
         // back for the next case
         cluster.start(leader);
-        assertNotNull(leader + " rejoined", cluster.awaitStatus(leader, s -> s.path("leader").isTextual(), FORM));
+        JsonNode rejoined = cluster.awaitStatus(leader, s -> s.path("leader").isTextual(), FORM);
+        if (rejoined == null) {
+            // CI keeps no member logs: the status and the log's end say where the restart stopped
+            String log = cluster.log(leader);
+            fail(leader + " rejoined: not within " + FORM.toSeconds() + " s; its status: " + cluster.status(leader)
+                         + "\nthe end of its log:\n" + log.substring(Math.max(0, log.length() - 8000)));
+        }
     }
 
     @Test
