@@ -10,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -148,7 +149,7 @@ final class ElectorView {
                 return;
             }
             evictUnreachable();
-            heartbeat.tick(System.nanoTime(), ledTopics());
+            heartbeat.tick(System.nanoTime(), this::ledTopics);
             if (refreshing.compareAndSet(false, true)) {
                 readAll("read").whenComplete((v, e) -> refreshing.set(false));
             }
@@ -224,7 +225,7 @@ final class ElectorView {
     }
 
     // The topics of ours this member leads, as learnt.
-    private List<String> ledTopics() {
+    private Collection<String> ledTopics() {
         NodeId me = NodeId.nodeId(local);
         return learnt.all().values().stream()
                 .filter(l -> l.leader() != null && me.equals(l.leader().nodeId()) && mine.contains(l.topic()))

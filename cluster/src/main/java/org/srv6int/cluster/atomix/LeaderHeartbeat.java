@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Keeps a leader's Raft sessions alive on the partitions that hold the topics it leads, by a
@@ -60,14 +61,14 @@ final class LeaderHeartbeat {
      * per topic at most.
      *
      * @param nowNanos  System.nanoTime()
-     * @param ledTopics the topics this member leads, as it learnt them
+     * @param ledTopics the topics this member leads, as it learnt them (read only when beats are due)
      */
-    synchronized void tick(long nowNanos, Collection<String> ledTopics) {
+    synchronized void tick(long nowNanos, Supplier<Collection<String>> ledTopics) {
         if (last != Long.MIN_VALUE && nowNanos - last < TimeUnit.MILLISECONDS.toNanos(EVERY_MS)) {
             return;
         }
         last = nowNanos;
-        for (String topic : ledTopics) {
+        for (String topic : ledTopics.get()) {
             if (!inFlight.add(topic)) {
                 continue;
             }

@@ -36,14 +36,14 @@ public class LeaderHeartbeatTest {
     @Test
     public void everyLedTopicIsBeatenOncePerPeriod() {
         LeaderHeartbeat h = heartbeat();
-        h.tick(0, List.of("loop", "device-a"));
+        h.tick(0, () -> List.of("loop", "device-a"));
         assertEquals(List.of("loop", "device-a"), beaten);
         pending.values().forEach(f -> f.complete(null));
 
-        h.tick(EVERY - 1, List.of("loop", "device-a"));
+        h.tick(EVERY - 1, () -> List.of("loop", "device-a"));
         assertEquals("not again within the period", 2, beaten.size());
 
-        h.tick(EVERY, List.of("loop"));
+        h.tick(EVERY, () -> List.of("loop"));
         assertEquals("a topic no longer led is not beaten", List.of("loop", "device-a", "loop"), beaten);
         assertEquals(3, h.sent());
         assertEquals(0, h.failures());
@@ -52,14 +52,14 @@ public class LeaderHeartbeatTest {
     @Test
     public void aBeatStillInFlightHoldsBackOnlyItsTopic() {
         LeaderHeartbeat h = heartbeat();
-        h.tick(0, List.of("loop", "device-a"));
+        h.tick(0, () -> List.of("loop", "device-a"));
         pending.get("device-a").complete(null);
 
-        h.tick(EVERY, List.of("loop", "device-a"));
+        h.tick(EVERY, () -> List.of("loop", "device-a"));
         assertEquals(List.of("loop", "device-a", "device-a"), beaten);
 
         pending.get("loop").complete(null);
-        h.tick(2 * EVERY, List.of("loop", "device-a"));
+        h.tick(2 * EVERY, () -> List.of("loop", "device-a"));
         assertEquals("loop answered: beaten again; device-a's second beat still in flight",
                      List.of("loop", "device-a", "device-a", "loop"), beaten);
     }
@@ -74,9 +74,9 @@ public class LeaderHeartbeatTest {
             }
             return CompletableFuture.failedFuture(new TimeoutException());
         });
-        h.tick(0, List.of("loop"));
-        h.tick(EVERY, List.of("loop"));
-        h.tick(2 * EVERY, List.of("loop"));
+        h.tick(0, () -> List.of("loop"));
+        h.tick(EVERY, () -> List.of("loop"));
+        h.tick(2 * EVERY, () -> List.of("loop"));
         assertEquals(3, calls[0]);
         assertEquals(3, h.sent());
         assertEquals(3, h.failures());
