@@ -8,9 +8,7 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.After;
-import org.junit.AfterClass;
 import org.junit.Before;
-import org.junit.BeforeClass;
 import org.junit.Test;
 
 import java.net.ServerSocket;
@@ -37,30 +35,26 @@ public class Fabric8VnfReplicaManagerTest {
     private static final BridgeConfig CONFIG = new BridgeConfig(NS, 5, Duration.ofMillis(10),
             Duration.ofMillis(80), Duration.ofSeconds(20), Duration.ofSeconds(3));
 
-    private static MockApiServer mock;
-    private static KubernetesClient k8s;
+    private MockApiServer mock;
+    private KubernetesClient k8s;
     private Fabric8VnfReplicaManager bridge;
 
-    @BeforeClass
-    public static void startServer() throws Exception {
+    /**
+     * A server per test: a test that closes a watch with events in flight stalls one of the mock's
+     * event loops for up to 30 s (see {@link MockApiServer}), and a shared server's next tests then
+     * timed out behind it (CI of stop 41: two POSTs, 3 s each).
+     */
+    @Before
+    public void setUp() throws Exception {
         mock = new MockApiServer(CONFIG);
         k8s = mock.client;
-    }
-
-    @AfterClass
-    public static void stopServer() {
-        mock.close();
-    }
-
-    @Before
-    public void setUp() {
-        mock.server.reset(); // empty store, no scripted responses
         bridge = new Fabric8VnfReplicaManager(k8s, CONFIG);
     }
 
     @After
     public void tearDown() {
         bridge.close(); // its watch; the client is the mock's
+        mock.close(); // waits out the mock's stall on closing a watch
     }
 
     static ReplicaRequest request(String chain, int vnf, int replica, String node) {
@@ -183,22 +177,15 @@ public class Fabric8VnfReplicaManagerTest {
         }
     }
 
-    /**
-     * A server of its own: the delayed answer keeps the mock busy after the client gave up,
-     * and on a loaded machine the next tests' requests timed out behind it (CI, stop 36).
-     */
     @Test
-    public void timeoutsAreRetried() throws Exception {
-        try (MockApiServer slow = new MockApiServer(CONFIG);
-             Fabric8VnfReplicaManager b = new Fabric8VnfReplicaManager(slow.client, CONFIG)) {
-            slow.server.expect().get().delay(5, TimeUnit.SECONDS).withPath(STS_PATH + "/sfc-c1-vnf0-r0")
-                    .andReturn(404, new StatusBuilder().withCode(404).build()).once();
-            long t0 = System.nanoTime();
-            b.ensureReplica(request("c1", 0, 0, "worker1"));
-            long ms = (System.nanoTime() - t0) / 1_000_000;
-            assertTrue("first attempt should have timed out after ~3 s, took " + ms, ms >= 2900);
-            assertEquals(1, slow.client.apps().statefulSets().inNamespace(NS).list().getItems().size());
-        }
+    public void timeoutsAreRetried() {
+        mock.server.expect().get().delay(5, TimeUnit.SECONDS).withPath(STS_PATH + "/sfc-c1-vnf0-r0")
+                .andReturn(404, new StatusBuilder().withCode(404).build()).once();
+        long t0 = System.nanoTime();
+        bridge.ensureReplica(request("c1", 0, 0, "worker1"));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue("first attempt should have timed out after ~3 s, took " + ms, ms >= 2900);
+        assertEquals(1, statefulSets().size());
     }
 
     @Test
