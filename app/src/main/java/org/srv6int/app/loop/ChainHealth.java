@@ -36,6 +36,8 @@ import java.util.TreeMap;
  * says nothing about one replica). A dead replica may return (pod Ready, port up) only after a hold
  * that doubles with each death within the last ten holds (at most 16 times); it is then on
  * probation until INT shows packets through it; every return followed by another death is a flap.
+ * A parked reservation (PENDING weight 0: a create's, left by one that failed) returns only on a pod
+ * the platform lists Ready, never on unknown readiness.
  *
  * <p>With a {@link LoopStateStore} ({@link #remember}), what it knows of each replica (dead, since
  * when and why, recent deaths, probation, whether it ever passed traffic) is written there when it
@@ -62,6 +64,7 @@ public final class ChainHealth {
         final Boolean podReady;
         final boolean portUp;
         final boolean draining;
+        final boolean reservation;
         // The health memory's key, read several times a round.
         private final String key;
 
@@ -108,6 +111,31 @@ public final class ChainHealth {
         public ReplicaSeen(VnfKey vnf, String id, String where, boolean inGroup, boolean parked,
                            boolean creating, long intPackets, OptionalLong sidPackets, Boolean podReady, boolean portUp,
                            boolean draining) {
+            this(vnf, id, where, inGroup, parked, creating, intPackets, sidPackets, podReady, portUp, draining, false);
+        }
+
+        /**
+         * Creates the view of one replica, telling whether a parked one is stored as a reservation.
+         *
+         * @param vnf         its vNF
+         * @param id          replica name
+         * @param where       where it hangs off ("device/port"), for messages
+         * @param inGroup     whether it is in the multipath group (ACTIVE, weight &gt; 0)
+         * @param parked      whether it is out of the group as a dead replica
+         * @param creating    whether a create of its vNF is in flight
+         * @param intPackets  packets the window's INT reports counted through it
+         * @param sidPackets  its my_sid entry's packet counter on its switch, empty if unreadable
+         * @param podReady    the platform's readiness: true, false (gone or not Ready), null if unknown
+         * @param portUp      whether its switch port is up
+         * @param draining    whether it is draining (see the constructor above)
+         * @param reservation whether it is stored PENDING weight 0, as a create's reservation is: parked,
+         *                    it returns only on a pod the platform lists Ready (a failed create's pod may
+         *                    never be; unknown readiness is not enough)
+         */
+        public ReplicaSeen(VnfKey vnf, String id, String where, boolean inGroup, boolean parked,
+                           boolean creating, long intPackets, OptionalLong sidPackets, Boolean podReady, boolean portUp,
+                           boolean draining, boolean reservation) {
+            this.reservation = reservation;
             this.draining = draining;
             this.vnf = Objects.requireNonNull(vnf);
             this.id = Objects.requireNonNull(id);
@@ -477,7 +505,9 @@ public final class ChainHealth {
         }
         int shift = Math.min(MAX_HOLD_SHIFT, Math.max(0, m.deaths.size() - 1));
         long hold = returnHoldNanos << shift;
-        boolean healthy = !Boolean.FALSE.equals(r.podReady) && r.portUp;
+        // A reservation comes back only on a Ready pod: unknown readiness would steer to a pod never made Ready.
+        boolean healthy = (r.reservation ? Boolean.TRUE.equals(r.podReady) : !Boolean.FALSE.equals(r.podReady))
+                && r.portUp;
         if (healthy && now - m.deadSince >= hold) {
             m.dirty = true;
             m.dead = false;

@@ -209,7 +209,8 @@ public final class DetectionInputs {
                         flowEntries == null ? OptionalLong.empty()
                                 : SwitchCounters.sidPackets(read.apply(r.deviceId()), r),
                         readiness.apply(r.vnf(), r.id().name()), portUp.test(r.location()),
-                        r.state() == ReplicaState.DRAINING && removing != null && !removing.contains(r.id())));
+                        r.state() == ReplicaState.DRAINING && removing != null && !removing.contains(r.id()),
+                        r.state() == ReplicaState.PENDING && r.weight() == 0));
             }
             String noList = "no replica combination reaches the egress (a link down?)";
             for (int i = 0; i < sfc.vnfs().size(); i++) {

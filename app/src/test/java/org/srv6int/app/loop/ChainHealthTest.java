@@ -72,7 +72,8 @@ public class ChainHealthTest {
         if (d != null) {
             boolean active = "active".equals(d) && !health.isDead(V1, "d");
             rs.add(new ChainHealth.ReplicaSeen(V1, "d", "sw3/5", active, !active && !"pending".equals(d), creatingV1,
-                                               pktsD, OptionalLong.empty(), readyD, true));
+                                               pktsD, OptionalLong.empty(), readyD, true, false,
+                                               "reserved".equals(d)));
         }
         return health.observe(List.of(new ChainHealth.ChainSeen(
                 SFC, "sw1", 2, counterReadable ? OptionalLong.of(classified) : OptionalLong.empty(), reports, lists,
@@ -313,6 +314,50 @@ public class ChainHealthTest {
         assertTrue(health.isDead(V1, "d"));
     }
 
+    @Test
+    public void aParkedReservationReturnsOnlyOnAPodThePlatformListsReady() {
+        healthy();
+        window();
+        // A create that failed left its reservation (PENDING weight 0), no create in flight: parked as dead.
+        d = "reserved";
+        readyD = null;
+        window();
+        assertTrue(health.isDead(V1, "d"));
+        // Well past the return hold: unknown readiness (its pod not listed) or a pod not Ready keeps it out.
+        for (int i = 0; i < 30; i++) {
+            healthy();
+            readyD = i < 15 ? null : Boolean.FALSE;
+            assertEquals(List.of(), window());
+            assertTrue(health.isDead(V1, "d"));
+        }
+        readyD = true;
+        healthy();
+        List<ChainHealth.Finding> f = window();
+        assertEquals(f.toString(), 1, f.size());
+        assertEquals(ChainHealth.Finding.Kind.REPLICA_RETURNED, f.get(0).kind());
+        assertFalse(health.isDead(V1, "d"));
+    }
+
+    @Test
+    public void aDeadReplicaOfUnknownReadinessReturnsAfterTheHold() {
+        // c's platform tells nothing (readiness unknown): a death by its port, a return on the port alone.
+        healthy();
+        window();
+        inGroupC = true;
+        List<ChainHealth.Finding> found = new ArrayList<>();
+        pktsC = 0;
+        int n = windowsUntilAFinding(found, () -> {
+            healthy();
+            pktsC = 0;
+        });
+        assertTrue("c died of its INT silence in " + n + " windows", health.isDead(V1, "c"));
+        List<ChainHealth.Finding> back = new ArrayList<>();
+        for (int i = 0; i < 30 && back.isEmpty(); i++) {
+            healthy();
+            back.addAll(window());
+        }
+        assertEquals(back.toString(), ChainHealth.Finding.Kind.REPLICA_RETURNED, back.get(0).kind());
+    }
 
     /** A new leader: another process (its own monotonic clock, the same wall clock), the same store. */
     private ChainHealth newLeader(org.srv6int.app.store.LoopStateStore store, long processOffsetNanos) {
