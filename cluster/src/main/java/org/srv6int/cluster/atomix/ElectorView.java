@@ -58,7 +58,7 @@ import java.util.stream.Collectors;
  * <p>Every answer, whatever its source, goes through {@link LearntLeaderships}: an answer older
  * than the one learnt (lower term, or the same term to an earlier request) is refused, counted
  * and logged, so a late read or a replayed event cannot bring back a deposed leader. A periodic
- * read that fails is counted and logged once per streak (and when reads answer again).
+ * read that fails is counted and logged once per streak ({@link FailureStreak}).
  */
 final class ElectorView {
 
@@ -85,11 +85,8 @@ final class ElectorView {
     private final ExecutorService announcer;
     private final BiConsumer<Leadership, Leadership> announce;
     private volatile boolean connected = true;
-    private final AtomicLong readFailures = new AtomicLong();
+    private final FailureStreak readFailures;
     private final AtomicLong staleAnswers = new AtomicLong();
-    // the current streak of failed reads: its first failure (System.nanoTime, 0: none) and length
-    private final AtomicLong failingSince = new AtomicLong();
-    private final AtomicLong streak = new AtomicLong();
     private final LeaderHeartbeat heartbeat;
 
     /**
@@ -117,6 +114,7 @@ final class ElectorView {
         this.unreachableNow = unreachableNow;
         this.announce = announce;
         this.heartbeat = new LeaderHeartbeat(name, this::beat);
+        this.readFailures = new FailureStreak(log, name, "reads of the leaderships");
         this.announcer = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -155,7 +153,7 @@ final class ElectorView {
             }
         } catch (RuntimeException e) {
             refreshing.set(false);
-            failed(e);
+            readFailures.failed(e);
         }
     }
 
@@ -165,7 +163,7 @@ final class ElectorView {
         CompletableFuture<?>[] reads = learnt.topics().stream().map(t -> {
             long stamp = learnt.stamp();
             return elector.async().getLeadership(t).thenCompose(l -> {
-                answered();
+                readFailures.answered();
                 Leadership now = onos(t, l);
                 if (connected) {
                     learn(t, now, stamp, source);
@@ -173,27 +171,11 @@ final class ElectorView {
                 return rerun(t, now);
             }).whenComplete((v, e) -> {
                 if (e != null) {
-                    failed(e);
+                    readFailures.failed(e);
                 }
             });
         }).toArray(CompletableFuture[]::new);
         return CompletableFuture.allOf(reads).orTimeout(5, TimeUnit.SECONDS);
-    }
-
-    private void failed(Throwable e) {
-        readFailures.incrementAndGet();
-        streak.incrementAndGet();
-        if (failingSince.compareAndSet(0, System.nanoTime())) {
-            log.warn("{}: a read of the leaderships failed (logged once until one answers): {}", name, e.toString());
-        }
-    }
-
-    private void answered() {
-        long since = failingSince.getAndSet(0);
-        if (since != 0) {
-            log.warn("{}: reads answer again after {} failed over {} ms", name, streak.getAndSet(0),
-                     (System.nanoTime() - since) / 1_000_000);
-        }
     }
 
     // Evicts, at most one request in flight per member, the unreachable members still candidates
@@ -323,7 +305,7 @@ final class ElectorView {
      * @return count
      */
     long readFailures() {
-        return readFailures.get();
+        return readFailures.failures();
     }
 
     /**

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.srv6int.cluster.atomix;
 
-import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Collection;
@@ -37,12 +36,9 @@ final class LeaderHeartbeat {
     static final long TIMEOUT_MS = 15_000;
 
     private final Function<String, CompletableFuture<?>> beat;
-    private final String name;
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     private final AtomicLong sent = new AtomicLong();
-    private final AtomicLong failures = new AtomicLong();
-    private final AtomicLong failingSince = new AtomicLong();
-    private final Logger log = LoggerFactory.getLogger(LeaderHeartbeat.class);
+    private final FailureStreak failures;
     private long last = Long.MIN_VALUE;
 
     /**
@@ -52,8 +48,8 @@ final class LeaderHeartbeat {
      * @param beat the command for one topic (a run of this member for it)
      */
     LeaderHeartbeat(String name, Function<String, CompletableFuture<?>> beat) {
-        this.name = name;
         this.beat = beat;
+        this.failures = new FailureStreak(LoggerFactory.getLogger(LeaderHeartbeat.class), name, "leader's heartbeats");
     }
 
     /**
@@ -82,25 +78,11 @@ final class LeaderHeartbeat {
             f.orTimeout(TIMEOUT_MS, TimeUnit.MILLISECONDS).whenComplete((v, e) -> {
                 inFlight.remove(topic);
                 if (e != null) {
-                    failed(e);
+                    failures.failed(e);
                 } else {
-                    answered();
+                    failures.answered();
                 }
             });
-        }
-    }
-
-    private void failed(Throwable e) {
-        failures.incrementAndGet();
-        if (failingSince.compareAndSet(0, System.nanoTime())) {
-            log.warn("{}: a leader's heartbeat failed (logged once until one answers): {}", name, e.toString());
-        }
-    }
-
-    private void answered() {
-        long since = failingSince.getAndSet(0);
-        if (since != 0) {
-            log.warn("{}: leader's heartbeats answer again after {} ms", name, (System.nanoTime() - since) / 1_000_000);
         }
     }
 
@@ -119,6 +101,6 @@ final class LeaderHeartbeat {
      * @return count
      */
     long failures() {
-        return failures.get();
+        return failures.failures();
     }
 }
