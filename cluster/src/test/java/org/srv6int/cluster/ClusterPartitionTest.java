@@ -297,6 +297,8 @@ public class ClusterPartitionTest {
         int add = done.path("after").asInt() - done.path("before").asInt();
         Set<String> snortNow = snort.settled(inFlight.path("timeMillis").asLong(), snortBefore);
         String reports = IntReportSender.acceptedOverSent(w0, w1, majority, 0.5);
+        String firstRound = round.awaitWithin("a loop round on the new leader after the cut");
+        String firstAccepted = firstReport.awaitWithin("the cut-off leader's switches accepted at their new master");
         Thread.sleep(1000);
         w.finish();
         int unknown = w.assertNothingLost(cluster.ids());
@@ -305,8 +307,8 @@ public class ClusterPartitionTest {
                                    + done.path("outcome").asText() + " by " + now + ", seen "
                                    + String.format("%.1f", doneS) + " s after the cut (\""
                                    + done.path("detail").asText() + "\"); first loop round on the new leader "
-                                   + round.await() + " after the cut; first report accepted at the new master of "
-                                   + old + "'s switches: " + firstReport.await()
+                                   + firstRound + " after the cut; first report accepted at the new master of "
+                                   + old + "'s switches: " + firstAccepted
                                    + "; Snort replicas " + snortNow + ", StatefulSets " + rig.statefulSets().size()
                                    + "; lost 0, doubled 0, SIDs leaked 0, orphan StatefulSets 0; INT reports "
                                    + "accepted/sent from the cut to after the heal: " + reports);
@@ -356,7 +358,7 @@ public class ClusterPartitionTest {
         // follower was cut off; docs/cluster.md section 4): ended once either way, and printed
         JsonNode done = snort.finishedOnce(lead, inFlight, false);
         double doneS = (System.nanoTime() - t0) / 1e9;
-        String reported = firstReport.await();
+        String reported = firstReport.awaitWithin("the cut-off follower's switches accepted at their new master");
         long h0 = System.nanoTime();
         net.heal(follower);
         Map<String, Long> back = await(List.of(follower), st -> st.path("connected").asBoolean()
@@ -368,13 +370,14 @@ public class ClusterPartitionTest {
         int add = done.path("after").asInt() - done.path("before").asInt();
         Set<String> snortNow = snort.settled(inFlight.path("timeMillis").asLong(), snortBefore);
         String reports = IntReportSender.acceptedOverSent(w0, w1, majority, 0.5);
+        String nextRound = round.awaitWithin("the leader's next loop round after the follower's cut");
         w.finish();
         int unknown = w.assertNothingLost(cluster.ids());
         System.out.println("cluster: loop: scale-out of " + add + " in flight on " + lead + " when " + follower
                                    + " was cut off: " + done.path("outcome").asText() + " (\""
                                    + done.path("detail").asText() + "\"), seen " + String.format("%.1f", doneS)
                                    + " s after the cut; next loop round on the "
-                                   + "leader " + round.await() + " after the cut; first report accepted at the new "
+                                   + "leader " + nextRound + " after the cut; first report accepted at the new "
                                    + "master of " + follower + "'s switches: " + reported + "; Snort replicas "
                                    + snortNow + ", StatefulSets " + rig.statefulSets().size() + "; lost 0, doubled 0, "
                                    + "SIDs "

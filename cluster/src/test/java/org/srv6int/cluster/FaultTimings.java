@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
+import static org.junit.Assert.fail;
+
 /**
  * Times after a fault, each polled in the background from the fault on (so that one is not
  * measured after the test's other waits): the first loop round on whichever member leads, and
@@ -55,6 +57,18 @@ final class FaultTimings {
         String await() throws InterruptedException {
             join(BOUND.toMillis() + 1000);
             return result == null ? "NOT within " + BOUND.toSeconds() + " s" : result;
+        }
+
+        /**
+         * The figure, failing the case if it did not come within the bound: the time is the note's
+         * figure, that it comes at all is the case's to check.
+         */
+        String awaitWithin(String what) throws InterruptedException {
+            String r = await();
+            if (result == null) {
+                fail(what + ": " + r);
+            }
+            return r;
         }
     }
 

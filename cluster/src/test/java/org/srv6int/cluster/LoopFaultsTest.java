@@ -276,8 +276,9 @@ public class LoopFaultsTest {
         assertEquals(1, decisions(next, "SCALE_OUT").size());
         String remastered = remaster.await();
         if (remastered.startsWith("NOT")) {
-            remastered += " (views: " + survivors.stream().map(id -> id + " " + cluster.call(id, "GET", "/status"))
-                    .collect(Collectors.joining("; ")) + ")";
+            fail("the killed leader's switches accepted at their new master: " + remastered + " (views: "
+                         + survivors.stream().map(id -> id + " " + cluster.call(id, "GET", "/status"))
+                    .collect(Collectors.joining("; ")) + ")");
         }
         Map<String, long[]> after = sender.counts();
         StringBuilder perInstance = new StringBuilder();
@@ -298,13 +299,20 @@ public class LoopFaultsTest {
                           electedS, roundS, remastered, doneS,
                           POD_READY_DELAY_MS / 1000, snort, statefulSets().size(), perInstance));
         // back for the next case
-        cluster.start(leader);
-        JsonNode rejoined = cluster.awaitStatus(leader, s -> s.path("leader").isTextual(), FORM);
+        restartAndAwaitRejoined(leader);
+    }
+
+    /** Restarts a member on its own data; the next case needs it back. */
+    private void restartAndAwaitRejoined(String id) throws Exception {
+        cluster.start(id);
+        JsonNode rejoined = cluster.awaitStatus(id, s -> s.path("leader").isTextual(), FORM);
         if (rejoined == null) {
             // CI keeps no member logs: the status and the log's end say where the restart stopped
-            String log = cluster.log(leader);
-            fail(leader + " rejoined: not within " + FORM.toSeconds() + " s; its status: " + cluster.status(leader)
-                         + "\nthe end of its log:\n" + log.substring(Math.max(0, log.length() - 8000)));
+            String log = cluster.log(id);
+            fail(id + " rejoined: not within " + FORM.toSeconds() + " s; alive " + cluster.alive(id)
+                         + "; its status: " + cluster.status(id) + "\nthe end of its log:\n"
+                         + log.substring(Math.max(0, log.length() - 12000)) + "\nits threads:\n"
+                         + cluster.threadDump(id));
         }
     }
 
@@ -386,8 +394,7 @@ public class LoopFaultsTest {
                                   + "replicas %s; StatefulSets %d; SIDs leaked 0, replicas doubled 0", leader, orphan,
                           next, electedS, add, inputs(done), snortBefore + add, doneS, releasedS, snort,
                           statefulSets().size()));
-        cluster.start(leader);
-        assertNotNull(leader + " rejoined", cluster.awaitStatus(leader, s -> s.path("leader").isTextual(), FORM));
+        restartAndAwaitRejoined(leader);
     }
 
     @Test

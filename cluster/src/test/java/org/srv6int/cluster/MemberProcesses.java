@@ -14,6 +14,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -241,6 +243,30 @@ final class MemberProcesses implements AutoCloseable {
                 .redirectError(ProcessBuilder.Redirect.appendTo(dir.resolve(id + ".err").toFile()))
                 .start();
         running.put(id, p);
+    }
+
+    /**
+     * The member's threads ({@code jcmd <pid> Thread.print}): where a member that does not answer
+     * is stuck (its HTTP control starts only once Atomix has joined).
+     */
+    String threadDump(String id) {
+        Process p = running.get(id);
+        if (p == null || !p.isAlive()) {
+            return "(not running)";
+        }
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        try {
+            Process j = new ProcessBuilder(jcmd.toString(), String.valueOf(p.pid()), "Thread.print")
+                    .redirectErrorStream(true).start();
+            String out = new String(j.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            j.waitFor(30, TimeUnit.SECONDS);
+            return out;
+        } catch (IOException e) {
+            return "(jcmd failed: " + e + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "(interrupted)";
+        }
     }
 
     /** kill -9. */
