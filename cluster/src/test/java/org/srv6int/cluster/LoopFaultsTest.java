@@ -302,8 +302,9 @@ public class LoopFaultsTest {
         restartAndAwaitRejoined(leader);
     }
 
-    /** Restarts a member on its own data; the next case needs it back. */
+    /** Restarts a member on its own data (the next case needs it back) and says how long it took. */
     private void restartAndAwaitRejoined(String id) throws Exception {
+        long t0 = System.nanoTime();
         cluster.start(id);
         JsonNode rejoined = cluster.awaitStatus(id, s -> s.path("leader").isTextual(), FORM);
         if (rejoined == null) {
@@ -314,6 +315,8 @@ public class LoopFaultsTest {
                          + log.substring(Math.max(0, log.length() - 12000)) + "\nits threads:\n"
                          + cluster.threadDump(id));
         }
+        say(String.format("member %s restarted on its own data: serving again (naming leader %s) after %.1f s", id,
+                          rejoined.path("leader").asText(), (System.nanoTime() - t0) / 1e9));
     }
 
     @Test
