@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -302,21 +303,50 @@ public class LoopFaultsTest {
         restartAndAwaitRejoined(leader);
     }
 
-    /** Restarts a member on its own data (the next case needs it back) and says how long it took. */
+    /**
+     * Restarts a member on its own data (the next case needs it back) and says how long it took. A
+     * start that fails exits (ClusterMember); it is started once more, as a supervisor would, and
+     * said so with the end of its log and its threads from a minute into the failed start.
+     */
     private void restartAndAwaitRejoined(String id) throws Exception {
         long t0 = System.nanoTime();
+        long startedAt = t0;
         cluster.start(id);
-        JsonNode rejoined = cluster.awaitStatus(id, s -> s.path("leader").isTextual(), FORM);
+        String firstStart = null;
+        String threads = null;
+        JsonNode rejoined = null;
+        while (rejoined == null && System.nanoTime() - startedAt < FORM.toNanos()) {
+            JsonNode s = cluster.status(id);
+            Integer exit = cluster.exitStatus(id);
+            if (s != null && s.path("leader").isTextual()) {
+                rejoined = s;
+            } else if (exit != null && firstStart == null) {
+                String log = cluster.log(id);
+                firstStart = String.format("its first start exited with status %d after %.1f s", exit,
+                                           (System.nanoTime() - t0) / 1e9);
+                say(id + ": " + firstStart + "; started again. The end of its log:\n"
+                            + log.substring(Math.max(0, log.length() - 6000)) + "\nits threads a minute into it:\n"
+                            + (threads == null ? "(it exited within the minute)" : threads));
+                startedAt = System.nanoTime();
+                cluster.start(id);
+            } else if (threads == null && System.nanoTime() - startedAt > TimeUnit.MINUTES.toNanos(1)) {
+                threads = cluster.threadDump(id); // where a start that does not serve waits
+            } else {
+                Thread.sleep(200);
+            }
+        }
         if (rejoined == null) {
-            // CI keeps no member logs: the status and the log's end say where the restart stopped
+            // CI keeps no member logs: the status, the log's end and its threads say where the restart stopped
             String log = cluster.log(id);
-            fail(id + " rejoined: not within " + FORM.toSeconds() + " s; alive " + cluster.alive(id)
-                         + "; its status: " + cluster.status(id) + "\nthe end of its log:\n"
+            fail(id + " rejoined: not within " + FORM.toSeconds() + " s" + (firstStart == null ? "" : " of a second "
+                    + "start (" + firstStart + ")") + "; alive " + cluster.alive(id) + "; its status: "
+                         + cluster.status(id) + "\nthe end of its log:\n"
                          + log.substring(Math.max(0, log.length() - 12000)) + "\nits threads:\n"
                          + cluster.threadDump(id));
         }
-        say(String.format("member %s restarted on its own data: serving again (naming leader %s) after %.1f s", id,
-                          rejoined.path("leader").asText(), (System.nanoTime() - t0) / 1e9));
+        say(String.format("member %s restarted on its own data: serving again (naming leader %s) after %.1f s%s", id,
+                          rejoined.path("leader").asText(), (System.nanoTime() - t0) / 1e9,
+                          firstStart == null ? "" : " (" + firstStart + "; started again)"));
     }
 
     @Test

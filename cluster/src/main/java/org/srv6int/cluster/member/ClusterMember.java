@@ -27,6 +27,7 @@ import org.srv6int.testkit.InMemoryNetworkConfigRegistry;
 import org.srv6int.testkit.InMemoryTopologyService;
 
 import java.io.File;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,9 +58,16 @@ import java.util.stream.Collectors;
  * assembled here; the app's components are the same classes either way.
  *
  * <p>Usage: {@code ClusterMember --id ID --members id@host:port,... --data DIR --http host:port
- * [--devices of:1,of:2] [--session-timeout-ms MS]}. Prints {@code READY <id>} on standard output once it serves.
+ * [--devices of:1,of:2] [--session-timeout-ms MS] [--join-timeout-ms MS]}. Prints {@code READY <id>} on standard
+ * output once it serves; a member that cannot join within the join timeout (2 min unless given), or
+ * fails otherwise before it serves, says why on standard error and exits with status 1.
  */
 public final class ClusterMember {
+
+    /** How long a member may take to join the cluster unless {@code --join-timeout-ms} says. */
+    static final Duration JOIN_TIMEOUT = Duration.ofMinutes(2);
+    /** The exit status of a member that could not start (usage errors exit with 2). */
+    static final int START_FAILED = 1;
 
     private final AtomixNode node;
     private final AtomixStorageService storage;
@@ -73,6 +81,7 @@ public final class ClusterMember {
      * Starts the member.
      *
      * @param node    this member's Atomix node, not started yet
+     * @param joinTimeout how long it may take to join the cluster
      * @param devices devices it runs for the mastership of
      * @param netcfg  the netcfg document (app config and devices), null to run the stores only
      * @param intAddress address of this member's INT collector (with a netcfg): 127.0.0.1, or its
@@ -80,9 +89,9 @@ public final class ClusterMember {
      * @param intPort UDP port of this member's INT collector (with a netcfg)
      * @param links   the fabric's links (paths; no switch connects to tell them)
      */
-    ClusterMember(AtomixNode node, List<DeviceId> devices, JsonNode netcfg,
+    ClusterMember(AtomixNode node, Duration joinTimeout, List<DeviceId> devices, JsonNode netcfg,
                   String intAddress, int intPort, List<Link> links) {
-        this.node = node.start(Duration.ofMinutes(2));
+        this.node = node.start(joinTimeout);
         storage = new AtomixStorageService(node);
         leadership = new AtomixLeadershipService(node);
         mastership = new AtomixMastershipService(node);
@@ -197,7 +206,7 @@ public final class ClusterMember {
             if (!opts.containsKey(required)) {
                 System.err.println("usage: ClusterMember --id ID --members id@host:port,... --data DIR "
                                            + "--http host:port [--devices of:1,of:2] [--session-timeout-ms MS] "
-                                           + "[--netcfg FILE --int-port P "
+                                           + "[--join-timeout-ms MS] [--netcfg FILE --int-port P "
                                            + "[--int-address A] --links of:1/2-of:2/1,...]");
                 System.exit(2);
             }
@@ -214,13 +223,23 @@ public final class ClusterMember {
         Duration sessionTimeout = opts.containsKey("session-timeout-ms")
                 ? Duration.ofMillis(positive("session-timeout-ms", opts.get("session-timeout-ms")))
                 : AtomixNode.SESSION_TIMEOUT;
+        Duration joinTimeout = opts.containsKey("join-timeout-ms")
+                ? Duration.ofMillis(positive("join-timeout-ms", opts.get("join-timeout-ms")))
+                : JOIN_TIMEOUT;
         AtomixNode node = new AtomixNode(opts.get("id"), AtomixNode.parseMembers(opts.get("members")),
                                          new File(opts.get("data")), sessionTimeout);
-        ClusterMember m = new ClusterMember(node, devices, netcfg,
-                                            opts.getOrDefault("int-address", "127.0.0.1"), intPort,
-                                            links(opts.get("links")));
-        MemberControl control = new MemberControl(m, new InetSocketAddress(http[0], Integer.parseInt(http[1])));
-        control.start();
+        try {
+            ClusterMember m = new ClusterMember(node, joinTimeout, devices, netcfg,
+                                                opts.getOrDefault("int-address", "127.0.0.1"), intPort,
+                                                links(opts.get("links")));
+            MemberControl control = new MemberControl(m, new InetSocketAddress(http[0], Integer.parseInt(http[1])));
+            control.start();
+        } catch (RuntimeException | IOException e) {
+            // Atomix's threads would keep a JVM that never serves alive: exit, for a supervisor to restart it
+            System.err.println("member " + opts.get("id") + " failed to start: " + e);
+            e.printStackTrace();
+            System.exit(START_FAILED);
+        }
         System.out.println("READY " + opts.get("id"));
         System.out.flush();
     }
