@@ -164,7 +164,7 @@ public final class LoopCore implements GlobalLoopService {
                 paused = store.pausedChains();
             } catch (RuntimeException e) {
                 // Not knowing which chains are paused, the loop does not act this window.
-                log.warn("Loop state store unreadable, no loop round: {}", e.getMessage());
+                log.warn("Loop state store unreadable, no loop round: {}", e.toString()); // a Timeout has no message
                 return;
             }
         }
@@ -517,7 +517,7 @@ public final class LoopCore implements GlobalLoopService {
             down = store.downChains();
             replicas = store.replicaHealth();
         } catch (RuntimeException e) {
-            log.debug("Loop state store unreadable, no chain states: {}", e.getMessage());
+            log.debug("Loop state store unreadable, no chain states: {}", e.toString());
             return List.of();
         }
         List<Sfc> chains = new ArrayList<>(sfcs.getSfcs());
