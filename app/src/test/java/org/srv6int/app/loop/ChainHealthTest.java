@@ -340,22 +340,18 @@ public class ChainHealthTest {
 
     @Test
     public void aDeadReplicaOfUnknownReadinessReturnsAfterTheHold() {
-        // c's platform tells nothing (readiness unknown): a death by its port, a return on the port alone.
+        // c's platform tells nothing (readiness unknown): a death by its INT silence, a return on its port alone.
         healthy();
         window();
-        inGroupC = true;
         List<ChainHealth.Finding> found = new ArrayList<>();
-        pktsC = 0;
         int n = windowsUntilAFinding(found, () -> {
             healthy();
             pktsC = 0;
         });
         assertTrue("c died of its INT silence in " + n + " windows", health.isDead(V1, "c"));
         List<ChainHealth.Finding> back = new ArrayList<>();
-        for (int i = 0; i < 30 && back.isEmpty(); i++) {
-            healthy();
-            back.addAll(window());
-        }
+        windowsUntilAFinding(back, this::healthy);
+        assertFalse("c never returned", back.isEmpty());
         assertEquals(back.toString(), ChainHealth.Finding.Kind.REPLICA_RETURNED, back.get(0).kind());
     }
 
