@@ -64,9 +64,14 @@ final class FaultTimings {
          * figure, that it comes at all is the case's to check.
          */
         String awaitWithin(String what) throws InterruptedException {
+            return awaitWithin(what, () -> "");
+        }
+
+        /** As {@link #awaitWithin(String)}, the failure saying more (the members' views, read then). */
+        String awaitWithin(String what, Supplier<String> context) throws InterruptedException {
             String r = await();
             if (result == null) {
-                fail(what + ": " + r);
+                fail(what + ": " + r + context.get());
             }
             return r;
         }

@@ -275,12 +275,9 @@ public class LoopFaultsTest {
         Thread.sleep(2000); // two more rounds: nothing repeated
         Set<String> snort = checkReplicasSidsAndWorkloads(1 + add);
         assertEquals(1, decisions(next, "SCALE_OUT").size());
-        String remastered = remaster.await();
-        if (remastered.startsWith("NOT")) {
-            fail("the killed leader's switches accepted at their new master: " + remastered + " (views: "
-                         + survivors.stream().map(id -> id + " " + cluster.call(id, "GET", "/status"))
-                    .collect(Collectors.joining("; ")) + ")");
-        }
+        String remastered = remaster.awaitWithin("the killed leader's switches accepted at their new master",
+                () -> " (views: " + survivors.stream().map(id -> id + " " + cluster.call(id, "GET", "/status"))
+                        .collect(Collectors.joining("; ")) + ")");
         Map<String, long[]> after = sender.counts();
         StringBuilder perInstance = new StringBuilder();
         for (String id : cluster.ids()) {
@@ -321,11 +318,10 @@ public class LoopFaultsTest {
             if (s != null && s.path("leader").isTextual()) {
                 rejoined = s;
             } else if (exit != null && firstStart == null) {
-                String log = cluster.log(id);
                 firstStart = String.format("its first start exited with status %d after %.1f s", exit,
                                            (System.nanoTime() - t0) / 1e9);
                 say(id + ": " + firstStart + "; started again. The end of its log:\n"
-                            + log.substring(Math.max(0, log.length() - 6000)) + "\nits threads a minute into it:\n"
+                            + cluster.logTail(id, 6000) + "\nits threads a minute into it:\n"
                             + (threads == null ? "(it exited within the minute)" : threads));
                 startedAt = System.nanoTime();
                 cluster.start(id);
@@ -337,11 +333,10 @@ public class LoopFaultsTest {
         }
         if (rejoined == null) {
             // CI keeps no member logs: the status, the log's end and its threads say where the restart stopped
-            String log = cluster.log(id);
             fail(id + " rejoined: not within " + FORM.toSeconds() + " s" + (firstStart == null ? "" : " of a second "
                     + "start (" + firstStart + ")") + "; alive " + cluster.alive(id) + "; its status: "
                          + cluster.status(id) + "\nthe end of its log:\n"
-                         + log.substring(Math.max(0, log.length() - 12000)) + "\nits threads:\n"
+                         + cluster.logTail(id, 12000) + "\nits threads:\n"
                          + cluster.threadDump(id));
         }
         say(String.format("member %s restarted on its own data: serving again (naming leader %s) after %.1f s%s", id,

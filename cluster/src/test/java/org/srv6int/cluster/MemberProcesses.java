@@ -341,6 +341,12 @@ final class MemberProcesses implements AutoCloseable {
         }
     }
 
+    /** The end of a member's log, at most {@code chars} characters (what a failure prints of it). */
+    String logTail(String id, int chars) {
+        String log = log(id);
+        return log.substring(Math.max(0, log.length() - chars));
+    }
+
     /**
      * Kills every member and deletes the directory the members kept their data and logs in (set
      * {@code SRV6INT_KEEP_MEMBER_DIRS} to keep it for a look after a failed run).
